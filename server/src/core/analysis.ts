@@ -1,0 +1,106 @@
+/**
+ * The result of analysing one document, and the contract every framework analyser fulfils. Front ends
+ * (server, CLI) only ever consume `AnalysisResult`; they never look inside a framework.
+ */
+import type { ConfigDocument, ConfigFormat } from "./model";
+import type { Diagnostic, DType, Position } from "./types";
+
+export type FrameworkId = "torchtitan" | "torchtune" | "accelerate" | "lightning" | "axolotl" | "deepspeed";
+
+/** Where a resolved value came from. `detail` is the user-facing explanation. */
+export interface Sourced<T> {
+  value: T;
+  source: string;
+  detail: string;
+}
+
+/** The parallel degrees after resolution (torchtitan names; other frameworks map onto them). */
+export interface ParallelLayout {
+  dp_replicate: number;
+  dp_shard: number;
+  cp: number;
+  tp: number;
+  pp: number;
+  ep: number;
+  etp: number;
+}
+
+/** How mixed precision is applied: FSDP's MixedPrecisionPolicy, torch.autocast, nothing, or a failed launch. */
+export type Mechanism = "fully_shard" | "autocast" | "none" | "error";
+
+export interface ResolvedDtype {
+  dtype: DType;
+  /** The knob (config key or framework rule) that produced it, e.g. "training.mixed_precision_param". */
+  knob: string;
+}
+
+export interface ResolvedPrecision {
+  /** dtype the parameters are stored (and the optimizer updates them) in. */
+  paramStorage: ResolvedDtype;
+  /** dtype matmuls compute in. */
+  compute: ResolvedDtype;
+  /** dtype gradients are reduced across ranks in (or stored in, with no reduction). */
+  gradReduce: ResolvedDtype;
+}
+
+/** A hover target: a range in the document and the Markdown to show when the cursor is inside it. */
+export interface HoverTarget {
+  range: { start: Position; end: Position };
+  markdown: string;
+}
+
+export interface AnalysisResult {
+  uri: string;
+  format: ConfigFormat;
+  framework: FrameworkId | null;
+  /** Why the framework was detected (or why not), user-facing. */
+  frameworkReason: string;
+  worldSize?: Sourced<number>;
+  parallel?: ParallelLayout;
+  /** Short human name of the layout, e.g. "TP-only", "FSDP+TP", "HSDP". */
+  layoutName?: string;
+  mechanism?: Mechanism;
+  precision?: ResolvedPrecision;
+  diagnostics: Diagnostic[];
+  hovers: HoverTarget[];
+  /** The parsed document, for editor features that need the model (completion, symbols). */
+  doc: ConfigDocument;
+}
+
+/** Settings every front end passes in; all optional, with documented defaults. */
+export interface AnalysisSettings {
+  /** precisionLens.worldSize / --world-size. Overrides every other world-size source when > 0. */
+  worldSize?: number | null;
+}
+
+/**
+ * A framework's analyser. `detect` is content-based and cheap; `analyze` runs only on detected documents.
+ * Registered in frameworks.ts; the top-level `analyzeDocument` picks the first that detects.
+ */
+export interface FrameworkAnalyzer {
+  id: FrameworkId;
+  formats: readonly ConfigFormat[];
+  /** Returns a user-facing reason ("has [parallelism] and [training] tables") or undefined. */
+  detect(doc: ConfigDocument): string | undefined;
+  analyze(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis;
+}
+
+/** What a framework analyser returns; the top level adds uri, format, framework and reason. */
+export type FrameworkAnalysis = Omit<AnalysisResult, "uri" | "format" | "framework" | "frameworkReason" | "doc">;
+
+/**
+ * Injected runtime: everything that touches the world outside the document. Tests pass fakes; the
+ * server and CLI pass real file reads. Never does network access.
+ */
+export interface AnalysisEnv {
+  /** Reads a file by absolute path; undefined when it does not exist or cannot be read. */
+  readFile(path: string): string | undefined;
+  /** Lists file names (not paths) in a directory; empty when absent. */
+  listDir(path: string): string[];
+  /** The document's absolute file path, when it has one (untitled documents have none). */
+  documentPath?: string;
+  /** Workspace folder roots (absolute paths) that contain the document, innermost last. */
+  workspaceRoots?: string[];
+}
+
+export const NO_ENV: AnalysisEnv = { readFile: () => undefined, listDir: () => [] };

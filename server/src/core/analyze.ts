@@ -1,0 +1,94 @@
+/**
+ * The single entry point of the analysis core: (uri, text, settings, env) → AnalysisResult.
+ * Parses once, detects the framework, runs its analyser, and never throws: an internal failure becomes
+ * a diagnostic so the user sees that something went wrong instead of a silent editor.
+ */
+import { NO_ENV, type AnalysisEnv, type AnalysisResult, type AnalysisSettings } from "./analysis";
+import { diag, sortDiagnostics } from "./diagnostics";
+import { directiveValue, parseDirectives } from "./directives";
+import { FRAMEWORKS, frameworkById } from "./frameworks";
+import type { ConfigDocument, ConfigFormat } from "./model";
+import { parseTomlDocument } from "./parse/toml";
+
+export function formatOf(uri: string): ConfigFormat | undefined {
+  const path = uri.split(/[?#]/)[0]!.toLowerCase();
+  if (path.endsWith(".toml")) return "toml";
+  if (path.endsWith(".yaml") || path.endsWith(".yml")) return "yaml";
+  if (path.endsWith(".json")) return "json";
+  return undefined;
+}
+
+export function parseDocument(uri: string, text: string, format: ConfigFormat): ConfigDocument {
+  switch (format) {
+    case "toml":
+      return parseTomlDocument(uri, text);
+    default: {
+      // YAML and JSON front ends register here (issue #6); until then these formats are not analysed.
+      const doc = parseTomlDocument(uri, "");
+      return { ...doc, format, text, skipped: `Precision Lens does not analyse ${format.toUpperCase()} files yet.` };
+    }
+  }
+}
+
+export function analyzeDocument(uri: string, text: string, settings: AnalysisSettings = {}, env: AnalysisEnv = NO_ENV, formatHint?: ConfigFormat): AnalysisResult {
+  const format = formatHint ?? formatOf(uri) ?? "toml";
+  const doc = parseDocument(uri, text, format);
+  const base = { uri, format, doc, hovers: [] as AnalysisResult["hovers"] };
+  if (doc.skipped) return { ...base, framework: null, frameworkReason: doc.skipped, diagnostics: [] };
+
+  const directives = parseDirectives(doc.comments);
+  if (directiveValue(directives, "off")) {
+    return { ...base, framework: null, frameworkReason: "turned off by a `# precision-lens: off` comment", diagnostics: [] };
+  }
+  const forced = directiveValue(directives, "framework");
+  let analyzer = forced ? frameworkById(forced.value) : undefined;
+  let reason = analyzer ? `set by a \`# precision-lens: framework=${forced!.value}\` comment` : "";
+  if (!analyzer) {
+    for (const f of FRAMEWORKS) {
+      if (!f.formats.includes(format)) continue;
+      const why = doc.syntaxErrors.length ? undefined : f.detect(doc);
+      if (why) {
+        analyzer = f;
+        reason = why;
+        break;
+      }
+    }
+  }
+  if (!analyzer && doc.syntaxErrors.length) {
+    // A broken file may well be a training config: report the syntax error only when it looks like one,
+    // so unrelated TOML files (pyproject.toml, Cargo.toml) never get our diagnostics.
+    const looksLikeConfig = FRAMEWORKS.some((f) => f.formats.includes(format) && f.detect(salvage(doc)));
+    const diagnostics = looksLikeConfig ? doc.syntaxErrors.map((e) => diag(`${format}-syntax`, "error", e.range, e.message)) : [];
+    return { ...base, framework: null, frameworkReason: looksLikeConfig ? "the file does not parse" : "no training-config markers found", diagnostics };
+  }
+  if (!analyzer) return { ...base, framework: null, frameworkReason: "no training-config markers found", diagnostics: [] };
+
+  try {
+    const r = analyzer.analyze(doc, settings, env);
+    return { ...base, ...r, framework: analyzer.id, frameworkReason: reason, diagnostics: sortDiagnostics(r.diagnostics) };
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    return {
+      ...base,
+      framework: analyzer.id,
+      frameworkReason: reason,
+      diagnostics: [diag("internal-error", "error", { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, `Precision Lens failed to analyse this file (${message}). Please report it; your file is unchanged.`)],
+    };
+  }
+}
+
+/**
+ * For detection in a file that does not parse: a best-effort model from table headers alone, so
+ * `[parallelism]` in a broken torchtitan file is still recognised.
+ */
+function salvage(doc: ConfigDocument): ConfigDocument {
+  const sections: ConfigDocument["sections"] = [];
+  for (let line = 0; line < doc.lines.lineCount; line++) {
+    const m = /^\s*\[\[?\s*([A-Za-z0-9_.-]+)\s*\]\]?/.exec(doc.lines.lineText(line));
+    if (m) {
+      const r = { start: { line, character: 0 }, end: { line, character: m[0].length } };
+      sections.push({ path: m[1]!.split("."), headerRange: r, range: r });
+    }
+  }
+  return { ...doc, sections, syntaxErrors: [] };
+}

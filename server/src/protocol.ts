@@ -1,0 +1,48 @@
+/**
+ * Custom LSP requests between our client and server (types only; both bundles import this file).
+ * Standard LSP covers diagnostics, hover, code actions, completion, symbols, inlay hints and code lenses.
+ */
+
+/** `precisionLens/summary`: what the language status item shows for one open document. */
+export const SUMMARY_REQUEST = "precisionLens/summary";
+export interface SummaryParams {
+  uri: string;
+}
+export interface SummaryResult {
+  /** null when the document is not a training config we claim. */
+  framework: string | null;
+  /** Why the framework was (or was not) detected. */
+  frameworkReason: string;
+  /** e.g. {value: "v0.2.2", source: "default", detail: "..."}; absent for non-torchtitan files. */
+  version?: { value: string; source: string; detail: string };
+  worldSize?: { value: number; source: string; detail: string };
+  /** e.g. "TP-only", "FSDP+TP". */
+  layoutName?: string;
+  mechanism?: string;
+  /** One line, e.g. "TP-only on 8 GPUs: no mixed precision (fp32 compute)". */
+  headline?: string;
+}
+
+/** `precisionLens/report`: the full Markdown precision report for a document (null when none). */
+export const REPORT_REQUEST = "precisionLens/report";
+export interface ReportParams {
+  uri: string;
+}
+export interface ReportResult {
+  markdown: string;
+}
+
+/** Server → client notification: the summary of a document changed (after each analysis). */
+export const SUMMARY_CHANGED_NOTIFICATION = "precisionLens/summaryChanged";
+export interface SummaryChangedParams extends SummaryResult {
+  uri: string;
+}
+
+/** Settings section the server reads with workspace/configuration. */
+export const SETTINGS_SECTION = "precisionLens";
+export interface ServerSettings {
+  /** null or 0: infer. */
+  worldSize: number | null;
+  /** "auto" or a version id (see README). */
+  torchtitanVersion: string;
+}
