@@ -56,6 +56,8 @@ export interface AnalysisResult {
   /** Why the framework was detected (or why not), user-facing. */
   frameworkReason: string;
   worldSize?: Sourced<number>;
+  /** torchtitan only: the targeted version ("v0.2.2", "main@2025-03-01", "v0.2.2+pr2213"). */
+  torchtitanVersion?: Sourced<string>;
   parallel?: ParallelLayout;
   /** Short human name of the layout, e.g. "TP-only", "FSDP+TP", "HSDP". */
   layoutName?: string;
@@ -71,6 +73,8 @@ export interface AnalysisResult {
 export interface AnalysisSettings {
   /** precisionLens.worldSize / --world-size. Overrides every other world-size source when > 0. */
   worldSize?: number | null;
+  /** precisionLens.torchtitanVersion / --torchtitan-version: "auto" (default) or a version id. */
+  torchtitanVersion?: string;
 }
 
 /**

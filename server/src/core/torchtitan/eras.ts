@@ -156,7 +156,7 @@ const PY_ALWAYS: Era = {
   label: "Python configs, 2026-04-09 onward (fully_shard always)",
   from: "2026-04-09",
   readsToml: false,
-  decide(d) {
+  decide() {
     return { mechanism: "fully_shard", reason: "fully_shard is applied at every degree (a size-1 mesh still installs the policy)", logs: [], ddp: false };
   },
 };

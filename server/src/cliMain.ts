@@ -1,0 +1,234 @@
+/**
+ * The `precision-lens` command line: a thin front end over the analysis core, for CI pipelines.
+ *   precision-lens check [--world-size N] [--torchtitan-version V] [--format text|json] PATH...
+ * Exit codes: 0 no error-level diagnostic, 1 at least one, 2 usage error or unreadable input.
+ */
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { extname, join, relative, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { analyzeDocument, formatOf } from "./core/analyze";
+import type { AnalysisResult, AnalysisSettings } from "./core/analysis";
+import { headline } from "./core/features";
+import { parseVersion } from "./core/torchtitan/versions";
+import { nodeEnv } from "./host/nodeEnv";
+
+export interface CliIO {
+  stdout(s: string): void;
+  stderr(s: string): void;
+  cwd: string;
+}
+
+const USAGE = `Usage:
+  precision-lens check [--world-size N] [--torchtitan-version V] [--format text|json] PATH...
+      Analyse training configs (files, or folders searched recursively for .toml, .yaml, .yml, .json).
+      Exit 0 when no error-level diagnostic, 1 when any, 2 on usage errors or unreadable input.
+  precision-lens --help | --version
+
+Options:
+  --world-size N            number of GPUs (overrides in-file directives and inference)
+  --torchtitan-version V    auto (default), v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213, main@YYYY-MM-DD
+  --format text|json        output format (default text); json is a stable contract (see README)
+`;
+
+/** Extensions `check` picks up when walking a folder. */
+const CONFIG_EXTENSIONS = new Set([".toml", ".yaml", ".yml", ".json"]);
+const SKIP_DIRS = new Set(["node_modules", ".git", ".hg", ".svn", "dist", "out", "__pycache__", ".venv", "venv"]);
+/** Files over this size are reported as unreadable input rather than analysed. */
+const MAX_FILE_BYTES = 8 * 1024 * 1024;
+
+class UsageError extends Error {}
+
+interface CheckOptions {
+  settings: AnalysisSettings;
+  format: "text" | "json";
+  paths: string[];
+}
+
+export function runCli(argv: string[], io: CliIO): number {
+  try {
+    const [cmd, ...rest] = argv;
+    if (!cmd || cmd === "--help" || cmd === "-h" || cmd === "help") {
+      io.stdout(USAGE);
+      return cmd ? 0 : 2;
+    }
+    if (cmd === "--version") {
+      io.stdout("precision-lens 0.1.0\n");
+      return 0;
+    }
+    if (cmd === "check") return check(parseCheckArgs(rest), io);
+    throw new UsageError(`unknown command "${cmd}"`);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`precision-lens: ${e.message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+function parseCheckArgs(args: string[]): CheckOptions {
+  const opts: CheckOptions = { settings: {}, format: "text", paths: [] };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    const value = (): string => {
+      const v = inline ?? args[++i];
+      if (v === undefined || (inline === undefined && v.startsWith("--"))) throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case "--world-size": {
+        const v = value();
+        if (!/^\d+$/.test(v) || Number(v) < 1) throw new UsageError(`--world-size must be a positive integer, got "${v}"`);
+        opts.settings.worldSize = Number(v);
+        break;
+      }
+      case "--torchtitan-version": {
+        const v = value();
+        if (v !== "auto" && !parseVersion(v)) throw new UsageError(`--torchtitan-version: unknown version "${v}" (use auto, v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213 or main@YYYY-MM-DD up to 2026-02-23)`);
+        opts.settings.torchtitanVersion = v;
+        break;
+      }
+      case "--format": {
+        const v = value();
+        if (v !== "text" && v !== "json") throw new UsageError(`--format must be text or json, got "${v}"`);
+        opts.format = v;
+        break;
+      }
+      default:
+        if (a.startsWith("-")) throw new UsageError(`unknown option "${a}"`);
+        opts.paths.push(a);
+    }
+  }
+  if (opts.paths.length === 0) throw new UsageError("check needs at least one file or folder");
+  return opts;
+}
+
+interface FileOutcome {
+  path: string;
+  result?: AnalysisResult;
+  error?: string;
+}
+
+function collect(root: string, io: CliIO): { files: string[]; errors: FileOutcome[] } {
+  const files: string[] = [];
+  const errors: FileOutcome[] = [];
+  const abs = resolve(io.cwd, root);
+  let st;
+  try {
+    st = statSync(abs);
+  } catch {
+    errors.push({ path: root, error: "no such file or folder" });
+    return { files, errors };
+  }
+  if (st.isFile()) {
+    files.push(abs);
+    return { files, errors };
+  }
+  const walk = (dir: string): void => {
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch (e) {
+      errors.push({ path: relative(io.cwd, dir) || dir, error: `cannot read folder (${(e as Error).message})` });
+      return;
+    }
+    for (const n of names) {
+      const p = join(dir, n);
+      let s;
+      try {
+        s = statSync(p);
+      } catch {
+        continue;
+      }
+      if (s.isDirectory()) {
+        if (!SKIP_DIRS.has(n)) walk(p);
+      } else if (CONFIG_EXTENSIONS.has(extname(n).toLowerCase()) && n !== "package-lock.json") files.push(p);
+    }
+  };
+  walk(abs);
+  return { files, errors };
+}
+
+function check(opts: CheckOptions, io: CliIO): number {
+  const outcomes: FileOutcome[] = [];
+  for (const p of opts.paths) {
+    const { files, errors } = collect(p, io);
+    outcomes.push(...errors);
+    for (const f of files) {
+      const shown = relative(io.cwd, f) || f;
+      let text: string;
+      try {
+        const st = statSync(f);
+        if (st.size > MAX_FILE_BYTES) {
+          outcomes.push({ path: shown, error: `file is ${st.size} bytes, over the ${MAX_FILE_BYTES}-byte limit` });
+          continue;
+        }
+        text = readFileSync(f, "utf8");
+      } catch (e) {
+        outcomes.push({ path: shown, error: `cannot read (${(e as Error).message})` });
+        continue;
+      }
+      const uri = pathToFileURL(f).href;
+      const result = analyzeDocument(uri, text, opts.settings, nodeEnv(f, [io.cwd]), formatOf(f));
+      outcomes.push({ path: shown, result });
+    }
+  }
+  if (opts.format === "json") io.stdout(JSON.stringify(toJson(outcomes), null, 2) + "\n");
+  else io.stdout(toText(outcomes));
+  for (const o of outcomes) if (o.error) io.stderr(`precision-lens: ${o.path}: ${o.error}\n`);
+  if (outcomes.some((o) => o.error)) return 2;
+  return outcomes.some((o) => o.result?.diagnostics.some((d) => d.severity === "error")) ? 1 : 0;
+}
+
+/** The JSON contract, version 1. Extend only by adding fields. */
+export function toJson(outcomes: FileOutcome[]): unknown {
+  return {
+    version: 1,
+    files: outcomes
+      .filter((o) => o.result)
+      .map((o) => fileJson(o.path, o.result!)),
+  };
+}
+
+export function fileJson(path: string, r: AnalysisResult): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    path,
+    framework: r.framework,
+    frameworkReason: r.frameworkReason,
+    worldSize: r.worldSize ? { value: r.worldSize.value, source: r.worldSize.source } : null,
+    parallel: r.parallel ? { ...r.parallel } : null,
+    mechanism: r.mechanism ?? null,
+    precision: r.precision ? { paramStorage: r.precision.paramStorage.dtype, compute: r.precision.compute.dtype, gradReduce: r.precision.gradReduce.dtype } : null,
+    diagnostics: r.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range })),
+  };
+  if (r.torchtitanVersion) out.torchtitanVersion = { value: r.torchtitanVersion.value, source: r.torchtitanVersion.source };
+  return out;
+}
+
+function toText(outcomes: FileOutcome[]): string {
+  const lines: string[] = [];
+  let errors = 0;
+  let warnings = 0;
+  let analysed = 0;
+  for (const o of outcomes) {
+    if (!o.result) continue;
+    const r = o.result;
+    if (!r.framework) {
+      if (r.diagnostics.length === 0) continue;
+    } else analysed++;
+    const parts = [r.framework ?? "not a training config"];
+    if (r.torchtitanVersion) parts[0] += ` ${r.torchtitanVersion.value}`;
+    const h = headline(r);
+    if (h) parts.push(h);
+    if (r.worldSize) parts.push(`world size from ${r.worldSize.detail}`);
+    lines.push(`${o.path}: ${parts.join(" · ")}`);
+    for (const d of r.diagnostics) {
+      if (d.severity === "error") errors++;
+      if (d.severity === "warning") warnings++;
+      lines.push(`  ${o.path}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} [${d.code}] ${d.message}`);
+    }
+  }
+  lines.push(`${analysed} training config${analysed === 1 ? "" : "s"} checked: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`);
+  return lines.join("\n") + "\n";
+}

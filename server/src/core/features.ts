@@ -1,0 +1,47 @@
+/**
+ * Editor features over an AnalysisResult, as plain data (the server converts to LSP objects 1:1).
+ */
+import type { AnalysisResult } from "./analysis";
+import { containsPosition } from "./text";
+import type { Diagnostic, Fix, Position, Range } from "./types";
+
+export function hoverAt(result: AnalysisResult, position: Position): { markdown: string; range: Range } | undefined {
+  // Targets are listed most specific first; the first containing the position wins.
+  const t = result.hovers.find((h) => containsPosition(h.range, position));
+  return t ? { markdown: t.markdown, range: t.range } : undefined;
+}
+
+export interface QuickFix {
+  title: string;
+  fix: Fix;
+  diagnostic: Diagnostic;
+}
+
+/** Quick fixes are derived from the diagnostics' `data` alone (the client sends them back to us). */
+export function quickFixes(diagnostics: readonly Diagnostic[]): QuickFix[] {
+  const out: QuickFix[] = [];
+  for (const d of diagnostics) {
+    if (d.source !== "precision-lens") continue;
+    for (const f of d.data?.fixes ?? []) out.push({ title: f.title, fix: f, diagnostic: d });
+  }
+  return out;
+}
+
+export function headline(result: AnalysisResult): string | undefined {
+  if (!result.framework) return undefined;
+  const n = result.worldSize?.value;
+  const where = result.layoutName && n ? (n === 1 ? result.layoutName : `${result.layoutName} on ${n} GPUs`) : result.framework;
+  const compute = result.precision ? `${result.precision.compute.dtype} compute` : "a dtype setting fails at launch";
+  switch (result.mechanism) {
+    case "error":
+      return `${where}: the launch fails`;
+    case "none":
+      return `${where}: no mixed precision (${compute})`;
+    case "fully_shard":
+      return `${where}: FSDP mixed precision (${compute})`;
+    case "autocast":
+      return `${where}: autocast (${compute})`;
+    default:
+      return where;
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The torchtitan analyser: detection, world size, version, parallel dims, mechanism, precision, rules
+ * and hovers. Everything is computed once per document version into a TitanContext.
+ */
+import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer, ParallelLayout, Sourced } from "../analysis";
+import { diag } from "../diagnostics";
+import { directiveValue, parseDirectives, type Directive } from "../directives";
+import { findEntry, stringValue, type ConfigDocument } from "../model";
+import type { Diagnostic } from "../types";
+import type { TitanContext } from "./context";
+import { titanHovers } from "./hover";
+import { readKnobs } from "./knobs";
+import { layoutName, readDims, resolveDims } from "./parallelDims";
+import { resolvePrecision } from "./precision";
+import { TITAN_RULES } from "./rules/index";
+import { DEFAULT_VERSION, parseVersion, type TitanVersion } from "./versions";
+
+/** Top-level tables that only torchtitan configs have (any two, or one of the distinctive ones). */
+const TITAN_TABLES = ["job", "training", "parallelism", "model", "optimizer", "lr_scheduler", "checkpoint", "activation_checkpoint", "metrics", "profiling", "comm", "float8", "quantize", "compile", "validation", "experimental", "memory_estimation", "fault_tolerance"];
+const DISTINCTIVE = ["parallelism", "activation_checkpoint", "lr_scheduler", "quantize", "float8", "memory_estimation"];
+
+/** run_train.sh's default NGPU (spec torchtitan.md §5.3). */
+export const DEFAULT_WORLD_SIZE = 8;
+
+export function detectTorchtitan(doc: ConfigDocument): string | undefined {
+  const tops = new Set<string>();
+  for (const s of doc.sections) tops.add(s.path[0]!);
+  for (const e of doc.entries) if (e.path.length > 1) tops.add(e.path[0]!);
+  const found = TITAN_TABLES.filter((t) => tops.has(t));
+  const distinctive = found.filter((t) => DISTINCTIVE.includes(t));
+  // pyproject.toml has [project]/[tool.*], Cargo.toml has [package]: neither has these tables.
+  if (distinctive.length >= 1 && found.length >= 2) return `torchtitan config: has ${found.slice(0, 4).map((t) => `[${t}]`).join(", ")} tables`;
+  if (found.length >= 3 && (tops.has("training") || tops.has("job"))) return `torchtitan config: has ${found.slice(0, 4).map((t) => `[${t}]`).join(", ")} tables`;
+  return undefined;
+}
+
+export const torchtitanAnalyzer: FrameworkAnalyzer = {
+  id: "torchtitan",
+  formats: ["toml"],
+  detect: detectTorchtitan,
+  analyze: analyzeTorchtitan,
+};
+
+export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): { ctx: TitanContext; extra: Diagnostic[] } {
+  const directives = parseDirectives(doc.comments);
+  const extra: Diagnostic[] = [];
+  const version = resolveVersion(settings, directives, extra);
+  const worldSize = resolveWorldSize(doc, settings, directives, extra);
+  const dims = resolveDims(doc, worldSize.value, { epDivisibility: version.value.date >= "2025-07-08" && version.value.date < "2025-12-17" });
+  const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };
+  const modelName = stringValue(findEntry(doc, "model", "name"));
+  const decision = dims.resolved
+    ? version.value.era.decide(dims.resolved, worldSize.value, { fsdpOnEp: modelName !== undefined && /(^|\.)(llama4|deepseek_v3|gpt_oss)$/.test(modelName) })
+    : { mechanism: "error" as const, reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
+  const knobs = readKnobs(doc, version.value.date);
+  const precision = resolvePrecision(decision, knobs, layout);
+  const ctx: TitanContext = {
+    doc,
+    settings,
+    env,
+    directives,
+    version,
+    worldSize,
+    dims,
+    layout,
+    layoutName: dims.resolved ? layoutName(dims.resolved) : "invalid layout",
+    decision,
+    knobs,
+    precision,
+    ...(modelName ? { modelName } : {}),
+  };
+  return { ctx, extra };
+}
+
+function analyzeTorchtitan(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis {
+  const { ctx, extra } = buildTitanContext(doc, settings, env);
+  const diagnostics: Diagnostic[] = [...extra];
+  for (const rule of TITAN_RULES) {
+    for (const d of rule.run(ctx)) diagnostics.push(d);
+  }
+  const out: FrameworkAnalysis = {
+    worldSize: ctx.worldSize,
+    layoutName: ctx.layoutName,
+    mechanism: ctx.decision.mechanism,
+    diagnostics,
+    hovers: titanHovers(ctx),
+    parallel: ctx.dims.resolved ?? ctx.layout,
+  };
+  if (ctx.precision) out.precision = ctx.precision;
+  out.torchtitanVersion = { value: ctx.version.value.id, source: ctx.version.source, detail: ctx.version.detail };
+  return out;
+}
+
+function resolveVersion(settings: AnalysisSettings, directives: Directive[], extra: Diagnostic[]): Sourced<TitanVersion> {
+  const d = directiveValue(directives, "torchtitan-version");
+  if (d) {
+    const v = parseVersion(d.value);
+    if (v) return { value: v, source: "directive", detail: `set by \`# precision-lens: torchtitan-version=${d.value}\` on line ${d.line + 1}` };
+    extra.push(diag("invalid-directive", "warning", d.range, `Unknown torchtitan version "${d.value}" in the precision-lens directive; use v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213 or main@YYYY-MM-DD (up to 2026-02-23). Using ${DEFAULT_VERSION}.`));
+  }
+  const s = settings.torchtitanVersion?.trim();
+  if (s && s !== "auto") {
+    const v = parseVersion(s);
+    if (v) return { value: v, source: "setting", detail: `set by the precisionLens.torchtitanVersion setting (or --torchtitan-version) to ${s}` };
+  }
+  return { value: parseVersion(DEFAULT_VERSION)!, source: "default", detail: `no version evidence found; ${DEFAULT_VERSION} is the last torchtitan release that reads TOML configs` };
+}
+
+function resolveWorldSize(doc: ConfigDocument, settings: AnalysisSettings, directives: Directive[], extra: Diagnostic[]): Sourced<number> {
+  if (settings.worldSize && settings.worldSize > 0 && Number.isInteger(settings.worldSize)) {
+    return { value: settings.worldSize, source: "setting", detail: "precisionLens.worldSize setting (or --world-size)" };
+  }
+  const d = directiveValue(directives, "world-size");
+  if (d) {
+    const n = /^\d+$/.test(d.value) ? Number(d.value) : NaN;
+    if (Number.isInteger(n) && n > 0) return { value: n, source: "directive", detail: `\`# precision-lens: world-size=${n}\` on line ${d.line + 1}` };
+    extra.push(diag("invalid-directive", "warning", d.range, `world-size in the precision-lens directive must be a positive integer, got "${d.value}"; it is ignored.`));
+  }
+  const { configured, typeErrors } = readDims(doc);
+  if (!typeErrors.length && configured.dp_shard !== -1) {
+    const product = configured.dp_replicate * configured.dp_shard * configured.cp * configured.tp * configured.pp;
+    if (product > 0) return { value: product, source: "degrees", detail: `product of the explicit parallel degrees (${product})` };
+  }
+  return { value: DEFAULT_WORLD_SIZE, source: "default", detail: `run_train.sh default (NGPU=${DEFAULT_WORLD_SIZE})` };
+}

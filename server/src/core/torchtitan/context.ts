@@ -1,0 +1,52 @@
+/**
+ * Everything a torchtitan rule may read, computed once per document version by the analyser.
+ * Rules are small functions `(ctx) => Diagnostic[]`, one concern each, named by their diagnostic code.
+ */
+import type { AnalysisEnv, AnalysisSettings, ParallelLayout, ResolvedPrecision, Sourced } from "../analysis";
+import type { Directive } from "../directives";
+import type { ConfigDocument, ConfigEntry } from "../model";
+import type { Diagnostic, DType } from "../types";
+import type { MechanismDecision } from "./eras";
+import type { DimsResolution } from "./parallelDims";
+import type { TitanVersion } from "./versions";
+
+export interface TitanContext {
+  doc: ConfigDocument;
+  settings: AnalysisSettings;
+  env: AnalysisEnv;
+  directives: Directive[];
+  version: Sourced<TitanVersion>;
+  worldSize: Sourced<number>;
+  dims: DimsResolution;
+  /** The resolved layout (defaults where dims failed validation, so hovers still show something). */
+  layout: ParallelLayout;
+  layoutName: string;
+  decision: MechanismDecision;
+  /** The precision knobs as read (undefined when not set or not a valid dtype string). */
+  knobs: PrecisionKnobs;
+  precision: ResolvedPrecision | undefined;
+  /** `[model] name`, when set. */
+  modelName?: string;
+}
+
+export interface PrecisionKnobs {
+  param: KnobValue;
+  reduce: KnobValue;
+  trainingDtype: KnobValue;
+}
+
+export interface KnobValue {
+  /** The key path, e.g. "training.mixed_precision_param". */
+  key: string;
+  entry?: ConfigEntry;
+  /** The dtype in effect: the valid value as written, or the default. Undefined when the written value is not a dtype torchtitan knows. */
+  dtype?: DType;
+  /** True when the key is absent and the default applies. */
+  isDefault: boolean;
+}
+
+export interface TitanRule {
+  /** The diagnostic codes this rule emits (one concern; several codes only for severities of it). */
+  codes: readonly string[];
+  run(ctx: TitanContext): Diagnostic[];
+}

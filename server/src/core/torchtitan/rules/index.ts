@@ -1,0 +1,22 @@
+/**
+ * The torchtitan rule registry. Each rule is one concern, in its own file named by its code.
+ * Order does not matter: diagnostics are sorted by position before publishing.
+ */
+import type { TitanRule } from "../context";
+import { cpuOffloadWithoutFsdp } from "./cpu-offload-without-fsdp";
+import { ddpWithOtherParallelism } from "./ddp-with-other-parallelism";
+import { dtypeValues } from "./dtype-values";
+import { fp32ParamDtype } from "./fp32-param-dtype";
+import { noEffect } from "./no-effect";
+import { noMixedPrecision } from "./no-mixed-precision";
+import { parallelDims } from "./parallel-dims";
+
+export const TITAN_RULES: readonly TitanRule[] = [
+  parallelDims,
+  ddpWithOtherParallelism,
+  noMixedPrecision,
+  dtypeValues,
+  fp32ParamDtype,
+  noEffect,
+  cpuOffloadWithoutFsdp,
+];

@@ -1,0 +1,227 @@
+/**
+ * The language server: wires LSP to the analysis core and nothing more. Speaks --stdio and --node-ipc
+ * (vscode-languageserver picks the transport from argv).
+ */
+import {
+  CodeActionKind,
+  DiagnosticSeverity,
+  DiagnosticTag,
+  DidChangeConfigurationNotification,
+  ProposedFeatures,
+  TextDocumentSyncKind,
+  TextDocuments,
+  createConnection,
+  type CodeAction,
+  type Diagnostic as LspDiagnostic,
+  type InitializeResult,
+} from "vscode-languageserver/node";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { analyzeDocument, formatOf } from "./core/analyze";
+import type { AnalysisResult, AnalysisSettings } from "./core/analysis";
+import { headline, hoverAt, quickFixes } from "./core/features";
+import type { Diagnostic } from "./core/types";
+import { nodeEnv, uriToPath } from "./host/nodeEnv";
+import {
+  REPORT_REQUEST,
+  SETTINGS_SECTION,
+  SUMMARY_CHANGED_NOTIFICATION,
+  SUMMARY_REQUEST,
+  type ReportParams,
+  type ReportResult,
+  type ServerSettings,
+  type SummaryParams,
+  type SummaryResult,
+} from "./protocol";
+
+/** Diagnostics after an edit are published after this quiet period (editor-anchors.md §5.3). */
+const DIAGNOSTICS_DEBOUNCE_MS = 200;
+
+const connection = createConnection(ProposedFeatures.all);
+const documents = new TextDocuments(TextDocument);
+
+let workspaceRoots: string[] = [];
+let canPullConfiguration = false;
+const settingsCache = new Map<string, Promise<AnalysisSettings>>();
+const results = new Map<string, { version: number; result: AnalysisResult }>();
+const pending = new Map<string, ReturnType<typeof setTimeout>>();
+
+connection.onInitialize((params): InitializeResult => {
+  canPullConfiguration = !!params.capabilities.workspace?.configuration;
+  workspaceRoots = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
+  return {
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      hoverProvider: true,
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+    },
+    serverInfo: { name: "precision-lens" },
+  };
+});
+
+connection.onInitialized(() => {
+  if (canPullConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION });
+});
+
+connection.onDidChangeConfiguration(() => {
+  settingsCache.clear();
+  results.clear();
+  for (const doc of documents.all()) schedule(doc, 0);
+});
+
+function settingsFor(uri: string): Promise<AnalysisSettings> {
+  if (!canPullConfiguration) return Promise.resolve({});
+  let s = settingsCache.get(uri);
+  if (!s) {
+    s = connection.workspace
+      .getConfiguration({ scopeUri: uri, section: SETTINGS_SECTION })
+      .then((raw: Partial<ServerSettings> | null) => toAnalysisSettings(raw))
+      .catch(() => ({}));
+    settingsCache.set(uri, s);
+  }
+  return s;
+}
+
+function toAnalysisSettings(raw: Partial<ServerSettings> | null): AnalysisSettings {
+  const out: AnalysisSettings = {};
+  if (raw && typeof raw.worldSize === "number" && Number.isInteger(raw.worldSize) && raw.worldSize > 0) out.worldSize = raw.worldSize;
+  if (raw && typeof raw.torchtitanVersion === "string") out.torchtitanVersion = raw.torchtitanVersion;
+  return out;
+}
+
+async function analyze(doc: TextDocument): Promise<AnalysisResult> {
+  const cached = results.get(doc.uri);
+  if (cached && cached.version === doc.version) return cached.result;
+  const settings = await settingsFor(doc.uri);
+  const path = uriToPath(doc.uri);
+  const result = analyzeDocument(doc.uri, doc.getText(), settings, nodeEnv(path, workspaceRoots), formatOf(doc.uri) ?? languageFormat(doc.languageId));
+  results.set(doc.uri, { version: doc.version, result });
+  return result;
+}
+
+function languageFormat(languageId: string): "toml" | "yaml" | "json" | undefined {
+  return languageId === "toml" || languageId === "yaml" || languageId === "json" ? languageId : undefined;
+}
+
+function schedule(doc: TextDocument, delay: number): void {
+  const t = pending.get(doc.uri);
+  if (t) clearTimeout(t);
+  pending.set(
+    doc.uri,
+    setTimeout(() => {
+      pending.delete(doc.uri);
+      void publish(doc.uri);
+    }, delay),
+  );
+}
+
+async function publish(uri: string): Promise<void> {
+  const doc = documents.get(uri);
+  if (!doc) return;
+  try {
+    const version = doc.version;
+    const result = await analyze(doc);
+    // A newer version arrived while analysing: its own publish will follow.
+    if (documents.get(uri)?.version !== version) return;
+    await connection.sendDiagnostics({ uri, version, diagnostics: result.diagnostics.map(toLspDiagnostic) });
+    await connection.sendNotification(SUMMARY_CHANGED_NOTIFICATION, { uri, ...summary(result) });
+  } catch (e) {
+    connection.console.error(`precision-lens: analysing ${uri} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  }
+}
+
+const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information, hint: DiagnosticSeverity.Hint } as const;
+
+function toLspDiagnostic(d: Diagnostic): LspDiagnostic {
+  const out: LspDiagnostic = { range: d.range, severity: SEVERITY[d.severity], code: d.code, source: d.source, message: d.message };
+  if (d.data) out.data = d.data;
+  if (d.unnecessary) out.tags = [DiagnosticTag.Unnecessary];
+  return out;
+}
+
+function fromLspDiagnostic(d: LspDiagnostic): Diagnostic | undefined {
+  if (d.source !== "precision-lens" || typeof d.code !== "string") return undefined;
+  const sev = d.severity === DiagnosticSeverity.Error ? "error" : d.severity === DiagnosticSeverity.Warning ? "warning" : d.severity === DiagnosticSeverity.Hint ? "hint" : "information";
+  const message = typeof d.message === "string" ? d.message : d.message.value;
+  const out: Diagnostic = { code: d.code, severity: sev, message, range: d.range, source: "precision-lens" };
+  if (d.data) out.data = d.data as Diagnostic["data"];
+  return out;
+}
+
+function summary(result: AnalysisResult): SummaryResult {
+  const s: SummaryResult = { framework: result.framework, frameworkReason: result.frameworkReason };
+  if (result.torchtitanVersion) s.version = result.torchtitanVersion;
+  if (result.worldSize) s.worldSize = result.worldSize;
+  if (result.layoutName) s.layoutName = result.layoutName;
+  if (result.mechanism) s.mechanism = result.mechanism;
+  const h = headline(result);
+  if (h) s.headline = h;
+  return s;
+}
+
+documents.onDidOpen((e) => schedule(e.document, 0));
+documents.onDidChangeContent((e) => schedule(e.document, DIAGNOSTICS_DEBOUNCE_MS));
+documents.onDidClose((e) => {
+  const t = pending.get(e.document.uri);
+  if (t) clearTimeout(t);
+  pending.delete(e.document.uri);
+  results.delete(e.document.uri);
+  settingsCache.delete(e.document.uri);
+  void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+});
+
+/** Runs a request handler; an internal failure is logged and answered with the fallback, never thrown. */
+async function runSafe<T>(name: string, fallback: T, f: () => Promise<T> | T): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    connection.console.error(`precision-lens: ${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    return fallback;
+  }
+}
+
+connection.onHover((params) =>
+  runSafe("hover", null, async () => {
+    const doc = documents.get(params.textDocument.uri);
+    if (!doc) return null;
+    const h = hoverAt(await analyze(doc), params.position);
+    return h ? { contents: { kind: "markdown" as const, value: h.markdown }, range: h.range } : null;
+  }),
+);
+
+connection.onCodeAction((params) =>
+  runSafe("codeAction", [] as CodeAction[], () => {
+    const ours = params.context.diagnostics.map(fromLspDiagnostic).filter((d): d is Diagnostic => !!d);
+    return quickFixes(ours).map((q): CodeAction => {
+      const lspDiag = params.context.diagnostics.find((d) => d.code === q.diagnostic.code && d.range.start.line === q.diagnostic.range.start.line && d.range.start.character === q.diagnostic.range.start.character);
+      const action: CodeAction = {
+        title: q.title,
+        kind: CodeActionKind.QuickFix,
+        edit: { changes: { [params.textDocument.uri]: q.fix.edits } },
+      };
+      if (lspDiag) action.diagnostics = [lspDiag];
+      if (q.fix.isPreferred) action.isPreferred = true;
+      return action;
+    });
+  }),
+);
+
+connection.onRequest(SUMMARY_REQUEST, (params: SummaryParams) =>
+  runSafe("summary", null as SummaryResult | null, async () => {
+    const doc = documents.get(params.uri);
+    return doc ? summary(await analyze(doc)) : null;
+  }),
+);
+
+connection.onRequest(REPORT_REQUEST, (params: ReportParams) =>
+  runSafe("report", null as ReportResult | null, async () => {
+    const doc = documents.get(params.uri);
+    if (!doc) return null;
+    const r = await analyze(doc);
+    const first = r.hovers[0];
+    return first ? { markdown: first.markdown } : null;
+  }),
+);
+
+process.on("uncaughtException", (e) => connection.console.error(`precision-lens: uncaught ${e.stack ?? e.message}`));
+documents.listen(connection);
+connection.listen();
