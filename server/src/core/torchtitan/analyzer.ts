@@ -84,7 +84,7 @@ function analyzeTorchtitan(doc: ConfigDocument, settings: AnalysisSettings, env:
     mechanism: ctx.decision.mechanism,
     diagnostics,
     hovers: titanHovers(ctx),
-    parallel: ctx.dims.resolved ?? ctx.layout,
+    parallel: ctx.dims.resolved ?? ctx.dims.configured,
   };
   if (ctx.precision) out.precision = ctx.precision;
   out.torchtitanVersion = { value: ctx.version.value.id, source: ctx.version.source, detail: ctx.version.detail };

@@ -1,0 +1,112 @@
+/**
+ * Protocol tests: the bundled server (dist/server.js --stdio) driven over JSON-RPC, as an editor would.
+ * Waits on notifications with timeouts; never sleeps.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { pathToFileURL } from "node:url";
+import { TestLspClient } from "./support/lspClient";
+
+const EXAMPLE = resolve(__dirname, "../examples/tp_only_8gpu.toml");
+const URI = pathToFileURL(EXAMPLE).href;
+const TEXT = readFileSync(EXAMPLE, "utf8");
+const TP_LINE = TEXT.split("\n").findIndex((l) => l.startsWith("tensor_parallel_degree"));
+
+describe("language server over stdio", () => {
+  let client: TestLspClient;
+  before(async () => {
+    client = new TestLspClient();
+  });
+  after(async () => {
+    await client.shutdown();
+  });
+
+  it("initialize advertises hover, quick fixes and incremental sync", async () => {
+    const r = await client.initialize([{ uri: pathToFileURL(resolve(__dirname, "../examples")).href, name: "examples" }]);
+    assert.equal(r.capabilities.hoverProvider, true);
+    assert.deepEqual(r.capabilities.codeActionProvider, { codeActionKinds: ["quickfix"] });
+    assert.equal(r.capabilities.textDocumentSync, 2);
+  });
+
+  it("didOpen of the TP-only example publishes the seed warning on the TP degree", async () => {
+    const waiting = client.waitForDiagnostics(URI);
+    await client.open(URI, TEXT);
+    const p = await waiting;
+    assert.equal(p.version, 1);
+    assert.equal(p.diagnostics.length, 1);
+    const d = p.diagnostics[0]!;
+    assert.equal(d.code, "no-mixed-precision");
+    assert.equal(d.source, "precision-lens");
+    assert.equal(d.severity, 2);
+    assert.deepEqual(d.range, { start: { line: TP_LINE, character: 0 }, end: { line: TP_LINE, character: "tensor_parallel_degree = 8".length } });
+    assert.match(d.message, /TP-only run on 8 GPUs/);
+  });
+
+  it("summaryChanged names framework, version and world size", async () => {
+    type Summary = { uri: string; framework: string; version: { value: string }; worldSize: { value: number; source: string }; layoutName: string };
+    const s = await client.waitForNotification<Summary>("precisionLens/summaryChanged", (p) => p.uri === URI);
+    assert.deepEqual([s.framework, s.version.value, s.worldSize.value, s.worldSize.source, s.layoutName], ["torchtitan", "v0.2.2", 8, "default", "TP-only"]);
+  });
+
+  it("hover on the TP degree shows the resolved precision mode", async () => {
+    const h = await client.conn.sendRequest<{ contents: { kind: string; value: string } } | null>("textDocument/hover", { textDocument: { uri: URI }, position: { line: TP_LINE, character: 3 } });
+    assert.ok(h);
+    assert.equal(h.contents.kind, "markdown");
+    assert.match(h.contents.value, /\*\*TP-only on 8 GPUs\*\* \(world size: run_train\.sh default \(NGPU=8\)\)/);
+    assert.match(h.contents.value, /\| compute \(matmuls\) \| `float32` \|/);
+  });
+
+  it("no hover away from the precision keys", async () => {
+    const h = await client.conn.sendRequest("textDocument/hover", { textDocument: { uri: URI }, position: { line: 0, character: 2 } });
+    assert.equal(h, null);
+  });
+
+  it("codeAction returns the fixes carried in the diagnostic's data; didChange re-publishes", async () => {
+    const diag = client.published.filter((p) => p.uri === URI).at(-1)!.diagnostics[0]!;
+    const actions = await client.conn.sendRequest<{ title: string; kind: string; isPreferred?: boolean; edit: { changes: Record<string, { range: unknown; newText: string }[]> } }[]>("textDocument/codeAction", {
+      textDocument: { uri: URI },
+      range: diag.range,
+      context: { diagnostics: [diag], only: ["quickfix"] },
+    });
+    assert.equal(actions.length, 3);
+    assert.equal(actions[0]!.kind, "quickfix");
+    assert.equal(actions[0]!.isPreferred, true);
+    assert.match(actions[0]!.title, /^Lower tensor_parallel_degree to 4/);
+    const edits = actions[0]!.edit.changes[URI]!;
+    assert.deepEqual(edits.map((e) => e.newText), ["4"]);
+
+    const waiting = client.waitForDiagnostics(URI, (p) => p.version === 2);
+    await client.change(URI, 2, TEXT.replace("tensor_parallel_degree = 8", "tensor_parallel_degree = 4"));
+    const p = await waiting;
+    assert.deepEqual(p.diagnostics, []);
+  });
+
+  it("a pyproject.toml gets an empty diagnostics list and no summary framework", async () => {
+    const uri = pathToFileURL(resolve(__dirname, "../examples/pyproject.toml")).href;
+    const waiting = client.waitForDiagnostics(uri);
+    await client.open(uri, `[project]\nname = "demo"\n[tool.ruff]\nline-length = 100\n`);
+    assert.deepEqual((await waiting).diagnostics, []);
+    const s = await client.conn.sendRequest<{ framework: string | null }>("precisionLens/summary", { uri });
+    assert.equal(s.framework, null);
+  });
+
+  it("settings pulled from the client apply after didChangeConfiguration", async () => {
+    client.configuration = { worldSize: 64, torchtitanVersion: "auto" };
+    const waiting = client.waitForDiagnostics(URI, (p) => p.diagnostics.length === 0 && p.version === 3);
+    await client.change(URI, 3, TEXT);
+    await client.conn.sendNotification("workspace/didChangeConfiguration", { settings: null });
+    await waiting;
+    const s = await client.conn.sendRequest<{ worldSize: { value: number; source: string }; layoutName: string }>("precisionLens/summary", { uri: URI });
+    assert.deepEqual([s.worldSize.value, s.worldSize.source, s.layoutName], [64, "setting", "FSDP+TP"]);
+  });
+
+  it("a broken edit publishes the syntax error and the server stays up", async () => {
+    const waiting = client.waitForDiagnostics(URI, (p) => p.version === 4);
+    await client.change(URI, 4, TEXT.replace("tensor_parallel_degree = 8", "tensor_parallel_degree = = 8"));
+    const p = await waiting;
+    assert.deepEqual(p.diagnostics.map((d) => d.code), ["toml-syntax"]);
+    assert.equal(p.diagnostics[0]!.range.start.line, TP_LINE);
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * A minimal LSP client over stdio for protocol tests: spawns the bundled dist/server.js, speaks
+ * JSON-RPC through vscode-jsonrpc, and waits on notifications (never on time).
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { StreamMessageReader, StreamMessageWriter, createMessageConnection, type MessageConnection } from "vscode-jsonrpc/node";
+
+export const SERVER_BUNDLE = resolve(__dirname, "../../dist/server.js");
+
+export interface Published {
+  uri: string;
+  version?: number;
+  diagnostics: { code: string; severity: number; message: string; range: { start: { line: number; character: number }; end: { line: number; character: number } }; data?: unknown; source?: string }[];
+}
+
+export class TestLspClient {
+  readonly conn: MessageConnection;
+  private readonly proc: ChildProcessWithoutNullStreams;
+  private readonly waiters: { pred: (p: Published) => boolean; resolve: (p: Published) => void }[] = [];
+  readonly published: Published[] = [];
+  readonly notifications: { method: string; params: unknown }[] = [];
+  private readonly notificationWaiters: { method: string; pred: (p: unknown) => boolean; resolve: (p: unknown) => void }[] = [];
+  stderr = "";
+  /** Answers workspace/configuration with this per section. */
+  configuration: Record<string, unknown> = { worldSize: null, torchtitanVersion: "auto" };
+
+  constructor() {
+    if (!existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run npm run build first`);
+    this.proc = spawn(process.execPath, [SERVER_BUNDLE, "--stdio"], { stdio: "pipe" });
+    this.proc.stderr.on("data", (d: Buffer) => (this.stderr += d.toString()));
+    this.conn = createMessageConnection(new StreamMessageReader(this.proc.stdout), new StreamMessageWriter(this.proc.stdin));
+    this.conn.onNotification("textDocument/publishDiagnostics", (p: Published) => {
+      this.published.push(p);
+      for (let i = this.waiters.length - 1; i >= 0; i--) {
+        const w = this.waiters[i]!;
+        if (w.pred(p)) {
+          this.waiters.splice(i, 1);
+          w.resolve(p);
+        }
+      }
+    });
+    this.conn.onNotification((method: string, params: unknown) => {
+      this.notifications.push({ method, params });
+      for (let i = this.notificationWaiters.length - 1; i >= 0; i--) {
+        const w = this.notificationWaiters[i]!;
+        if (w.method === method && w.pred(params)) {
+          this.notificationWaiters.splice(i, 1);
+          w.resolve(params);
+        }
+      }
+    });
+    this.conn.onRequest("workspace/configuration", (p: { items: { section?: string }[] }) => p.items.map(() => this.configuration));
+    this.conn.onRequest("client/registerCapability", () => null);
+    this.conn.onRequest("window/workDoneProgress/create", () => null);
+    this.conn.listen();
+  }
+
+  async initialize(workspaceFolders: { uri: string; name: string }[] | null = null): Promise<{ capabilities: Record<string, unknown> }> {
+    const r = await this.conn.sendRequest<{ capabilities: Record<string, unknown> }>("initialize", {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } }, textDocument: { publishDiagnostics: { versionSupport: true } } },
+      workspaceFolders,
+    });
+    await this.conn.sendNotification("initialized", {});
+    return r;
+  }
+
+  /** Resolves with the next publishDiagnostics for `uri` that satisfies `pred` (including ones already received after `since`). */
+  waitForDiagnostics(uri: string, pred: (p: Published) => boolean = () => true, timeoutMs = 10_000): Promise<Published> {
+    return new Promise((resolvePromise, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching publishDiagnostics for ${uri} within ${timeoutMs} ms; got ${JSON.stringify(this.published.filter((p) => p.uri === uri).map((p) => p.diagnostics.map((d) => d.code)))}; server stderr: ${this.stderr}`)), timeoutMs);
+      this.waiters.push({
+        pred: (p) => p.uri === uri && pred(p),
+        resolve: (p) => {
+          clearTimeout(timer);
+          resolvePromise(p);
+        },
+      });
+    });
+  }
+
+  /** Resolves with a notification of `method` matching `pred`, already received or arriving within the timeout. */
+  waitForNotification<T>(method: string, pred: (p: T) => boolean = () => true, timeoutMs = 10_000): Promise<T> {
+    const seen = this.notifications.find((n) => n.method === method && pred(n.params as T));
+    if (seen) return Promise.resolve(seen.params as T);
+    return new Promise((resolvePromise, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${method} within ${timeoutMs} ms; server stderr: ${this.stderr}`)), timeoutMs);
+      this.notificationWaiters.push({
+        method,
+        pred: (p) => pred(p as T),
+        resolve: (p) => {
+          clearTimeout(timer);
+          resolvePromise(p as T);
+        },
+      });
+    });
+  }
+
+  open(uri: string, text: string, languageId = "toml", version = 1): Promise<void> {
+    return this.conn.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId, version, text } });
+  }
+
+  change(uri: string, version: number, text: string): Promise<void> {
+    return this.conn.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text }] });
+  }
+
+  async shutdown(): Promise<void> {
+    try {
+      await this.conn.sendRequest("shutdown");
+      await this.conn.sendNotification("exit");
+    } finally {
+      this.conn.dispose();
+      if (this.proc.exitCode === null) this.proc.kill();
+    }
+  }
+}
