@@ -58,6 +58,26 @@ describe("language server over stdio", () => {
     assert.match(h.contents.value, /\| compute \(matmuls\) \| `float32` \|/);
   });
 
+  it("inlay hint after data_parallel_shard_degree = -1 shows the resolved value and world size", async () => {
+    const line = TEXT.split("\n").findIndex((l) => l.startsWith("data_parallel_shard_degree = -1"));
+    const hints = await client.conn.sendRequest<{ position: { line: number; character: number }; label: string; tooltip?: string }[]>("textDocument/inlayHint", {
+      textDocument: { uri: URI },
+      range: { start: { line: 0, character: 0 }, end: { line: 1000, character: 0 } },
+    });
+    assert.deepEqual(hints.map((h) => [h.position.line, h.position.character, h.label]), [[line, "data_parallel_shard_degree = -1".length, " → 1 on 8 GPUs"]]);
+    assert.match(hints[0]!.tooltip!, /8 \/\/ \(1\*1\*8\*1\) = 1\. World size from run_train\.sh default/);
+  });
+
+  it("code lens at the top opens the report", async () => {
+    const lenses = await client.conn.sendRequest<{ range: { start: { line: number } }; command: { title: string; command: string; arguments: unknown[] } }[]>("textDocument/codeLens", { textDocument: { uri: URI } });
+    assert.equal(lenses.length, 1);
+    assert.equal(lenses[0]!.range.start.line, 0);
+    assert.equal(lenses[0]!.command.title, "Precision Lens: TP-only on 8 GPUs: no mixed precision (float32 compute)");
+    assert.deepEqual([lenses[0]!.command.command, lenses[0]!.command.arguments], ["precisionLens.openReport", [URI]]);
+    const report = await client.conn.sendRequest<{ markdown: string }>("precisionLens/report", { uri: URI });
+    assert.match(report.markdown, /v0\.2\.2 with PR #2213 \(unmerged what-if\): autocast, bf16 compute/);
+  });
+
   it("no hover away from the precision keys", async () => {
     const h = await client.conn.sendRequest("textDocument/hover", { textDocument: { uri: URI }, position: { line: 0, character: 2 } });
     assert.equal(h, null);

@@ -12,13 +12,15 @@ import {
   TextDocuments,
   createConnection,
   type CodeAction,
+  type CodeLens,
+  type InlayHint,
   type Diagnostic as LspDiagnostic,
   type InitializeResult,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { analyzeDocument, formatOf } from "./core/analyze";
 import type { AnalysisResult, AnalysisSettings } from "./core/analysis";
-import { headline, hoverAt, quickFixes } from "./core/features";
+import { codeLenses, headline, hoverAt, quickFixes } from "./core/features";
 import type { Diagnostic } from "./core/types";
 import { nodeEnv, uriToPath } from "./host/nodeEnv";
 import {
@@ -41,18 +43,23 @@ const documents = new TextDocuments(TextDocument);
 
 let workspaceRoots: string[] = [];
 let canPullConfiguration = false;
+/** Inlay hints and lenses depend on settings and other files: ask the client to re-query after an analysis. */
+let canRefresh = false;
 const settingsCache = new Map<string, Promise<AnalysisSettings>>();
 const results = new Map<string, { version: number; result: AnalysisResult }>();
 const pending = new Map<string, ReturnType<typeof setTimeout>>();
 
 connection.onInitialize((params): InitializeResult => {
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
+  canRefresh = !!params.capabilities.workspace?.inlayHint?.refreshSupport && !!params.capabilities.workspace?.codeLens?.refreshSupport;
   workspaceRoots = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
       hoverProvider: true,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+      inlayHintProvider: true,
+      codeLensProvider: { resolveProvider: false },
     },
     serverInfo: { name: "precision-lens" },
   };
@@ -124,6 +131,10 @@ async function publish(uri: string): Promise<void> {
     if (documents.get(uri)?.version !== version) return;
     await connection.sendDiagnostics({ uri, version, diagnostics: result.diagnostics.map(toLspDiagnostic) });
     await connection.sendNotification(SUMMARY_CHANGED_NOTIFICATION, { uri, ...summary(result) });
+    if (canRefresh) {
+      void connection.languages.inlayHint.refresh().catch(() => undefined);
+      void connection.sendRequest("workspace/codeLens/refresh").catch(() => undefined);
+    }
   } catch (e) {
     connection.console.error(`precision-lens: analysing ${uri} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   }
@@ -205,6 +216,29 @@ connection.onCodeAction((params) =>
   }),
 );
 
+connection.languages.inlayHint.on((params) =>
+  runSafe("inlayHint", [] as InlayHint[], async () => {
+    const doc = documents.get(params.textDocument.uri);
+    if (!doc) return [];
+    const r = await analyze(doc);
+    return (r.inlayHints ?? [])
+      .filter((h) => h.position.line >= params.range.start.line && h.position.line <= params.range.end.line)
+      .map((h): InlayHint => {
+        const out: InlayHint = { position: h.position, label: h.label, paddingLeft: true };
+        if (h.tooltip) out.tooltip = h.tooltip;
+        return out;
+      });
+  }),
+);
+
+connection.onCodeLens((params) =>
+  runSafe("codeLens", [] as CodeLens[], async () => {
+    const doc = documents.get(params.textDocument.uri);
+    if (!doc) return [];
+    return codeLenses(await analyze(doc)).map((l): CodeLens => ({ range: l.range, command: { title: l.title, command: l.command, arguments: l.arguments } }));
+  }),
+);
+
 connection.onRequest(SUMMARY_REQUEST, (params: SummaryParams) =>
   runSafe("summary", null as SummaryResult | null, async () => {
     const doc = documents.get(params.uri);
@@ -217,8 +251,7 @@ connection.onRequest(REPORT_REQUEST, (params: ReportParams) =>
     const doc = documents.get(params.uri);
     if (!doc) return null;
     const r = await analyze(doc);
-    const first = r.hovers[0];
-    return first ? { markdown: first.markdown } : null;
+    return r.reportMarkdown ? { markdown: r.reportMarkdown } : null;
   }),
 );
 

@@ -49,6 +49,12 @@ export interface HoverTarget {
   markdown: string;
 }
 
+export interface InlayHintData {
+  position: Position;
+  label: string;
+  tooltip?: string;
+}
+
 export interface AnalysisResult {
   uri: string;
   format: ConfigFormat;
@@ -65,6 +71,10 @@ export interface AnalysisResult {
   precision?: ResolvedPrecision;
   diagnostics: Diagnostic[];
   hovers: HoverTarget[];
+  /** Inline hints after values, e.g. the resolved value of `data_parallel_shard_degree = -1`. */
+  inlayHints?: InlayHintData[];
+  /** Markdown of the full precision report (the code lens and `explain` show it). */
+  reportMarkdown?: string;
   /** The parsed document, for editor features that need the model (completion, symbols). */
   doc: ConfigDocument;
 }

@@ -8,7 +8,9 @@ import { diag, sortDiagnostics } from "./diagnostics";
 import { directiveValue, parseDirectives } from "./directives";
 import { FRAMEWORKS, frameworkById } from "./frameworks";
 import type { ConfigDocument, ConfigFormat } from "./model";
+import { parseJsonDocument } from "./parse/json";
 import { parseTomlDocument } from "./parse/toml";
+import { parseYamlDocument } from "./parse/yaml";
 
 export function formatOf(uri: string): ConfigFormat | undefined {
   const path = uri.split(/[?#]/)[0]!.toLowerCase();
@@ -22,11 +24,10 @@ export function parseDocument(uri: string, text: string, format: ConfigFormat): 
   switch (format) {
     case "toml":
       return parseTomlDocument(uri, text);
-    default: {
-      // YAML and JSON front ends register here (issue #6); until then these formats are not analysed.
-      const doc = parseTomlDocument(uri, "");
-      return { ...doc, format, text, skipped: `Precision Lens does not analyse ${format.toUpperCase()} files yet.` };
-    }
+    case "yaml":
+      return parseYamlDocument(uri, text);
+    case "json":
+      return parseJsonDocument(uri, text);
   }
 }
 

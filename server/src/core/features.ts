@@ -45,3 +45,21 @@ export function headline(result: AnalysisResult): string | undefined {
       return where;
   }
 }
+
+export interface CodeLensData {
+  range: Range;
+  title: string;
+  command: string;
+  arguments: unknown[];
+}
+
+/** The command the client registers to open the read-only precision report. */
+export const OPEN_REPORT_COMMAND = "precisionLens.openReport";
+
+/** One lens at the top of a claimed file: the resolved mode; clicking opens the full report. */
+export function codeLenses(result: AnalysisResult): CodeLensData[] {
+  const h = headline(result);
+  if (!h || !result.reportMarkdown) return [];
+  const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  return [{ range: top, title: `Precision Lens: ${h}`, command: OPEN_REPORT_COMMAND, arguments: [result.uri] }];
+}

@@ -8,7 +8,7 @@ import { directiveValue, parseDirectives, type Directive } from "../directives";
 import { findEntry, stringValue, type ConfigDocument } from "../model";
 import type { Diagnostic } from "../types";
 import type { TitanContext } from "./context";
-import { titanHovers } from "./hover";
+import { summaryMarkdown, titanHovers, titanInlayHints } from "./hover";
 import { readKnobs } from "./knobs";
 import { layoutName, readDims, resolveDims } from "./parallelDims";
 import { resolvePrecision } from "./precision";
@@ -49,8 +49,10 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const dims = resolveDims(doc, worldSize.value, { epDivisibility: version.value.date >= "2025-07-08" && version.value.date < "2025-12-17" });
   const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };
   const modelName = stringValue(findEntry(doc, "model", "name"));
+  // llama4, deepseek_v3 and gpt_oss apply FSDP when EP > 1 even without dp_shard/cp (spec §1.4).
+  const decideOptions = { fsdpOnEp: modelName !== undefined && /(^|\.)(llama4|deepseek_v3|gpt_oss)$/.test(modelName) };
   const decision = dims.resolved
-    ? version.value.era.decide(dims.resolved, worldSize.value, { fsdpOnEp: modelName !== undefined && /(^|\.)(llama4|deepseek_v3|gpt_oss)$/.test(modelName) })
+    ? version.value.era.decide(dims.resolved, worldSize.value, decideOptions)
     : { mechanism: "error" as const, reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
   const knobs = readKnobs(doc, version.value.date);
   const precision = resolvePrecision(decision, knobs, layout);
@@ -65,6 +67,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
     layout,
     layoutName: dims.resolved ? layoutName(dims.resolved) : "invalid layout",
     decision,
+    decideOptions,
     knobs,
     precision,
     ...(modelName ? { modelName } : {}),
@@ -84,6 +87,8 @@ function analyzeTorchtitan(doc: ConfigDocument, settings: AnalysisSettings, env:
     mechanism: ctx.decision.mechanism,
     diagnostics,
     hovers: titanHovers(ctx),
+    inlayHints: titanInlayHints(ctx),
+    reportMarkdown: summaryMarkdown(ctx),
     parallel: ctx.dims.resolved ?? ctx.dims.configured,
   };
   if (ctx.precision) out.precision = ctx.precision;

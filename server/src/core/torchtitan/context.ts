@@ -6,7 +6,7 @@ import type { AnalysisEnv, AnalysisSettings, ParallelLayout, ResolvedPrecision, 
 import type { Directive } from "../directives";
 import type { ConfigDocument, ConfigEntry } from "../model";
 import type { Diagnostic, DType } from "../types";
-import type { MechanismDecision } from "./eras";
+import type { DecideOptions, MechanismDecision } from "./eras";
 import type { DimsResolution } from "./parallelDims";
 import type { TitanVersion } from "./versions";
 
@@ -22,6 +22,8 @@ export interface TitanContext {
   layout: ParallelLayout;
   layoutName: string;
   decision: MechanismDecision;
+  /** The options the era's decide() was called with (model family), for re-deciding under other eras. */
+  decideOptions: DecideOptions;
   /** The precision knobs as read (undefined when not set or not a valid dtype string). */
   knobs: PrecisionKnobs;
   precision: ResolvedPrecision | undefined;

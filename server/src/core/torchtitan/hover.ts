@@ -2,9 +2,10 @@
  * Precision hovers for torchtitan configs: on the degree keys, the [parallelism] and [training] headers
  * and the precision keys, the resolved layout, the mechanism and the dtypes, as Markdown.
  */
-import type { HoverTarget } from "../analysis";
+import type { HoverTarget, InlayHintData } from "../analysis";
 import { findEntry } from "../model";
 import type { Range } from "../types";
+import { eraComparison, eraLine } from "./compare";
 import type { TitanContext } from "./context";
 import { DIM_FIELDS } from "./parallelDims";
 
@@ -37,6 +38,12 @@ export function summaryMarkdown(ctx: TitanContext): string {
     lines.push(`| compute (matmuls) | \`${p.compute.dtype}\` | ${p.compute.knob} |`);
     lines.push(`| gradient reduction | \`${p.gradReduce.dtype}\` | ${p.gradReduce.knob} |`);
   }
+  const eras = eraComparison(ctx);
+  if (eras.length) {
+    lines.push("");
+    lines.push("The same layout in other torchtitan versions:");
+    for (const o of eras) lines.push(`- ${eraLine(o)}`);
+  }
   lines.push("");
   lines.push(`_Version: ${ctx.version.detail}._`);
   return lines.join("\n");
@@ -58,4 +65,21 @@ export function titanHovers(ctx: TitanContext): HoverTarget[] {
   const offload = findEntry(ctx.doc, "training", "enable_cpu_offload");
   if (offload) ranges.push(offload.keyRange);
   return ranges.map((range) => ({ range, markdown }));
+}
+
+/** After `data_parallel_shard_degree = -1`: what it resolves to, on how many GPUs, and why. */
+export function titanInlayHints(ctx: TitanContext): InlayHintData[] {
+  const e = ctx.dims.entries.dp_shard;
+  if (!e || ctx.dims.configured.dp_shard !== -1) return [];
+  const w = ctx.worldSize;
+  const c = ctx.dims.configured;
+  const resolved = Math.floor(w.value / (c.dp_replicate * c.cp * c.tp * c.pp));
+  const ok = ctx.dims.resolved !== undefined;
+  return [
+    {
+      position: e.value.range.end,
+      label: ` → ${resolved} on ${w.value} GPU${w.value === 1 ? "" : "s"}${ok ? "" : " (invalid)"}`,
+      tooltip: `-1 resolves to WORLD_SIZE // (dp_replicate * cp * tp * pp) = ${w.value} // (${c.dp_replicate}*${c.cp}*${c.tp}*${c.pp}) = ${resolved}. World size from ${w.detail}.`,
+    },
+  ];
 }
