@@ -76,6 +76,7 @@ describe("fuzz", () => {
     const seed = Number(process.env.FUZZ_SEED ?? 20261130);
     const r = rng(seed);
     let withDiagnostics = 0;
+    let fixesChecked = 0;
     for (let i = 0; i < ITERATIONS; i++) {
       const text = mutate(bases[i % bases.length]!, r);
       const ws = r() < 0.3 ? { worldSize: 1 + Math.floor(r() * 64) } : {};
@@ -92,12 +93,20 @@ describe("fuzz", () => {
         assert.ok(d.range.start.line < lines.lineCount && d.range.end.line < lines.lineCount, `out-of-bounds range for ${d.code}`);
         for (const f of d.data?.fixes ?? []) {
           const after = applyEdits({ text, lines }, f.edits);
-          assert.equal(typeof after, "string");
+          // Issue #2: applying an offered fix leaves a file that parses and no longer has that diagnostic.
+          if (result.doc.syntaxErrors.length === 0) {
+            const again = analyzeDocument("file:///fuzz/train.toml", after, ws);
+            assert.deepEqual(again.doc.syntaxErrors, [], `seed ${seed} iteration ${i}: fix "${f.title}" broke the syntax\n--- input ---\n${text}\n--- after ---\n${after}`);
+            const still = again.diagnostics.filter((x) => x.code === d.code && x.message === d.message);
+            assert.equal(still.length, 0, `seed ${seed} iteration ${i}: after "${f.title}" ${d.code} remains\n--- input ---\n${text}\n--- after ---\n${after}`);
+            fixesChecked++;
+          }
         }
       }
       if (result.diagnostics.length) withDiagnostics++;
     }
     // The mutations must actually exercise the rules, or the test proves nothing.
+    assert.ok(fixesChecked > 50, `only ${fixesChecked} fixes were exercised`);
     assert.ok(withDiagnostics > ITERATIONS / 4, `only ${withDiagnostics} of ${ITERATIONS} inputs produced diagnostics`);
   });
 });

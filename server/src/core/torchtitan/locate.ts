@@ -1,8 +1,9 @@
 /** Where to put a torchtitan diagnostic when the key it is about may not be written in the file. */
+import { setKey } from "../edit/toml";
 import type { ConfigEntry } from "../model";
-import type { Range } from "../types";
+import type { Range, TextEdit } from "../types";
 import type { TitanContext } from "./context";
-import type { DimField } from "./parallelDims";
+import { DIM_KEYS, LEGACY_DIM_KEYS, type DimField } from "./parallelDims";
 
 const FILE_START: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
@@ -24,4 +25,13 @@ export function sectionAnchor(ctx: TitanContext, section: string): Range {
 export function worldSizePhrase(ctx: TitanContext): string {
   const n = ctx.worldSize.value;
   return `${n} GPU${n === 1 ? "" : "s"} (world size from ${ctx.worldSize.detail})`;
+}
+
+/** Edits that set a parallel degree where the file has it (also in the legacy tables), else in [parallelism]. */
+export function setDim(ctx: TitanContext, field: DimField, value: number): TextEdit[] {
+  const e = ctx.dims.entries[field];
+  if (e) return [{ range: e.value.range, newText: String(value) }];
+  const usesLegacy = !ctx.doc.sections.some((s) => s.path[0] === "parallelism") && Object.values(ctx.dims.entries).some((x) => x && x.path[0] !== "parallelism");
+  const [table, key] = usesLegacy ? (LEGACY_DIM_KEYS[field] ?? DIM_KEYS[field]) : DIM_KEYS[field];
+  return setKey(ctx.doc, [table], key, String(value));
 }

@@ -3,10 +3,9 @@
  * "DDP has not supported > 1D parallelism" (spec torchtitan.md §1.4, §3.3) in the TOML era.
  */
 import { diag, fix } from "../../diagnostics";
-import { setKey } from "../../edit/toml";
 import type { TitanRule } from "../context";
 import { DDP_ERROR } from "../eras";
-import { dimsAnchor, worldSizePhrase } from "../locate";
+import { dimsAnchor, setDim, worldSizePhrase } from "../locate";
 
 export const ddpWithOtherParallelism: TitanRule = {
   codes: ["ddp-with-other-parallelism"],
@@ -16,7 +15,7 @@ export const ddpWithOtherParallelism: TitanRule = {
     const others = [d.tp > 1 ? `tensor_parallel_degree = ${d.tp}` : "", d.pp > 1 ? `pipeline_parallel_degree = ${d.pp}` : ""].filter(Boolean).join(" and ");
     const where = dimsAnchor(ctx, ["dp_replicate"]);
     // Turning the replicate degree into the shard degree gives FSDP (+TP/PP), which torchtitan supports.
-    const edits = [...setKey(ctx.doc, ["parallelism"], "data_parallel_replicate_degree", "1"), ...setKey(ctx.doc, ["parallelism"], "data_parallel_shard_degree", String(d.dp_replicate))];
+    const edits = [...setDim(ctx, "dp_replicate", 1), ...setDim(ctx, "dp_shard", d.dp_replicate)];
     return [
       diag(
         "ddp-with-other-parallelism",

@@ -9,7 +9,7 @@ import type { Fix } from "../../types";
 import type { TitanContext, TitanRule } from "../context";
 import { WARN_TP_PP } from "../eras";
 import { KNOB_SPECS } from "../knobs";
-import { dimsAnchor, worldSizePhrase } from "../locate";
+import { dimsAnchor, setDim, worldSizePhrase } from "../locate";
 import type { DimField } from "../parallelDims";
 
 export const noMixedPrecision: TitanRule = {
@@ -37,9 +37,9 @@ function seedFixes(ctx: TitanContext, d: ParallelLayout, cause: DimField | undef
     const lowered = lowerToEnableFsdp(d, cause, ctx.worldSize.value);
     if (lowered) {
       const key = cause === "tp" ? "tensor_parallel_degree" : "pipeline_parallel_degree";
-      const edits = [...setKey(ctx.doc, ["parallelism"], key, String(lowered.degree))];
+      const edits = setDim(ctx, cause, lowered.degree);
       // An explicit dp_shard must change too; -1 absorbs the freed ranks by itself.
-      if (!ctx.dims.dpShardInferred) edits.push(...setKey(ctx.doc, ["parallelism"], "data_parallel_shard_degree", String(lowered.dpShard)));
+      if (!ctx.dims.dpShardInferred) edits.push(...setDim(ctx, "dp_shard", lowered.dpShard));
       fixes.push(fix(`Lower ${key} to ${lowered.degree} so FSDP shards over ${lowered.dpShard} GPUs (bf16 mixed precision)`, edits, true));
     }
   }
