@@ -1,7 +1,7 @@
 /** The CLI front end: in-process for the contract, and the bundled dist/cli.js once for exit codes. */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync, mkdirSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
@@ -52,7 +52,36 @@ describe("precision-lens check", () => {
     const { code, out } = run(["check", "examples"]);
     assert.equal(code, 1);
     assert.match(out, /examples\/ddp_tp_error\.toml:\d+:1: error \[ddp-with-other-parallelism\]/);
-    assert.match(out, /^11 training configs checked: \d+ errors?, 3 warnings$/m);
+    const summary = /^(\d+) training configs? checked: (\d+) errors?, (\d+) warnings?$/m.exec(out);
+    assert.ok(summary, out);
+    const j = JSON.parse(run(["check", "--format", "json", "examples"]).out) as { files: JsonFile[] };
+    const titan = j.files.filter((f) => f.framework === "torchtitan").map((f) => f.path).sort();
+    assert.deepEqual(titan, readdirSync(join(ROOT, "examples")).filter((f) => f.endsWith(".toml")).map((f) => `examples/${f}`).sort());
+    assert.equal(Number(summary[1]), j.files.filter((f) => f.framework !== null).length);
+    assert.equal(Number(summary[2]), j.files.flatMap((f) => f.diagnostics).filter((d) => d.severity === "error").length);
+  });
+
+  it("--fix rewrites moved keys in place, keeps comments, and lists what needs a choice", () => {
+    const dir = mkdtempSync(join(tmpdir(), "pl-fix-"));
+    const file = join(dir, "old.toml");
+    const before = `# my run\n[job]\nprint_args = true # log it\n\n[training]\nsteps = 10\nmixed_precision_param = "bf16"\n\n[parallelism]\ndata_parallel_shard_degree = -1\n`;
+    writeFileSync(file, before);
+    const { code, out } = run(["check", "--fix", "--torchtitan-version", "v0.2.2", "old.toml"], dir);
+    const after = readFileSync(file, "utf8");
+    assert.equal(after, before.replace("print_args = true # log it", "print_config = true # log it"));
+    assert.match(out, /old\.toml:3: fixed \[moved-key\]/);
+    assert.match(out, /old\.toml:7: needs a choice \[unknown-dtype\]/);
+    assert.equal(code, 1, "the unknown dtype still fails");
+  });
+
+  it("schema prints a JSON Schema of the release", () => {
+    const { code, out } = run(["schema", "--torchtitan-version", "v0.2.2"]);
+    assert.equal(code, 0);
+    const j = JSON.parse(out) as { $schema: string; properties: Record<string, { properties: Record<string, { default?: unknown }> }>; additionalProperties: boolean };
+    assert.match(j.$schema, /json-schema\.org/);
+    assert.equal(j.properties.training!.properties.mixed_precision_param!.default, "bfloat16");
+    assert.equal(j.additionalProperties, false);
+    assert.equal(run(["schema", "--torchtitan-version", "v7"]).code, 2);
   });
 
   it("mechanism error for a layout that fails validation; unrelated files have framework null", () => {

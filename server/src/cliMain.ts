@@ -3,12 +3,14 @@
  *   precision-lens check [--world-size N] [--torchtitan-version V] [--format text|json] PATH...
  * Exit codes: 0 no error-level diagnostic, 1 at least one, 2 usage error or unreadable input.
  */
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { extname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { analyzeDocument, formatOf } from "./core/analyze";
 import type { AnalysisResult, AnalysisSettings } from "./core/analysis";
 import { headline } from "./core/features";
+import { fixAll, formatFixReport, type FixAllResult } from "./core/fix";
+import { torchtitanJsonSchemaText } from "./core/jsonSchema";
 import { parseVersion } from "./core/torchtitan/versions";
 import { nodeEnv } from "./host/nodeEnv";
 
@@ -19,15 +21,20 @@ export interface CliIO {
 }
 
 const USAGE = `Usage:
-  precision-lens check [--world-size N] [--torchtitan-version V] [--format text|json] PATH...
+  precision-lens check [--world-size N] [--torchtitan-version V] [--format text|json] [--fix] PATH...
       Analyse training configs (files, or folders searched recursively for .toml, .yaml, .yml, .json).
       Exit 0 when no error-level diagnostic, 1 when any, 2 on usage errors or unreadable input.
+      --fix rewrites the files in place with every fix that needs no choice (moved and renamed keys,
+      clear typos), keeping comments and layout, and lists the fixes that need a choice.
+  precision-lens schema [--torchtitan-version V]
+      Print the JSON Schema of a torchtitan release (default v0.2.2) for taplo, tombi or any validator.
   precision-lens --help | --version
 
 Options:
   --world-size N            number of GPUs (overrides in-file directives and inference)
   --torchtitan-version V    auto (default), v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213, main@YYYY-MM-DD
   --format text|json        output format (default text); json is a stable contract (see README)
+  --fix                     apply the fixes that need no choice, in place
 `;
 
 /** Extensions `check` picks up when walking a folder. */
@@ -42,6 +49,7 @@ interface CheckOptions {
   settings: AnalysisSettings;
   format: "text" | "json";
   paths: string[];
+  fix: boolean;
 }
 
 export function runCli(argv: string[], io: CliIO): number {
@@ -56,6 +64,7 @@ export function runCli(argv: string[], io: CliIO): number {
       return 0;
     }
     if (cmd === "check") return check(parseCheckArgs(rest), io);
+    if (cmd === "schema") return schema(rest, io);
     throw new UsageError(`unknown command "${cmd}"`);
   } catch (e) {
     if (e instanceof UsageError) {
@@ -67,7 +76,7 @@ export function runCli(argv: string[], io: CliIO): number {
 }
 
 function parseCheckArgs(args: string[]): CheckOptions {
-  const opts: CheckOptions = { settings: {}, format: "text", paths: [] };
+  const opts: CheckOptions = { settings: {}, format: "text", paths: [], fix: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
@@ -95,6 +104,9 @@ function parseCheckArgs(args: string[]): CheckOptions {
         opts.format = v;
         break;
       }
+      case "--fix":
+        opts.fix = true;
+        break;
       default:
         if (a.startsWith("-")) throw new UsageError(`unknown option "${a}"`);
         opts.paths.push(a);
@@ -108,6 +120,21 @@ interface FileOutcome {
   path: string;
   result?: AnalysisResult;
   error?: string;
+  fixes?: FixAllResult;
+}
+
+function schema(args: string[], io: CliIO): number {
+  let v = "v0.2.2";
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--torchtitan-version") v = args[++i] ?? "";
+    else if (a.startsWith("--torchtitan-version=")) v = a.slice("--torchtitan-version=".length);
+    else throw new UsageError(`schema: unexpected argument "${a}"`);
+  }
+  const version = parseVersion(v);
+  if (!version) throw new UsageError(`--torchtitan-version: unknown version "${v}" (use v0.1.0, v0.2.0, v0.2.1, v0.2.2 or main@YYYY-MM-DD up to 2026-02-23)`);
+  io.stdout(torchtitanJsonSchemaText(version.schemaRelease));
+  return 0;
 }
 
 function collect(root: string, io: CliIO): { files: string[]; errors: FileOutcome[] } {
@@ -170,8 +197,22 @@ function check(opts: CheckOptions, io: CliIO): number {
         continue;
       }
       const uri = pathToFileURL(f).href;
-      const result = analyzeDocument(uri, text, opts.settings, nodeEnv(f, [io.cwd]), formatOf(f));
-      outcomes.push({ path: shown, result });
+      const env = nodeEnv(f, [io.cwd]);
+      let fixes: FixAllResult | undefined;
+      if (opts.fix) {
+        fixes = fixAll(uri, text, opts.settings, env);
+        if (fixes.changed) {
+          try {
+            writeFileSync(f, fixes.text);
+          } catch (e) {
+            outcomes.push({ path: shown, error: `cannot write the fixed file (${(e as Error).message})` });
+            continue;
+          }
+          text = fixes.text;
+        }
+      }
+      const result = analyzeDocument(uri, text, opts.settings, env, formatOf(f));
+      outcomes.push(fixes ? { path: shown, result, fixes } : { path: shown, result });
     }
   }
   if (opts.format === "json") io.stdout(JSON.stringify(toJson(outcomes), null, 2) + "\n");
@@ -187,7 +228,11 @@ export function toJson(outcomes: FileOutcome[]): unknown {
     version: 1,
     files: outcomes
       .filter((o) => o.result)
-      .map((o) => fileJson(o.path, o.result!)),
+      .map((o) => {
+        const j = fileJson(o.path, o.result!);
+        if (o.fixes) j.fixes = { applied: o.fixes.applied, needsChoice: o.fixes.needsChoice };
+        return j;
+      }),
   };
 }
 
@@ -215,7 +260,7 @@ function toText(outcomes: FileOutcome[]): string {
     if (!o.result) continue;
     const r = o.result;
     if (!r.framework) {
-      if (r.diagnostics.length === 0) continue;
+      if (r.diagnostics.length === 0 && !o.fixes?.changed) continue;
     } else analysed++;
     const parts = [r.framework ?? "not a training config"];
     if (r.torchtitanVersion) parts[0] += ` ${r.torchtitanVersion.value}`;
@@ -223,6 +268,7 @@ function toText(outcomes: FileOutcome[]): string {
     if (h) parts.push(h);
     if (r.worldSize) parts.push(`world size from ${r.worldSize.detail}`);
     lines.push(`${o.path}: ${parts.join(" · ")}`);
+    if (o.fixes) for (const l of formatFixReport(o.path, o.fixes)) lines.push(`  ${l}`);
     for (const d of r.diagnostics) {
       if (d.severity === "error") errors++;
       if (d.severity === "warning") warnings++;

@@ -4,6 +4,10 @@
  */
 import {
   CodeActionKind,
+  CompletionItemKind,
+  FoldingRangeKind,
+  InsertTextFormat,
+  SymbolKind,
   DiagnosticSeverity,
   DiagnosticTag,
   DidChangeConfigurationNotification,
@@ -12,6 +16,9 @@ import {
   TextDocuments,
   createConnection,
   type CodeAction,
+  type CompletionItem,
+  type DocumentSymbol,
+  type FoldingRange,
   type CodeLens,
   type InlayHint,
   type Diagnostic as LspDiagnostic,
@@ -20,7 +27,8 @@ import {
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { analyzeDocument, formatOf } from "./core/analyze";
 import type { AnalysisResult, AnalysisSettings } from "./core/analysis";
-import { codeLenses, headline, hoverAt, quickFixes } from "./core/features";
+import { codeLenses, completionsAt, headline, hoverAt, quickFixes } from "./core/features";
+import { documentSymbols, foldingRanges, type DocSymbol } from "./core/symbols";
 import type { Diagnostic } from "./core/types";
 import { nodeEnv, uriToPath } from "./host/nodeEnv";
 import {
@@ -59,6 +67,9 @@ connection.onInitialize((params): InitializeResult => {
       hoverProvider: true,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
       inlayHintProvider: true,
+      completionProvider: { triggerCharacters: ["[", ".", "=", '"', " "] },
+      documentSymbolProvider: true,
+      foldingRangeProvider: true,
       codeLensProvider: { resolveProvider: false },
     },
     serverInfo: { name: "precision-lens" },
@@ -236,6 +247,50 @@ connection.onCodeLens((params) =>
     const doc = documents.get(params.textDocument.uri);
     if (!doc) return [];
     return codeLenses(await analyze(doc)).map((l): CodeLens => ({ range: l.range, command: { title: l.title, command: l.command, arguments: l.arguments } }));
+  }),
+);
+
+const COMPLETION_KIND = { section: CompletionItemKind.Module, key: CompletionItemKind.Property, value: CompletionItemKind.Value } as const;
+
+connection.onCompletion((params) =>
+  runSafe("completion", [] as CompletionItem[], async () => {
+    const doc = documents.get(params.textDocument.uri);
+    if (!doc) return [];
+    return completionsAt(await analyze(doc), params.position).map((c): CompletionItem => {
+      const item: CompletionItem = { label: c.label, kind: COMPLETION_KIND[c.kind], insertTextFormat: InsertTextFormat.PlainText };
+      if (c.detail) item.detail = c.detail;
+      if (c.documentation) item.documentation = { kind: "markdown", value: c.documentation };
+      if (c.range) item.textEdit = { range: c.range, newText: c.insertText };
+      else item.insertText = c.insertText;
+      if (c.sortText) item.sortText = c.sortText;
+      if (c.preselect) item.preselect = true;
+      return item;
+    });
+  }),
+);
+
+function toLspSymbol(s: DocSymbol): DocumentSymbol {
+  const out: DocumentSymbol = { name: s.name, kind: s.kind === "table" ? SymbolKind.Namespace : SymbolKind.Property, range: s.range, selectionRange: s.selectionRange, children: s.children.map(toLspSymbol) };
+  if (s.detail) out.detail = s.detail;
+  return out;
+}
+
+connection.onDocumentSymbol((params) =>
+  runSafe("documentSymbol", [] as DocumentSymbol[], async () => {
+    const doc = documents.get(params.textDocument.uri);
+    if (!doc) return [];
+    const r = await analyze(doc);
+    return r.framework ? documentSymbols(r.doc).map(toLspSymbol) : [];
+  }),
+);
+
+connection.onFoldingRanges((params) =>
+  runSafe("foldingRange", [] as FoldingRange[], async () => {
+    const doc = documents.get(params.textDocument.uri);
+    if (!doc) return [];
+    const r = await analyze(doc);
+    if (!r.framework) return [];
+    return foldingRanges(r.doc).map((f) => ({ startLine: f.startLine, endLine: f.endLine, kind: f.kind === "comment" ? FoldingRangeKind.Comment : FoldingRangeKind.Region }));
   }),
 );
 

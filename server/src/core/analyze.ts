@@ -10,6 +10,7 @@ import { FRAMEWORKS, frameworkById } from "./frameworks";
 import type { ConfigDocument, ConfigFormat } from "./model";
 import { parseJsonDocument } from "./parse/json";
 import { parseTomlDocument } from "./parse/toml";
+import { applySuppressions } from "./suppress";
 import { parseYamlDocument } from "./parse/yaml";
 
 export function formatOf(uri: string): ConfigFormat | undefined {
@@ -66,7 +67,8 @@ export function analyzeDocument(uri: string, text: string, settings: AnalysisSet
 
   try {
     const r = analyzer.analyze(doc, settings, env);
-    return { ...base, ...r, framework: analyzer.id, frameworkReason: reason, diagnostics: sortDiagnostics(r.diagnostics) };
+    // Suppressions (`# precision-lens: disable=CODE`) apply to every framework; unused ones add hints.
+    return { ...base, ...r, framework: analyzer.id, frameworkReason: reason, diagnostics: sortDiagnostics(applySuppressions(doc, r.diagnostics)) };
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     return {

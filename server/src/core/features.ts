@@ -2,6 +2,8 @@
  * Editor features over an AnalysisResult, as plain data (the server converts to LSP objects 1:1).
  */
 import type { AnalysisResult } from "./analysis";
+import { complete, type CompletionItem } from "./completion";
+import { parseVersion } from "./torchtitan/versions";
 import { containsPosition } from "./text";
 import type { Diagnostic, Fix, Position, Range } from "./types";
 
@@ -62,4 +64,17 @@ export function codeLenses(result: AnalysisResult): CodeLensData[] {
   if (!h || !result.reportMarkdown) return [];
   const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   return [{ range: top, title: `Precision Lens: ${h}`, command: OPEN_REPORT_COMMAND, arguments: [result.uri] }];
+}
+
+/**
+ * Completion for the framework of the document. torchtitan completes from its versioned schema; a TOML
+ * file that is not (yet) detected as a config still gets torchtitan completion when it is empty or has
+ * only comments, so a new config can be written from scratch.
+ */
+export function completionsAt(result: AnalysisResult, position: Position): CompletionItem[] {
+  if (result.format !== "toml") return [];
+  const isTitan = result.framework === "torchtitan" || (result.framework === null && result.doc.sections.length === 0 && result.doc.entries.length === 0 && !result.doc.skipped);
+  if (!isTitan) return [];
+  const when = (result.torchtitanVersion && parseVersion(result.torchtitanVersion.value)?.date) ?? "v0.2.2";
+  return complete(result.doc, when, position);
 }

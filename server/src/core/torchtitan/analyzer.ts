@@ -2,13 +2,14 @@
  * The torchtitan analyser: detection, world size, version, parallel dims, mechanism, precision, rules
  * and hovers. Everything is computed once per document version into a TitanContext.
  */
-import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer, ParallelLayout, Sourced } from "../analysis";
+import type { AnalysisEnv, AnalysisSettings, HoverTarget, FrameworkAnalysis, FrameworkAnalyzer, ParallelLayout, Sourced } from "../analysis";
 import { diag } from "../diagnostics";
 import { directiveValue, parseDirectives, type Directive } from "../directives";
 import { findEntry, stringValue, type ConfigDocument } from "../model";
 import type { Diagnostic } from "../types";
 import type { TitanContext } from "./context";
 import { summaryMarkdown, titanHovers, titanInlayHints } from "./hover";
+import { keyHoverTargets } from "./schema/hover";
 import { readKnobs } from "./knobs";
 import { layoutName, readDims, resolveDims } from "./parallelDims";
 import { resolvePrecision } from "./precision";
@@ -86,7 +87,7 @@ function analyzeTorchtitan(doc: ConfigDocument, settings: AnalysisSettings, env:
     layoutName: ctx.layoutName,
     mechanism: ctx.decision.mechanism,
     diagnostics,
-    hovers: titanHovers(ctx),
+    hovers: mergeHovers(titanHovers(ctx), keyHoverTargets(doc, ctx.version.value.date)),
     inlayHints: titanInlayHints(ctx),
     reportMarkdown: summaryMarkdown(ctx),
     parallel: ctx.dims.resolved ?? ctx.dims.configured,
@@ -127,4 +128,20 @@ function resolveWorldSize(doc: ConfigDocument, settings: AnalysisSettings, direc
     if (product > 0) return { value: product, source: "degrees", detail: `product of the explicit parallel degrees (${product})` };
   }
   return { value: DEFAULT_WORLD_SIZE, source: "default", detail: `run_train.sh default (NGPU=${DEFAULT_WORLD_SIZE})` };
+}
+
+/**
+ * Precision hovers first; a key's schema documentation is appended under the precision summary when both
+ * target the same key, so neither hides the other.
+ */
+function mergeHovers(precision: HoverTarget[], keys: HoverTarget[]): HoverTarget[] {
+  const id = (h: HoverTarget): string => `${h.range.start.line}:${h.range.start.character}:${h.range.end.line}:${h.range.end.character}`;
+  const byRange = new Map(keys.map((k) => [id(k), k]));
+  const out = precision.map((p) => {
+    const k = byRange.get(id(p));
+    if (!k) return p;
+    byRange.delete(id(p));
+    return { range: p.range, markdown: `${p.markdown}\n\n---\n\n${k.markdown}` };
+  });
+  return [...out, ...byRange.values()];
 }

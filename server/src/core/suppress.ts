@@ -1,0 +1,151 @@
+/**
+ * Suppression comments.
+ *
+ *   # precision-lens: disable=CODE[,CODE...]        on its own line: the next line that is not blank or a
+ *                                                    comment (diagnostics starting on that line)
+ *   key = value  # precision-lens: disable=CODE      trailing: that line
+ *   # precision-lens: disable-file=CODE[,CODE...]   anywhere: the whole file
+ *   # precision-lens: disable=CODE                   in the comment block at the top of the file, before
+ *                                                    any table or key (followed by a blank line or the
+ *                                                    end of the block): the whole file
+ *
+ * `all` (or `*`) as a code matches every code. Codes are separated by commas and/or spaces. A `disable`
+ * that suppresses nothing gets an `unused-suppression` hint (faded), so stale comments get noticed.
+ */
+import { diag } from "./diagnostics";
+import type { ConfigDocument } from "./model";
+import type { Diagnostic, Range } from "./types";
+
+export const UNUSED_SUPPRESSION = "unused-suppression";
+
+export interface Suppression {
+  codes: string[];
+  /** The line it applies to, or "file". */
+  scope: number | "file";
+  /** Range of the comment (for the unused hint). */
+  range: Range;
+  line: number;
+}
+
+const PREFIX = /^precision-lens\s*:\s*(.*)$/i;
+const DISABLE = /(disable-file|disable)\s*=\s*([^;=]*?)(?=\s+[a-z][a-z-]*\s*=|\s*;|\s*$)/gi;
+
+export function parseSuppressions(doc: ConfigDocument): Suppression[] {
+  const out: Suppression[] = [];
+  const firstContentLine = firstContent(doc);
+  for (const c of doc.comments) {
+    const m = PREFIX.exec(c.text);
+    if (!m) continue;
+    DISABLE.lastIndex = 0;
+    let d: RegExpExecArray | null;
+    while ((d = DISABLE.exec(m[1]!))) {
+      const codes = d[2]!
+        .split(/[,\s]+/)
+        .map((s) => s.trim())
+        .filter(Boolean);
+      if (!codes.length) continue;
+      const kind = d[1]!.toLowerCase();
+      const lineText = doc.lines.lineText(c.line);
+      const trailing = lineText.slice(0, c.range.start.character).trim() !== "";
+      let scope: number | "file";
+      if (kind === "disable-file") scope = "file";
+      else if (trailing) scope = c.line;
+      else if (c.line < firstContentLine && isTopBlockForFile(doc, c.line, firstContentLine)) scope = "file";
+      else scope = nextContentLine(doc, c.line);
+      out.push({ codes, scope, range: c.range, line: c.line });
+    }
+  }
+  return out;
+}
+
+/** First line holding a table header or a key (not blank, not a comment). */
+function firstContent(doc: ConfigDocument): number {
+  for (let l = 0; l < doc.lines.lineCount; l++) {
+    const t = doc.lines.lineText(l).trim();
+    if (t && !t.startsWith("#")) return l;
+  }
+  return doc.lines.lineCount;
+}
+
+/**
+ * A leading comment is file-wide unless it sits directly on top of the first content line (then it
+ * reads as "disable for the next line").
+ */
+function isTopBlockForFile(doc: ConfigDocument, line: number, firstContentLine: number): boolean {
+  for (let l = line + 1; l < firstContentLine; l++) if (doc.lines.lineText(l).trim() === "") return true;
+  return firstContentLine >= doc.lines.lineCount;
+}
+
+function nextContentLine(doc: ConfigDocument, line: number): number {
+  for (let l = line + 1; l < doc.lines.lineCount; l++) {
+    const t = doc.lines.lineText(l).trim();
+    if (t && !t.startsWith("#")) return l;
+  }
+  return -1;
+}
+
+function matches(codes: readonly string[], code: string): boolean {
+  return codes.some((c) => c === code || c === "all" || c === "*");
+}
+
+/**
+ * Drops suppressed diagnostics and adds an `unused-suppression` hint per code that suppressed nothing.
+ * Diagnostics about the suppression comments themselves are never suppressed.
+ */
+export function applySuppressions(doc: ConfigDocument, diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const sups = parseSuppressions(doc);
+  if (!sups.length) return diagnostics.slice();
+  const used = sups.map(() => new Set<string>());
+  const kept: Diagnostic[] = [];
+  for (const d of diagnostics) {
+    let suppressed = false;
+    sups.forEach((s, i) => {
+      if (s.scope !== "file" && s.scope !== d.range.start.line) return;
+      if (!matches(s.codes, d.code)) return;
+      suppressed = true;
+      for (const c of s.codes) if (c === d.code || c === "all" || c === "*") used[i]!.add(c);
+    });
+    if (!suppressed) kept.push(d);
+  }
+  sups.forEach((s, i) => {
+    const unused = s.codes.filter((c) => !used[i]!.has(c));
+    if (!unused.length) return;
+    const where = s.scope === "file" ? "in this file" : s.scope < 0 ? "(there is no line after it)" : `on line ${s.scope + 1}`;
+    const h = diag(
+      UNUSED_SUPPRESSION,
+      "hint",
+      s.range,
+      `This suppression is unused: no ${unused.map((c) => `\`${c}\``).join(", ")} diagnostic ${where}. Remove ${unused.length === s.codes.length ? "the comment" : "the unused code"}.`,
+      {
+        fixes: [
+          {
+            title: unused.length === s.codes.length ? "Remove the unused suppression" : `Remove ${unused.join(", ")} from the suppression`,
+            edits: [removalEdit(doc, s, unused)],
+          },
+        ],
+      },
+    );
+    h.unnecessary = true;
+    kept.push(h);
+  });
+  return kept;
+}
+
+function removalEdit(doc: ConfigDocument, s: Suppression, unused: string[]) {
+  if (unused.length < s.codes.length) {
+    const keep = s.codes.filter((c) => !unused.includes(c));
+    const text = doc.text.slice(doc.lines.offsetAt(s.range.start), doc.lines.offsetAt(s.range.end));
+    const replaced = text.replace(/(disable(?:-file)?\s*=\s*)([^;=]*?)(?=\s+[a-z][a-z-]*\s*=|\s*;|\s*$)/i, (_m, p1: string, p2: string) => (p2.split(/[,\s]+/).some((c) => unused.includes(c)) ? p1 + keep.join(",") : _m));
+    return { range: s.range, newText: replaced };
+  }
+  const lineText = doc.lines.lineText(s.line);
+  const before = lineText.slice(0, s.range.start.character);
+  if (before.trim() !== "") {
+    // Trailing comment: remove it and the spaces before it.
+    const start = doc.lines.lineStart(s.line) + before.replace(/\s+$/, "").length;
+    return { range: doc.lines.range(start, doc.lines.offsetAt(s.range.end)), newText: "" };
+  }
+  // Own line: remove the whole line.
+  if (s.line + 1 < doc.lines.lineCount) return { range: { start: { line: s.line, character: 0 }, end: { line: s.line + 1, character: 0 } }, newText: "" };
+  return { range: doc.lines.range(s.line > 0 ? doc.lines.lineEnd(s.line - 1) : 0, doc.lines.lineEnd(s.line)), newText: "" };
+}

@@ -1,0 +1,92 @@
+/**
+ * Key hovers from the schema: type, default, allowed values, meaning, since which release, what the key
+ * does to precision, and for old names where the key went. Merged by the server with the precision
+ * hovers (those come first on the precision keys).
+ */
+import type { HoverTarget } from "../../analysis";
+import type { ConfigDocument } from "../../model";
+import { CONVERTER_DOCS, type ExtensionModule, type KeySpec } from "./data";
+import { choicesAt, converterNamesAt, dateOf, effectiveDefault, keyInfo, renameFor, sinceLabel, type When } from "./index";
+import { leafEntries, schemaView } from "./view";
+import { headerPrefixOf } from "../../edit/toml";
+import { extensionsDefining, sectionsOf } from "./index";
+
+export function typeLabel(spec: KeySpec): string {
+  return spec.nullable ? `${spec.type} | None` : spec.type;
+}
+
+export function defaultText(spec: KeySpec, when: When): string {
+  const d = effectiveDefault(spec, when);
+  if (d === undefined) return "None";
+  return JSON.stringify(d);
+}
+
+function versionLabel(when: When): string {
+  return when.startsWith("v") ? when : `main@${when}`;
+}
+
+export function specMarkdown(spec: KeySpec, when: When, ext?: ExtensionModule): string {
+  const lines: string[] = [];
+  lines.push(`**${spec.path}** · \`${typeLabel(spec)}\` · default \`${defaultText(spec, when)}\``);
+  const choices = choicesAt(spec, when);
+  if (spec.path === "model.converters") {
+    const names = converterNamesAt(when);
+    if (names.length) lines.push("", `Converters in ${versionLabel(when)}: ${names.map((n) => `\`"${n}"\` — ${CONVERTER_DOCS[n] ?? ""}`).join("; ")}`);
+  } else if (choices.length) lines.push("", `${spec.openChoices ? "Common values" : "Allowed"}: ${choices.map((c) => `\`"${c}"\``).join(", ")}`);
+  lines.push("", spec.doc);
+  if (spec.precision) lines.push("", `**Precision:** ${spec.precision}`);
+  if (spec.deprecated && dateOf(when) >= spec.deprecated.since) lines.push("", `**Deprecated** since ${spec.deprecated.since}: ${spec.deprecated.advice}.`);
+  if (ext) lines.push("", `From the ${ext.label} extension module \`${ext.modules[0]}\`.`);
+  lines.push("", `Since ${sinceLabel(spec)}${spec.until ? `; removed ${spec.until}` : ""}. Schema of torchtitan ${versionLabel(when)}.`);
+  return lines.join("\n");
+}
+
+/**
+ * Markdown for a key at a release: the schema entry, or for an old name where it went. Undefined for a
+ * key the schema does not know at all.
+ */
+export function keyHoverMarkdown(when: When, path: string | readonly string[], extensions: readonly ExtensionModule[] = []): string | undefined {
+  const dotted = typeof path === "string" ? path : path.join(".");
+  const spec = keyInfo(when, dotted, extensions);
+  if (spec) {
+    const ext = extensions.find((e) => e.keys.includes(spec));
+    return specMarkdown(spec, when, ext);
+  }
+  const r = renameFor(dotted, when);
+  if (r) {
+    const last = r.steps[r.steps.length - 1]!;
+    if (r.removed) return `**${dotted}** was removed on ${last.date}${last.commit ? ` (${last.commit})` : ""}.${last.advice ? ` Instead: ${last.advice}.` : ""}`;
+    const target = keyInfo(when, r.to!, extensions);
+    return [`**${dotted}** is an old name: renamed to **${r.to}** (${r.steps.map((s) => s.date).join(", ")}).${r.invert ? " The meaning is inverted." : ""}${r.changedMeaning ? ` ${r.changedMeaning}.` : ""}`, ...(target ? ["", "---", "", specMarkdown(target, when)] : [])].join("\n");
+  }
+  return undefined;
+}
+
+const TABLE_HOVER: Record<string, string> = {
+  training: "Training loop, batch shape and the precision knobs: `dtype` (storage), `mixed_precision_param` (compute), `mixed_precision_reduce` (gradient reduction).",
+  parallelism: "Parallel degrees. They decide how mixed precision is applied: FSDP (dp_shard > 1 or cp > 1) applies it through MixedPrecisionPolicy; DDP or one device through torch.autocast; TP or PP alone gets none (v0.1.0–v0.2.2).",
+  quantize: "Float8 / MX converter settings; the converters themselves are turned on in `[model] converters`.",
+};
+
+/** Hover targets for every key (and table header) the schema knows, or that has a newer name. */
+export function keyHoverTargets(doc: ConfigDocument, when: When): HoverTarget[] {
+  const view = schemaView(doc, when);
+  const out: HoverTarget[] = [];
+  for (const e of leafEntries(doc)) {
+    const md = keyHoverMarkdown(when, e.path, view.extensions);
+    if (md) out.push({ range: e.keyRange, markdown: md });
+  }
+  const known = new Set(sectionsOf(when, view.extensions));
+  for (const s of doc.sections) {
+    const name = s.path.join(".");
+    if (!known.has(name)) {
+      const ext = extensionsDefining(name)[0];
+      if (ext) out.push({ range: s.headerRange, markdown: `**[${name}]** comes from the ${ext.label} extension module \`${ext.modules[0]}\` (name it in \`job.custom_config_module\`).` });
+      continue;
+    }
+    const keys = [...new Set(leafEntries(doc).filter((e) => headerPrefixOf(doc, e).join(".") === name).map((e) => e.path.join(".")))];
+    const doc0 = TABLE_HOVER[name] ?? "";
+    out.push({ range: s.headerRange, markdown: `**[${name}]**${doc0 ? ` — ${doc0}` : ""}\n\n${keys.length} key${keys.length === 1 ? "" : "s"} set here. Schema of torchtitan ${versionLabel(when)}.` });
+  }
+  return out;
+}

@@ -1,0 +1,244 @@
+/**
+ * Lookups over the versioned torchtitan schema (data.ts): which keys and tables exist at a release or
+ * main-branch date, a key's effective default, the rename/move chain of an old key, extension modules,
+ * converter names, and did-you-mean suggestions. Everything else (rules, completion, hover, JSON Schema)
+ * reads the schema only through here.
+ */
+import { RELEASES, type Release } from "../versions";
+import {
+  CONVERTER_ERAS,
+  CONVERTER_RENAMES,
+  EXTENSIONS,
+  KEYS,
+  RENAMES,
+  STRICT_KEYS_SINCE,
+  type ExtensionModule,
+  type KeySpec,
+  type RenameRule,
+} from "./data";
+
+export * from "./data";
+
+/** A release name or a main-branch date (YYYY-MM-DD). */
+export type When = Release | string;
+
+export function dateOf(when: When): string {
+  return when in RELEASES ? RELEASES[when as Release].date : when;
+}
+
+function exists(spec: { since?: string; until?: string }, date: string): boolean {
+  return (!spec.since || spec.since <= date) && (!spec.until || date < spec.until);
+}
+
+const keysCache = new Map<string, Map<string, KeySpec>>();
+
+/** Every base-schema key at that release/date, by dotted path. */
+export function keysAt(when: When): Map<string, KeySpec> {
+  const date = dateOf(when);
+  let m = keysCache.get(date);
+  if (!m) {
+    m = new Map(KEYS.filter((k) => exists(k, date)).map((k) => [k.path, k]));
+    keysCache.set(date, m);
+  }
+  return m;
+}
+
+/** Schema entry of a key at that release/date (base schema plus the given extension modules). */
+export function keyInfo(when: When, path: string | readonly string[], extensions: readonly ExtensionModule[] = []): KeySpec | undefined {
+  const p = typeof path === "string" ? path : path.join(".");
+  const base = keysAt(when).get(p);
+  if (base) return base;
+  for (const e of extensions) {
+    const k = e.keys.find((x) => x.path === p && exists(x, dateOf(when)));
+    if (k) return k;
+  }
+  return undefined;
+}
+
+/** Every table path (dotted) at that release/date, including intermediate ones ("quantize", "quantize.linear"). */
+export function sectionsOf(when: When, extensions: readonly ExtensionModule[] = []): string[] {
+  const set = new Set<string>();
+  const add = (path: string) => {
+    const parts = path.split(".");
+    for (let i = 1; i < parts.length; i++) set.add(parts.slice(0, i).join("."));
+  };
+  for (const k of keysAt(when).keys()) add(k);
+  for (const e of extensions) for (const k of e.keys) if (exists(k, dateOf(when))) add(k.path);
+  return [...set];
+}
+
+/** Keys directly in a table (leaf names), base plus extensions. */
+export function keysOfTable(when: When, table: string, extensions: readonly ExtensionModule[] = []): KeySpec[] {
+  const out: KeySpec[] = [];
+  const prefix = table ? table + "." : "";
+  const consider = (k: KeySpec) => {
+    if (!k.path.startsWith(prefix)) return;
+    if (k.path.slice(prefix.length).includes(".")) return;
+    out.push(k);
+  };
+  for (const k of keysAt(when).values()) consider(k);
+  for (const e of extensions) for (const k of e.keys) if (exists(k, dateOf(when)) && !out.some((o) => o.path === k.path)) consider(k);
+  return out;
+}
+
+/** The default in effect at that date (undefined = None). */
+export function effectiveDefault(spec: KeySpec, when: When): unknown {
+  const date = dateOf(when);
+  for (const d of spec.defaultBefore ?? []) if (date < d.until) return d.value;
+  return spec.default;
+}
+
+/** Choices valid at that date. */
+export function choicesAt(spec: KeySpec, when: When): string[] {
+  const date = dateOf(when);
+  return (spec.choices ?? []).filter((c) => !spec.choiceSince?.[c] || spec.choiceSince[c]! <= date);
+}
+
+/** True when torchtitan rejects unknown keys at that release/date (ValueError "Invalid field names"). */
+export function rejectsUnknownKeys(when: When): boolean {
+  return dateOf(when) >= STRICT_KEYS_SINCE;
+}
+
+/** The first release (or date) a key appears in, for hovers: "v0.2.0", "2025-10-14 (v0.2.0)". */
+export function sinceLabel(spec: KeySpec): string {
+  if (spec.sinceRelease) return spec.sinceRelease;
+  if (!spec.since) return "v0.1.0 or earlier";
+  const first = (Object.entries(RELEASES) as [Release, { date: string }][]).find(([, r]) => r.date >= spec.since!);
+  return first ? `${spec.since} (first release ${first[0]})` : spec.since;
+}
+
+// ------------------------------------------------------------------------------------------ extensions
+
+export function extensionByModule(module: string): ExtensionModule | undefined {
+  return EXTENSIONS.find((e) => e.modules.includes(module.trim()));
+}
+
+/** Extension modules that define a key under this table path (for "which module adds [encoder]?"). */
+export function extensionsDefining(pathPrefix: string): ExtensionModule[] {
+  return EXTENSIONS.filter((e) => e.keys.some((k) => k.path === pathPrefix || k.path.startsWith(pathPrefix + ".")));
+}
+
+// ------------------------------------------------------------------------------------------ renames
+
+export interface RenameResult {
+  /** The key at the target date, when the chain ends in a key (undefined: removed). */
+  to?: string;
+  /** The rules applied, oldest first. */
+  steps: RenameRule[];
+  /** The removal rule, when the chain ends in a removal. */
+  removed?: RenameRule;
+  /** The value flips meaning an odd number of times. */
+  invert: boolean;
+  /** Set when any step changed the key's meaning (the move then needs a choice). */
+  changedMeaning?: string;
+  /** Other targets (from the last step that had alternatives). */
+  alternatives: string[];
+  convert?: (value: unknown) => string | undefined;
+}
+
+function matchRule(rule: RenameRule, path: string): string | undefined | null {
+  if (rule.from.endsWith(".*")) {
+    const prefix = rule.from.slice(0, -1); // keeps the dot
+    if (!path.startsWith(prefix)) return null;
+    const leaf = path.slice(prefix.length);
+    return rule.to ? rule.to.slice(0, -1) + leaf : undefined;
+  }
+  if (rule.from !== path) return null;
+  return rule.to;
+}
+
+/**
+ * Follows the rename/move map from an old key to what it is at `when`. Returns undefined when no rule
+ * applies (the key was never renamed before that date). Exact rules win over table moves (`float8.*`).
+ */
+export function renameFor(path: string | readonly string[], when: When): RenameResult | undefined {
+  const date = dateOf(when);
+  let cur = typeof path === "string" ? path : path.join(".");
+  let cursor = "";
+  const res: RenameResult = { steps: [], invert: false, alternatives: [] };
+  for (let guard = 0; guard < 20; guard++) {
+    const candidates = RENAMES.filter((r) => r.date > cursor && r.date <= date && matchRule(r, cur) !== null);
+    if (!candidates.length) break;
+    candidates.sort((a, b) => a.date.localeCompare(b.date) || Number(a.from.endsWith(".*")) - Number(b.from.endsWith(".*")));
+    const rule = candidates[0]!;
+    const next = matchRule(rule, cur);
+    res.steps.push(rule);
+    cursor = rule.date;
+    if (rule.invert) res.invert = !res.invert;
+    if (rule.changedMeaning) res.changedMeaning = rule.changedMeaning;
+    if (rule.alternatives) res.alternatives = rule.alternatives.slice();
+    if (rule.convert) res.convert = rule.convert;
+    if (next === undefined || next === null) {
+      res.removed = rule;
+      delete res.to;
+      return res;
+    }
+    cur = next;
+    res.to = cur;
+  }
+  return res.steps.length ? res : undefined;
+}
+
+// ------------------------------------------------------------------------------------------ converters
+
+/** Registered converter names at that release/date (empty before 2025-02-15). */
+export function converterNamesAt(when: When): readonly string[] {
+  const date = dateOf(when);
+  return CONVERTER_ERAS.find((e) => exists(e, date))?.names ?? [];
+}
+
+/** The name a converter of another era has at `when` (undefined when it has no counterpart). */
+export function converterRenameFor(name: string, when: When): string | undefined {
+  const info = CONVERTER_RENAMES[name];
+  if (!info) return undefined;
+  const names = converterNamesAt(when);
+  return names.find((n) => {
+    const i = CONVERTER_RENAMES[n]!;
+    return i.float8OrMx === info.float8OrMx && i.grouped === info.grouped;
+  });
+}
+
+// ------------------------------------------------------------------------------------------ suggestions
+
+export function editDistance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagPrev = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j]!;
+      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diagPrev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagPrev = tmp;
+    }
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * Did-you-mean candidates for `word` among `candidates`, best first: edit distance within a third of
+ * the length (at least 2), or one contains the other with a separator. At most 3.
+ */
+export function suggest(word: string, candidates: Iterable<string>): string[] {
+  const w = word.toLowerCase();
+  const scored: { c: string; d: number }[] = [];
+  for (const c of candidates) {
+    const lc = c.toLowerCase();
+    if (lc === w) continue;
+    const d = editDistance(w, lc);
+    const limit = Math.max(2, Math.floor(Math.max(w.length, lc.length) / 3));
+    if (d <= limit) scored.push({ c, d });
+    else if (w.length >= 4 && (lc.includes(w) || w.includes(lc)) && lc.length >= 4) scored.push({ c, d: limit + 1 });
+  }
+  scored.sort((a, b) => a.d - b.d || a.c.localeCompare(b.c));
+  return scored.slice(0, 3).map((s) => s.c);
+}
+
+/** True when exactly one suggestion is clearly better than the rest (safe to apply without a choice). */
+export function isClearSuggestion(word: string, suggestions: readonly string[]): boolean {
+  if (suggestions.length === 0) return false;
+  const d0 = editDistance(word.toLowerCase(), suggestions[0]!.toLowerCase());
+  if (d0 > 2) return false;
+  if (suggestions.length === 1) return true;
+  const d1 = editDistance(word.toLowerCase(), suggestions[1]!.toLowerCase());
+  return d1 > d0;
+}
