@@ -1,0 +1,129 @@
+// Extension-host suite (runs inside VS Code with the real `vscode` API): used by the code-server API test
+// (e2e/api.test.mjs, through the workbench URL payload) and by @vscode/test-electron (e2e/electron.test.mjs).
+// Event-driven waits with timeouts; no sleeps. Needs a workspace holding tp_only_8gpu.toml and pyproject.toml.
+const vscode = require("vscode");
+const assert = require("node:assert/strict");
+
+const EXT_ID = "precision-lens.precision-lens";
+const TIMEOUT = 20_000;
+
+function withTimeout(promise, what) {
+  let timer;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise((_, rej) => {
+      timer = setTimeout(() => rej(new Error(`timed out after ${TIMEOUT} ms waiting for ${what}`)), TIMEOUT);
+    }),
+  ]);
+}
+
+/** Resolves with the diagnostics of `uri` once `pred` holds (checks now, then on every change). */
+function diagnosticsWhen(uri, pred, what) {
+  return withTimeout(
+    new Promise((res) => {
+      const check = () => {
+        const d = vscode.languages.getDiagnostics(uri).filter((x) => x.source === "precision-lens");
+        if (pred(d)) {
+          sub.dispose();
+          res(d);
+        }
+      };
+      const sub = vscode.languages.onDidChangeDiagnostics((e) => {
+        if (e.uris.some((u) => u.toString() === uri.toString())) check();
+      });
+      check();
+    }),
+    what,
+  );
+}
+
+const codeOf = (d) => (typeof d.code === "object" && d.code !== null ? String(d.code.value) : String(d.code));
+const hasSeed = (ds) => ds.some((d) => codeOf(d) === "no-mixed-precision");
+
+async function run() {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, "no workspace folder open");
+  const tpUri = vscode.Uri.joinPath(folder.uri, "tp_only_8gpu.toml");
+  const pyUri = vscode.Uri.joinPath(folder.uri, "pyproject.toml");
+  const results = [];
+  const check = async (name, fn) => {
+    const t = Date.now();
+    await fn();
+    results.push(`ok - ${name} (${Date.now() - t} ms)`);
+    console.log(`ok - ${name} (${Date.now() - t} ms)`);
+  };
+
+  const ext = vscode.extensions.getExtension(EXT_ID);
+  assert.ok(ext, `${EXT_ID} is not installed`);
+
+  await check("pyproject.toml is opened first and stays silent", async () => {
+    const py = await vscode.workspace.openTextDocument(pyUri);
+    await vscode.window.showTextDocument(py);
+  });
+
+  let doc;
+  await check("opening the TP-only config activates the extension and publishes no-mixed-precision", async () => {
+    doc = await vscode.workspace.openTextDocument(tpUri);
+    await vscode.window.showTextDocument(doc);
+    const ds = await diagnosticsWhen(tpUri, hasSeed, "the no-mixed-precision diagnostic");
+    assert.ok(ext.isActive, "extension not active");
+    const d = ds.find((x) => codeOf(x) === "no-mixed-precision");
+    assert.equal(d.severity, vscode.DiagnosticSeverity.Warning);
+    assert.match(d.message, /TP-only run on 8 GPUs/);
+    const api = ext.exports;
+    await api.ready;
+    console.log(`client timings: ${JSON.stringify(api.timings)}`);
+    assert.ok(typeof api.timings.readyMs === "number");
+  });
+
+  await check("pyproject.toml has no diagnostics (after the config's were published)", async () => {
+    assert.deepEqual(vscode.languages.getDiagnostics(pyUri), []);
+  });
+
+  const keyPos = () => {
+    const line = doc.getText().split(/\r?\n/).findIndex((l) => /^\s*tensor_parallel_degree\s*=/.test(l));
+    assert.ok(line >= 0, "no tensor_parallel_degree line");
+    return new vscode.Position(line, doc.lineAt(line).firstNonWhitespaceCharacterIndex + 2);
+  };
+
+  await check("hover on tensor_parallel_degree names the resolved precision mode", async () => {
+    const hovers = await vscode.commands.executeCommand("vscode.executeHoverProvider", tpUri, keyPos());
+    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === "string" ? c : c.value))).join("\n");
+    assert.match(text, /TP-only on 8 GPUs/);
+  });
+
+  await check("the precisionLens.worldSize setting applies without reload", async () => {
+    const cfg = vscode.workspace.getConfiguration("precisionLens", tpUri);
+    await cfg.update("worldSize", 16, vscode.ConfigurationTarget.Workspace);
+    try {
+      // 16 GPUs with TP 8: dp_shard -1 resolves to 2, FSDP is on, the seed warning goes away.
+      await diagnosticsWhen(tpUri, (ds) => !hasSeed(ds), "the warning to clear with worldSize = 16");
+    } finally {
+      await cfg.update("worldSize", undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    await diagnosticsWhen(tpUri, hasSeed, "the warning to return after resetting worldSize");
+  });
+
+  await check("precisionLens.openReport opens the read-only Markdown report", async () => {
+    await vscode.commands.executeCommand("precisionLens.openReport", tpUri.toString());
+    const report = await vscode.workspace.openTextDocument(
+      vscode.Uri.from({ scheme: "precision-lens-report", path: "/tp_only_8gpu.toml precision report.md", query: tpUri.toString() }),
+    );
+    assert.match(report.getText(), /TP-only/);
+  });
+
+  await check("the quick fix from the diagnostic clears the warning", async () => {
+    const d = vscode.languages.getDiagnostics(tpUri).find((x) => codeOf(x) === "no-mixed-precision");
+    const actions = await vscode.commands.executeCommand("vscode.executeCodeActionProvider", tpUri, d.range, vscode.CodeActionKind.QuickFix.value);
+    const fix = actions.find((a) => a.isPreferred);
+    assert.ok(fix, `no preferred quick fix among: ${actions.map((a) => a.title).join(" | ")}`);
+    assert.match(fix.title, /^Lower tensor_parallel_degree to 4/);
+    assert.ok(await vscode.workspace.applyEdit(fix.edit));
+    await diagnosticsWhen(tpUri, (ds) => !hasSeed(ds), "the warning to clear after the quick fix");
+    assert.match(doc.getText(), /^tensor_parallel_degree = 4$/m);
+  });
+
+  console.log(`${results.length} extension-host checks passed`);
+}
+
+module.exports = { run };

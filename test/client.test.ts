@@ -1,0 +1,73 @@
+/** Client logic that needs no VS Code: directive edits, setting parsing, status texts. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { applyLineEdit, directiveEdit, supportsDirectiveComments } from "../client/src/directiveEdit";
+import { parseWorldSize } from "../client/src/settings";
+import { sourceLabel, statusTexts } from "../client/src/statusText";
+
+const apply = (text: string, key: "world-size" | "torchtitan-version", value: string | null) => {
+  const e = directiveEdit(text, key, value);
+  return e ? applyLineEdit(text, e) : null;
+};
+
+test("directive: inserted at the top when absent", () => {
+  assert.equal(apply("[job]\ndump_folder = \"./out\"\n", "world-size", "16"), "# precision-lens: world-size=16\n[job]\ndump_folder = \"./out\"\n");
+  assert.equal(apply("[job]\r\nx = 1\r\n", "torchtitan-version", "v0.2.2"), "# precision-lens: torchtitan-version=v0.2.2\r\n[job]\r\nx = 1\r\n");
+  assert.equal(apply("", "world-size", "8"), "# precision-lens: world-size=8\n");
+});
+
+test("directive: an existing value is replaced in place, other keys kept", () => {
+  const t = "# header\n# precision-lens: world-size=8 torchtitan-version=v0.2.1\n[job]\n";
+  assert.equal(apply(t, "world-size", "16"), "# header\n# precision-lens: world-size=16 torchtitan-version=v0.2.1\n[job]\n");
+  assert.equal(apply(t, "torchtitan-version", "main@2026-01-15"), "# header\n# precision-lens: world-size=8 torchtitan-version=main@2026-01-15\n[job]\n");
+  assert.equal(directiveEdit(t, "world-size", "8"), null, "same value: no edit");
+  assert.equal(apply("#precision-lens:world-size = 4\n", "world-size", "2"), "#precision-lens:world-size = 2\n");
+});
+
+test("directive: removal deletes the pair, or the whole line when it was the only one", () => {
+  assert.equal(apply("# precision-lens: world-size=8\n[job]\n", "world-size", null), "[job]\n");
+  assert.equal(apply("[job]\n# precision-lens: world-size=8", "world-size", null), "[job]");
+  assert.equal(apply("# precision-lens: world-size=8 torchtitan-version=v0.2.1\n", "world-size", null), "# precision-lens: torchtitan-version=v0.2.1\n");
+  assert.equal(apply("# precision-lens: torchtitan-version=v0.2.1 world-size=8\n", "world-size", null), "# precision-lens: torchtitan-version=v0.2.1\n");
+  assert.equal(directiveEdit("[job]\n", "world-size", null), null);
+});
+
+test("directive: only whole-line precision-lens comments are edited", () => {
+  const t = 'x = "# precision-lens: world-size=8"\n';
+  assert.equal(apply(t, "world-size", "4"), "# precision-lens: world-size=4\n" + t);
+});
+
+test("directive comments only for formats with # comments", () => {
+  assert.equal(supportsDirectiveComments("toml", "/a/b.toml"), true);
+  assert.equal(supportsDirectiveComments("yaml", "/a/b.yml"), true);
+  assert.equal(supportsDirectiveComments("json", "/a/ds_config.json"), false);
+});
+
+test("world size input", () => {
+  assert.equal(parseWorldSize(" 16 "), 16);
+  assert.equal(parseWorldSize("0"), undefined);
+  assert.equal(parseWorldSize("-8"), undefined);
+  assert.equal(parseWorldSize("8.5"), undefined);
+  assert.equal(parseWorldSize(""), undefined);
+});
+
+test("language status texts name framework, layout, version and world size with their sources", () => {
+  const t = statusTexts({
+    framework: "torchtitan",
+    frameworkReason: "torchtitan tables [job] [parallelism]",
+    layoutName: "TP-only",
+    headline: "TP-only on 8 GPUs: no mixed precision (float32 compute)",
+    version: { value: "v0.2.2", source: "default", detail: "no version evidence found" },
+    worldSize: { value: 16, source: "directive", detail: "world-size=16" },
+  });
+  assert.equal(t.framework.text, "$(symbol-numeric) torchtitan · TP-only");
+  assert.equal(t.framework.detail, "TP-only on 8 GPUs: no mixed precision (float32 compute)");
+  assert.deepEqual(t.version, { text: "torchtitan v0.2.2", detail: "default: no version evidence found" });
+  assert.deepEqual(t.worldSize, { text: "world size 16", detail: "# precision-lens comment in this file: world-size=16" });
+  const other = statusTexts({ framework: "torchtune", frameworkReason: "recipe keys" });
+  assert.equal(other.framework.text, "$(symbol-numeric) torchtune");
+  assert.equal(other.framework.detail, "recipe keys");
+  assert.equal(other.version, undefined);
+  assert.equal(sourceLabel("workspace-pin"), "pinned in the workspace");
+  assert.equal(sourceLabel("something-new"), "something-new");
+});
