@@ -1,0 +1,94 @@
+/**
+ * Output of a simulation: the exact CLI JSON contract, a full Markdown report, and a compact dtype
+ * table for hovers.
+ */
+import { asDType, formatBytes, shortName, type EDType } from "./dtypes";
+import type { Simulation, SimulationJson } from "./types";
+
+/** The CLI JSON contract object — exactly these fields, dtypes spelled like torch. */
+export function simulationToJson(sim: Simulation): SimulationJson {
+  const forward: Record<string, string> = {};
+  for (const o of sim.forward) forward[o.op] = o.dtype;
+  const collectives: Record<string, string> = {};
+  for (const c of sim.collectives) collectives[c.name] = c.dtype;
+  return {
+    forward,
+    collectives,
+    grad: { computed: sim.grad.computed, stored: sim.grad.stored },
+    optimizerState: sim.optimizerState,
+    memory: {
+      bytesPerParam: { params: sim.memory.bytesPerParam.params, grads: sim.memory.bytesPerParam.grads, optimizer: sim.memory.bytesPerParam.optimizer },
+      perGpuBytes: { persistent: sim.memory.perGpuBytes?.persistent ?? null, peak: sim.memory.perGpuBytes?.peak ?? null },
+    },
+    assumptions: sim.assumptions.map((a) => ({ name: a.name, value: a.value })),
+  };
+}
+
+const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+const dt = (d: EDType): string => `\`${d}\``;
+
+function headline(sim: Simulation): string {
+  return sim.mixedPrecisionApplied ? `**Mixed precision: yes** — ${sim.mixedPrecisionReason}` : `**Mixed precision: no** — ${sim.mixedPrecisionReason}`;
+}
+
+/** Full report: per-op table, backward, collectives, memory breakdown, assumptions. */
+export function renderSimulationMarkdown(sim: Simulation): string {
+  const out: string[] = [];
+  out.push(`### Simulated training step (${sim.model ? `${sim.model.name} ${sim.model.flavor}` : "Llama3 block"}, ${sim.mechanism})`, "", headline(sim), "");
+  out.push("| op | forward | backward grad | rule |", "|---|---|---|---|");
+  for (const o of sim.forward) {
+    const g = sim.backward.find((b) => b.op === o.op);
+    const fwd = o.computeDtype && o.computeDtype !== o.dtype ? `${dt(o.dtype)} (${o.float8 ? "GEMM in " : "inside: "}${shortName(o.computeDtype)})` : dt(o.dtype);
+    out.push(`| ${o.op} | ${fwd} | ${g ? dt(g.gradOutput) : ""} | ${cell(o.rule)} |`);
+  }
+  out.push("", `Parameter gradients: produced ${dt(sim.grad.computed)}, stored ${dt(sim.grad.stored)}; optimizer state ${dt(sim.optimizerState)}.`, "");
+  if (sim.collectives.length) {
+    out.push("**Collectives**", "", "| collective | dtype | mesh | when | why |", "|---|---|---|---|---|");
+    for (const c of sim.collectives) out.push(`| ${c.name} | ${dt(c.dtype)} | ${c.mesh} | ${cell(c.when)} | ${cell(c.why)} |`);
+    out.push("");
+  } else out.push("No collectives (single device).", "");
+  const m = sim.memory;
+  out.push(`**Memory (estimate)** — ${m.bytesPerParam.params + m.bytesPerParam.grads + m.bytesPerParam.optimizer} B/param persistent (params ${m.bytesPerParam.params}, grads ${m.bytesPerParam.grads}, optimizer ${m.bytesPerParam.optimizer}${m.shardDegree > 1 ? `, sharded ${m.shardDegree} ways` : ""})`);
+  if (m.perGpuBytes) {
+    out.push("", "| term | kind | bytes | detail |", "|---|---|---|---|");
+    for (const t of m.terms) out.push(`| ${t.name} | ${t.kind} | ${formatBytes(t.bytes)} | ${cell(t.detail)} |`);
+    out.push(`| **persistent** | | **${formatBytes(m.perGpuBytes.persistent)}** | |`, `| **peak** | | **${formatBytes(m.perGpuBytes.peak)}** | |`);
+    if (m.activations) {
+      const by = Object.entries(m.activations.perTokenPerLayer).map(([d, b]) => `${shortName(d as EDType)} ${Math.round(b!)} B`).join(", ");
+      out.push("", `Activations per token per block: ${Math.round(m.activations.perTokenPerLayerTotal)} B (${by}).`);
+    }
+  }
+  for (const n of m.notes) out.push("", `_${n}_`);
+  if (sim.notes.length || sim.errors.length) {
+    out.push("");
+    for (const e of sim.errors) out.push(`- ⚠ ${e}`);
+    for (const n of sim.notes) out.push(`- ${n}`);
+  }
+  if (sim.assumptions.length) {
+    out.push("", "**Assumptions**", "");
+    for (const a of sim.assumptions) out.push(`- \`${a.name}\` = \`${a.value}\`${a.overridden ? " (set)" : " (default)"}${a.relevant ? "" : " — no effect here"}: ${a.doc}`);
+  }
+  return out.join("\n");
+}
+
+/** Compact table for hovers: params stored/compute, activations, grads, reduction, optimizer. */
+export function renderDtypeTableMarkdown(sim: Simulation): string {
+  const lin = sim.params.find((p) => p.op === "wq")!;
+  const resid = sim.forward.find((o) => o.op === "ffn_residual")!.dtype;
+  const mm = sim.forward.find((o) => o.op === "wq")!;
+  const reduce = sim.collectives.find((c) => c.name === "fsdp_reduce_scatter" || c.name === "ddp_all_reduce" || c.name === "hsdp_all_reduce");
+  const rows: [string, string][] = [
+    ["parameters (stored)", shortName(lin.storage)],
+    ["parameters (compute)", mm.float8 ? `${shortName(lin.compute)} → ${shortName(mm.computeDtype!)} GEMM` : shortName(lin.compute)],
+    ["activations (matmul out / residual)", `${shortName(mm.dtype)} / ${shortName(resid)}`],
+    ["loss", shortName(sim.forward.find((o) => o.op === "loss")!.dtype)],
+    ["gradients (produced → stored)", `${shortName(sim.grad.computed)} → ${shortName(sim.grad.stored)}`],
+    ["gradient reduction", reduce ? `${shortName(reduce.dtype)} (${reduce.name})` : "none"],
+    ["optimizer state", shortName(sim.optimizerState)],
+  ];
+  const lines = ["| | dtype |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)];
+  if (sim.memory.perGpuBytes) lines.push("", `≈ ${formatBytes(sim.memory.perGpuBytes.peak)} peak per GPU (estimate; ${formatBytes(sim.memory.perGpuBytes.persistent)} persistent)`);
+  return lines.join("\n");
+}
+
+export { formatBytes, asDType };

@@ -1,0 +1,75 @@
+/**
+ * Path helpers that work on POSIX and Windows paths alike without node:path (the core has no I/O of its
+ * own: files are read through AnalysisEnv only).
+ */
+import type { AnalysisEnv } from "../analysis";
+
+function sepOf(p: string): string {
+  return p.includes("/") || !p.includes("\\") ? "/" : "\\";
+}
+
+function trimSep(p: string): string {
+  return p.length > 1 && /[\\/]$/.test(p) && !/^[A-Za-z]:[\\/]$/.test(p) ? p.slice(0, -1) : p;
+}
+
+export function dirname(p: string): string {
+  const t = trimSep(p);
+  const i = Math.max(t.lastIndexOf("/"), t.lastIndexOf("\\"));
+  if (i < 0) return ".";
+  if (i === 0) return t[0]!;
+  if (/^[A-Za-z]:$/.test(t.slice(0, i))) return t.slice(0, i + 1);
+  return t.slice(0, i);
+}
+
+export function basename(p: string): string {
+  const t = trimSep(p);
+  const i = Math.max(t.lastIndexOf("/"), t.lastIndexOf("\\"));
+  return i < 0 ? t : t.slice(i + 1);
+}
+
+export function join(dir: string, name: string): string {
+  const s = sepOf(dir);
+  return /[\\/]$/.test(dir) ? dir + name : dir + s + name;
+}
+
+function norm(p: string): string {
+  return trimSep(p).replace(/\\/g, "/").toLowerCase();
+}
+
+/** True when `p` is `root` or inside it. */
+export function isInside(p: string, root: string): boolean {
+  const a = norm(p);
+  const r = norm(root);
+  return a === r || a.startsWith(r.endsWith("/") ? r : r + "/");
+}
+
+/**
+ * Directories from the document's own directory up to (and including) the innermost workspace root that
+ * contains it; without a root, at most `maxUp` levels. Empty when the document has no path.
+ */
+export function ancestorDirs(env: AnalysisEnv, maxUp = 6): string[] {
+  if (!env.documentPath) return [];
+  const start = dirname(env.documentPath);
+  const roots = (env.workspaceRoots ?? []).filter((r) => isInside(start, r));
+  const root = roots.length ? roots.reduce((a, b) => (norm(b).length > norm(a).length ? b : a)) : undefined;
+  const out: string[] = [];
+  let d = start;
+  for (let i = 0; i < 64; i++) {
+    out.push(d);
+    if (root ? norm(d) === norm(root) : i >= maxUp) break;
+    const up = dirname(d);
+    if (up === d) break;
+    if (root && !isInside(up, root)) break;
+    d = up;
+  }
+  return out;
+}
+
+/** Displays a path relative to the workspace root when inside it. */
+export function displayPath(p: string, env: AnalysisEnv): string {
+  const roots = (env.workspaceRoots ?? []).filter((r) => isInside(p, r));
+  const root = roots.length ? roots.reduce((a, b) => (b.length > a.length ? b : a)) : undefined;
+  if (!root) return basename(p);
+  const rel = p.slice(trimSep(root).length).replace(/^[\\/]+/, "");
+  return rel.replace(/\\/g, "/") || basename(p);
+}

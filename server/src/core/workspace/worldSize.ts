@@ -1,0 +1,171 @@
+/**
+ * World size from the workspace (torchtitan.md §3.4, §5.3): launch scripts and slurm files next to the
+ * config or above it (up to the workspace root) that mention the config's file name. Read, never run:
+ *  - `torchrun --nnodes A --nproc_per_node B` (also `=` forms, `--nproc-per-node`) → A × B;
+ *  - otherwise `NGPU=N` / `NGPU=${NGPU:-N}` (run_train.sh's convention, also `NGPU=N ./run_train.sh …`);
+ *  - shell variables used by torchrun are resolved from assignments in the same file, and the SLURM
+ *    variables from its `#SBATCH --nodes` / `--gpus-per-node` / `--gres=gpu:N` / `--gpus-per-task` lines.
+ * Returns undefined when no script says anything (the caller falls back to 8).
+ */
+import type { AnalysisEnv, Sourced } from "../analysis";
+import { ancestorDirs, basename, displayPath, join } from "./paths";
+
+const SCRIPT = /\.(sh|bash|slurm|sbatch)$/i;
+
+export interface WorldSizeInference extends Sourced<number> {
+  /** "run-script" (a shell script) or "slurm" (a file with #SBATCH lines). */
+  source: string;
+  file: string;
+}
+
+export function inferWorldSize(env: AnalysisEnv): WorldSizeInference | undefined {
+  if (!env.documentPath) return undefined;
+  const config = basename(env.documentPath);
+  for (const dir of ancestorDirs(env)) {
+    for (const name of env.listDir(dir).filter((n) => SCRIPT.test(n)).sort()) {
+      const path = join(dir, name);
+      const text = env.readFile(path);
+      if (text === undefined || !text.includes(config)) continue;
+      const r = worldSizeFromScript(text, config);
+      if (!r) continue;
+      const file = displayPath(path, env);
+      const slurm = /^#SBATCH\b/m.test(text) || /\.(slurm|sbatch)$/i.test(name);
+      return { value: r.value, source: slurm ? "slurm" : "run-script", detail: `${r.detail} in ${file}`, file };
+    }
+  }
+  return undefined;
+}
+
+interface Found {
+  value: number;
+  detail: string;
+}
+
+/** Joins backslash-continued lines so one command is one line. */
+function logicalLines(text: string): string[] {
+  return text.replace(/\\\r?\n/g, " ").split(/\r?\n/);
+}
+
+/** Shell assignments `VAR=value`, `export VAR=value`, `VAR=${VAR:-value}` (last one wins, like a shell). */
+function assignments(lines: string[]): Map<string, string> {
+  const vars = new Map<string, string>();
+  for (const l of lines) {
+    if (/^\s*#/.test(l)) continue;
+    const re = /(?:^|[\s;])(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|'[^']*'|\$\{[^}]*\}|[^\s;]+)/g;
+    for (let m = re.exec(l); m; m = re.exec(l)) {
+      // `NGPU="${NGPU}"` re-exports the value unchanged: not an assignment worth keeping.
+      const self = new RegExp(`^["']?\\$\\{?${m[1]}\\}?["']?$`).test(m[2]!);
+      if (!self) vars.set(m[1]!, m[2]!);
+    }
+  }
+  return vars;
+}
+
+/** SLURM variables a torchrun line may use, derived from #SBATCH directives. */
+function slurmVars(lines: string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  let gpusPerTask: number | undefined;
+  let tasksPerNode: number | undefined;
+  for (const l of lines) {
+    const m = /^#SBATCH\s+(.*)$/.exec(l.trim());
+    if (!m) continue;
+    const opt = m[1]!;
+    const nodes = /(?:--nodes[=\s]+|-N\s*)(\d+)/.exec(opt);
+    if (nodes) {
+      out.set("SLURM_NNODES", Number(nodes[1]));
+      out.set("SLURM_JOB_NUM_NODES", Number(nodes[1]));
+    }
+    const gpn = /--gpus-per-node[=\s]+(?:[A-Za-z0-9_]+:)?(\d+)/.exec(opt) ?? /--gres[=\s]+gpu(?::[A-Za-z0-9_]+)?:(\d+)/.exec(opt);
+    if (gpn) {
+      out.set("SLURM_GPUS_PER_NODE", Number(gpn[1]));
+      out.set("SLURM_GPUS_ON_NODE", Number(gpn[1]));
+    }
+    const gpt = /--gpus-per-task[=\s]+(\d+)/.exec(opt);
+    if (gpt) gpusPerTask = Number(gpt[1]);
+    const tpn = /--ntasks-per-node[=\s]+(\d+)/.exec(opt);
+    if (tpn) tasksPerNode = Number(tpn[1]);
+  }
+  if (!out.has("SLURM_GPUS_PER_NODE") && gpusPerTask !== undefined) {
+    const g = gpusPerTask * (tasksPerNode ?? 1);
+    out.set("SLURM_GPUS_PER_NODE", g);
+    out.set("SLURM_GPUS_ON_NODE", g);
+  }
+  return out;
+}
+
+/** Resolves a shell word to an integer: literals, $VAR, ${VAR}, ${VAR:-default}, quoted forms. */
+function resolve(word: string, vars: Map<string, string>, slurm: Map<string, number>, depth = 0): { value: number; via: string } | undefined {
+  const w = word.trim().replace(/^["']|["']$/g, "");
+  if (/^\d+$/.test(w)) return { value: Number(w), via: w };
+  if (depth > 4) return undefined;
+  const m = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}?$/.exec(w);
+  if (!m) return undefined;
+  const name = m[1]!;
+  const s = slurm.get(name);
+  if (s !== undefined) return { value: s, via: `${name}=${s} (#SBATCH)` };
+  const assigned = vars.get(name);
+  if (assigned !== undefined) {
+    // NGPU=${NGPU:-8}: the self-reference is unset in a fresh shell, so the default applies.
+    const self = new RegExp(`^["']?\\$\\{${name}:?-(.*)\\}["']?$`).exec(assigned);
+    if (self) {
+      const d = resolve(self[1]!, new Map([...vars].filter(([k]) => k !== name)), slurm, depth + 1);
+      return d && { value: d.value, via: `${name}=\${${name}:-${d.value}}` };
+    }
+    const r = resolve(assigned, vars, slurm, depth + 1);
+    return r && { value: r.value, via: `${name}=${r.value}` };
+  }
+  if (m[2] !== undefined) return resolve(m[2], vars, slurm, depth + 1);
+  return undefined;
+}
+
+function flag(line: string, names: string[]): string | undefined {
+  for (const n of names) {
+    const m = new RegExp(`(?:^|\\s)${n}(?:=|\\s+)("[^"]*"|'[^']*'|[^\\s]+)`).exec(line);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+export function worldSizeFromScript(text: string, config: string): Found | undefined {
+  const lines = logicalLines(text);
+  const vars = assignments(lines);
+  const slurm = slurmVars(lines);
+  // 1) An invocation that names the config and sets NGPU inline: `NGPU=16 ./run_train.sh --job.config_file x.toml`.
+  for (const l of lines) {
+    if (/^\s*#/.test(l) || !l.includes(config)) continue;
+    const inline = /(?:^|[\s;])NGPU=("[^"]*"|'[^']*'|\S+)/.exec(l);
+    if (inline && !/torchrun/.test(l)) {
+      const r = resolve(inline[1]!, vars, slurm);
+      if (r) return { value: r.value, detail: `NGPU=${r.value}` };
+    }
+  }
+  // 2) torchrun --nnodes A --nproc_per_node B.
+  for (const l of lines) {
+    if (/^\s*#/.test(l) || !/\btorchrun\b/.test(l)) continue;
+    const procWord = flag(l, ["--nproc_per_node", "--nproc-per-node"]);
+    if (!procWord) continue;
+    const proc = resolve(procWord, vars, slurm);
+    if (!proc) continue;
+    const nodesWord = flag(l, ["--nnodes"]);
+    let nodes: { value: number; via: string } | undefined = { value: 1, via: "1" };
+    if (nodesWord) {
+      const range = /^(\d+):(\d+)$/.exec(nodesWord);
+      nodes = range ? { value: Number(range[2]), via: nodesWord } : resolve(nodesWord, vars, slurm);
+    }
+    if (!nodes) continue;
+    const shown = (word: string | undefined, r: { value: number; via: string }) => (word && !/^\d+$/.test(word) ? `${word} = ${r.value}` : String(r.value));
+    if (/NGPU/.test(procWord)) {
+      const via = proc.via.startsWith("NGPU=${") ? ` (default of ${proc.via})` : "";
+      const nn = nodesWord ? ` × torchrun --nnodes ${shown(nodesWord, nodes)}` : "";
+      return { value: nodes.value * proc.value, detail: `NGPU=${proc.value}${via}${nn}` };
+    }
+    return { value: nodes.value * proc.value, detail: `torchrun --nnodes ${nodesWord ? shown(nodesWord, nodes) : "1 (default)"} --nproc_per_node ${shown(procWord, proc)}` };
+  }
+  // 3) A plain NGPU assignment (COMM_MODE dry runs take the world size from NGPU).
+  const ngpu = vars.get("NGPU");
+  if (ngpu !== undefined) {
+    const r = resolve("$NGPU", vars, slurm);
+    if (r) return { value: r.value, detail: r.via.startsWith("NGPU=${") ? `NGPU=${r.value} (default of ${r.via})` : `NGPU=${r.value}` };
+  }
+  return undefined;
+}

@@ -1,0 +1,143 @@
+/**
+ * Benchmark (npm run bench): analysis, simulation and both together, for the repository's example
+ * configs and a large synthetic config. Prints medians, p95 and ratios; asserts nothing.
+ *
+ *   node --import tsx test/bench/bench.ts [--iterations N]
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { analyzeDocument } from "../../server/src/core/analyze";
+import { NO_ENV } from "../../server/src/core/analysis";
+import type { ParallelLayout } from "../../server/src/core/analysis";
+import { renderDtypeTableMarkdown, renderSimulationMarkdown, simulate, simulationInputFromConfig, simulationToJson } from "../../server/src/core/engine";
+import type { SimulationInput } from "../../server/src/core/engine/types";
+import { eraById } from "../../server/src/core/torchtitan/eras";
+import { readKnobs } from "../../server/src/core/torchtitan/knobs";
+
+const argIdx = process.argv.indexOf("--iterations");
+const N = argIdx > 0 ? Math.max(5, Number(process.argv[argIdx + 1]) || 200) : 200;
+const ROOT = join(import.meta.dirname, "..", "..");
+const BUDGET_MS = 1;
+
+interface Stats {
+  median: number;
+  p95: number;
+  min: number;
+}
+
+function time(fn: () => unknown, iterations = N): Stats {
+  for (let i = 0; i < Math.min(50, iterations); i++) fn(); // warm-up (JIT)
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const t0 = performance.now();
+    fn();
+    samples.push(performance.now() - t0);
+  }
+  samples.sort((a, b) => a - b);
+  const q = (p: number) => samples[Math.min(samples.length - 1, Math.floor(p * samples.length))]!;
+  return { median: q(0.5), p95: q(0.95), min: samples[0]! };
+}
+
+const ms = (x: number) => `${x.toFixed(3)} ms`;
+const pad = (s: string, n: number) => (s.length >= n ? s : s + " ".repeat(n - s.length));
+
+/** The simulation input an analyser would build: layout and mechanism from the v0.2.2 era seam. */
+function inputFor(text: string, uri: string): SimulationInput | undefined {
+  const r = analyzeDocument(uri, text, {}, NO_ENV);
+  if (r.framework !== "torchtitan" || !r.parallel || !r.mechanism || r.mechanism === "error") return undefined;
+  const l = r.parallel as ParallelLayout;
+  if (l.dp_shard < 1) return undefined;
+  const d = eraById("maybe-enable-amp").decide(l, r.worldSize?.value ?? 8, {});
+  const knobs = readKnobs(r.doc, "2026-02-20");
+  return simulationInputFromConfig(r.doc, {
+    mechanism: r.mechanism,
+    layout: l,
+    ddp: d.ddp,
+    paramDtype: knobs.param.dtype ?? "bfloat16",
+    reduceDtype: knobs.reduce.dtype ?? "float32",
+    trainingDtype: knobs.trainingDtype.dtype ?? "float32",
+    versionDate: "2026-02-20",
+  });
+}
+
+function synthetic(): string {
+  // A torchtitan config the size of the full v0.2.2 schema many times over: every table, long arrays,
+  // comments on every line, plus many extension tables (custom_config_module style).
+  const out: string[] = ["# synthetic benchmark config", "# precision-lens: world-size=64", "[job]", 'dump_folder = "./outputs"', 'description = "bench"', ""];
+  out.push("[model]", 'name = "llama3"', 'flavor = "70B"', 'converters = ["quantize.linear.float8"]', "");
+  out.push("[training]", "local_batch_size = 2", "seq_len = 8192", 'mixed_precision_param = "bfloat16"', 'mixed_precision_reduce = "float32"', "");
+  out.push("[parallelism]", "data_parallel_replicate_degree = 2", "data_parallel_shard_degree = -1", "tensor_parallel_degree = 8", "pipeline_parallel_degree = 2", "");
+  out.push("[activation_checkpoint]", 'mode = "selective"', 'selective_ac_option = "op"', "");
+  out.push("[quantize.linear.float8]", 'recipe_name = "rowwise"', `filter_fqns = [${Array.from({ length: 200 }, (_, i) => `"layers.${i}.attention.wq"`).join(", ")}]`, "");
+  for (let s = 0; s < 200; s++) {
+    out.push(`[experimental_ext_${s}]  # extension table ${s}`);
+    for (let k = 0; k < 25; k++) out.push(`key_${k} = ${k % 3 === 0 ? `"value ${k}"` : k % 3 === 1 ? String(k * 1.5) : "true"}  # comment ${k}`);
+    out.push("");
+  }
+  return out.join("\n");
+}
+
+function main(): void {
+  const exampleDir = join(ROOT, "examples");
+  let files: string[] = [];
+  try {
+    files = readdirSync(exampleDir).filter((f) => f.endsWith(".toml")).sort();
+  } catch {
+    files = [];
+  }
+  const configs = files.map((f) => ({ name: f, text: readFileSync(join(exampleDir, f), "utf8") }));
+  const big = synthetic();
+  configs.push({ name: `synthetic (${big.split("\n").length} lines, ${(big.length / 1024).toFixed(0)} KiB)`, text: big });
+
+  console.log(`Precision Lens benchmark — ${N} iterations each, Node ${process.version}, ${new Date().toISOString()}`);
+  console.log(`Simulation budget: ${BUDGET_MS} ms per typical config.\n`);
+  console.log(`${pad("config", 46)} ${pad("analyze median", 15)} ${pad("p95", 11)} ${pad("simulate median", 16)} ${pad("p95", 11)} ${pad("sim/budget", 11)} ${pad("both median", 12)} sim/analyze`);
+  const simMedians: number[] = [];
+  for (const c of configs) {
+    const uri = `file:///bench/${c.name.split(" ")[0]}`;
+    const a = time(() => analyzeDocument(uri, c.text, {}, NO_ENV));
+    const input = inputFor(c.text, uri);
+    if (!input) {
+      console.log(`${pad(c.name, 46)} ${pad(ms(a.median), 15)} ${pad(ms(a.p95), 11)} ${pad("(no simulation: launch fails / not torchtitan)", 16)}`);
+      continue;
+    }
+    const s = time(() => simulate(input));
+    const both = time(() => {
+      const r = analyzeDocument(uri, c.text, {}, NO_ENV);
+      const sim = simulate(input);
+      return [r, sim && simulationToJson(sim)];
+    });
+    simMedians.push(s.median);
+    console.log(
+      `${pad(c.name, 46)} ${pad(ms(a.median), 15)} ${pad(ms(a.p95), 11)} ${pad(ms(s.median), 16)} ${pad(ms(s.p95), 11)} ${pad(`${((s.median / BUDGET_MS) * 100).toFixed(1)}%`, 11)} ${pad(ms(both.median), 12)} ${(s.median / a.median).toFixed(2)}×`,
+    );
+  }
+
+  // Simulation alone across the spec's modes (8B), plus rendering.
+  console.log("\nsimulate() alone, llama3 8B, per mode:");
+  const L = (p: Partial<ParallelLayout>): ParallelLayout => ({ dp_replicate: 1, dp_shard: 1, cp: 1, tp: 1, pp: 1, ep: 1, etp: 1, ...p });
+  const base = { paramDtype: "bfloat16", reduceDtype: "float32", trainingDtype: "float32", ddp: false, model: { name: "llama3", flavor: "8B" }, localBatchSize: 1, seqLen: 8192 } as const;
+  const modes: [string, SimulationInput][] = [
+    ["(a) FP32, TP 8", { ...base, mechanism: "none", layout: L({ tp: 8 }) }],
+    ["(b) autocast + DDP 8", { ...base, mechanism: "autocast", ddp: true, layout: L({ dp_replicate: 8 }) }],
+    ["(c) FSDP2-MP, HSDP 2×4 + TP 2 + PP 2", { ...base, mechanism: "fully_shard", layout: L({ dp_replicate: 2, dp_shard: 4, tp: 2, pp: 2 }) }],
+    ["(d) FSDP2-MP + float8 rowwise", { ...base, mechanism: "fully_shard", layout: L({ dp_shard: 8 }), float8: { recipe: "rowwise", filterFqns: ["output"] } }],
+  ];
+  for (const [name, input] of modes) {
+    const s = time(() => simulate(input));
+    simMedians.push(s.median);
+    console.log(`  ${pad(name, 40)} median ${ms(s.median)}  p95 ${ms(s.p95)}  (${((s.median / BUDGET_MS) * 100).toFixed(1)}% of the budget)`);
+  }
+  const sim = simulate(modes[2]![1])!;
+  const r1 = time(() => simulationToJson(sim));
+  const r2 = time(() => renderSimulationMarkdown(sim));
+  const r3 = time(() => renderDtypeTableMarkdown(sim));
+  console.log(`  simulationToJson median ${ms(r1.median)}, renderSimulationMarkdown ${ms(r2.median)}, renderDtypeTableMarkdown ${ms(r3.median)}`);
+
+  simMedians.sort((a, b) => a - b);
+  const worst = simMedians[simMedians.length - 1] ?? 0;
+  console.log(`\nWorst simulate() median: ${ms(worst)} = ${(worst / BUDGET_MS).toFixed(3)}× the ${BUDGET_MS} ms budget (${worst < BUDGET_MS ? "within" : "OVER"} budget).`);
+}
+
+main();
