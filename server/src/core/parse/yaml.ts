@@ -30,6 +30,12 @@ import { skipReason } from "./guard";
 
 /** Nodes an alias may expand to in one document, in total. Real configs stay far below (a few hundred). */
 export const MAX_ALIAS_EXPANSION = 10_000;
+/**
+ * YAML files above this size are not analysed: the `yaml` package parses roughly 0.3–0.5 MB/s on a slow
+ * 2-core machine, and real training configs are under 20 kB (see README "Limits"; the shared guard's limit
+ * is higher because it also serves TOML).
+ */
+export const MAX_YAML_CHARS = 512_000;
 /** Deeper nesting than this is not walked (real configs nest under 10 levels). */
 export const MAX_DEPTH = 64;
 
@@ -71,7 +77,7 @@ interface Walk {
 export function parseYamlDocument(uri: string, text: string): ConfigDocument {
   const lines = new LineIndex(text);
   const doc: ConfigDocument = { uri, format: "yaml", text, lines, entries: [], sections: [], comments: [], syntaxErrors: [] };
-  const skipped = skipReason(text);
+  const skipped = skipReason(text) ?? (text.length > MAX_YAML_CHARS ? `Precision Lens did not analyse this file: it has ${text.length} characters, over the YAML limit of ${MAX_YAML_CHARS}.` : undefined);
   if (skipped) {
     doc.skipped = skipped;
     return doc;
@@ -138,7 +144,14 @@ function resolveAnchors(d: Document.Parsed, targets: Map<unknown, Node>): void {
 
 function rangeOf(w: Walk, n: { range?: [number, number, number] | null }): Range {
   const r = n.range ?? [0, 0, 0];
-  return w.lines.range(r[0], r[1]);
+  return w.lines.range(r[0], trimEnd(w, r[0], r[1]));
+}
+
+/** Block collections end after their last line break; ranges stop at the last non-space character. */
+function trimEnd(w: Walk, start: number, end: number): number {
+  let e = end;
+  while (e > start && /\s/.test(w.text[e - 1]!)) e--;
+  return e;
 }
 
 /**
@@ -207,7 +220,7 @@ function walkMap(w: Walk, map: YAMLMap, prefix: string[], depth: number): void {
       const valueNode = pair.value as ParsedNode | null;
       const start = keyNode.range?.[0] ?? 0;
       const end = valueNode?.range ? valueNode.range[1] : (keyNode.range?.[1] ?? start);
-      const entryRange = w.lines.range(start, Math.max(start, end));
+      const entryRange = w.lines.range(start, trimEnd(w, start, Math.max(start, end)));
       const value = deref(w, valueNode);
       if (isMap(value) && !isFlow(value) && value.items.length > 0) {
         w.doc.sections.push({ path, headerRange: keyRange, range: entryRange });
@@ -242,7 +255,7 @@ function nullValue(w: Walk, keyNode: ParsedNode): ConfigValue {
  */
 function toValue(w: Walk, n: Node | undefined, path: string[], depth: number, at?: ParsedNode, flatten = false): ConfigValue {
   const range = at ? rangeOf(w, at) : n ? rangeOf(w, n as ParsedNode) : w.lines.range(0, 0);
-  const raw = at?.range ? w.text.slice(at.range[0], at.range[1]) : undefined;
+  const raw = at?.range ? w.text.slice(at.range[0], trimEnd(w, at.range[0], at.range[1])) : undefined;
   if (n === undefined || depth > MAX_DEPTH) return { kind: "null", value: null, range, raw: raw ?? "" };
   if (isScalar(n)) return scalarValue(n, range, raw ?? sourceOf(w, n));
   if (isSeq(n)) {
@@ -274,7 +287,7 @@ function toValue(w: Walk, n: Node | undefined, path: string[], depth: number, at
       const v = valueNode ? toValue(w, target, [...path, k], depth + 1, valueNode) : nullValue(w, keyNode);
       const s = keyNode.range?.[0] ?? 0;
       const e = valueNode?.range?.[1] ?? keyNode.range?.[1] ?? s;
-      entries.push({ path: [...path, k], keyRange: rangeOf(w, keyNode), range: w.lines.range(s, e), value: v });
+      entries.push({ path: [...path, k], keyRange: rangeOf(w, keyNode), range: w.lines.range(s, trimEnd(w, s, e)), value: v });
       obj[k] = v.value;
     }
     return { kind: "table", value: obj, range, entries, raw };

@@ -1,0 +1,270 @@
+/** accelerate: detection, resolution and AC1–AC13 (spec other-frameworks.md §2), fixture style. */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { analyzeDocument } from "../server/src/core/analyze";
+import { checkDiagnostics, checkFix } from "./support/fixture";
+
+const uri = "file:///x/accelerate.yaml";
+
+describe("accelerate diagnostics", () => {
+  it("AC1 bare NO / no are YAML 1.1 booleans; other keys get yaml-1.1-boolean; bool keys (use_cpu) stay silent", () => {
+    // framework=accelerate layout=single device mech=error P=undefined C=undefined R=undefined ws=1
+    checkDiagnostics(
+      `compute_environment: LOCAL_MACHINE
+distributed_type: NO
+                  #^ error[accelerate/AC1]: \`distributed_type: NO\` is read by
+mixed_precision: no
+                 #^ error[accelerate/AC1]: \`mixed_precision: no\` is read by
+downcast_bf16: no
+               #^ information[yaml-1.1-boolean]: \`downcast_bf16: no\` is read as
+use_cpu: no
+num_processes: 1
+`,
+      { uri },
+    );
+  });
+
+  it("AC2 unknown top-level keys (FSDP key at top level, typo) and AC3 invalid mixed_precision", () => {
+    // framework=accelerate layout=MULTI_GPU mech=error P=undefined C=undefined R=undefined ws=2
+    checkDiagnostics(
+      `distributed_type: MULTI_GPU
+mixed_precision: bfloat16
+                 #^^^^^^^ error[accelerate/AC3]: \`mixed_precision: bfloat16\` is not one
+num_processes: 2
+fsdp_offload_params: true
+#^^^^^^^^^^^^^^^^^^ error[accelerate/AC2]: \`fsdp_offload_params\` is not an accelerate
+num_proceses: 4
+#^^^^^^^^^^^ error[accelerate/AC2]: \`num_proceses\` is not an accelerate
+`,
+      { uri },
+    );
+  });
+
+  it("AC5 FSDP2+bf16 explanation, AC6 v1-only keys and strategy string under FSDP2, AC7 forward prefetch and LOCAL_STATE_DICT", () => {
+    // framework=accelerate layout=FSDP2 mech=fully_shard P=float32 C=bfloat16 R=bfloat16 ws=8
+    checkDiagnostics(
+      `distributed_type: FSDP
+mixed_precision: bf16
+                 #^^^ information[accelerate/AC5]: FSDP2 with mixed_precision bf16: fp32
+num_processes: 8
+fsdp_config:
+  fsdp_version: 2
+  fsdp_sharding_strategy: FULL_SHARD
+  #^^^^^^^^^^^^^^^^^^^^^ warning[accelerate/AC6]: \`fsdp_sharding_strategy\` is an FSDP1 option;
+  fsdp_backward_prefetch: BACKWARD_PRE
+  #^^^^^^^^^^^^^^^^^^^^^ warning[accelerate/AC6]: \`fsdp_backward_prefetch\` is an FSDP1 option;
+  fsdp_reshard_after_forward: SHARD_GRAD_OP
+                              #^^^^^^^^^^^^ error[accelerate/AC6]: With \`fsdp_version: 2\`, \`fsdp_reshard_after_forward\` must
+  fsdp_forward_prefetch: true
+                         #^^^ error[accelerate/AC7]: \`fsdp_forward_prefetch: true\` is not supported
+  fsdp_state_dict_type: LOCAL_STATE_DICT
+                        #^^^^^^^^^^^^^^^ error[accelerate/AC7]: \`fsdp_state_dict_type: LOCAL_STATE_DICT\` is not supported
+`,
+      { uri },
+    );
+  });
+
+  it("AC8 cpu-RAM-efficient loading without sync, AC11 fp16, AC13 [inferred] reshard strategy without sharding_strategy", () => {
+    // framework=accelerate layout=FSDP1 mech=fully_shard P=float32 C=float16 R=float16 ws=4
+    checkDiagnostics(
+      `distributed_type: FSDP
+mixed_precision: fp16
+                 #^^^ information[accelerate/AC11]: fp16 mixed precision: on Ampere
+                 #^^^ information[accelerate/AC5]: FSDP1 with mixed_precision fp16: fp32
+num_processes: 4
+fsdp_config:
+  fsdp_reshard_after_forward: SHARD_GRAD_OP
+                              #^^^^^^^^^^^^ information[accelerate/AC13]: [inferred] With FSDP1 under \`accelerate
+  fsdp_sync_module_states: false
+                           #^^^^ error[accelerate/AC8]: \`fsdp_cpu_ram_efficient_loading\` is true by default
+`,
+      { uri },
+    );
+  });
+
+  it("AC9 [inferred] unprefixed parallelism key; AC10 product and TP with pure replication", () => {
+    // framework=accelerate layout=DDP+TP mech=none P=float32 C=float32 R=float32 ws=8
+    checkDiagnostics(
+      `distributed_type: FSDP
+mixed_precision: 'no'
+                 #^^^ information[accelerate/AC5]: FSDP with mixed_precision 'no': the
+num_processes: 8
+fsdp_config:
+  fsdp_version: 2
+parallelism_config:
+#^^^^^^^^^^^^^^^^^ error[accelerate/AC10]: The parallelism sizes multiply to
+#^^^^^^^^^^^^^^^^^ error[accelerate/AC10]: TP/CP with pure replication (dp_replicate
+  parallelism_config_dp_replicate_size: 2
+  parallelism_config_tp_size: 2
+  cp_size: 2
+  #^^^^^^ information[accelerate/AC9]: [inferred] \`parallelism_config.cp_size\` lacks the \`parallelism_config_\`
+`,
+      { uri },
+    );
+  });
+
+  it("AC10 CP with SP, CP without FSDP2, CP with pure replication", () => {
+    // framework=accelerate layout=DDP+CP mech=fully_shard P=float32 C=bfloat16 R=bfloat16 ws=8
+    checkDiagnostics(
+      `distributed_type: FSDP
+mixed_precision: bf16
+                 #^^^ information[accelerate/AC5]: FSDP1 with mixed_precision bf16: fp32
+num_processes: 8
+parallelism_config:
+#^^^^^^^^^^^^^^^^^ error[accelerate/AC10]: TP/CP with pure replication (dp_replicate
+#^^^^^^^^^^^^^^^^^ error[accelerate/AC10]: Context parallelism (cp_size > 1)
+#^^^^^^^^^^^^^^^^^ error[accelerate/AC10]: Context parallelism (cp_size 2) needs
+  parallelism_config_dp_replicate_size: 2
+  parallelism_config_cp_size: 2
+  parallelism_config_sp_size: 2
+`,
+      { uri },
+    );
+  });
+
+  it("AC12 fp8 without a backend", () => {
+    // framework=accelerate layout=DDP (MULTI_GPU) mech=autocast P=float32 C=bfloat16 R=float32 ws=2
+    checkDiagnostics(
+      `distributed_type: MULTI_GPU
+mixed_precision: fp8
+                 #^^ information[accelerate/AC12]: fp8 without \`fp8_config.backend\`: accelerate picks
+num_processes: 2
+`,
+      { uri },
+    );
+  });
+
+  it("AC4 keys that must live in the DeepSpeed file", () => {
+    // framework=accelerate layout=DeepSpeed ZeRO-2 mech=none P=float32 C=bfloat16 R=bfloat16 ws=4
+    checkDiagnostics(
+      `distributed_type: DEEPSPEED
+mixed_precision: bf16
+#^^^^^^^^^^^^^^ error[accelerate/AC4]: \`mixed_precision\` cannot be set together
+num_processes: 4
+deepspeed_config:
+  deepspeed_config_file: ds.json
+  zero_stage: 2
+  #^^^^^^^^^ error[accelerate/AC4]: \`deepspeed_config.zero_stage\` cannot be set together
+  gradient_accumulation_steps: 4
+  #^^^^^^^^^^^^^^^^^^^^^^^^^^ error[accelerate/AC4]: \`deepspeed_config.gradient_accumulation_steps\` cannot be set together
+`,
+      { uri },
+    );
+  });
+
+  it("a clean DDP config has no diagnostics", () => {
+    // framework=accelerate layout=DDP (MULTI_GPU) mech=autocast P=float32 C=bfloat16 R=float32 ws=8
+    checkDiagnostics(
+      `compute_environment: LOCAL_MACHINE
+distributed_type: MULTI_GPU
+mixed_precision: bf16
+num_processes: 8
+gpu_ids: all
+`,
+      { uri },
+    );
+  });
+});
+
+describe("accelerate quick fixes", () => {
+  const opts = { uri };
+  it("AC1: quote NO", () => checkFix("distributed_type: NO\nnum_processes: 1\n", "accelerate/AC1", "NO", 'distributed_type: "NO"\nnum_processes: 1\n', opts));
+  it("AC1: quote no", () => checkFix("distributed_type: MULTI_GPU\nmixed_precision: no\n", "accelerate/AC1", "'no'", "distributed_type: MULTI_GPU\nmixed_precision: 'no'\n", opts));
+  it("AC2: remove an unknown key (block)", () =>
+    checkFix("distributed_type: MULTI_GPU\nbogus:\n  a: 1\nnum_processes: 2\n", "accelerate/AC2", "Remove", "distributed_type: MULTI_GPU\nnum_processes: 2\n", opts));
+  it("AC3: fp32 → 'no'", () => checkFix("distributed_type: MULTI_GPU\nmixed_precision: fp32\n", "accelerate/AC3", "'no'", "distributed_type: MULTI_GPU\nmixed_precision: 'no'\n", opts));
+  it("AC3: bfloat16 → bf16", () => checkFix("distributed_type: MULTI_GPU\nmixed_precision: bfloat16\n", "accelerate/AC3", "bf16", "distributed_type: MULTI_GPU\nmixed_precision: bf16\n", opts));
+  it("AC4: remove mixed_precision next to a DeepSpeed file", () =>
+    checkFix(
+      "distributed_type: DEEPSPEED\nmixed_precision: bf16\ndeepspeed_config:\n  deepspeed_config_file: ds.json\n",
+      "accelerate/AC4",
+      "Remove",
+      "distributed_type: DEEPSPEED\ndeepspeed_config:\n  deepspeed_config_file: ds.json\n",
+      opts,
+    ));
+  it("AC6: FSDP1 strategy under FSDP2 → boolean", () =>
+    checkFix(
+      "distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_reshard_after_forward: SHARD_GRAD_OP\n",
+      "accelerate/AC6",
+      "false",
+      "distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_reshard_after_forward: false\n",
+      { uri, ignore: ["accelerate/AC5"] },
+    ));
+  it("AC6: remove an FSDP1-only key", () =>
+    checkFix(
+      "distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_use_orig_params: true\n",
+      "accelerate/AC6",
+      "Remove",
+      "distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n",
+      opts,
+    ));
+  it("AC7: LOCAL_STATE_DICT → SHARDED_STATE_DICT", () =>
+    checkFix(
+      "distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_state_dict_type: LOCAL_STATE_DICT\n",
+      "accelerate/AC7",
+      "SHARDED",
+      "distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_state_dict_type: SHARDED_STATE_DICT\n",
+      opts,
+    ));
+  it("AC8: sync module states", () =>
+    checkFix("distributed_type: FSDP\nfsdp_config:\n  fsdp_sync_module_states: false\n", "accelerate/AC8", "true", "distributed_type: FSDP\nfsdp_config:\n  fsdp_sync_module_states: true\n", opts));
+  it("AC9: add the parallelism_config_ prefix", () =>
+    checkFix(
+      "distributed_type: FSDP\nnum_processes: 2\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  tp_size: 2\n",
+      "accelerate/AC9",
+      "Rename",
+      "distributed_type: FSDP\nnum_processes: 2\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_tp_size: 2\n",
+      opts,
+    ));
+  it("AC11: fp16 → bf16", () => checkFix("distributed_type: MULTI_GPU\nmixed_precision: fp16\n", "accelerate/AC11", "bf16", "distributed_type: MULTI_GPU\nmixed_precision: bf16\n", opts));
+  it("AC13: add fsdp_sharding_strategy", () =>
+    checkFix(
+      "distributed_type: FSDP\nfsdp_config:\n  fsdp_reshard_after_forward: SHARD_GRAD_OP\n",
+      "accelerate/AC13",
+      "fsdp_sharding_strategy",
+      "distributed_type: FSDP\nfsdp_config:\n  fsdp_reshard_after_forward: SHARD_GRAD_OP\n  fsdp_sharding_strategy: SHARD_GRAD_OP\n",
+      opts,
+    ));
+  it("yaml-1.1-boolean: quote it", () =>
+    checkFix("distributed_type: MULTI_GPU\ndowncast_bf16: no\n", "yaml-1.1-boolean", "Quote", "distributed_type: MULTI_GPU\ndowncast_bf16: 'no'\n", opts));
+});
+
+describe("accelerate resolution", () => {
+  it("FSDP2 + bf16: fp32 master, bf16 compute, bf16 reduction, with the parallelism layout", () => {
+    const r = analyzeDocument(
+      uri,
+      "distributed_type: FSDP\nmixed_precision: bf16\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_dp_replicate_size: 2\n  parallelism_config_dp_shard_size: 2\n  parallelism_config_tp_size: 2\n",
+    );
+    assert.equal(r.framework, "accelerate");
+    assert.match(r.frameworkReason, /distributed_type/);
+    assert.equal(r.layoutName, "HSDP+TP");
+    assert.equal(r.mechanism, "fully_shard");
+    assert.deepEqual(r.parallel, { dp_replicate: 2, dp_shard: 2, cp: 1, tp: 2, pp: 1, ep: 1, etp: 1 });
+    assert.deepEqual(
+      [r.precision?.paramStorage.dtype, r.precision?.compute.dtype, r.precision?.gradReduce.dtype],
+      ["float32", "bfloat16", "bfloat16"],
+    );
+    const h = r.hovers.find((x) => x.range.start.line === 1);
+    assert.ok(h);
+    assert.match(h.markdown, /gradient reduction/);
+  });
+
+  it("DDP + bf16 is autocast; parameters stay in the load dtype", () => {
+    const r = analyzeDocument(uri, "distributed_type: MULTI_GPU\nmixed_precision: bf16\nnum_processes: 4\n");
+    assert.equal(r.mechanism, "autocast");
+    assert.equal(r.layoutName, "DDP (MULTI_GPU)");
+    assert.equal(r.worldSize?.value, 4);
+    assert.equal(r.precision?.compute.dtype, "bfloat16");
+    assert.match(r.precision!.paramStorage.knob, /load dtype/);
+  });
+
+  it("a broken mixed_precision makes the mechanism `error`", () => {
+    const r = analyzeDocument(uri, "distributed_type: MULTI_GPU\nmixed_precision: no\n");
+    assert.equal(r.mechanism, "error");
+  });
+
+  it("SageMaker configs have their own keys", () => {
+    const r = analyzeDocument(uri, "compute_environment: AMAZON_SAGEMAKER\ndistributed_type: 'NO'\nec2_instance_type: ml.p3.2xlarge\niam_role_name: x\n");
+    assert.deepEqual(r.diagnostics, []);
+  });
+});

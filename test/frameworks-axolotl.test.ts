@@ -1,0 +1,169 @@
+/** Axolotl: detection, resolution and AX1–AX8 (spec other-frameworks.md §4), fixture style. */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { analyzeDocument } from "../server/src/core/analyze";
+import { checkDiagnostics, checkFix } from "./support/fixture";
+
+const uri = "file:///x/axolotl.yaml";
+const base = "base_model: x/y\ndatasets:\n  - path: a\n    type: alpaca\nsequence_len: 512\n";
+
+describe("Axolotl diagnostics", () => {
+  it("AX1 `bf16: full` and `bf16_full_eval` are rejected by the schema", () => {
+    // framework=axolotl layout=single GPU / DDP mech=error P=float32 C=float32 R=float32 ws=undefined
+    checkDiagnostics(
+      `base_model: meta-llama/Llama-3.1-8B
+datasets:
+  - path: tatsu-lab/alpaca
+    type: alpaca
+sequence_len: 2048
+adapter: lora
+bf16: full
+      #^^^ error[axolotl/AX1]: \`bf16: full\` is rejected by
+bf16_full_eval: true
+#^^^^^^^^^^^^^ error[axolotl/AX1]: \`bf16_full_eval\` is not an Axolotl
+`,
+      { uri },
+    );
+  });
+
+  it("AX2 bf16 + fp16, AX3 bfloat16 without bf16: false", () => {
+    // framework=axolotl layout=single GPU / DDP mech=autocast P=float32 C=bfloat16 R=float32 ws=undefined
+    checkDiagnostics(
+      `base_model: meta-llama/Llama-3.1-8B
+datasets:
+  - path: tatsu-lab/alpaca
+    type: alpaca
+micro_batch_size: 2
+adapter: qlora
+load_in_4bit: true
+bf16: true
+fp16: true
+      #^^^ warning[axolotl/AX2]: \`bf16: true\` and \`fp16: true\`
+bfloat16: true
+          #^^^ information[axolotl/AX3]: \`bfloat16: true\` only sets the
+`,
+      { uri },
+    );
+  });
+
+  it("AX4 [inferred] full fine-tune in bf16 has no fp32 master (information)", () => {
+    // framework=axolotl layout=single GPU / DDP mech=autocast P=bfloat16 C=bfloat16 R=bfloat16 ws=undefined
+    checkDiagnostics(
+      `base_model: meta-llama/Llama-3.2-1B
+datasets:
+  - path: tatsu-lab/alpaca
+    type: alpaca
+sequence_len: 1024
+bf16: auto
+      #^^^ information[axolotl/AX4]: [inferred] Full fine-tune with bf16
+`,
+      { uri },
+    );
+  });
+
+  it("AX6 fp16 full fine-tune", () => {
+    // framework=axolotl layout=single GPU / DDP mech=autocast P=float16 C=float16 R=float16 ws=undefined
+    checkDiagnostics(
+      `base_model: meta-llama/Llama-3.2-1B
+datasets:
+  - path: tatsu-lab/alpaca
+    type: alpaca
+sequence_len: 1024
+bf16: false
+fp16: true
+      #^^^ warning[axolotl/AX6]: \`fp16: true\` on a full
+`,
+      { uri },
+    );
+  });
+
+  it("AX5 fp8 all-gather / fp32_norms without FSDP2, DeepSpeed with FSDP; AX7 legacy fsdp list and prefixed keys", () => {
+    // framework=axolotl layout=FSDP1 mech=error P=float32 C=bfloat16 R=float32 ws=undefined
+    checkDiagnostics(
+      `base_model: meta-llama/Llama-3.2-1B
+datasets:
+  - path: tatsu-lab/alpaca
+    type: alpaca
+sequence_len: 1024
+adapter: lora
+fp8_enable_fsdp_float8_all_gather: true
+#^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[axolotl/AX5]: \`fp8_enable_fsdp_float8_all_gather\` requires \`fsdp_version: 2\`: Axolotl
+fp32_norms: true
+#^^^^^^^^^ error[axolotl/AX5]: \`fp32_norms\` requires \`fsdp_config\` with \`fsdp_version:
+deepspeed: deepspeed_configs/zero2.json
+#^^^^^^^^ error[axolotl/AX5]: \`deepspeed\` together with \`fsdp\`: use
+fsdp:
+#^^^ warning[axolotl/AX7]: The \`fsdp:\` list is the
+  - full_shard
+  - auto_wrap
+fsdp_config:
+#^^^^^^^^^^ warning[axolotl/AX7]: \`fsdp_config\` uses deprecated \`fsdp_\`-prefixed keys
+  fsdp_offload_params: true
+  fsdp_state_dict_type: FULL_STATE_DICT
+`,
+      { uri },
+    );
+  });
+
+  it("AX8 bitsandbytes 8-bit optimizer with FSDP2", () => {
+    // framework=axolotl layout=FSDP2 mech=error P=float32 C=bfloat16 R=float32 ws=undefined
+    checkDiagnostics(
+      `base_model: meta-llama/Llama-3.2-1B
+datasets:
+  - path: tatsu-lab/alpaca
+    type: alpaca
+sequence_len: 1024
+adapter: lora
+optimizer: adamw_bnb_8bit
+           #^^^^^^^^^^^^^ error[axolotl/AX8]: \`optimizer: adamw_bnb_8bit\` (bitsandbytes) with FSDP2:
+bf16: true
+fsdp_version: 2
+fsdp_config:
+  offload_params: false
+`,
+      { uri },
+    );
+  });
+});
+
+describe("Axolotl quick fixes", () => {
+  const opts = { uri };
+  const lora = `${base}adapter: lora\n`;
+  it("AX1: bf16: full → true", () => checkFix(`${lora}bf16: full\n`, "axolotl/AX1", "true", `${lora}bf16: true\n`, opts));
+  it("AX1: remove bf16_full_eval", () => checkFix(`${lora}bf16_full_eval: true\n`, "axolotl/AX1", "Remove", lora, opts));
+  it("AX2: remove fp16", () => checkFix(`${lora}bf16: true\nfp16: true\n`, "axolotl/AX2", "Remove", `${lora}bf16: true\n`, opts));
+  it("AX3: bf16: false for no AMP", () => checkFix(`${lora}bf16: auto\nbfloat16: true\n`, "axolotl/AX3", "bf16: false", `${lora}bf16: false\nbfloat16: true\n`, opts));
+  it("AX3: adds bf16: false when absent", () => checkFix(`${lora}bfloat16: true\n`, "axolotl/AX3", "bf16: false", `${lora}bfloat16: true\nbf16: false\n`, opts));
+  it("AX6: fp16 → bf16", () => checkFix(`${base}bf16: false\nfp16: true\n`, "axolotl/AX6", "bf16", `${base}bf16: true\nfp16: false\n`, { uri, ignore: ["axolotl/AX4"] }));
+  it("AX7: legacy fsdp list → fsdp_version: 2", () =>
+    checkFix(`${lora}fsdp:\n  - full_shard\n  - auto_wrap\nfsdp_config:\n  offload_params: true\n`, "axolotl/AX7", "fsdp_version: 2", `${lora}fsdp_version: 2\nfsdp_config:\n  offload_params: true\n`, opts));
+  it("AX7: strip fsdp_ prefixes", () =>
+    checkFix(`${lora}fsdp_version: 2\nfsdp_config:\n  fsdp_offload_params: true\n  fsdp_state_dict_type: FULL_STATE_DICT\n`, "axolotl/AX7", "Strip", `${lora}fsdp_version: 2\nfsdp_config:\n  offload_params: true\n  state_dict_type: FULL_STATE_DICT\n`, opts));
+  it("AX8: → adamw_torch_8bit", () =>
+    checkFix(`${lora}optimizer: adamw_8bit\nfsdp_version: 2\nfsdp_config:\n  offload_params: false\n`, "axolotl/AX8", "adamw_torch_8bit", `${lora}optimizer: adamw_torch_8bit\nfsdp_version: 2\nfsdp_config:\n  offload_params: false\n`, opts));
+});
+
+describe("Axolotl resolution", () => {
+  it("full fine-tune on FSDP2 is pure bf16; the HSDP+TP layout comes from the sizes", () => {
+    const r = analyzeDocument(uri, `${base}bf16: true\nfsdp_version: 2\nfsdp_config:\n  reshard_after_forward: true\ndp_shard_size: 4\ndp_replicate_size: 2\ntensor_parallel_size: 2\n`);
+    assert.equal(r.framework, "axolotl");
+    assert.match(r.frameworkReason, /base_model/);
+    assert.equal(r.layoutName, "HSDP+TP");
+    assert.equal(r.worldSize?.value, 16);
+    assert.deepEqual(r.parallel, { dp_replicate: 2, dp_shard: 4, cp: 1, tp: 2, pp: 1, ep: 1, etp: 1 });
+    assert.deepEqual([r.precision?.paramStorage.dtype, r.precision?.compute.dtype, r.precision?.gradReduce.dtype], ["bfloat16", "bfloat16", "bfloat16"]);
+    assert.ok(r.hovers.some((h) => /axolotl-no-upcast/.test(h.markdown)));
+  });
+  it("LoRA: fp32 adapters under bf16 autocast", () => {
+    const r = analyzeDocument(uri, `${base}adapter: lora\nbf16: auto\n`);
+    assert.equal(r.mechanism, "autocast");
+    assert.equal(r.precision?.paramStorage.dtype, "float32");
+    assert.equal(r.precision?.compute.dtype, "bfloat16");
+    assert.deepEqual(r.diagnostics, []);
+  });
+  it("gptq-style bf16: false + float16: true: no AMP, fp16 load", () => {
+    const r = analyzeDocument(uri, `${base}adapter: lora\nbf16: false\nfp16: false\nfloat16: true\n`);
+    assert.equal(r.mechanism, "none");
+    assert.equal(r.precision?.compute.dtype, "float16");
+  });
+});

@@ -1,0 +1,196 @@
+/** DeepSpeed JSON: detection, resolution per stage, DS1–DS9 and cross-file links (spec other-frameworks.md §5, §6.7). */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { AnalysisEnv, AnalysisResult } from "../server/src/core/analysis";
+import { analyzeDocument } from "../server/src/core/analyze";
+import { applyEdits } from "../server/src/core/diagnostics";
+import { LineIndex } from "../server/src/core/text";
+
+const uri = "file:///x/ds_config.json";
+const analyze = (text: string, env?: AnalysisEnv, u = uri) => analyzeDocument(u, text, {}, env);
+const codes = (r: AnalysisResult) => r.diagnostics.map((d) => `${d.severity}:${d.code}@${d.range.start.line}:${d.range.start.character}`);
+
+/** A file system in memory: absolute path → text. */
+function fakeEnv(files: Record<string, string>, documentPath: string): AnalysisEnv {
+  return {
+    readFile: (p) => files[p],
+    listDir: (dir) => {
+      const prefix = dir.endsWith("/") ? dir : `${dir}/`;
+      const names = new Set<string>();
+      for (const p of Object.keys(files)) if (p.startsWith(prefix)) names.add(p.slice(prefix.length).split("/")[0]!);
+      return [...names];
+    },
+    documentPath,
+  };
+}
+
+function fixed(text: string, r: AnalysisResult, code: string, titlePart: string): string {
+  const d = r.diagnostics.find((x) => x.code === code);
+  assert.ok(d, `no ${code}: ${codes(r).join(", ")}`);
+  const f = d.data?.fixes?.find((x) => x.title.includes(titlePart));
+  assert.ok(f, `no fix "${titlePart}" on ${code}`);
+  const after = applyEdits({ text, lines: new LineIndex(text) }, f.edits);
+  JSON.parse(after);
+  return after;
+}
+
+describe("DeepSpeed diagnostics", () => {
+  it("DS1: fp16 and bf16 both enabled (on both keys, with fixes)", () => {
+    const text = '{\n  "zero_optimization": {"stage": 2},\n  "fp16": {"enabled": true},\n  "bf16": {"enabled": true}\n}\n';
+    const r = analyze(text);
+    assert.equal(r.framework, "deepspeed");
+    assert.deepEqual(codes(r), ["error:deepspeed/DS1@2:11", "error:deepspeed/DS1@3:11"]);
+    assert.equal(r.mechanism, "error");
+    const after = fixed(text, r, "deepspeed/DS1", "Disable fp16");
+    assert.ok(!analyze(after).diagnostics.some((d) => d.code === "deepspeed/DS1"));
+  });
+
+  it("DS1 + DS2: Apex amp with a 16-bit mode and with ZeRO", () => {
+    const r = analyze('{"zero_optimization": {"stage": 1}, "bf16": {"enabled": true}, "communication_data_type": "fp32", "amp": {"enabled": true}}');
+    assert.deepEqual(
+      r.diagnostics.map((d) => d.code),
+      ["deepspeed/DS1", "deepspeed/DS2"],
+    );
+  });
+
+  it("DS3: \"auto\" precision in a file a deepspeed launcher script runs directly", () => {
+    const files = {
+      "/p/ds.json": '{"zero_optimization": {"stage": 2}, "bf16": {"enabled": "auto"}}',
+      "/p/run.sh": "deepspeed --num_gpus 8 train.py --deepspeed_config ds.json\n",
+    };
+    const r = analyze(files["/p/ds.json"], fakeEnv(files, "/p/ds.json"), "file:///p/ds.json");
+    assert.deepEqual(codes(r), ["warning:deepspeed/DS3@0:56"]);
+    assert.match(r.diagnostics[0]!.message, /run\.sh/);
+    // Without a launcher script (e.g. the HF Trainer fills "auto"), nothing.
+    const quiet = analyze(files["/p/ds.json"], fakeEnv({ "/p/ds.json": files["/p/ds.json"] }, "/p/ds.json"), "file:///p/ds.json");
+    assert.deepEqual(quiet.diagnostics, []);
+  });
+
+  it("DS4: bf16_optimizer_states without master weights, options at stage 0, param_dtype mismatch", () => {
+    const r = analyze('{"train_batch_size": 8, "bf16": {"enabled": true, "bf16_optimizer_states": true}, "communication_data_type": "fp32", "data_types": {"param_dtype": "fp16"}}');
+    assert.deepEqual(
+      r.diagnostics.map((d) => d.code).sort(),
+      ["deepspeed/DS4", "deepspeed/DS4", "deepspeed/DS4"],
+    );
+  });
+
+  it("DS5: bf16 gradient accumulation, fixed by adding data_types.grad_accum_dtype", () => {
+    const text = '{\n  "zero_optimization": {"stage": 2},\n  "bf16": {"enabled": true},\n  "communication_data_type": "fp32",\n  "gradient_accumulation_steps": 8\n}\n';
+    const r = analyze(text);
+    assert.deepEqual(codes(r), ["warning:deepspeed/DS5@4:2"]);
+    const after = fixed(text, r, "deepspeed/DS5", "fp32");
+    assert.deepEqual(analyze(after).diagnostics, []);
+    assert.equal(JSON.parse(after).data_types.grad_accum_dtype, "fp32");
+  });
+
+  it("DS5 fix adds to an existing data_types object", () => {
+    const text = '{\n  "zero_optimization": {"stage": 2},\n  "bf16": {"enabled": true},\n  "communication_data_type": "fp32",\n  "gradient_accumulation_steps": 8,\n  "data_types": {"param_dtype": "bf16"}\n}\n';
+    const after = fixed(text, analyze(text), "deepspeed/DS5", "fp32");
+    assert.deepEqual(JSON.parse(after).data_types, { grad_accum_dtype: "fp32", param_dtype: "bf16" });
+  });
+
+  it("DS6: 16-bit gradient averaging is information, fixed by communication_data_type", () => {
+    const text = '{\n  "zero_optimization": {"stage": 3},\n  "bf16": {"enabled": true}\n}\n';
+    const r = analyze(text);
+    assert.deepEqual(codes(r), ["information:deepspeed/DS6@2:11"]);
+    assert.equal(r.precision?.gradReduce.dtype, "bfloat16");
+    const after = fixed(text, r, "deepspeed/DS6", "fp32");
+    const r2 = analyze(after);
+    assert.deepEqual(r2.diagnostics, []);
+    assert.equal(r2.precision?.gradReduce.dtype, "float32");
+  });
+
+  it("DS7: invalid communication dtype, negative loss scale, zero window, max_grad_norm", () => {
+    const r = analyze(
+      '{"zero_optimization": {"stage": 1}, "communication_data_type": "bfloat16", "fp16": {"enabled": true, "loss_scale": 0, "loss_scale_window": 0}, "optimizer": {"type": "AdamW", "params": {"max_grad_norm": 1.0}}}',
+    );
+    assert.deepEqual(r.diagnostics.map((d) => d.code), ["deepspeed/DS7", "deepspeed/DS7", "deepspeed/DS7"]);
+    const r2 = analyze('{"zero_optimization": {"stage": 1}, "fp16": {"enabled": true, "loss_scale": -1}, "communication_data_type": "fp32"}');
+    assert.deepEqual(r2.diagnostics.map((d) => d.code), ["deepspeed/DS7"]);
+  });
+
+  it("DS8: batch trio not divisible; and inconsistent with the world size setting", () => {
+    const r = analyze('{"zero_optimization": {"stage": 0}, "train_batch_size": 30, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2}');
+    assert.deepEqual(r.diagnostics.map((d) => d.code), ["deepspeed/DS8"]);
+    const r2 = analyzeDocument(uri, '{"zero_optimization": {"stage": 0}, "train_batch_size": 32, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2}', { worldSize: 8 });
+    assert.deepEqual(r2.diagnostics.map((d) => d.code), ["deepspeed/DS8"]);
+    assert.equal(r2.diagnostics[0]!.data?.fixes?.[0]?.edits[0]?.newText, "64");
+    // Consistent trio: world size inferred, no diagnostic.
+    const ok = analyze('{"zero_optimization": {"stage": 0}, "train_batch_size": 32, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2}');
+    assert.deepEqual(ok.diagnostics, []);
+    assert.equal(ok.worldSize?.value, 4);
+  });
+});
+
+describe("DeepSpeed resolution", () => {
+  it("bf16 ZeRO-3: fp32 master partitions, bf16 compute and reduction", () => {
+    const r = analyze('{"zero_optimization": {"stage": 3}, "bf16": {"enabled": true}}');
+    assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
+    assert.deepEqual([r.precision?.paramStorage.dtype, r.precision?.compute.dtype, r.precision?.gradReduce.dtype], ["float32", "bfloat16", "bfloat16"]);
+    assert.ok(r.hovers.length > 0);
+    assert.match(r.hovers[0]!.markdown, /optimizer state/);
+  });
+  it('"auto" precision alone means fp32 when standalone, with the assumption in the hover', () => {
+    const r = analyze('{"zero_optimization": {"stage": 2}, "bf16": {"enabled": "auto"}}');
+    assert.equal(r.precision?.compute.dtype, "float32");
+    assert.ok(r.hovers.some((h) => /ds-auto-dropped/.test(h.markdown)));
+  });
+  it("bf16_master_weights_and_grads drops the fp32 master copy", () => {
+    const r = analyze('{"zero_optimization": {"stage": 2}, "bf16": {"enabled": true, "bf16_master_weights_and_grads": true}, "communication_data_type": "fp32"}');
+    assert.equal(r.precision?.paramStorage.dtype, "bfloat16");
+    assert.deepEqual(r.diagnostics, []);
+  });
+  it("torch_autocast: fp32 parameters, bf16 compute", () => {
+    const r = analyze('{"zero_optimization": {"stage": 1}, "torch_autocast": {"enabled": true, "dtype": "bfloat16"}}');
+    assert.equal(r.mechanism, "autocast");
+    assert.equal(r.precision?.paramStorage.dtype, "float32");
+    assert.equal(r.precision?.compute.dtype, "bfloat16");
+  });
+});
+
+describe("cross-file links (DS9 on both files)", () => {
+  const ds = '{\n  "zero_optimization": {"stage": 2},\n  "fp16": {"enabled": true},\n  "communication_data_type": "fp32"\n}\n';
+  const acc = "distributed_type: DEEPSPEED\nmixed_precision: bf16\nnum_processes: 4\ndeepspeed_config:\n  deepspeed_config_file: ../ds/zero2.json\n";
+  const files = { "/repo/ds/zero2.json": ds, "/repo/accelerate/launch.yaml": acc };
+
+  it("accelerate: DS9 on mixed_precision, plus AC4; precision read from the JSON", () => {
+    const r = analyzeDocument("file:///repo/accelerate/launch.yaml", acc, {}, fakeEnv(files, "/repo/accelerate/launch.yaml"));
+    assert.deepEqual(codes(r), ["error:accelerate/AC4@1:0", "warning:deepspeed/DS9@1:0"]);
+    assert.match(r.diagnostics[1]!.message, /fp16\.enabled: true/);
+    assert.equal(r.layoutName, "DeepSpeed ZeRO-2");
+  });
+
+  it("the DeepSpeed file reports the same conflict, naming the YAML that uses it", () => {
+    const r = analyzeDocument("file:///repo/ds/zero2.json", ds, {}, fakeEnv(files, "/repo/ds/zero2.json"));
+    assert.deepEqual(codes(r), ["warning:deepspeed/DS9@2:11"]);
+    assert.match(r.diagnostics[0]!.message, /accelerate\/launch\.yaml/);
+    assert.equal(r.worldSize?.value, 4);
+  });
+
+  it("Axolotl resolves `deepspeed:` from the folders above the YAML and fills \"auto\"", () => {
+    const auto = '{"zero_optimization": {"stage": 3}, "bf16": {"enabled": "auto"}, "fp16": {"enabled": "auto"}}';
+    const yaml = "base_model: x/y\ndatasets:\n  - path: a\n    type: alpaca\nsequence_len: 512\nadapter: lora\nbf16: auto\ndeepspeed: deepspeed_configs/zero3.json\n";
+    const fs = { "/repo/deepspeed_configs/zero3.json": auto, "/repo/examples/llama/lora.yaml": yaml };
+    const r = analyzeDocument("file:///repo/examples/llama/lora.yaml", yaml, {}, fakeEnv(fs, "/repo/examples/llama/lora.yaml"));
+    assert.equal(r.framework, "axolotl");
+    assert.deepEqual(r.diagnostics, []);
+    assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
+    assert.equal(r.precision?.compute.dtype, "bfloat16");
+    assert.equal(r.precision?.paramStorage.dtype, "float32");
+  });
+
+  it("Axolotl: bf16 against an fp16 DeepSpeed file is DS9; a missing file is reported", () => {
+    const yaml = "base_model: x/y\ndatasets:\n  - path: a\n    type: alpaca\nsequence_len: 512\nadapter: lora\nbf16: true\ndeepspeed: ds.json\n";
+    const r = analyzeDocument("file:///r/a.yaml", yaml, {}, fakeEnv({ "/r/ds.json": ds }, "/r/a.yaml"));
+    assert.deepEqual(codes(r), ["warning:deepspeed/DS9@6:0"]);
+    const missing = analyzeDocument("file:///r/a.yaml", yaml, {}, fakeEnv({}, "/r/a.yaml"));
+    assert.deepEqual(codes(missing), ["information:axolotl/deepspeed-config-missing@7:11"]);
+  });
+
+  it("Lightning: the DeepSpeed strategy's config file is followed", () => {
+    const yaml = "trainer:\n  devices: 2\n  precision: bf16-mixed\n  strategy:\n    class_path: lightning.pytorch.strategies.DeepSpeedStrategy\n    init_args:\n      config: ds.json\n";
+    const r = analyzeDocument("file:///l/t.yaml", yaml, {}, fakeEnv({ "/l/ds.json": ds }, "/l/t.yaml"));
+    assert.deepEqual(codes(r), ["information:deepspeed/DS9@2:2"]);
+    assert.match(r.diagnostics[0]!.message, /cannot be simultaneously enabled/);
+  });
+});

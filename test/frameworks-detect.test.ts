@@ -1,0 +1,119 @@
+/** Detection by content (spec other-frameworks.md §6): never by claiming every .yaml/.json file. */
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, it } from "node:test";
+import type { AnalysisEnv } from "../server/src/core/analysis";
+import { analyzeDocument } from "../server/src/core/analyze";
+import { FRAMEWORKS } from "../server/src/core/frameworks";
+
+const EXAMPLES = resolve(__dirname, "..", "examples", "yaml");
+
+function diskEnv(path: string): AnalysisEnv {
+  return {
+    readFile: (p) => {
+      try {
+        return readFileSync(p, "utf8");
+      } catch {
+        return undefined;
+      }
+    },
+    listDir: (d) => {
+      try {
+        return readdirSync(d);
+      } catch {
+        return [];
+      }
+    },
+    documentPath: path,
+  };
+}
+
+const analyzeExample = (rel: string) => {
+  const p = join(EXAMPLES, rel);
+  return analyzeDocument(`file://${p}`, readFileSync(p, "utf8"), {}, diskEnv(p));
+};
+
+describe("framework detection", () => {
+  it("registers the analysers in the spec's order, torchtitan first", () => {
+    assert.deepEqual(
+      FRAMEWORKS.map((f) => f.id),
+      ["torchtitan", "deepspeed", "accelerate", "torchtune", "axolotl", "lightning"],
+    );
+  });
+
+  for (const f of readdirSync(join(EXAMPLES, "unrelated"))) {
+    it(`unrelated YAML gets nothing: ${f}`, () => {
+      const r = analyzeExample(`unrelated/${f}`);
+      assert.equal(r.framework, null);
+      assert.equal(r.frameworkReason, "no training-config markers found");
+      assert.deepEqual(r.diagnostics, []);
+      assert.deepEqual(r.hovers, []);
+    });
+  }
+
+  const expected: Record<string, string> = {
+    "torchtune/llama3_8b_full_bf16.yaml": "torchtune",
+    "torchtune/broken_offload.yaml": "torchtune",
+    "accelerate/fsdp2_bf16.yaml": "accelerate",
+    "accelerate/yaml11_pitfalls.yaml": "accelerate",
+    "accelerate/deepspeed_conflict.yaml": "accelerate",
+    "deepspeed/zero2_fp16.json": "deepspeed",
+    "deepspeed/zero3_bf16_accum.json": "deepspeed",
+    "deepspeed/auto_for_trainer.json": "deepspeed",
+    "lightning/cli_fsdp.yaml": "lightning",
+    "lightning/hydra_trainer_bf16_true.yaml": "lightning",
+    "lightning/litgpt_full.yaml": "lightning",
+    "axolotl/fft_fsdp2.yaml": "axolotl",
+    "axolotl/lora_deepspeed.yaml": "axolotl",
+  };
+  for (const [rel, fw] of Object.entries(expected)) {
+    it(`examples/yaml/${rel} is ${fw}, with a reason and a hover`, () => {
+      const r = analyzeExample(rel);
+      assert.equal(r.framework, fw);
+      assert.ok(r.frameworkReason.length > 10);
+      assert.ok(r.hovers.length > 0);
+      assert.ok(r.hovers.every((h) => h.markdown.includes(`Detected as`)), "the hover says what was detected and why");
+      assert.ok(r.reportMarkdown);
+      if (r.mechanism !== "error") assert.ok(r.precision);
+    });
+  }
+
+  it("the example DeepSpeed conflict is reported on both files", () => {
+    const y = analyzeExample("accelerate/deepspeed_conflict.yaml");
+    const j = analyzeExample("deepspeed/zero2_fp16.json");
+    assert.ok(y.diagnostics.some((d) => d.code === "deepspeed/DS9"));
+    assert.ok(j.diagnostics.some((d) => d.code === "deepspeed/DS9" && /deepspeed_conflict\.yaml/.test(d.message)));
+  });
+
+  it("a framework directive overrides detection; off opts out", () => {
+    const text = "# precision-lens: framework=lightning\nprecision: 16-true\n";
+    const r = analyzeDocument("file:///x/t.yaml", text);
+    assert.equal(r.framework, "lightning");
+    assert.ok(r.diagnostics.some((d) => d.code === "lightning/PL7"));
+    assert.ok(r.hovers.some((h) => /framework=/.test(h.markdown)));
+    const off = analyzeDocument("file:///x/t.yaml", "# precision-lens: off\ntrainer:\n  precision: 16-true\n");
+    assert.equal(off.framework, null);
+  });
+
+  it("YAML that merely mentions precision words is not claimed", () => {
+    for (const text of [
+      "mixed_precision: bf16\nnum_processes: 8\n", // no distributed_type
+      "precision: bf16-mixed\n", // no trainer, no LitGPT markers
+      "base_model: x\nsequence_len: 10\n", // no datasets list
+      "dtype: bf16\n",
+      "trainer:\n  name: bob\n",
+      '{"fp16": {"enabled": true}}',
+    ]) {
+      const r = analyzeDocument(text.startsWith("{") ? "file:///x/a.json" : "file:///x/a.yaml", text);
+      assert.equal(r.framework, null, text);
+      assert.deepEqual(r.diagnostics, [], text);
+    }
+  });
+
+  it("detection reasons name the markers", () => {
+    assert.match(analyzeDocument("file:///x/a.yaml", "distributed_type: FSDP\nmixed_precision: bf16\n").frameworkReason, /distributed_type/);
+    assert.match(analyzeDocument("file:///x/a.json", '{"zero_optimization": {"stage": 1}}').frameworkReason, /zero_optimization/);
+    assert.match(analyzeDocument("file:///x/a.yaml", "model:\n  _component_: torchtune.models.x\n").frameworkReason, /_component_/);
+  });
+});

@@ -1,0 +1,197 @@
+/** Lightning: detection (LightningCLI, Hydra, LitGPT), resolution and PL1–PL12 (spec other-frameworks.md §3). */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { analyzeDocument } from "../server/src/core/analyze";
+import { checkDiagnostics, checkFix } from "./support/fixture";
+
+const uri = "file:///x/trainer.yaml";
+
+describe("Lightning diagnostics", () => {
+  it("PL2 legacy precision 16 (a second YAML document is not the config)", () => {
+    // framework=lightning layout=DDP (auto) mech=autocast P=float32 C=float16 R=float32 ws=2
+    checkDiagnostics(
+      `trainer:
+  accelerator: gpu
+  devices: 2
+  precision: 16
+             #^ warning[lightning/PL2]: \`precision: 16\` is a legacy
+model:
+  class_path: my.Model
+---
+trainer:
+  precision: bf16-amp
+`,
+      { uri },
+    );
+  });
+
+  it("PL1 invalid precision", () => {
+    // framework=lightning layout=DDP (auto) mech=error P=undefined C=undefined R=undefined ws=2
+    checkDiagnostics(
+      `trainer:
+  accelerator: gpu
+  devices: 2
+  precision: bf16-amp
+             #^^^^^^^ error[lightning/PL1]: \`precision: bf16-amp\` is not a
+`,
+      { uri },
+    );
+  });
+
+  it("PL3 64-true under FSDP, PL6 norm clipping under FSDP", () => {
+    // framework=lightning layout=FSDP mech=error P=float64 C=float64 R=float64 ws=8
+    checkDiagnostics(
+      `trainer:
+  accelerator: gpu
+  devices: 8
+  strategy: fsdp
+  precision: 64-true
+             #^^^^^^ error[lightning/PL3]: \`precision: 64-true\` is not supported
+  gradient_clip_val: 1.0
+  #^^^^^^^^^^^^^^^^^^^^^ error[lightning/PL6]: \`gradient_clip_val: 1\` with the FSDP
+`,
+      { uri },
+    );
+  });
+
+  it("PL4 transformer-engine and value clipping under DeepSpeed (LightningCLI `fit:` subcommand)", () => {
+    // framework=lightning layout=DeepSpeed ZeRO-3 mech=error P=float32 C=float32 R=float32 ws=4
+    checkDiagnostics(
+      `fit:
+  trainer:
+    devices: 4
+    strategy: deepspeed_stage_3
+    precision: transformer-engine
+               #^^^^^^^^^^^^^^^^^ error[lightning/PL4]: \`precision: transformer-engine\` is not supported
+    gradient_clip_val: 0.5
+    gradient_clip_algorithm: value
+                             #^^^^ error[lightning/PL4]: \`gradient_clip_algorithm: value\` is not supported
+`,
+      { uri },
+    );
+  });
+
+  it("PL5 16-mixed under ModelParallelStrategy, PL12 dp \u00d7 tp \u2260 devices \u00d7 nodes", () => {
+    // framework=lightning layout=ModelParallel (FSDP2+TP) mech=error P=float32 C=float16 R=float32 ws=8
+    checkDiagnostics(
+      `trainer:
+  devices: 4
+  num_nodes: 2
+  precision: 16-mixed
+             #^^^^^^^ error[lightning/PL5]: \`precision: 16-mixed\` is not supported
+  strategy:
+    class_path: lightning.pytorch.strategies.ModelParallelStrategy
+    init_args:
+      data_parallel_size: 2
+      #^^^^^^^^^^^^^^^^^ error[lightning/PL12]: data_parallel_size × tensor_parallel_size = 2
+      tensor_parallel_size: 2
+`,
+      { uri },
+    );
+  });
+
+  it("PL7 16-true, PL10 precision and a Precision plugin (Hydra _target_ trainer)", () => {
+    // framework=lightning layout=single device mech=error P=float16 C=float16 R=float16 ws=1
+    checkDiagnostics(
+      `_target_: lightning.pytorch.trainer.Trainer
+accelerator: gpu
+devices: 1
+precision: 16-true
+#^^^^^^^^ error[lightning/PL10]: Both \`precision\` and a Precision
+           #^^^^^^ warning[lightning/PL7]: \`precision: 16-true\` casts the model
+plugins:
+  - class_path: lightning.pytorch.plugins.precision.MixedPrecision
+`,
+      { uri },
+    );
+  });
+
+  it("PL11 16-mixed on CPU (Hydra trainer config group file)", () => {
+    // framework=lightning layout=single device mech=autocast P=float32 C=float16 R=float32 ws=1
+    checkDiagnostics(
+      `defaults:
+  - default
+accelerator: cpu
+devices: 1
+precision: 16-mixed
+           #^^^^^^^ information[lightning/PL11]: \`16-mixed\` on \`accelerator: cpu\`: Lightning
+`,
+      { uri },
+    );
+  });
+
+  it("PL9 FSDP + bf16-mixed reduces in bf16; value clipping is fine", () => {
+    // framework=lightning layout=FSDP mech=fully_shard P=float32 C=bfloat16 R=bfloat16 ws=8
+    checkDiagnostics(
+      `trainer:
+  accelerator: gpu
+  devices: 8
+  precision: bf16-mixed
+             #^^^^^^^^^ information[lightning/PL9]: FSDP with bf16-mixed: fp32 master
+  strategy:
+    class_path: lightning.pytorch.strategies.FSDPStrategy
+  gradient_clip_val: 1.0
+  gradient_clip_algorithm: value
+`,
+      { uri },
+    );
+  });
+
+  it("PL8 bf16-true is pure bf16 (LitGPT style)", () => {
+    // framework=lightning layout=DDP (auto) mech=none P=bfloat16 C=bfloat16 R=bfloat16 ws=4
+    checkDiagnostics(
+      `checkpoint_dir: checkpoints/x
+out_dir: out/x
+precision: bf16-true
+           #^^^^^^^^ information[lightning/PL8]: \`precision: bf16-true\` is pure bf16:
+devices: 4
+train:
+  epochs: 1
+`,
+      { uri },
+    );
+  });
+});
+
+describe("Lightning quick fixes", () => {
+  const opts = { uri };
+  it("PL1: nearest canonical value", () => checkFix("trainer:\n  devices: 1\n  precision: bf16-amp\n", "lightning/PL1", "bf16-mixed", "trainer:\n  devices: 1\n  precision: bf16-mixed\n", opts));
+  it("PL2: legacy alias → canonical", () => checkFix("trainer:\n  devices: 1\n  precision: bf16\n", "lightning/PL2", "bf16-mixed", "trainer:\n  devices: 1\n  precision: bf16-mixed\n", opts));
+  it("PL3: → bf16-mixed", () =>
+    checkFix("trainer:\n  strategy: fsdp\n  precision: 64-true\n", "lightning/PL3", "bf16-mixed", "trainer:\n  strategy: fsdp\n  precision: bf16-mixed\n", { uri, ignore: ["lightning/PL9"] }));
+  it("PL4: value clipping → norm", () =>
+    checkFix("trainer:\n  strategy: deepspeed\n  gradient_clip_algorithm: value\n", "lightning/PL4", "norm", "trainer:\n  strategy: deepspeed\n  gradient_clip_algorithm: norm\n", opts));
+  it("PL6: add value clipping", () =>
+    checkFix("trainer:\n  strategy: fsdp\n  gradient_clip_val: 1.0\n", "lightning/PL6", "value", "trainer:\n  strategy: fsdp\n  gradient_clip_val: 1.0\n  gradient_clip_algorithm: value\n", opts));
+  it("PL7: 16-true → bf16-mixed", () => checkFix("trainer:\n  devices: 1\n  precision: 16-true\n", "lightning/PL7", "bf16-mixed", "trainer:\n  devices: 1\n  precision: bf16-mixed\n", opts));
+  it("PL11: → bf16-mixed", () =>
+    checkFix("trainer:\n  accelerator: cpu\n  precision: 16-mixed\n", "lightning/PL11", "bf16-mixed", "trainer:\n  accelerator: cpu\n  precision: bf16-mixed\n", opts));
+});
+
+describe("Lightning resolution", () => {
+  it("DDP + bf16-mixed: autocast, fp32 params and reduction, world size from devices × num_nodes", () => {
+    const r = analyzeDocument(uri, "trainer:\n  accelerator: gpu\n  devices: 4\n  num_nodes: 2\n  strategy: ddp\n  precision: bf16-mixed\n");
+    assert.equal(r.framework, "lightning");
+    assert.match(r.frameworkReason, /LightningCLI/);
+    assert.equal(r.worldSize?.value, 8);
+    assert.equal(r.mechanism, "autocast");
+    assert.deepEqual([r.precision?.paramStorage.dtype, r.precision?.compute.dtype, r.precision?.gradReduce.dtype], ["float32", "bfloat16", "float32"]);
+    assert.ok(r.hovers.some((h) => /autocast/.test(h.markdown)));
+  });
+  it("FSDP + bf16-mixed: fully_shard with bf16 reduction", () => {
+    const r = analyzeDocument(uri, "trainer:\n  devices: 8\n  strategy: fsdp\n  precision: bf16-mixed\n");
+    assert.equal(r.mechanism, "fully_shard");
+    assert.equal(r.precision?.gradReduce.dtype, "bfloat16");
+    assert.deepEqual(r.parallel, { dp_replicate: 1, dp_shard: 8, cp: 1, tp: 1, pp: 1, ep: 1, etp: 1 });
+  });
+  it("an error makes the mechanism `error`", () => {
+    const r = analyzeDocument(uri, "trainer:\n  devices: 8\n  strategy: fsdp\n  precision: 64-true\n");
+    assert.equal(r.mechanism, "error");
+  });
+  it("a Hydra trainer config without precision runs 32-true and has no diagnostics", () => {
+    const r = analyzeDocument(uri, "_target_: lightning.pytorch.trainer.Trainer\naccelerator: gpu\ndevices: 1\n");
+    assert.equal(r.framework, "lightning");
+    assert.equal(r.precision?.compute.dtype, "float32");
+    assert.deepEqual(r.diagnostics, []);
+  });
+});
