@@ -11,6 +11,7 @@ import type { AnalysisResult, AnalysisSettings } from "./core/analysis";
 import { headline } from "./core/features";
 import { fixAll, formatFixReport, type FixAllResult } from "./core/fix";
 import { torchtitanJsonSchemaText } from "./core/jsonSchema";
+import { simulationToJson } from "./core/engine";
 import { parseVersion } from "./core/torchtitan/versions";
 import { nodeEnv } from "./host/nodeEnv";
 
@@ -26,6 +27,9 @@ const USAGE = `Usage:
       Exit 0 when no error-level diagnostic, 1 when any, 2 on usage errors or unreadable input.
       --fix rewrites the files in place with every fix that needs no choice (moved and renamed keys,
       clear typos), keeping comments and layout, and lists the fixes that need a choice.
+  precision-lens explain [--world-size N] [--torchtitan-version V] FILE
+      Print the full precision report of one config: layout, mechanism, the dtype of every op of a
+      simulated training step, collectives, memory per GPU, assumptions and the era comparison.
   precision-lens schema [--torchtitan-version V]
       Print the JSON Schema of a torchtitan release (default v0.2.2) for taplo, tombi or any validator.
   precision-lens --help | --version
@@ -65,6 +69,7 @@ export function runCli(argv: string[], io: CliIO): number {
     }
     if (cmd === "check") return check(parseCheckArgs(rest), io);
     if (cmd === "schema") return schema(rest, io);
+    if (cmd === "explain") return explain(rest, io);
     throw new UsageError(`unknown command "${cmd}"`);
   } catch (e) {
     if (e instanceof UsageError) {
@@ -121,6 +126,35 @@ interface FileOutcome {
   result?: AnalysisResult;
   error?: string;
   fixes?: FixAllResult;
+}
+
+function explain(args: string[], io: CliIO): number {
+  const opts = parseCheckArgs(args);
+  if (opts.paths.length !== 1) throw new UsageError("explain takes exactly one file");
+  const { files, errors } = collect(opts.paths[0]!, io);
+  if (errors.length || files.length !== 1) {
+    io.stderr(`precision-lens: ${opts.paths[0]}: ${errors[0]?.error ?? "not a single file"}\n`);
+    return 2;
+  }
+  const f = files[0]!;
+  let text: string;
+  try {
+    text = readFileSync(f, "utf8");
+  } catch (e) {
+    io.stderr(`precision-lens: ${opts.paths[0]}: cannot read (${(e as Error).message})\n`);
+    return 2;
+  }
+  const r = analyzeDocument(pathToFileURL(f).href, text, opts.settings, nodeEnv(f, [io.cwd]), formatOf(f));
+  if (!r.reportMarkdown) {
+    io.stdout(`${opts.paths[0]}: ${r.frameworkReason}; no precision report.\n`);
+    return 0;
+  }
+  io.stdout(r.reportMarkdown + "\n");
+  if (r.diagnostics.length) {
+    io.stdout("\n## Diagnostics\n\n");
+    for (const d of r.diagnostics) io.stdout(`- line ${d.range.start.line + 1}: ${d.severity} [${d.code}] ${d.message}\n`);
+  }
+  return r.diagnostics.some((d) => d.severity === "error") ? 1 : 0;
 }
 
 function schema(args: string[], io: CliIO): number {
@@ -248,6 +282,7 @@ export function fileJson(path: string, r: AnalysisResult): Record<string, unknow
     diagnostics: r.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range })),
   };
   if (r.torchtitanVersion) out.torchtitanVersion = { value: r.torchtitanVersion.value, source: r.torchtitanVersion.source };
+  if (r.framework === "torchtitan") out.simulation = r.simulation ? simulationToJson(r.simulation) : null;
   return out;
 }
 

@@ -2,6 +2,7 @@
  * The result of analysing one document, and the contract every framework analyser fulfils. Front ends
  * (server, CLI) only ever consume `AnalysisResult`; they never look inside a framework.
  */
+import type { Simulation } from "./engine/types";
 import type { ConfigDocument, ConfigFormat } from "./model";
 import type { Diagnostic, DType, Position } from "./types";
 
@@ -75,6 +76,8 @@ export interface AnalysisResult {
   inlayHints?: InlayHintData[];
   /** Markdown of the full precision report (the code lens and `explain` show it). */
   reportMarkdown?: string;
+  /** The dtype-propagation simulation of one training step (torchtitan; absent when the launch fails). */
+  simulation?: Simulation;
   /** The parsed document, for editor features that need the model (completion, symbols). */
   doc: ConfigDocument;
 }

@@ -11,7 +11,7 @@ import type { ConfigDocument, ConfigFormat } from "./model";
 import { parseJsonDocument } from "./parse/json";
 import { parseTomlDocument } from "./parse/toml";
 import { applySuppressions } from "./suppress";
-import { parseYamlDocument } from "./parse/yaml";
+import { parseYamlDocument, yamlParseNotes } from "./parse/yaml";
 
 export function formatOf(uri: string): ConfigFormat | undefined {
   const path = uri.split(/[?#]/)[0]!.toLowerCase();
@@ -63,7 +63,11 @@ export function analyzeDocument(uri: string, text: string, settings: AnalysisSet
     const diagnostics = looksLikeConfig ? doc.syntaxErrors.map((e) => diag(`${format}-syntax`, "error", e.range, e.message)) : [];
     return { ...base, framework: null, frameworkReason: looksLikeConfig ? "the file does not parse" : "no training-config markers found", diagnostics };
   }
-  if (!analyzer) return { ...base, framework: null, frameworkReason: "no training-config markers found", diagnostics: [] };
+  if (!analyzer) {
+    // A hostile YAML file that is no config still says why it was cut short (the hover/status show this).
+    const notes = format === "yaml" ? yamlParseNotes(doc).map((n) => n.message) : [];
+    return { ...base, framework: null, frameworkReason: ["no training-config markers found", ...notes].join("; "), diagnostics: [] };
+  }
 
   try {
     const r = analyzer.analyze(doc, settings, env);

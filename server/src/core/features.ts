@@ -3,6 +3,7 @@
  */
 import type { AnalysisResult } from "./analysis";
 import { complete, type CompletionItem } from "./completion";
+import { formatBytes } from "./engine";
 import { parseVersion } from "./torchtitan/versions";
 import { containsPosition } from "./text";
 import type { Diagnostic, Fix, Position, Range } from "./types";
@@ -38,7 +39,9 @@ export function headline(result: AnalysisResult): string | undefined {
     case "error":
       return `${where}: the launch fails`;
     case "none":
-      return `${where}: no mixed precision (${compute})`;
+      // No autocast and no sharded policy; the model may still be cast whole to a low-precision dtype
+      // (torchtune, DeepSpeed, full bf16 training).
+      return result.precision && result.precision.compute.dtype !== "float32" ? `${where}: whole-model ${result.precision.compute.dtype} (no autocast, no MP policy)` : `${where}: no mixed precision (${compute})`;
     case "fully_shard":
       return `${where}: FSDP mixed precision (${compute})`;
     case "autocast":
@@ -63,7 +66,9 @@ export function codeLenses(result: AnalysisResult): CodeLensData[] {
   const h = headline(result);
   if (!h || !result.reportMarkdown) return [];
   const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-  return [{ range: top, title: `Precision Lens: ${h}`, command: OPEN_REPORT_COMMAND, arguments: [result.uri] }];
+  const peak = result.simulation?.memory.perGpuBytes?.peak;
+  const mem = peak ? ` · ≈${formatBytes(peak)} peak per GPU (estimate)` : "";
+  return [{ range: top, title: `Precision Lens: ${h}${mem}`, command: OPEN_REPORT_COMMAND, arguments: [result.uri] }];
 }
 
 /**

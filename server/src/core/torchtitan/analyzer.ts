@@ -8,13 +8,15 @@ import { directiveValue, parseDirectives, type Directive } from "../directives";
 import { findEntry, stringValue, type ConfigDocument } from "../model";
 import type { Diagnostic } from "../types";
 import type { TitanContext } from "./context";
-import { summaryMarkdown, titanHovers, titanInlayHints } from "./hover";
+import { reportMarkdown, titanHovers, titanInlayHints } from "./hover";
 import { keyHoverTargets } from "./schema/hover";
 import { readKnobs } from "./knobs";
 import { layoutName, readDims, resolveDims } from "./parallelDims";
 import { resolvePrecision } from "./precision";
 import { TITAN_RULES } from "./rules/index";
 import { DEFAULT_VERSION, parseVersion, type TitanVersion } from "./versions";
+import { simulate, simulationInputFromConfig } from "../engine";
+import { inferVersion, inferWorldSize } from "../workspace";
 
 /** Top-level tables that only torchtitan configs have (any two, or one of the distinctive ones). */
 const TITAN_TABLES = ["job", "training", "parallelism", "model", "optimizer", "lr_scheduler", "checkpoint", "activation_checkpoint", "metrics", "profiling", "comm", "float8", "quantize", "compile", "validation", "experimental", "memory_estimation", "fault_tolerance"];
@@ -45,8 +47,8 @@ export const torchtitanAnalyzer: FrameworkAnalyzer = {
 export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): { ctx: TitanContext; extra: Diagnostic[] } {
   const directives = parseDirectives(doc.comments);
   const extra: Diagnostic[] = [];
-  const version = resolveVersion(settings, directives, extra);
-  const worldSize = resolveWorldSize(doc, settings, directives, extra);
+  const { version, outsideTomlEra } = resolveVersion(doc, settings, env, directives, extra);
+  const worldSize = resolveWorldSize(doc, settings, env, directives, extra);
   const dims = resolveDims(doc, worldSize.value, { epDivisibility: version.value.date >= "2025-07-08" && version.value.date < "2025-12-17" });
   const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };
   const modelName = stringValue(findEntry(doc, "model", "name"));
@@ -57,6 +59,21 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
     : { mechanism: "error" as const, reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
   const knobs = readKnobs(doc, version.value.date);
   const precision = resolvePrecision(decision, knobs, layout);
+  const simulation =
+    dims.resolved && decision.mechanism !== "error" && knobs.param.dtype && knobs.reduce.dtype && knobs.trainingDtype.dtype
+      ? simulate(
+          simulationInputFromConfig(doc, {
+            mechanism: decision.mechanism,
+            layout: dims.resolved,
+            ddp: decision.ddp,
+            mechanismReason: decision.reason,
+            paramDtype: knobs.param.dtype,
+            reduceDtype: knobs.reduce.dtype,
+            trainingDtype: knobs.trainingDtype.dtype,
+            versionDate: version.value.date,
+          }),
+        )
+      : undefined;
   const ctx: TitanContext = {
     doc,
     settings,
@@ -72,6 +89,8 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
     knobs,
     precision,
     ...(modelName ? { modelName } : {}),
+    ...(simulation ? { simulation } : {}),
+    ...(outsideTomlEra ? { outsideTomlEra } : {}),
   };
   return { ctx, extra };
 }
@@ -89,30 +108,54 @@ function analyzeTorchtitan(doc: ConfigDocument, settings: AnalysisSettings, env:
     diagnostics,
     hovers: mergeHovers(titanHovers(ctx), keyHoverTargets(doc, ctx.version.value.date)),
     inlayHints: titanInlayHints(ctx),
-    reportMarkdown: summaryMarkdown(ctx),
+    reportMarkdown: reportMarkdown(ctx),
     parallel: ctx.dims.resolved ?? ctx.dims.configured,
   };
   if (ctx.precision) out.precision = ctx.precision;
+  if (ctx.simulation) out.simulation = ctx.simulation;
   out.torchtitanVersion = { value: ctx.version.value.id, source: ctx.version.source, detail: ctx.version.detail };
   return out;
 }
 
-function resolveVersion(settings: AnalysisSettings, directives: Directive[], extra: Diagnostic[]): Sourced<TitanVersion> {
+function resolveVersion(
+  doc: ConfigDocument,
+  settings: AnalysisSettings,
+  env: AnalysisEnv,
+  directives: Directive[],
+  extra: Diagnostic[],
+): { version: Sourced<TitanVersion>; outsideTomlEra?: { pin: string; file: string } } {
   const d = directiveValue(directives, "torchtitan-version");
   if (d) {
     const v = parseVersion(d.value);
-    if (v) return { value: v, source: "directive", detail: `set by \`# precision-lens: torchtitan-version=${d.value}\` on line ${d.line + 1}` };
-    extra.push(diag("invalid-directive", "warning", d.range, `Unknown torchtitan version "${d.value}" in the precision-lens directive; use v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213 or main@YYYY-MM-DD (up to 2026-02-23). Using ${DEFAULT_VERSION}.`));
+    if (v) return { version: { value: v, source: "directive", detail: `set by \`# precision-lens: torchtitan-version=${d.value}\` on line ${d.line + 1}` } };
+    extra.push(diag("invalid-directive", "warning", d.range, `Unknown torchtitan version "${d.value}" in the precision-lens directive; use v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213 or main@YYYY-MM-DD (up to 2026-02-23). It is ignored.`));
   }
   const s = settings.torchtitanVersion?.trim();
   if (s && s !== "auto") {
     const v = parseVersion(s);
-    if (v) return { value: v, source: "setting", detail: `set by the precisionLens.torchtitanVersion setting (or --torchtitan-version) to ${s}` };
+    if (v) return { version: { value: v, source: "setting", detail: `set by the precisionLens.torchtitanVersion setting (or --torchtitan-version) to ${s}` } };
   }
-  return { value: parseVersion(DEFAULT_VERSION)!, source: "default", detail: `no version evidence found; ${DEFAULT_VERSION} is the last torchtitan release that reads TOML configs` };
+  // auto: a pin in the workspace, then the keys the config uses, then the last TOML release.
+  const inferred = inferVersion(doc, env);
+  const v = parseVersion(inferred.value) ?? parseVersion(DEFAULT_VERSION)!;
+  const out: { version: Sourced<TitanVersion>; outsideTomlEra?: { pin: string; file: string } } = { version: { value: v, source: inferred.source, detail: inferred.detail } };
+  if (inferred.outsideTomlEra) {
+    out.outsideTomlEra = inferred.outsideTomlEra;
+    extra.push(
+      diag(
+        "toml-not-read",
+        "warning",
+        FILE_START,
+        `The workspace pins torchtitan ${inferred.outsideTomlEra.pin} (${inferred.outsideTomlEra.file}), which no longer reads TOML configs: from 2026-02-23 torchtitan is configured in Python and ignores this file. It is analysed as ${DEFAULT_VERSION}, the last release that reads TOML.`,
+      ),
+    );
+  }
+  return out;
 }
 
-function resolveWorldSize(doc: ConfigDocument, settings: AnalysisSettings, directives: Directive[], extra: Diagnostic[]): Sourced<number> {
+const FILE_START = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+function resolveWorldSize(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], extra: Diagnostic[]): Sourced<number> {
   if (settings.worldSize && settings.worldSize > 0 && Number.isInteger(settings.worldSize)) {
     return { value: settings.worldSize, source: "setting", detail: "precisionLens.worldSize setting (or --world-size)" };
   }
@@ -122,6 +165,8 @@ function resolveWorldSize(doc: ConfigDocument, settings: AnalysisSettings, direc
     if (Number.isInteger(n) && n > 0) return { value: n, source: "directive", detail: `\`# precision-lens: world-size=${n}\` on line ${d.line + 1}` };
     extra.push(diag("invalid-directive", "warning", d.range, `world-size in the precision-lens directive must be a positive integer, got "${d.value}"; it is ignored.`));
   }
+  const script = inferWorldSize(env);
+  if (script) return { value: script.value, source: script.source, detail: script.detail };
   const { configured, typeErrors } = readDims(doc);
   if (!typeErrors.length && configured.dp_shard !== -1) {
     const product = configured.dp_replicate * configured.dp_shard * configured.cp * configured.tp * configured.pp;

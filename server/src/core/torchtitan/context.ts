@@ -4,6 +4,7 @@
  */
 import type { AnalysisEnv, AnalysisSettings, ParallelLayout, ResolvedPrecision, Sourced } from "../analysis";
 import type { Directive } from "../directives";
+import type { Simulation } from "../engine/types";
 import type { ConfigDocument, ConfigEntry } from "../model";
 import type { Diagnostic, DType } from "../types";
 import type { DecideOptions, MechanismDecision } from "./eras";
@@ -29,6 +30,10 @@ export interface TitanContext {
   precision: ResolvedPrecision | undefined;
   /** `[model] name`, when set. */
   modelName?: string;
+  /** The simulated training step; undefined when the launch fails or a dtype knob is invalid. */
+  simulation?: Simulation;
+  /** Set when the workspace pins a torchtitan that no longer reads TOML. */
+  outsideTomlEra?: { pin: string; file: string };
 }
 
 export interface PrecisionKnobs {

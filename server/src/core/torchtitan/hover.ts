@@ -5,6 +5,7 @@
 import type { HoverTarget, InlayHintData } from "../analysis";
 import { findEntry } from "../model";
 import type { Range } from "../types";
+import { renderDtypeTableMarkdown, renderSimulationMarkdown } from "../engine";
 import { eraComparison, eraLine } from "./compare";
 import type { TitanContext } from "./context";
 import { DIM_FIELDS } from "./parallelDims";
@@ -37,6 +38,12 @@ export function summaryMarkdown(ctx: TitanContext): string {
     lines.push(`| parameter storage | \`${p.paramStorage.dtype}\` | ${p.paramStorage.knob} |`);
     lines.push(`| compute (matmuls) | \`${p.compute.dtype}\` | ${p.compute.knob} |`);
     lines.push(`| gradient reduction | \`${p.gradReduce.dtype}\` | ${p.gradReduce.knob} |`);
+  }
+  if (ctx.simulation) {
+    lines.push("");
+    lines.push("Simulated training step (dtype of each tensor kind):");
+    lines.push("");
+    lines.push(renderDtypeTableMarkdown(ctx.simulation));
   }
   const eras = eraComparison(ctx);
   if (eras.length) {
@@ -82,4 +89,12 @@ export function titanInlayHints(ctx: TitanContext): InlayHintData[] {
       tooltip: `-1 resolves to WORLD_SIZE // (dp_replicate * cp * tp * pp) = ${w.value} // (${c.dp_replicate}*${c.cp}*${c.tp}*${c.pp}) = ${resolved}. World size from ${w.detail}.`,
     },
   ];
+}
+
+/** The full report behind the code lens and `precision-lens explain`: the summary, then the simulation. */
+export function reportMarkdown(ctx: TitanContext): string {
+  const parts = [`# Precision report: ${ctx.doc.uri.split("/").pop() ?? ctx.doc.uri}`, "", summaryMarkdown(ctx)];
+  if (ctx.simulation) parts.push("", "---", "", renderSimulationMarkdown(ctx.simulation));
+  else parts.push("", "---", "", "_No simulation: the launch would fail before training (see the diagnostics)._");
+  return parts.join("\n");
 }
