@@ -127,7 +127,7 @@ describe("YAML front end", () => {
 
   it("skips files over the YAML size limit with a reason", () => {
     const doc = parse("a: 1\n".repeat(MAX_YAML_CHARS / 5 + 10));
-    assert.match(doc.skipped ?? "", /YAML limit/);
+    assert.match(doc.skipped ?? "", /over the limit of 512000/);
   });
 
   it("keeps directive comments (precision-lens: off / framework=)", () => {

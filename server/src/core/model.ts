@@ -75,12 +75,18 @@ export function keyOf(path: readonly string[]): string {
   return path.join(".");
 }
 
+/** Entries by dotted path, built once per document (documents are immutable after parsing). */
+const entryIndex = new WeakMap<readonly ConfigEntry[], Map<string, ConfigEntry>>();
+
 export function findEntry(doc: ConfigDocument, ...path: string[]): ConfigEntry | undefined {
-  const k = keyOf(path);
-  // Last definition wins only for YAML duplicate keys; TOML rejects duplicates at parse time.
-  let found: ConfigEntry | undefined;
-  for (const e of doc.entries) if (keyOf(e.path) === k) found = e;
-  return found;
+  let index = entryIndex.get(doc.entries);
+  if (!index) {
+    index = new Map();
+    // Last definition wins (YAML duplicate keys; TOML rejects duplicates at parse time).
+    for (const e of doc.entries) index.set(keyOf(e.path), e);
+    entryIndex.set(doc.entries, index);
+  }
+  return index.get(keyOf(path));
 }
 
 export function findSection(doc: ConfigDocument, ...path: string[]): ConfigSection | undefined {

@@ -53,13 +53,35 @@ function before(a: Position, b: Position): boolean {
   return a.line < b.line || (a.line === b.line && a.character < b.character);
 }
 
+/** Sections in source order, per document: binary search keeps header lookups O(log n) on huge files. */
+const sortedSections = new WeakMap<readonly ConfigSection[], ConfigSection[]>();
+
+/** The last section whose header starts at or before `pos`. */
+function sectionAt(doc: Doc, pos: Position): ConfigSection | undefined {
+  let sorted = sortedSections.get(doc.sections);
+  if (!sorted) {
+    sorted = [...doc.sections].sort((a, b) => (before(a.headerRange.start, b.headerRange.start) ? -1 : before(b.headerRange.start, a.headerRange.start) ? 1 : 0));
+    sortedSections.set(doc.sections, sorted);
+  }
+  let lo = 0;
+  let hi = sorted.length - 1;
+  let found: ConfigSection | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (!before(pos, sorted[mid]!.headerRange.start)) {
+      found = sorted[mid];
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
 /**
  * The table prefix an entry was written under: the path of the table header above it (with the
  * array-of-tables index for `[[x]]` items), or `[]` for root entries.
  */
 export function headerPrefixOf(doc: Doc, entry: ConfigEntry): string[] {
-  let sec: ConfigSection | undefined;
-  for (const s of doc.sections) if (!before(entry.keyRange.start, s.headerRange.start)) sec = s;
+  const sec = sectionAt(doc, entry.keyRange.start);
   if (!sec) return [];
   if (!sec.isArrayItem) return sec.path;
   // The entry path carries the index right after the array-of-tables path.

@@ -26,16 +26,16 @@ import { Composer, Parser, isAlias, isMap, isScalar, isSeq, visit, type Document
 import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigValue } from "../model";
 import { LineIndex } from "../text";
 import type { Range, Severity } from "../types";
-import { skipReason } from "./guard";
+import { MAX_ANALYSED_CHARS, skipReason } from "./guard";
 
 /** Nodes an alias may expand to in one document, in total. Real configs stay far below (a few hundred). */
 export const MAX_ALIAS_EXPANSION = 10_000;
 /**
  * YAML files above this size are not analysed: the `yaml` package parses roughly 0.3–0.5 MB/s on a slow
- * 2-core machine, and real training configs are under 20 kB (see README "Limits"; the shared guard's limit
- * is higher because it also serves TOML).
+ * 2-core machine, and real training configs are under 20 kB. The limit is the shared guard's, which
+ * TOML and JSON use too.
  */
-export const MAX_YAML_CHARS = 512_000;
+export const MAX_YAML_CHARS = MAX_ANALYSED_CHARS;
 /** Deeper nesting than this is not walked (real configs nest under 10 levels). */
 export const MAX_DEPTH = 64;
 
@@ -77,7 +77,7 @@ interface Walk {
 export function parseYamlDocument(uri: string, text: string): ConfigDocument {
   const lines = new LineIndex(text);
   const doc: ConfigDocument = { uri, format: "yaml", text, lines, entries: [], sections: [], comments: [], syntaxErrors: [] };
-  const skipped = skipReason(text) ?? (text.length > MAX_YAML_CHARS ? `Precision Lens did not analyse this file: it has ${text.length} characters, over the YAML limit of ${MAX_YAML_CHARS}.` : undefined);
+  const skipped = skipReason(text);
   if (skipped) {
     doc.skipped = skipped;
     return doc;

@@ -61,12 +61,21 @@ export function computeSchemaKeys(doc: ConfigDocument, date: string, versionId: 
   const reportedSections = new Set<string>();
   const moved: { entry: ConfigEntry; r: RenameResult }[] = [];
 
+  // Beyond this many unknown keys the file is not a hand-written config: stop explaining each one (each
+  // explanation searches the schema) and report the rest in one line, so huge files stay fast.
+  let unexplained = 0;
+  let firstUnexplained: ConfigEntry | undefined;
   for (const e of leaves) {
     const path = e.path;
     const dotted = path.join(".");
     const spec = keyInfo(date, dotted, view.extensions);
     if (spec) {
       if (spec.deprecated && date >= spec.deprecated.since) out.push(deprecated(doc, e, spec.deprecated.advice, versionId));
+      continue;
+    }
+    if (out.length >= MAX_EXPLAINED) {
+      unexplained++;
+      firstUnexplained ??= e;
       continue;
     }
     const r = renameFor(dotted, date);
@@ -79,11 +88,25 @@ export function computeSchemaKeys(doc: ConfigDocument, date: string, versionId: 
     out.push(...unknown(doc, e, date, known, view, severity, consequence, reportedSections));
   }
 
+  if (firstUnexplained) {
+    out.push(
+      diag(
+        "unknown-key",
+        severity,
+        firstUnexplained.keyRange,
+        `${unexplained} more keys from here on are not in torchtitan ${versionId}'s schema (${consequence}); after ${MAX_EXPLAINED} findings they are not listed one by one.`,
+      ),
+    );
+  }
+
   // Tables with no entries at all (an empty unknown table is still an unknown field).
+  const withEntries = new Set<string>();
+  for (const e of leaves) for (let i = 1; i < e.path.length; i++) withEntries.add(e.path.slice(0, i).join("\u0000"));
   for (const s of doc.sections) {
     const p = s.path.join(".");
     if (known.has(p) || keyInfo(date, p, view.extensions)) continue;
-    if (leaves.some((e) => e.path.length > s.path.length && samePath(e.path.slice(0, s.path.length), s.path))) continue;
+    if (withEntries.has(s.path.join("\u0000"))) continue;
+    if (out.length >= MAX_EXPLAINED) break;
     if ([...reportedSections].some((r) => p === r || p.startsWith(r + "."))) continue;
     const top = topUnknownPrefix(s.path, known);
     if (view.unknownModule) continue;
@@ -101,6 +124,9 @@ export function computeSchemaKeys(doc: ConfigDocument, date: string, versionId: 
   out.push(...movedDiagnostics(doc, moved, date, severity, consequence, view));
   return out;
 }
+
+/** Schema findings explained one by one, per document (a real config has a handful). */
+export const MAX_EXPLAINED = 200;
 
 function isMovedTable(path: readonly string[], date: string): boolean {
   return renameFor(path.join(".") + ".x", date)?.to !== undefined;

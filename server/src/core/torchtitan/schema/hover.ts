@@ -77,6 +77,15 @@ export function keyHoverTargets(doc: ConfigDocument, when: When): HoverTarget[] 
     if (md) out.push({ range: e.keyRange, markdown: md });
   }
   const known = new Set(sectionsOf(when, view.extensions));
+  // Keys written under each header, computed in one pass.
+  const keysByHeader = new Map<string, string[]>();
+  for (const e of leafEntries(doc)) {
+    const h = headerPrefixOf(doc, e).join(".");
+    const list = keysByHeader.get(h) ?? [];
+    const k = e.path.join(".");
+    if (!list.includes(k)) list.push(k);
+    keysByHeader.set(h, list);
+  }
   for (const s of doc.sections) {
     const name = s.path.join(".");
     if (!known.has(name)) {
@@ -84,7 +93,7 @@ export function keyHoverTargets(doc: ConfigDocument, when: When): HoverTarget[] 
       if (ext) out.push({ range: s.headerRange, markdown: `**[${name}]** comes from the ${ext.label} extension module \`${ext.modules[0]}\` (name it in \`job.custom_config_module\`).` });
       continue;
     }
-    const keys = [...new Set(leafEntries(doc).filter((e) => headerPrefixOf(doc, e).join(".") === name).map((e) => e.path.join(".")))];
+    const keys = keysByHeader.get(name) ?? [];
     const doc0 = TABLE_HOVER[name] ?? "";
     out.push({ range: s.headerRange, markdown: `**[${name}]**${doc0 ? ` — ${doc0}` : ""}\n\n${keys.length} key${keys.length === 1 ? "" : "s"} set here. Schema of torchtitan ${versionLabel(when)}.` });
   }
