@@ -5,15 +5,12 @@ import { mkdtempSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
-import { runCli } from "../server/src/cliMain";
+import { runCliCaptured } from "./support/cli";
 
 const ROOT = resolve(__dirname, "..");
 
 function run(args: string[], cwd = ROOT): { code: number; out: string; err: string } {
-  let out = "";
-  let err = "";
-  const code = runCli(args, { stdout: (s) => (out += s), stderr: (s) => (err += s), cwd });
-  return { code, out, err };
+  return runCliCaptured(args, cwd);
 }
 
 interface JsonFile {

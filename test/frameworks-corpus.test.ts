@@ -9,11 +9,12 @@
  * (§4.5), DS6 on DeepSpeed files with a 16-bit mode and no `communication_data_type`.
  */
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { AnalysisEnv } from "../server/src/core/analysis";
 import { analyzeDocument } from "../server/src/core/analyze";
+import { nodeEnv } from "../server/src/host/nodeEnv";
 import { CORPUS, CORPUS_SKIP, corpusAvailable, listFiles } from "./support/corpus";
 
 const FOLDERS: Record<string, string[]> = {
@@ -129,24 +130,9 @@ const EXPECTED: Record<string, string[]> = {
   "torchtune/recipes/configs/qwen2_5/7B_lora_single_device.yaml": ["torchtune/TT3@89"],
 };
 
+/** Real, read-only file access, rooted at the config's folder (the CLI's environment). */
 function env(path: string): AnalysisEnv {
-  return {
-    readFile: (p) => {
-      try {
-        return readFileSync(p, "utf8");
-      } catch {
-        return undefined;
-      }
-    },
-    listDir: (d) => {
-      try {
-        return readdirSync(d);
-      } catch {
-        return [];
-      }
-    },
-    documentPath: path,
-  };
+  return nodeEnv(path, []);
 }
 
 describe("real configs (../shared/corpus)", { skip: corpusAvailable() ? false : CORPUS_SKIP }, () => {

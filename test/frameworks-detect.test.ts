@@ -5,28 +5,14 @@ import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
 import type { AnalysisEnv } from "../server/src/core/analysis";
 import { analyzeDocument } from "../server/src/core/analyze";
+import { nodeEnv } from "../server/src/host/nodeEnv";
 import { FRAMEWORKS } from "../server/src/core/frameworks";
 
 const EXAMPLES = resolve(__dirname, "..", "examples", "yaml");
 
+/** Real, read-only file access, rooted at the config's folder (the CLI's environment). */
 function diskEnv(path: string): AnalysisEnv {
-  return {
-    readFile: (p) => {
-      try {
-        return readFileSync(p, "utf8");
-      } catch {
-        return undefined;
-      }
-    },
-    listDir: (d) => {
-      try {
-        return readdirSync(d);
-      } catch {
-        return [];
-      }
-    },
-    documentPath: path,
-  };
+  return nodeEnv(path, []);
 }
 
 const analyzeExample = (rel: string) => {

@@ -7,17 +7,14 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
-import { runCli } from "../server/src/cliMain";
+import { runCliCaptured } from "./support/cli";
 import { parseVersion } from "../server/src/core/torchtitan/versions";
 
 const ROOT = resolve(__dirname, "..");
 const SEED = readFileSync(join(ROOT, "examples/tp_only_8gpu.toml"), "utf8");
 
 function cli(args: string[], cwd = ROOT): { code: number; out: string; err: string } {
-  let out = "";
-  let err = "";
-  const code = runCli(args, { stdout: (s) => (out += s), stderr: (s) => (err += s), cwd });
-  return { code, out, err };
+  return runCliCaptured(args, cwd);
 }
 
 interface SimJson {

@@ -11,6 +11,7 @@ import { DTYPE_ALIASES, isTorchDtypeKey } from "../../dtypes";
 import type { Diagnostic, DType } from "../../types";
 import type { KnobValue, TitanRule } from "../context";
 import { KNOB_SPECS, type KnobSpec } from "../knobs";
+import { editDistance } from "../schema/index";
 
 export const dtypeValues: TitanRule = {
   codes: ["unknown-dtype", "float16-without-grad-scaler", "reduce-dtype-not-allowed"],
@@ -82,18 +83,4 @@ export function nearestChoice(written: string, choices: readonly DType[]): DType
     }
   }
   return best;
-}
-
-export function editDistance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagPrev = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j]!;
-      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diagPrev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagPrev = tmp;
-    }
-  }
-  return prev[b.length]!;
 }
