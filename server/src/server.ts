@@ -180,8 +180,9 @@ function summary(result: AnalysisResult): SummaryResult {
   return s;
 }
 
-documents.onDidOpen((e) => schedule(e.document, 0));
-documents.onDidChangeContent((e) => schedule(e.document, DIAGNOSTICS_DEBOUNCE_MS));
+// TextDocuments fires onDidChangeContent for an open too: a document never analysed yet is published at
+// once; later edits wait for the debounce so squiggles do not flicker on half-typed tokens.
+documents.onDidChangeContent((e) => schedule(e.document, results.has(e.document.uri) ? DIAGNOSTICS_DEBOUNCE_MS : 0));
 documents.onDidClose((e) => {
   const t = pending.get(e.document.uri);
   if (t) clearTimeout(t);

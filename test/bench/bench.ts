@@ -183,5 +183,35 @@ function activation(): void {
   console.log(`\nClient activation (last npm run test:e2e, code-server 1.100): activate() ${t.clientActivateMs} ms (${(t.clientActivateMs / 50).toFixed(2)}× the 50 ms budget); server ready ${t.clientReadyMs} ms after activate() (${((t.clientReadyMs ?? 0) / 300).toFixed(2)}× the 300 ms budget).`);
 }
 
+/** The language server over stdio, as an editor drives it: spawn → initialize, didOpen → diagnostics, hover. */
+async function protocol(): Promise<void> {
+  const { TestLspClient } = await import("../support/lspClient");
+  const file = join(ROOT, "examples", "tp_only_8gpu.toml");
+  const text = readFileSync(file, "utf8");
+  const line = text.split("\n").findIndex((l) => l.startsWith("tensor_parallel_degree"));
+  const t0 = performance.now();
+  const c = new TestLspClient();
+  await c.initialize(null);
+  const init = performance.now() - t0;
+  const opens: number[] = [];
+  const hovers: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const uri = `file:///bench/${i}/train.toml`;
+    const t1 = performance.now();
+    const wait = c.waitForDiagnostics(uri);
+    await c.open(uri, text);
+    await wait;
+    opens.push(performance.now() - t1);
+    const t2 = performance.now();
+    await c.conn.sendRequest("textDocument/hover", { textDocument: { uri }, position: { line, character: 2 } });
+    hovers.push(performance.now() - t2);
+  }
+  await c.shutdown();
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  console.log(`\nLanguage server over stdio (dist/server.js): spawn → initialize ${ms(init)} (${(init / 300).toFixed(2)}× the 300 ms budget)`);
+  console.log(`  didOpen → publishDiagnostics: first ${ms(opens[0]!)}, median ${ms(med(opens.slice(1)))}; hover median ${ms(med(hovers))} (${(med(hovers) / 50).toFixed(2)}× the 50 ms budget)`);
+}
+
 main();
 activation();
+protocol().catch((e) => console.log(`\nLanguage server bench skipped: ${e instanceof Error ? e.message : String(e)}`));
