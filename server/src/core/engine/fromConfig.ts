@@ -3,22 +3,14 @@
  * spellings included). The caller supplies what the analyser already decided: mechanism, resolved
  * layout, DDP, and the precision knobs in effect.
  */
-import type { Mechanism, ParallelLayout } from "../analysis";
 import { entriesUnder, findEntry, findSection, type ConfigDocument, type ConfigEntry } from "../model";
-import type { DType } from "../types";
 import type { ActivationCheckpointMode, Float8Input, SimulationInput } from "./types";
 
-export interface DecidedInputs {
-  mechanism: Mechanism;
-  layout: ParallelLayout;
-  ddp: boolean;
-  paramDtype: DType;
-  reduceDtype: DType;
-  trainingDtype: DType;
-  mechanismReason?: string;
+/** What the analyser has already decided (mechanism, layout, dtypes); the rest is read from the config. */
+export type DecidedInputs = Pick<SimulationInput, "mechanism" | "layout" | "ddp" | "paramDtype" | "reduceDtype" | "trainingDtype" | "mechanismReason"> & {
   /** Main-branch date of the targeted torchtitan version (TitanVersion.date); decides converter names. */
   versionDate?: string;
-}
+};
 
 const str = (e: ConfigEntry | undefined): string | undefined => (e?.value.kind === "string" ? (e.value.value as string) : undefined);
 const num = (e: ConfigEntry | undefined): number | undefined => (e && (e.value.kind === "integer" || e.value.kind === "float") ? (e.value.value as number) : undefined);
