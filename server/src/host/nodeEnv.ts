@@ -10,17 +10,32 @@ import type { AnalysisEnv } from "../core/analysis";
 /** Neighbouring files (run scripts, DeepSpeed JSON, lock files) larger than this are not read. */
 const MAX_NEIGHBOUR_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Neighbouring files are re-read only when their modification time or size changed: the server analyses
+ * on every edit (after the debounce), and lock files can be megabytes. Invalidation is by stat, never by
+ * age, so an edited run script counts at the next analysis.
+ */
+const fileCache = new Map<string, { mtimeMs: number; size: number; text: string }>();
+const FILE_CACHE_ENTRIES = 256;
+
+function readCached(path: string): string | undefined {
+  try {
+    const st = statSync(path);
+    if (!st.isFile() || st.size > MAX_NEIGHBOUR_BYTES) return undefined;
+    const hit = fileCache.get(path);
+    if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.text;
+    const text = readFileSync(path, "utf8");
+    if (fileCache.size >= FILE_CACHE_ENTRIES) fileCache.delete(fileCache.keys().next().value!);
+    fileCache.set(path, { mtimeMs: st.mtimeMs, size: st.size, text });
+    return text;
+  } catch {
+    return undefined;
+  }
+}
+
 export function nodeEnv(documentPath: string | undefined, workspaceRoots: string[]): AnalysisEnv {
   const env: AnalysisEnv = {
-    readFile(path) {
-      try {
-        const st = statSync(path);
-        if (!st.isFile() || st.size > MAX_NEIGHBOUR_BYTES) return undefined;
-        return readFileSync(path, "utf8");
-      } catch {
-        return undefined;
-      }
-    },
+    readFile: readCached,
     listDir(path) {
       try {
         return readdirSync(path);

@@ -8,7 +8,7 @@ import { directiveValue, parseDirectives, type Directive } from "../directives";
 import { findEntry, stringValue, type ConfigDocument } from "../model";
 import type { Diagnostic } from "../types";
 import type { TitanContext } from "./context";
-import { reportMarkdown, titanHovers, titanInlayHints } from "./hover";
+import { reportMarkdown, summaryMarkdown, titanHovers, titanInlayHints } from "./hover";
 import { keyHoverTargets } from "./schema/hover";
 import { readKnobs } from "./knobs";
 import { layoutName, readDims, resolveDims } from "./parallelDims";
@@ -101,14 +101,16 @@ function analyzeTorchtitan(doc: ConfigDocument, settings: AnalysisSettings, env:
   for (const rule of TITAN_RULES) {
     for (const d of rule.run(ctx)) diagnostics.push(d);
   }
+  // The summary serves every precision hover and heads the report: render it once.
+  const summary = summaryMarkdown(ctx);
   const out: FrameworkAnalysis = {
     worldSize: ctx.worldSize,
     layoutName: ctx.layoutName,
     mechanism: ctx.decision.mechanism,
     diagnostics,
-    hovers: mergeHovers(titanHovers(ctx), keyHoverTargets(doc, ctx.version.value.date)),
+    hovers: mergeHovers(titanHovers(ctx, summary), keyHoverTargets(doc, ctx.version.value.date)),
     inlayHints: titanInlayHints(ctx),
-    reportMarkdown: reportMarkdown(ctx),
+    reportMarkdown: reportMarkdown(ctx, summary),
     parallel: ctx.dims.resolved ?? ctx.dims.configured,
   };
   if (ctx.precision) out.precision = ctx.precision;

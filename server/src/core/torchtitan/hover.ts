@@ -56,8 +56,7 @@ export function summaryMarkdown(ctx: TitanContext): string {
   return lines.join("\n");
 }
 
-export function titanHovers(ctx: TitanContext): HoverTarget[] {
-  const markdown = summaryMarkdown(ctx);
+export function titanHovers(ctx: TitanContext, markdown: string): HoverTarget[] {
   const ranges: Range[] = [];
   for (const f of DIM_FIELDS) {
     const e = ctx.dims.entries[f];
@@ -92,8 +91,8 @@ export function titanInlayHints(ctx: TitanContext): InlayHintData[] {
 }
 
 /** The full report behind the code lens and `precision-lens explain`: the summary, then the simulation. */
-export function reportMarkdown(ctx: TitanContext): string {
-  const parts = [`# Precision report: ${ctx.doc.uri.split("/").pop() ?? ctx.doc.uri}`, "", summaryMarkdown(ctx)];
+export function reportMarkdown(ctx: TitanContext, summary: string): string {
+  const parts = [`# Precision report: ${ctx.doc.uri.split("/").pop() ?? ctx.doc.uri}`, "", summary];
   if (ctx.simulation) parts.push("", "---", "", renderSimulationMarkdown(ctx.simulation));
   else parts.push("", "---", "", "_No simulation: the launch would fail before training (see the diagnostics)._");
   return parts.join("\n");
