@@ -4,6 +4,7 @@
  */
 import type { ParallelLayout } from "../../analysis";
 import { diag, fix } from "../../diagnostics";
+import { findEntry, stringValue } from "../../model";
 import { setKey } from "../../edit/toml";
 import type { Fix } from "../../types";
 import type { TitanContext, TitanRule } from "../context";
@@ -24,9 +25,11 @@ export const noMixedPrecision: TitanRule = {
     const warned = ctx.decision.logs.some((l) => l.level === "warning");
     const shard = ctx.dims.dpShardInferred ? `data_parallel_shard_degree = -1 resolves to ${d.dp_shard}` : `data_parallel_shard_degree = ${d.dp_shard}`;
     const launchLog = warned ? ` At launch torchtitan only logs the warning "${WARN_TP_PP}"` : " torchtitan logs no warning about it in this version";
+    // MoE grouped GEMMs cast tokens and expert weights to bf16 whatever the policy (spec torchtitan.md §1.4).
+    const moe = isMoeModel(ctx) ? " Only the routed experts of this MoE model still compute in bf16 (grouped_mm always casts to bf16)." : "";
     const message =
       `Mixed precision is disabled: this is a ${ctx.layoutName} run on ${worldSizePhrase(ctx)}; ${shard} and cp = ${d.cp}, so FSDP is off and torchtitan ${ctx.version.value.id} applies no mixed precision (${ctx.decision.reason}). ` +
-      `Compute, parameters and gradients are all float32 (mixed_precision_param = "${ctx.knobs.param.dtype ?? "?"}" is not applied).${launchLog}.`;
+      `Compute, parameters and gradients are all float32 (mixed_precision_param = "${ctx.knobs.param.dtype ?? "?"}" is not applied).${moe}${launchLog}.`;
     return [diag("no-mixed-precision", "warning", where.range, message, { fixes: seedFixes(ctx, d, cause), facts: { worldSize: ctx.worldSize.value, worldSizeSource: ctx.worldSize.source, layout: ctx.layoutName } })];
   },
 };
@@ -63,4 +66,12 @@ export function lowerToEnableFsdp(d: ParallelLayout, field: DimField, worldSize:
     if (s > 1) return { degree: v, dpShard: s };
   }
   return undefined;
+}
+
+/** Model families whose routed experts run through grouped_mm (llama4, deepseek_v3, gpt_oss, qwen3 MoE flavors). */
+function isMoeModel(ctx: TitanContext): boolean {
+  const name = ctx.modelName ?? "";
+  if (/(^|\.)(llama4|deepseek_v3|gpt_oss)$/.test(name)) return true;
+  const flavor = stringValue(findEntry(ctx.doc, "model", "flavor")) ?? "";
+  return /(^|\.)qwen3$/.test(name) && /moe|-A\d+B$/i.test(flavor);
 }
