@@ -41,7 +41,11 @@ export function headline(result: AnalysisResult): string | undefined {
     case "none":
       // No autocast and no sharded policy; the model may still be cast whole to a low-precision dtype
       // (torchtune, DeepSpeed, full bf16 training).
-      return result.precision && result.precision.compute.dtype !== "float32" ? `${where}: whole-model ${result.precision.compute.dtype} (no autocast, no MP policy)` : `${where}: no mixed precision (${compute})`;
+      if (result.precision && result.precision.compute.dtype !== "float32") {
+        const master = result.precision.paramStorage.dtype === "float32" ? "fp32 master weights" : "no fp32 master weights";
+        return `${where}: model cast to ${result.precision.compute.dtype}, ${master} (no autocast)`;
+      }
+      return `${where}: no mixed precision (${compute})`;
     case "fully_shard":
       return `${where}: FSDP mixed precision (${compute})`;
     case "autocast":

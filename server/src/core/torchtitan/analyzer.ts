@@ -83,7 +83,8 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
     worldSize,
     dims,
     layout,
-    layoutName: dims.resolved ? layoutName(dims.resolved) : "invalid layout",
+    // A layout that fails validation is still named from its configured degrees (the error says why it fails).
+    layoutName: layoutName(dims.resolved ?? layout),
     decision,
     decideOptions,
     knobs,
