@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { checkDiagnostics } from "./support/fixture";
+import { analyzeFixture, checkDiagnostics } from "./support/fixture";
 
 const MODEL = `[job]
 description = "fixture"
@@ -192,5 +192,56 @@ expert_tensor_parallel_degree = 2
 tensor_parallel_degree = "8"
 #^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[parallel-dims-type]: must be an integer, got "8"
 `);
+  });
+});
+
+describe("earlier eras on the same layouts", () => {
+  const PRE_HSDP = `# precision-lens: torchtitan-version=main@2024-07-01
+[job]
+description = "pre-HSDP layout"
+
+[model]
+name = "llama3"
+flavor = "8B"
+`;
+
+  it("pre-HSDP FSDP: data_parallel_degree = -1 absorbs the ranks, FSDP mixed precision", () => {
+    const r = checkDiagnostics(`${PRE_HSDP}\n[training]\ndata_parallel_degree = -1\n`, { ignore: ["unknown-key", "moved-key", "removed-key", "deprecated-key"] });
+    assert.deepEqual([r.layoutName, r.mechanism, r.parallel?.dp_shard], ["FSDP", "fully_shard", 8]);
+  });
+
+  it('pre-HSDP data_parallel_type = "ddp": DDP with no mixed precision at all, and no warning logged', () => {
+    const r = checkDiagnostics(
+      `${PRE_HSDP}
+[training]
+data_parallel_degree = -1
+#^^^^^^^^^^^^^^^^^^^^^^^^ warning[no-mixed-precision]: torchtitan logs no warning about it in this version
+data_parallel_type = "ddp"
+`,
+      { ignore: ["unknown-key", "moved-key", "removed-key", "deprecated-key"] },
+    );
+    assert.deepEqual([r.layoutName, r.mechanism, r.parallel?.dp_replicate, r.parallel?.dp_shard], ["DDP", "none", 8, 1]);
+  });
+
+  it("pre-HSDP TP in [training]: fp32 silently", () => {
+    const r = checkDiagnostics(
+      `${PRE_HSDP}
+[training]
+data_parallel_degree = -1
+tensor_parallel_degree = 8
+#^^^^^^^^^^^^^^^^^^^^^^^^^ warning[no-mixed-precision]: TP-only run on 8 GPUs
+`,
+      { ignore: ["unknown-key", "moved-key", "removed-key", "deprecated-key"] },
+    );
+    assert.equal(r.torchtitanVersion?.value, "main@2024-07-01");
+  });
+
+  it("CP alone enables FSDP only from 2024-12-11", () => {
+    const text = (date: string) => `# precision-lens: torchtitan-version=main@${date}\n[job]\ndescription = "cp"\n[model]\nname = "llama3"\n[training]\ndata_parallel_shard_degree = 1\n[experimental]\ncontext_parallel_degree = 8\n`;
+    const ignore = ["unknown-key", "unknown-section", "moved-key", "removed-key", "deprecated-key"];
+    assert.equal(checkDiagnostics(text("2024-12-12"), { ignore }).mechanism, "fully_shard");
+    const before = analyzeFixture(text("2024-11-01"), { ignore });
+    assert.equal(before.mechanism, "none");
+    assert.ok(before.diagnostics.some((d) => d.code === "no-mixed-precision"));
   });
 });

@@ -45,8 +45,6 @@ export interface Era {
 export interface DecideOptions {
   /** Model families whose apply_fsdp also runs when EP > 1 (llama4, deepseek_v3, gpt_oss; spec §1.4). */
   fsdpOnEp?: boolean;
-  /** Pre-HSDP era: the value of training.data_parallel_type. */
-  dataParallelType?: string;
 }
 
 export const WARN_TP_PP = "Mixed precision training with TP or PP is only supported when FSDP/HSDP/CP is enabled.";
@@ -162,7 +160,7 @@ const PY_ALWAYS: Era = {
 };
 
 export const ERAS: readonly Era[] = [
-  fsdpOnlyEra("fsdp-dp-type", "main 2024-05-20 … 2024-09-10 (FSDP when data_parallel_type = fsdp)", "2024-05-20", "2024-09-10", (d, o) => d.dp_shard > 1 && (o.dataParallelType ?? "fsdp") === "fsdp", "dp > 1 with data_parallel_type = \"fsdp\""),
+  fsdpOnlyEra("fsdp-dp-type", "main 2024-05-20 … 2024-09-10 (FSDP when data_parallel_type = fsdp)", "2024-05-20", "2024-09-10", (d) => d.dp_shard > 1, "dp > 1 with data_parallel_type = \"fsdp\""),
   fsdpOnlyEra("fsdp-dp-shard", "main 2024-09-10 … 2024-12-11 (FSDP when dp_shard > 1)", "2024-09-10", "2024-12-11", (d) => d.dp_shard > 1, "dp_shard > 1"),
   fsdpOnlyEra("fsdp-dp-shard-or-cp", "main 2024-12-11 … 2025-06-16 (FSDP when dp_shard > 1 or cp > 1)", "2024-12-11", "2025-06-16", (d) => fsdpEnabled(d), "dp_shard > 1 or cp > 1"),
   MAYBE_ENABLE_AMP,

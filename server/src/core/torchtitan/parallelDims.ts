@@ -5,7 +5,7 @@
  */
 import type { ParallelLayout } from "../analysis";
 import type { ConfigDocument, ConfigEntry } from "../model";
-import { findEntry } from "../model";
+import { findEntry, stringValue } from "../model";
 
 export type DimField = keyof ParallelLayout;
 
@@ -69,8 +69,37 @@ export function readDims(doc: ConfigDocument): { configured: ParallelLayout; ent
     if (e.value.kind === "integer") configured[f] = e.value.value as number;
     else typeErrors.push({ kind: "type", fields: [f], message: `${key.join(".")} must be an integer, got ${e.value.raw ?? String(e.value.value)}; torchtitan would fail on it at launch.` });
   }
+  if (!hasParallelism) readPreHsdp(doc, configured, entries, typeErrors);
   return { configured, entries, typeErrors };
 }
+
+/**
+ * Before HSDP (main before 2024-09-10) one `training.data_parallel_degree` was either the FSDP degree or,
+ * with `training.data_parallel_type = "ddp"`, the DDP degree (spec §0, §4.3). A `-1` absorbed
+ * W // (tp * pp) like the shard degree later did, so it maps onto dp_shard first; `resolveDims` moves a
+ * resolved DDP degree to dp_replicate.
+ */
+function readPreHsdp(doc: ConfigDocument, configured: ParallelLayout, entries: Partial<Record<DimField, ConfigEntry>>, typeErrors: DimsError[]): void {
+  const e = findEntry(doc, "training", "data_parallel_degree");
+  if (!e || entries.dp_shard || entries.dp_replicate) return;
+  if (e.value.kind !== "integer") {
+    typeErrors.push({ kind: "type", fields: ["dp_shard"], message: `training.data_parallel_degree must be an integer, got ${e.value.raw ?? String(e.value.value)}; torchtitan would fail on it at launch.` });
+    return;
+  }
+  const ddp = stringValue(findEntry(doc, "training", "data_parallel_type")) === "ddp";
+  if (ddp && (e.value.value as number) >= 1) {
+    configured.dp_replicate = e.value.value as number;
+    configured.dp_shard = 1;
+    entries.dp_replicate = e;
+  } else {
+    configured.dp_shard = e.value.value as number;
+    entries.dp_shard = e;
+    if (ddp) preHsdpDdpAbsorbs.add(e);
+  }
+}
+
+/** Pre-HSDP `data_parallel_degree = -1` entries whose resolved value is a DDP (replicate) degree. */
+const preHsdpDdpAbsorbs = new WeakSet<ConfigEntry>();
 
 /**
  * Validates and resolves like ParallelDims._validate. `epDivisibility` turns on the EP asserts that
@@ -128,6 +157,7 @@ export function resolveDims(doc: ConfigDocument, worldSize: number, opts: { epDi
     }
   }
   res.resolved = { dp_replicate: R, dp_shard: S, cp: C, tp: T, pp: P, ep: E, etp: ETP };
+  if (entries.dp_shard && preHsdpDdpAbsorbs.has(entries.dp_shard)) res.resolved = { ...res.resolved, dp_replicate: S, dp_shard: 1 };
   return res;
 }
 
