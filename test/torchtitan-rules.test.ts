@@ -244,3 +244,29 @@ describe("huge files", () => {
     assert.equal(r.mechanism, "fully_shard", "the precision analysis still runs");
   });
 });
+
+describe("pipeline bubble", () => {
+  it("fewer microbatches than 1F1B stages: information on the microbatch size", () => {
+    checkDiagnostics(`# precision-lens: world-size=4
+${HEAD}
+[training]
+local_batch_size = 2
+
+[parallelism]
+data_parallel_shard_degree = -1
+pipeline_parallel_degree = 4
+#^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[no-mixed-precision]
+pipeline_parallel_schedule = "1F1B"
+pipeline_parallel_microbatch_size = 1
+#^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ information[pp-bubble]: Only 2 microbatches (local_batch_size 2 / pipeline_parallel_microbatch_size 1) for 4 pipeline ranks with 1F1B (one stage per rank): 4 are needed
+`);
+  });
+
+  it("looped schedules need at least two stages per rank; enough microbatches fire nothing", () => {
+    const base = `# precision-lens: world-size=16\n${HEAD}\n[training]\nlocal_batch_size = LBS\n\n[parallelism]\ndata_parallel_shard_degree = -1\npipeline_parallel_degree = 2\npipeline_parallel_schedule = "Interleaved1F1B"\n`;
+    const bubble = analyzeFixture(base.replace("LBS", "2")).diagnostics.filter((d) => d.code === "pp-bubble");
+    assert.equal(bubble.length, 1);
+    assert.match(bubble[0]!.message, /at least 4 are needed/);
+    assert.deepEqual(analyzeFixture(base.replace("LBS", "4")).diagnostics.filter((d) => d.code === "pp-bubble"), []);
+  });
+});

@@ -10,6 +10,7 @@ import { fp32ParamDtype } from "./fp32-param-dtype";
 import { noEffect } from "./no-effect";
 import { noMixedPrecision } from "./no-mixed-precision";
 import { parallelDims } from "./parallel-dims";
+import { ppBubble } from "./pp-bubble";
 import { SCHEMA_RULES } from "../schema/rules";
 
 export const TITAN_RULES: readonly TitanRule[] = [
@@ -20,5 +21,6 @@ export const TITAN_RULES: readonly TitanRule[] = [
   fp32ParamDtype,
   noEffect,
   cpuOffloadWithoutFsdp,
+  ppBubble,
   ...SCHEMA_RULES,
 ];
