@@ -1,7 +1,7 @@
 /** Precision rules and their quick fixes (issue #2), as fixtures with inline expectations. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { analyzeFixture, checkDiagnostics, checkFix } from "./support/fixture";
+import { analyzeFixture, applyFix, checkDiagnostics, checkFix } from "./support/fixture";
 
 const HEAD = `[job]
 description = "fixture"
@@ -268,5 +268,28 @@ pipeline_parallel_microbatch_size = 1
     assert.equal(bubble.length, 1);
     assert.match(bubble[0]!.message, /at least 4 are needed/);
     assert.deepEqual(analyzeFixture(base.replace("LBS", "4")).diagnostics.filter((d) => d.code === "pp-bubble"), []);
+  });
+});
+
+describe("float8.enable_float8_linear migrates to a converter", () => {
+  const before = `${HEAD}
+[float8]
+enable_float8_linear = true
+enable_fsdp_float8_all_gather = false
+`;
+  it("before the quantize tables (main@2025-03-01): the converter is \"float8\", appended to model", () => {
+    const opts = { settings: { torchtitanVersion: "main@2025-03-01" } };
+    const { after, diagnostic } = applyFix(before, "removed-key", "model.converters", opts);
+    assert.equal(diagnostic.severity, "warning", "ignored silently before 2025-08-28");
+    assert.match(diagnostic.message, /float8 training is off/);
+    assert.equal(after, before.replace('flavor = "8B"\n', 'flavor = "8B"\nconverters = ["float8"]\n').replace("enable_float8_linear = true\n", ""));
+    assert.ok(!analyzeFixture(after, opts).diagnostics.some((d) => d.code === "removed-key"));
+  });
+
+  it("in v0.2.2 the name is quantize.linear.float8, appended to an existing list", () => {
+    const withList = before.replace('flavor = "8B"\n', 'flavor = "8B"\nconverters = ["quantize.grouped_mm.float8"]\n');
+    const { after } = applyFix(withList, "removed-key", "model.converters", { settings: { torchtitanVersion: "v0.2.2" } });
+    assert.match(after, /^converters = \["quantize\.grouped_mm\.float8", "quantize\.linear\.float8"\]$/m);
+    assert.doesNotMatch(after, /enable_float8_linear/);
   });
 });

@@ -13,9 +13,9 @@
 import { diag, fix } from "../../diagnostics";
 import { moveKey, deleteEntry, renameTable, setKey, renameKey, headerPrefixOf, findEntryDeep, tomlValue } from "../../edit/toml";
 import type { ConfigDocument, ConfigEntry, ConfigSection } from "../../model";
-import type { Diagnostic, Fix, Range, Severity } from "../../types";
+import type { Diagnostic, Fix, Range, Severity, TextEdit } from "../../types";
 import type { TitanContext, TitanRule } from "../context";
-import { extensionsDefining, isClearSuggestion, keyInfo, keysAt, keysOfTable, renameFor, sectionsOf, suggest, type RenameResult } from "../schema/index";
+import { converterNamesAt, extensionsDefining, isClearSuggestion, keyInfo, keysAt, keysOfTable, renameFor, sectionsOf, suggest, type RenameResult } from "../schema/index";
 import { dataclassName, leafEntries, markSafe, moduleKeyAt, schemaView, type SchemaView } from "../schema/view";
 
 export const SCHEMA_KEY_CODES = ["unknown-key", "unknown-section", "moved-key", "removed-key", "deprecated-key", "extension-section-without-module"] as const;
@@ -80,7 +80,7 @@ export function computeSchemaKeys(doc: ConfigDocument, date: string, versionId: 
     }
     const r = renameFor(dotted, date);
     if (r) {
-      if (r.removed) out.push(removed(doc, e, r, severity, consequence));
+      if (r.removed) out.push(removed(doc, e, r, severity, consequence, date));
       else if (r.to && keyInfo(date, r.to, view.extensions)) moved.push({ entry: e, r });
       else out.push(...unknown(doc, e, date, known, view, severity, consequence, reportedSections));
       continue;
@@ -232,9 +232,21 @@ function renameOrReplace(doc: ConfigDocument, e: ConfigEntry, table: string[], n
   return renameKey(doc, e, newLeaf);
 }
 
-function removed(doc: ConfigDocument, e: ConfigEntry, r: RenameResult, severity: Severity, consequence: string): Diagnostic {
+function removed(doc: ConfigDocument, e: ConfigEntry, r: RenameResult, severity: Severity, consequence: string, date: string): Diagnostic {
   const rule = r.removed!;
   const dotted = e.path.join(".");
+  // The float8 boolean became a converter name (2025-02-15, #823): migrate instead of dropping it.
+  const converter = dotted === "float8.enable_float8_linear" && e.value.value === true ? float8LinearConverter(date) : undefined;
+  if (converter) {
+    const d = diag(
+      "removed-key",
+      severity,
+      e.keyRange,
+      `${dotted} was removed from torchtitan on ${rule.date}${rule.commit ? ` (${rule.commit})` : ""}: ${consequence}, so float8 training is off. Float8 linears are now turned on by the converter "${converter}" in model.converters.`,
+      { fixes: [fix(`Replace with "${converter}" in model.converters`, [...deleteEntry(doc, e), ...addConverter(doc, converter)], true)] },
+    );
+    return markSafe(d);
+  }
   const d = diag(
     "removed-key",
     severity,
@@ -246,6 +258,24 @@ function removed(doc: ConfigDocument, e: ConfigEntry, r: RenameResult, severity:
   const v = e.value.value;
   const harmless = v === false || (Array.isArray(v) && v.length === 0) || dotted === "job.use_for_integration_test" || dotted === "checkpoint.interval_type";
   return harmless ? markSafe(d) : d;
+}
+
+/** The float8 linear converter's registered name at `date`, if that era has one. */
+function float8LinearConverter(date: string): string | undefined {
+  return converterNamesAt(date).find((n) => /(^|\.)float8$/.test(n) && !/grouped_mm|moe/.test(n));
+}
+
+/** Edits adding `name` to `model.converters` (appending to the list, or creating the key). */
+function addConverter(doc: ConfigDocument, name: string): TextEdit[] {
+  const list = findEntryDeep(doc, ["model", "converters"]);
+  if (list && list.value.kind === "array") {
+    const items = list.value.items ?? [];
+    if ((list.value.value as unknown[]).includes(name)) return [];
+    const last = items[items.length - 1];
+    if (last) return [{ range: { start: last.range.end, end: last.range.end }, newText: `, ${JSON.stringify(name)}` }];
+    return [{ range: list.value.range, newText: `[${JSON.stringify(name)}]` }];
+  }
+  return setKey(doc, ["model"], "converters", `[${JSON.stringify(name)}]`);
 }
 
 function deprecated(doc: ConfigDocument, e: ConfigEntry, advice: string, versionId: string): Diagnostic {
