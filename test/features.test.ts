@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { analyzeDocument } from "../server/src/core/analyze";
-import { codeLenses, headline } from "../server/src/core/features";
+import { codeLenses, completionsAt, headline } from "../server/src/core/features";
 import { nodeEnv } from "../server/src/host/nodeEnv";
 
 const EX = resolve(__dirname, "../examples");
@@ -35,5 +35,24 @@ describe("headline", () => {
     const r = analyzeDocument("file:///p/pyproject.toml", `[project]\nname = "x"\n`);
     assert.equal(headline(r), undefined);
     assert.deepEqual(codeLenses(r), []);
+  });
+});
+
+describe("completion gate", () => {
+  it("a torchtitan file that does not parse mid-edit still completes values", () => {
+    const text = `[job]\ndescription = "x"\n[training]\nlocal_batch_size = 8\nmixed_precision_param = \n[parallelism]\ntensor_parallel_degree = 8\n`;
+    const r = analyzeDocument("file:///a/train.toml", text);
+    assert.equal(r.framework, null);
+    assert.equal(r.likelyFramework, "torchtitan");
+    assert.deepEqual(completionsAt(r, { line: 4, character: 24 }).map((c) => c.label), ['"bfloat16"', '"float32"']);
+  });
+
+  it("a broken pyproject.toml gets no torchtitan completion; a new file with only comments does", () => {
+    const broken = analyzeDocument("file:///p/pyproject.toml", `[project]\nname = \n[`);
+    assert.equal(broken.likelyFramework, undefined);
+    assert.deepEqual(completionsAt(broken, { line: 2, character: 1 }), []);
+    const fresh = analyzeDocument("file:///a/new.toml", "# my new config\n[");
+    const sections = completionsAt(fresh, { line: 1, character: 1 });
+    assert.ok(sections.some((c) => c.label === "parallelism" && c.kind === "section"), sections.map((c) => c.label).join(" "));
   });
 });

@@ -62,6 +62,8 @@ export interface AnalysisResult {
   framework: FrameworkId | null;
   /** Why the framework was detected (or why not), user-facing. */
   frameworkReason: string;
+  /** For a file that does not parse: the framework its table headers suggest (completion still helps). */
+  likelyFramework?: FrameworkId;
   worldSize?: Sourced<number>;
   /** torchtitan only: the targeted version ("v0.2.2", "main@2025-03-01", "v0.2.2+pr2213"). */
   torchtitanVersion?: Sourced<string>;

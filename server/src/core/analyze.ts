@@ -59,9 +59,11 @@ export function analyzeDocument(uri: string, text: string, settings: AnalysisSet
   if (!analyzer && doc.syntaxErrors.length) {
     // A broken file may well be a training config: report the syntax error only when it looks like one,
     // so unrelated TOML files (pyproject.toml, Cargo.toml) never get our diagnostics.
-    const looksLikeConfig = FRAMEWORKS.some((f) => f.formats.includes(format) && f.detect(salvage(doc)));
-    const diagnostics = looksLikeConfig ? doc.syntaxErrors.map((e) => diag(`${format}-syntax`, "error", e.range, e.message)) : [];
-    return { ...base, framework: null, frameworkReason: looksLikeConfig ? "the file does not parse" : "no training-config markers found", diagnostics };
+    const likely = FRAMEWORKS.find((f) => f.formats.includes(format) && f.detect(salvage(doc)));
+    const diagnostics = likely ? doc.syntaxErrors.map((e) => diag(`${format}-syntax`, "error", e.range, e.message)) : [];
+    const out: AnalysisResult = { ...base, framework: null, frameworkReason: likely ? `the file does not parse (it looks like a ${likely.id} config)` : "no training-config markers found", diagnostics };
+    if (likely) out.likelyFramework = likely.id;
+    return out;
   }
   if (!analyzer) {
     // A hostile YAML file that is no config still says why it was cut short (the hover/status show this).

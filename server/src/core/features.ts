@@ -76,14 +76,24 @@ export function codeLenses(result: AnalysisResult): CodeLensData[] {
 }
 
 /**
- * Completion for the framework of the document. torchtitan completes from its versioned schema; a TOML
- * file that is not (yet) detected as a config still gets torchtitan completion when it is empty or has
- * only comments, so a new config can be written from scratch.
+ * Completion for the framework of the document. torchtitan completes from its versioned schema, also
+ * while the file does not parse, and in a new TOML file that has only comments so far, so a config can be
+ * written from scratch. Other TOML files (pyproject.toml, Cargo.toml) get nothing.
  */
 export function completionsAt(result: AnalysisResult, position: Position): CompletionItem[] {
   if (result.format !== "toml") return [];
-  const isTitan = result.framework === "torchtitan" || (result.framework === null && result.doc.sections.length === 0 && result.doc.entries.length === 0 && !result.doc.skipped);
+  // A torchtitan config, one that does not parse mid-edit, or a new file with nothing but comments yet.
+  const blank = result.framework === null && !result.likelyFramework && !result.doc.skipped && isNearlyEmpty(result.doc.text);
+  const isTitan = result.framework === "torchtitan" || result.likelyFramework === "torchtitan" || blank;
   if (!isTitan) return [];
   const when = (result.torchtitanVersion && parseVersion(result.torchtitanVersion.value)?.date) ?? "v0.2.2";
   return complete(result.doc, when, position);
+}
+
+/** True for a new file: at most one line of content besides comments (e.g. a half-typed `[`). */
+function isNearlyEmpty(text: string): boolean {
+  const content = text
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== "" && !l.trim().startsWith("#"));
+  return content.length <= 1 && !content.some((l) => l.includes("="));
 }
