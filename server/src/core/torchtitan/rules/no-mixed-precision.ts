@@ -24,12 +24,12 @@ export const noMixedPrecision: TitanRule = {
     const where = dimsAnchor(ctx, cause ? [cause, "dp_shard"] : ["dp_replicate", "dp_shard"]);
     const warned = ctx.decision.logs.some((l) => l.level === "warning");
     const shard = ctx.dims.dpShardInferred ? `data_parallel_shard_degree = -1 resolves to ${d.dp_shard}` : `data_parallel_shard_degree = ${d.dp_shard}`;
-    const launchLog = warned ? ` At launch torchtitan only logs the warning "${WARN_TP_PP}"` : " torchtitan logs no warning about it in this version";
+    const launchLog = warned ? ` At launch torchtitan only logs the warning "${WARN_TP_PP}"` : " torchtitan logs no warning about it in this version.";
     // MoE grouped GEMMs cast tokens and expert weights to bf16 whatever the policy (spec torchtitan.md §1.4).
     const moe = isMoeModel(ctx) ? " Only the routed experts of this MoE model still compute in bf16 (grouped_mm always casts to bf16)." : "";
     const message =
       `Mixed precision is disabled: this is a ${ctx.layoutName} run on ${worldSizePhrase(ctx)}; ${shard} and cp = ${d.cp}, so FSDP is off and torchtitan ${ctx.version.value.id} applies no mixed precision (${ctx.decision.reason}). ` +
-      `Compute, parameters and gradients are all float32 (mixed_precision_param = "${ctx.knobs.param.dtype ?? "?"}" is not applied).${moe}${launchLog}.`;
+      `Compute, parameters and gradients are all float32 (mixed_precision_param = "${ctx.knobs.param.dtype ?? "?"}" is not applied).${moe}${launchLog}`;
     return [diag("no-mixed-precision", "warning", where.range, message, { fixes: seedFixes(ctx, d, cause), facts: { worldSize: ctx.worldSize.value, worldSizeSource: ctx.worldSize.source, layout: ctx.layoutName } })];
   },
 };
