@@ -122,6 +122,22 @@ describe("language server over stdio", () => {
     assert.deepEqual([s.worldSize.value, s.worldSize.source, s.layoutName], [64, "setting", "FSDP+TP"]);
   });
 
+  it("binary and oversized documents get no diagnostics, a reason in the summary, and the server stays up", async () => {
+    const bin = pathToFileURL(resolve(__dirname, "../examples/blob.toml")).href;
+    const big = pathToFileURL(resolve(__dirname, "../examples/huge.toml")).href;
+    const w1 = client.waitForDiagnostics(bin);
+    const w2 = client.waitForDiagnostics(big);
+    await client.open(bin, "\u0000\u0001\u0002ELF\u0000".repeat(100));
+    await client.open(big, "[training]\n" + "# padding padding padding\n".repeat(30_000));
+    assert.deepEqual([(await w1).diagnostics, (await w2).diagnostics], [[], []]);
+    const s1 = await client.conn.sendRequest<{ framework: null; frameworkReason: string }>("precisionLens/summary", { uri: bin });
+    const s2 = await client.conn.sendRequest<{ framework: null; frameworkReason: string }>("precisionLens/summary", { uri: big });
+    assert.match(s1.frameworkReason, /looks binary/);
+    assert.match(s2.frameworkReason, /over the limit of 512000/);
+    const h = await client.conn.sendRequest<{ contents: { value: string } } | null>("textDocument/hover", { textDocument: { uri: URI }, position: { line: TP_LINE, character: 3 } });
+    assert.ok(h, "the server still answers");
+  });
+
   it("a broken edit publishes the syntax error and the server stays up", async () => {
     const waiting = client.waitForDiagnostics(URI, (p) => p.version === 4);
     await client.change(URI, 4, TEXT.replace("tensor_parallel_degree = 8", "tensor_parallel_degree = = 8"));
