@@ -91,6 +91,12 @@ describe("explain", () => {
     assert.match(r.out, /v0\.2\.2 with PR #2213 \(unmerged what-if\): autocast, bf16 compute/);
     assert.match(r.out, /## Diagnostics\n\n- line 26: warning \[no-mixed-precision\]/);
   });
+
+  it("rejects options it does not take, and more than one file", () => {
+    assert.equal(cli(["explain", "--fix", "examples/tp_only_8gpu.toml"]).code, 2);
+    assert.match(cli(["explain", "examples/tp_only_8gpu.toml", "examples/fsdp_8gpu.toml"]).err, /explain takes exactly one file/);
+    assert.equal(cli(["explain", "examples/ddp_tp_error.toml"]).code, 1, "an error-level diagnostic exits 1");
+  });
 });
 
 describe("workspace inference", () => {

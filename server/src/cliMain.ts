@@ -130,6 +130,7 @@ interface FileOutcome {
 
 function explain(args: string[], io: CliIO): number {
   const opts = parseCheckArgs(args);
+  if (opts.fix || opts.format !== "text") throw new UsageError("explain takes only --world-size, --torchtitan-version and one file");
   if (opts.paths.length !== 1) throw new UsageError("explain takes exactly one file");
   const { files, errors } = collect(opts.paths[0]!, io);
   if (errors.length || files.length !== 1) {
