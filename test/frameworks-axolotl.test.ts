@@ -7,6 +7,10 @@ import { checkDiagnostics, checkFix } from "./support/fixture";
 const uri = "file:///x/axolotl.yaml";
 const base = "base_model: x/y\ndatasets:\n  - path: a\n    type: alpaca\nsequence_len: 512\n";
 
+
+/** The smallest Axolotl config the detector accepts; each fixture adds the keys it is about. */
+const BASE = "base_model: meta-llama/Llama-3.2-1B\ndatasets:\n  - path: tatsu-lab/alpaca\n    type: alpaca\nsequence_len: 1024\n";
+
 describe("Axolotl diagnostics", () => {
   it("AX1 `bf16: full` and `bf16_full_eval` are rejected by the schema", () => {
     // framework=axolotl layout=single GPU / DDP mech=error P=float32 C=float32 R=float32 ws=undefined
@@ -49,12 +53,7 @@ bfloat16: true
   it("AX4 [inferred] full fine-tune in bf16 has no fp32 master (information)", () => {
     // framework=axolotl layout=single GPU / DDP mech=autocast P=bfloat16 C=bfloat16 R=bfloat16 ws=undefined
     checkDiagnostics(
-      `base_model: meta-llama/Llama-3.2-1B
-datasets:
-  - path: tatsu-lab/alpaca
-    type: alpaca
-sequence_len: 1024
-bf16: auto
+      `${BASE}bf16: auto
       #^^^ information[axolotl/AX4]: [inferred] Full fine-tune with bf16
 `,
       { uri },
@@ -64,12 +63,7 @@ bf16: auto
   it("AX6 fp16 full fine-tune", () => {
     // framework=axolotl layout=single GPU / DDP mech=autocast P=float16 C=float16 R=float16 ws=undefined
     checkDiagnostics(
-      `base_model: meta-llama/Llama-3.2-1B
-datasets:
-  - path: tatsu-lab/alpaca
-    type: alpaca
-sequence_len: 1024
-bf16: false
+      `${BASE}bf16: false
 fp16: true
       #^^^ warning[axolotl/AX6]: \`fp16: true\` on a full
 `,
@@ -80,12 +74,7 @@ fp16: true
   it("AX5 fp8 all-gather / fp32_norms without FSDP2, DeepSpeed with FSDP; AX7 legacy fsdp list and prefixed keys", () => {
     // framework=axolotl layout=FSDP1 mech=error P=float32 C=bfloat16 R=float32 ws=undefined
     checkDiagnostics(
-      `base_model: meta-llama/Llama-3.2-1B
-datasets:
-  - path: tatsu-lab/alpaca
-    type: alpaca
-sequence_len: 1024
-adapter: lora
+      `${BASE}adapter: lora
 fp8_enable_fsdp_float8_all_gather: true
 #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[axolotl/AX5]: \`fp8_enable_fsdp_float8_all_gather\` requires \`fsdp_version: 2\`: Axolotl
 fp32_norms: true
@@ -108,12 +97,7 @@ fsdp_config:
   it("AX8 bitsandbytes 8-bit optimizer with FSDP2", () => {
     // framework=axolotl layout=FSDP2 mech=error P=float32 C=bfloat16 R=float32 ws=undefined
     checkDiagnostics(
-      `base_model: meta-llama/Llama-3.2-1B
-datasets:
-  - path: tatsu-lab/alpaca
-    type: alpaca
-sequence_len: 1024
-adapter: lora
+      `${BASE}adapter: lora
 optimizer: adamw_bnb_8bit
            #^^^^^^^^^^^^^ error[axolotl/AX8]: \`optimizer: adamw_bnb_8bit\` (bitsandbytes) with FSDP2:
 bf16: true
