@@ -3,7 +3,7 @@
 // without a desktop VS Code). The suite's exit code comes back through window.codeAutomationExit.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, REPO, E2E_DIR, cleanup, prerequisiteTest, loadPlaywright, missingPrerequisite, startCodeServer } from "./harness.mjs";
 
@@ -58,6 +58,8 @@ describe("Precision Lens extension-host suite in code-server", { skip }, () => {
     clearTimeout(timer);
     if (code !== 0) await page.screenshot({ path: join(ARTIFACTS, "FAIL-api.png") }).catch(() => undefined);
     assert.equal(code, 0, `extension-host suite failed:\n${lines.join("\n")}`);
-    assert.ok(lines.some((l) => /7 extension-host checks passed/.test(l)), lines.join("\n"));
+    // 7 checks, plus the YAML one when the workspace got the YAML examples (see harness.mjs makeWorkspace).
+    const expected = 7 + (existsSync(join(cs.ws, "accelerate_config.yaml")) ? 1 : 0);
+    assert.ok(lines.some((l) => new RegExp(`\\b${expected} extension-host checks passed`).test(l)), lines.join("\n"));
   });
 });

@@ -80,6 +80,26 @@ async function run() {
     assert.deepEqual(vscode.languages.getDiagnostics(pyUri), []);
   });
 
+  // YAML: files are claimed by pattern, not by language id, and the server decides by content.
+  const yamlUri = vscode.Uri.joinPath(folder.uri, "accelerate_config.yaml");
+  const workflowUri = vscode.Uri.joinPath(folder.uri, "github-workflow.yml");
+  const haveYaml = await vscode.workspace.fs.stat(yamlUri).then(
+    () => true,
+    () => false,
+  );
+  if (haveYaml) {
+    await check("an accelerate YAML gets its diagnostics; an unrelated workflow YAML gets none", async () => {
+      const wf = await vscode.workspace.openTextDocument(workflowUri);
+      await vscode.window.showTextDocument(wf);
+      const y = await vscode.workspace.openTextDocument(yamlUri);
+      await vscode.window.showTextDocument(y);
+      assert.equal(y.languageId, "yaml", "our extension must not take over the yaml language id");
+      const ds = await diagnosticsWhen(yamlUri, (d) => d.some((x) => codeOf(x) === "accelerate/AC1"), "accelerate/AC1 on the YAML 1.1 boolean");
+      assert.ok(ds.some((x) => codeOf(x) === "accelerate/AC1" && x.severity === vscode.DiagnosticSeverity.Error));
+      assert.deepEqual(vscode.languages.getDiagnostics(workflowUri).filter((x) => x.source === "precision-lens"), []);
+    });
+  }
+
   const keyPos = () => {
     const line = doc.getText().split(/\r?\n/).findIndex((l) => /^\s*tensor_parallel_degree\s*=/.test(l));
     assert.ok(line >= 0, "no tensor_parallel_degree line");
