@@ -1,6 +1,7 @@
 /**
- * In-file directives: comments of the form `# precision-lens: key=value, key2=value2` (or a bare `off`).
- * Known keys: world-size, torchtitan-version, framework, disable (codes, comma or space separated), off.
+ * In-file directives: comments of the form `# precision-lens: key=value key2=value2` (or a bare flag such
+ * as `off`). The one parser of this syntax: analysis settings (world-size, torchtitan-version, framework,
+ * off) and suppressions (disable, disable-file) all read its output.
  */
 import type { ConfigComment } from "./model";
 import type { Range } from "./types";
@@ -14,22 +15,36 @@ export interface Directive {
 }
 
 const PREFIX = /^precision-lens\s*:\s*(.*)$/i;
+/** Keys whose value is a list: further bare words extend it (`disable=a b` = `disable=a,b`). */
+const LIST_KEYS = new Set(["disable", "disable-file"]);
+
+/** Parsed once per document: comments are immutable after parsing. */
+const cache = new WeakMap<readonly ConfigComment[], Directive[]>();
 
 export function parseDirectives(comments: readonly ConfigComment[]): Directive[] {
+  const hit = cache.get(comments);
+  if (hit) return hit;
   const out: Directive[] = [];
   for (const c of comments) {
     const m = PREFIX.exec(c.text);
     if (!m) continue;
-    const body = m[1]!.trim();
-    // `disable=a,b` keeps its commas; other pairs are separated by whitespace or ';'.
-    for (const part of body.split(/[;\s]+(?=[a-z-]+(?:=|$))/i)) {
-      const p = part.trim();
-      if (!p) continue;
-      const eq = p.indexOf("=");
-      if (eq < 0) out.push({ key: p.toLowerCase(), value: "", line: c.line, range: c.range });
-      else out.push({ key: p.slice(0, eq).trim().toLowerCase(), value: p.slice(eq + 1).trim(), line: c.line, range: c.range });
+    let current: Directive | undefined;
+    // `key = value` is written with or without spaces; pairs are separated by spaces or ';'.
+    for (const token of m[1]!.replace(/\s*=\s*/g, "=").split(/[;\s]+/)) {
+      if (!token) continue;
+      const eq = token.indexOf("=");
+      if (eq >= 0) {
+        current = { key: token.slice(0, eq).toLowerCase(), value: token.slice(eq + 1), line: c.line, range: c.range };
+        out.push(current);
+      } else if (current && LIST_KEYS.has(current.key)) {
+        current.value = current.value ? `${current.value},${token}` : token;
+      } else {
+        current = { key: token.toLowerCase(), value: "", line: c.line, range: c.range };
+        out.push(current);
+      }
     }
   }
+  cache.set(comments, out);
   return out;
 }
 

@@ -13,6 +13,7 @@
  * that suppresses nothing gets an `unused-suppression` hint (faded), so stale comments get noticed.
  */
 import { diag } from "./diagnostics";
+import { parseDirectives } from "./directives";
 import type { ConfigDocument } from "./model";
 import type { Diagnostic, Range } from "./types";
 
@@ -27,33 +28,23 @@ export interface Suppression {
   line: number;
 }
 
-const PREFIX = /^precision-lens\s*:\s*(.*)$/i;
-const DISABLE = /(disable-file|disable)\s*=\s*([^;=]*?)(?=\s+[a-z][a-z-]*\s*=|\s*;|\s*$)/gi;
-
 export function parseSuppressions(doc: ConfigDocument): Suppression[] {
   const out: Suppression[] = [];
   const firstContentLine = firstContent(doc);
-  for (const c of doc.comments) {
-    const m = PREFIX.exec(c.text);
-    if (!m) continue;
-    DISABLE.lastIndex = 0;
-    let d: RegExpExecArray | null;
-    while ((d = DISABLE.exec(m[1]!))) {
-      const codes = d[2]!
-        .split(/[,\s]+/)
-        .map((s) => s.trim())
-        .filter(Boolean);
-      if (!codes.length) continue;
-      const kind = d[1]!.toLowerCase();
-      const lineText = doc.lines.lineText(c.line);
-      const trailing = lineText.slice(0, c.range.start.character).trim() !== "";
-      let scope: number | "file";
-      if (kind === "disable-file") scope = "file";
-      else if (trailing) scope = c.line;
-      else if (c.line < firstContentLine && isTopBlockForFile(doc, c.line, firstContentLine)) scope = "file";
-      else scope = nextContentLine(doc, c.line);
-      out.push({ codes, scope, range: c.range, line: c.line });
-    }
+  for (const d of parseDirectives(doc.comments)) {
+    if (d.key !== "disable" && d.key !== "disable-file") continue;
+    const codes = d.value
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (!codes.length) continue;
+    const trailing = doc.lines.lineText(d.line).slice(0, d.range.start.character).trim() !== "";
+    let scope: number | "file";
+    if (d.key === "disable-file") scope = "file";
+    else if (trailing) scope = d.line;
+    else if (d.line < firstContentLine && isTopBlockForFile(doc, d.line, firstContentLine)) scope = "file";
+    else scope = nextContentLine(doc, d.line);
+    out.push({ codes, scope, range: d.range, line: d.line });
   }
   return out;
 }
