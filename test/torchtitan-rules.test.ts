@@ -162,11 +162,7 @@ describe("quick fixes of the seed warning", () => {
 
   it("fp32 on purpose creates [training] when it is missing", () => {
     const before = `${HEAD}\n[parallelism]\ntensor_parallel_degree = 8\n`;
-    const { after } = (() => {
-      const r = analyzeFixture(before);
-      return { after: r };
-    })();
-    assert.equal(after.diagnostics[0]?.code, "no-mixed-precision");
+    assert.equal(analyzeFixture(before).diagnostics[0]?.code, "no-mixed-precision");
     checkFix(before, "no-mixed-precision", "Keep fp32 on purpose", `${before}\n[training]\nmixed_precision_param = "float32"\n`);
   });
 

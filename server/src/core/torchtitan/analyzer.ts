@@ -11,7 +11,7 @@ import type { TitanContext } from "./context";
 import { reportMarkdown, summaryMarkdown, titanHovers, titanInlayHints } from "./hover";
 import { keyHoverTargets } from "./schema/hover";
 import { readKnobs } from "./knobs";
-import { layoutName, readDims, resolveDims } from "./parallelDims";
+import { layoutName, readDims, resolveDims, type DimsRead } from "./parallelDims";
 import { resolvePrecision } from "./precision";
 import { TITAN_RULES } from "./rules/index";
 import { DEFAULT_VERSION, parseVersion, type TitanVersion } from "./versions";
@@ -48,8 +48,9 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const directives = parseDirectives(doc.comments);
   const extra: Diagnostic[] = [];
   const { version, outsideTomlEra } = resolveVersion(doc, settings, env, directives, extra);
-  const worldSize = resolveWorldSize(doc, settings, env, directives, extra);
-  const dims = resolveDims(doc, worldSize.value, { epDivisibility: version.value.date >= "2025-07-08" && version.value.date < "2025-12-17" });
+  const read = readDims(doc);
+  const worldSize = resolveWorldSize(read, settings, env, directives, extra);
+  const dims = resolveDims(read, worldSize.value, { epDivisibility: version.value.date >= "2025-07-08" && version.value.date < "2025-12-17" });
   const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };
   const modelName = stringValue(findEntry(doc, "model", "name"));
   // llama4, deepseek_v3 and gpt_oss apply FSDP when EP > 1 even without dp_shard/cp (spec §1.4).
@@ -158,7 +159,7 @@ function resolveVersion(
 
 const FILE_START = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
-function resolveWorldSize(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], extra: Diagnostic[]): Sourced<number> {
+function resolveWorldSize(read: DimsRead, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], extra: Diagnostic[]): Sourced<number> {
   if (settings.worldSize && settings.worldSize > 0 && Number.isInteger(settings.worldSize)) {
     return { value: settings.worldSize, source: "setting", detail: "precisionLens.worldSize setting (or --world-size)" };
   }
@@ -170,7 +171,7 @@ function resolveWorldSize(doc: ConfigDocument, settings: AnalysisSettings, env: 
   }
   const script = inferWorldSize(env);
   if (script) return { value: script.value, source: script.source, detail: script.detail };
-  const { configured, typeErrors } = readDims(doc);
+  const { configured, typeErrors } = read;
   if (!typeErrors.length && configured.dp_shard !== -1) {
     const product = configured.dp_replicate * configured.dp_shard * configured.cp * configured.tp * configured.pp;
     if (product > 0) return { value: product, source: "degrees", detail: `product of the explicit parallel degrees (${product})` };

@@ -31,7 +31,6 @@ export function worldSizePhrase(ctx: TitanContext): string {
 export function setDim(ctx: TitanContext, field: DimField, value: number): TextEdit[] {
   const e = ctx.dims.entries[field];
   if (e) return [{ range: e.value.range, newText: String(value) }];
-  const usesLegacy = !ctx.doc.sections.some((s) => s.path[0] === "parallelism") && Object.values(ctx.dims.entries).some((x) => x && x.path[0] !== "parallelism");
-  const [table, key] = usesLegacy ? (LEGACY_DIM_KEYS[field] ?? DIM_KEYS[field]) : DIM_KEYS[field];
+  const [table, key] = ctx.dims.legacyTables ? (LEGACY_DIM_KEYS[field] ?? DIM_KEYS[field]) : DIM_KEYS[field];
   return setKey(ctx.doc, [table], key, String(value));
 }

@@ -53,10 +53,21 @@ export interface DimsResolution {
   resolved?: ParallelLayout;
   /** True when dp_shard was -1 and got resolved from the world size. */
   dpShardInferred: boolean;
+  /** See DimsRead.legacyTables. */
+  legacyTables: boolean;
   errors: DimsError[];
 }
 
-export function readDims(doc: ConfigDocument): { configured: ParallelLayout; entries: Partial<Record<DimField, ConfigEntry>>; typeErrors: DimsError[] } {
+/** The degrees as written, before validation. Read once per document version. */
+export interface DimsRead {
+  configured: ParallelLayout;
+  entries: Partial<Record<DimField, ConfigEntry>>;
+  typeErrors: DimsError[];
+  /** True when the file has no `[parallelism]` table and the degrees live in the pre-2025-03-18 tables. */
+  legacyTables: boolean;
+}
+
+export function readDims(doc: ConfigDocument): DimsRead {
   const hasParallelism = doc.sections.some((s) => s.path[0] === "parallelism") || doc.entries.some((e) => e.path[0] === "parallelism");
   const configured: ParallelLayout = { ...DIM_DEFAULTS };
   const entries: Partial<Record<DimField, ConfigEntry>> = {};
@@ -70,7 +81,7 @@ export function readDims(doc: ConfigDocument): { configured: ParallelLayout; ent
     else typeErrors.push({ kind: "type", fields: [f], message: `${key.join(".")} must be an integer, got ${e.value.raw ?? String(e.value.value)}; torchtitan would fail on it at launch.` });
   }
   if (!hasParallelism) readPreHsdp(doc, configured, entries, typeErrors);
-  return { configured, entries, typeErrors };
+  return { configured, entries, typeErrors, legacyTables: !hasParallelism };
 }
 
 /**
@@ -105,9 +116,9 @@ const preHsdpDdpAbsorbs = new WeakSet<ConfigEntry>();
  * Validates and resolves like ParallelDims._validate. `epDivisibility` turns on the EP asserts that
  * existed between 2025-07-08 and 2025-12-17 (v0.2.0).
  */
-export function resolveDims(doc: ConfigDocument, worldSize: number, opts: { epDivisibility?: boolean } = {}): DimsResolution {
-  const { configured, entries, typeErrors } = readDims(doc);
-  const res: DimsResolution = { configured, entries, dpShardInferred: false, errors: [...typeErrors] };
+export function resolveDims(read: DimsRead, worldSize: number, opts: { epDivisibility?: boolean } = {}): DimsResolution {
+  const { configured, entries, typeErrors, legacyTables } = read;
+  const res: DimsResolution = { configured, entries, legacyTables, dpShardInferred: false, errors: [...typeErrors] };
   if (typeErrors.length) return res;
   const { dp_replicate: R, cp: C, tp: T, pp: P, ep: E, etp: ETP } = configured;
   let S = configured.dp_shard;
