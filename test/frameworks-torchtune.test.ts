@@ -5,13 +5,9 @@ import { analyzeDocument } from "../server/src/core/analyze";
 import { checkDiagnostics, checkFix } from "./support/fixture";
 
 const uri = "file:///x/config.yaml";
-const base = `model:
-  _component_: torchtune.models.llama3_1.llama3_1_8b
-optimizer:
-  _component_: torch.optim.AdamW
-loss:
-  _component_: torchtune.modules.loss.LinearCrossEntropyLoss
-`;
+/** The smallest torchtune training recipe the detector accepts; each fixture adds what it is about. */
+const base = "model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\noptimizer:\n  _component_: torch.optim.AdamW\nloss:\n  _component_: torchtune.modules.loss.LinearCrossEntropyLoss\n";
+
 
 describe("torchtune diagnostics", () => {
   it("TT1 fp16 training, TT5 compile+optimizer_in_bwd, TT6 TP with LoRA and no plan, TT8 bitsandbytes distributed, TT10 offload without fused, TT12 dims vs nproc", () => {
@@ -108,13 +104,7 @@ dtype: fp32
   it("TT2 invalid dtype name, TT7 offloading without AC, TT11 dead fsdp.cpu_offload, yaml-1.1-boolean", () => {
     // framework=torchtune layout=FSDP2 mech=error P=float32 C=float32 R=float32 ws=undefined
     checkDiagnostics(
-      `model:
-  _component_: torchtune.models.llama3_1.llama3_1_8b
-optimizer:
-  _component_: torch.optim.AdamW
-loss:
-  _component_: torchtune.modules.loss.LinearCrossEntropyLoss
-dtype: bfloat16
+      `${base}dtype: bfloat16
        #^^^^^^^ error[torchtune/TT2]: \`dtype: bfloat16\` is not a
 enable_activation_offloading: True
                               #^^^ error[torchtune/TT7]: \`enable_activation_offloading: True\` needs activation checkpointing,
@@ -133,13 +123,7 @@ checkpointer:
   it("TT9 replicate without shard is information ([inferred])", () => {
     // framework=torchtune layout=replicated (no gradient sync) mech=none P=float32 C=float32 R=float32 ws=undefined
     checkDiagnostics(
-      `model:
-  _component_: torchtune.models.llama3_1.llama3_1_8b
-optimizer:
-  _component_: torch.optim.AdamW
-loss:
-  _component_: torchtune.modules.loss.LinearCrossEntropyLoss
-dtype: fp32
+      `${base}dtype: fp32
 data_parallel_replicate_dim: 4
                            # ^ information[torchtune/TT9]: [inferred] \`data_parallel_replicate_dim: 4\` with \`data_parallel_shard_dim:
 data_parallel_shard_dim: 1
