@@ -42,9 +42,8 @@ import {
   type SummaryParams,
   type SummaryResult,
 } from "./protocol";
+import { diagnosticsDelay } from "./latency";
 
-/** Diagnostics after an edit are published after this quiet period (editor-anchors.md §5.3). */
-const DIAGNOSTICS_DEBOUNCE_MS = 200;
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -56,6 +55,8 @@ let canRefresh = false;
 const settingsCache = new Map<string, Promise<AnalysisSettings>>();
 const results = new Map<string, { version: number; result: AnalysisResult }>();
 const pending = new Map<string, ReturnType<typeof setTimeout>>();
+/** How long each document's last analysis took (ms): fast documents publish at once, slow ones debounce. */
+const lastCost = new Map<string, number>();
 
 connection.onInitialize((params): InitializeResult => {
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
@@ -111,7 +112,9 @@ async function analyze(doc: TextDocument): Promise<AnalysisResult> {
   if (cached && cached.version === doc.version) return cached.result;
   const settings = await settingsFor(doc.uri);
   const path = uriToPath(doc.uri);
+  const started = performance.now();
   const result = analyzeDocument(doc.uri, doc.getText(), settings, nodeEnv(path, workspaceRoots), formatOf(doc.uri) ?? languageFormat(doc.languageId));
+  lastCost.set(doc.uri, performance.now() - started);
   results.set(doc.uri, { version: doc.version, result });
   return result;
 }
@@ -180,14 +183,15 @@ function summary(result: AnalysisResult): SummaryResult {
   return s;
 }
 
-// TextDocuments fires onDidChangeContent for an open too: a document never analysed yet is published at
-// once; later edits wait for the debounce so squiggles do not flicker on half-typed tokens.
-documents.onDidChangeContent((e) => schedule(e.document, results.has(e.document.uri) ? DIAGNOSTICS_DEBOUNCE_MS : 0));
+// TextDocuments fires onDidChangeContent for an open too: a document never analysed yet, or one whose last
+// analysis was fast, is published at once; a slow one waits in proportion to its cost (latency.ts).
+documents.onDidChangeContent((e) => schedule(e.document, diagnosticsDelay(lastCost.get(e.document.uri))));
 documents.onDidClose((e) => {
   const t = pending.get(e.document.uri);
   if (t) clearTimeout(t);
   pending.delete(e.document.uri);
   results.delete(e.document.uri);
+  lastCost.delete(e.document.uri);
   settingsCache.delete(e.document.uri);
   void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
 });

@@ -1,12 +1,15 @@
 /**
  * Benchmark (npm run bench): analysis, simulation and both together, for the repository's example
- * configs and a large synthetic config. Prints medians, p95 and ratios; asserts nothing.
+ * configs and a large synthetic config. Prints medians, p95 and ratios; asserts nothing. Ends with
+ * didChange → publishDiagnostics latency beside yaml-language-server (YAML_LANGUAGE_SERVER_BIN or the
+ * devDependency; skipped with a message when absent) and their ratio.
  *
  *   node --import tsx test/bench/bench.ts [--iterations N]
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
 import { analyzeDocument } from "../../server/src/core/analyze";
 import { NO_ENV } from "../../server/src/core/analysis";
 import type { ParallelLayout } from "../../server/src/core/analysis";
@@ -212,6 +215,63 @@ async function protocol(): Promise<void> {
   console.log(`  didOpen → publishDiagnostics: first ${ms(opens[0]!)}, median ${ms(med(opens.slice(1)))}; hover median ${ms(med(hovers))} (${(med(hovers) / 50).toFixed(2)}× the 50 ms budget)`);
 }
 
+/** yaml-language-server's bin: $YAML_LANGUAGE_SERVER_BIN, else a local devDependency install; undefined when absent. */
+function yamlLanguageServerBin(): string | undefined {
+  const candidates = [process.env.YAML_LANGUAGE_SERVER_BIN, join(ROOT, "node_modules", "yaml-language-server", "bin", "yaml-language-server")];
+  return candidates.find((c): c is string => !!c && existsSync(c));
+}
+
+/**
+ * didChange → publishDiagnostics median for one server on one document: open, wait for the first publish,
+ * then `edits` full-text changes, each waiting for the publish that follows it.
+ */
+async function changeLatency(server: { command: string; args: string[] } | undefined, uri: string, text: string, languageId: string, edits = 40): Promise<number> {
+  const { TestLspClient } = await import("../support/lspClient");
+  const c = new TestLspClient(server);
+  try {
+    await c.initialize(null);
+    const first = c.waitForDiagnostics(uri);
+    await c.open(uri, text, languageId);
+    await first;
+    const samples: number[] = [];
+    for (let v = 2; v < edits + 2; v++) {
+      const next = c.waitForDiagnostics(uri);
+      const t0 = performance.now();
+      await c.change(uri, v, `${text}${v % 2 ? "\n# edit\n" : "\n"}`);
+      await next;
+      samples.push(performance.now() - t0);
+    }
+    samples.sort((a, b) => a - b);
+    return samples[Math.floor(samples.length / 2)]!;
+  } finally {
+    await c.shutdown();
+  }
+}
+
+/** Instant feedback: didChange → publishDiagnostics, Precision Lens beside yaml-language-server on the same YAML. */
+async function latency(): Promise<void> {
+  const yamlFile = join(ROOT, "examples", "yaml", "accelerate", "fsdp2_bf16.yaml");
+  const yamlText = readFileSync(yamlFile, "utf8");
+  const yamlUri = pathToFileURL(yamlFile).href;
+  const tomlFile = join(ROOT, "examples", "tp_only_8gpu.toml");
+  const ours = await changeLatency(undefined, yamlUri, yamlText, "yaml");
+  const oursToml = await changeLatency(undefined, pathToFileURL(tomlFile).href, readFileSync(tomlFile, "utf8"), "toml");
+  console.log(`\nInstant feedback, didChange → publishDiagnostics median (40 edits):`);
+  console.log(`  Precision Lens: ${ms(ours)} on ${yamlFile.slice(ROOT.length + 1)}, ${ms(oursToml)} on ${tomlFile.slice(ROOT.length + 1)}`);
+  const bin = yamlLanguageServerBin();
+  if (!bin) {
+    console.log("  yaml-language-server: skipped, not installed (add the devDependency, or set YAML_LANGUAGE_SERVER_BIN to its bin/yaml-language-server); no ratio.");
+    return;
+  }
+  const theirs = await changeLatency({ command: process.execPath, args: [bin, "--stdio"] }, yamlUri, yamlText, "yaml");
+  const ratio = ours / theirs;
+  console.log(`  yaml-language-server (${bin}): ${ms(theirs)} on the same file`);
+  console.log(`  ratio Precision Lens / yaml-language-server: ${ratio.toFixed(3)} (goal < 0.25: ${ratio < 0.25 ? "met" : "NOT met"})`);
+}
+
 main();
 activation();
-protocol().catch((e) => console.log(`\nLanguage server bench skipped: ${e instanceof Error ? e.message : String(e)}`));
+protocol()
+  .catch((e) => console.log(`\nLanguage server bench skipped: ${e instanceof Error ? e.message : String(e)}`))
+  .then(latency)
+  .catch((e) => console.log(`\nLatency bench failed: ${e instanceof Error ? e.message : String(e)}`));

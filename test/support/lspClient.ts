@@ -26,9 +26,11 @@ export class TestLspClient {
   /** Answers workspace/configuration with this per section. */
   configuration: Record<string, unknown> = { worldSize: null, torchtitanVersion: "auto" };
 
-  constructor() {
-    if (!existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run npm run build first`);
-    this.proc = spawn(process.execPath, [SERVER_BUNDLE, "--stdio"], { stdio: "pipe" });
+  /** By default spawns `node dist/server.js --stdio`; `server` spawns another command (the bench's yaml-language-server, the packed bin). */
+  constructor(server?: { command: string; args: string[]; cwd?: string }) {
+    if (!server && !existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run npm run build first`);
+    const { command, args, cwd } = server ?? { command: process.execPath, args: [SERVER_BUNDLE, "--stdio"] };
+    this.proc = spawn(command, args, { stdio: "pipe", cwd });
     this.proc.stderr.on("data", (d: Buffer) => (this.stderr += d.toString()));
     this.conn = createMessageConnection(new StreamMessageReader(this.proc.stdout), new StreamMessageWriter(this.proc.stdin));
     this.conn.onNotification("textDocument/publishDiagnostics", (p: Published) => {
