@@ -118,9 +118,9 @@ tensor_parallel_degree = 4
     assert.equal(r.precision, undefined);
   });
 
-  it("world size: setting beats directive beats degree product beats the default", () => {
+  it("world size: directive beats setting beats degree product beats the default (precedence.test.ts has the CLI)", () => {
     const text = `# precision-lens: world-size=32\n${MODEL}\n[parallelism]\ndata_parallel_shard_degree = 4\ntensor_parallel_degree = 2\n`;
-    const withSetting = checkDiagnostics(text.replace("world-size=32", "world-size=8"), { settings: { worldSize: 8 } });
+    const withSetting = checkDiagnostics(text.replace("# precision-lens: world-size=32\n", ""), { settings: { worldSize: 8 } });
     assert.deepEqual([withSetting.worldSize?.value, withSetting.worldSize?.source], [8, "setting"]);
     const noDirective = checkDiagnostics(text.replace("# precision-lens: world-size=32\n", ""));
     assert.deepEqual([noDirective.worldSize?.value, noDirective.worldSize?.source], [8, "degrees"]);

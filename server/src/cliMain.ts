@@ -35,7 +35,7 @@ const USAGE = `Usage:
   precision-lens --help | --version
 
 Options:
-  --world-size N            number of GPUs (overrides in-file directives and inference)
+  --world-size N            number of GPUs (overrides in-file directives, settings and inference)
   --torchtitan-version V    auto (default), v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213, main@YYYY-MM-DD
   --format text|json        output format (default text); json is a stable contract (see README)
   --fix                     apply the fixes that need no choice, in place
@@ -81,7 +81,8 @@ export function runCli(argv: string[], io: CliIO): number {
 }
 
 function parseCheckArgs(args: string[]): CheckOptions {
-  const opts: CheckOptions = { settings: {}, format: "text", paths: [], fix: false };
+  // origin "cli": --world-size / --torchtitan-version win over in-file directives (workspace/precedence.ts).
+  const opts: CheckOptions = { settings: { origin: "cli" }, format: "text", paths: [], fix: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];

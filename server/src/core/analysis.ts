@@ -13,6 +13,8 @@ export interface Sourced<T> {
   value: T;
   source: string;
   detail: string;
+  /** Explicit sources this one won over (a directive over the workspace setting, a CLI flag over a directive). */
+  overrides?: { value: T; source: string; detail: string }[];
 }
 
 /** The parallel degrees after resolution (torchtitan names; other frameworks map onto them). */
@@ -86,10 +88,15 @@ export interface AnalysisResult {
 
 /** Settings every front end passes in; all optional, with documented defaults. */
 export interface AnalysisSettings {
-  /** precisionLens.worldSize / --world-size. Overrides every other world-size source when > 0. */
+  /** precisionLens.worldSize / --world-size (when > 0). Precedence against directives: see `origin`. */
   worldSize?: number | null;
   /** precisionLens.torchtitanVersion / --torchtitan-version: "auto" (default) or a version id. */
   torchtitanVersion?: string;
+  /**
+   * Where these settings came from: the editor's workspace settings (default; a directive in the file wins
+   * over them) or the command line (wins over directives). See workspace/precedence.ts.
+   */
+  origin?: "setting" | "cli";
 }
 
 /**

@@ -17,6 +17,7 @@ import { TITAN_RULES } from "./rules/index";
 import { DEFAULT_VERSION, parseVersion, type TitanVersion } from "./versions";
 import { simulate, simulationInputFromConfig } from "../engine";
 import { inferVersion, inferWorldSize } from "../workspace";
+import { pickExplicit, versionFromSettings, worldSizeFromSettings, type Explicit } from "../workspace/precedence";
 
 /** Top-level tables that only torchtitan configs have (any two, or one of the distinctive ones). */
 const TITAN_TABLES = ["job", "training", "parallelism", "model", "optimizer", "lr_scheduler", "checkpoint", "activation_checkpoint", "metrics", "profiling", "comm", "float8", "quantize", "compile", "validation", "experimental", "memory_estimation", "fault_tolerance"];
@@ -118,6 +119,7 @@ function analyzeTorchtitan(doc: ConfigDocument, settings: AnalysisSettings, env:
   if (ctx.precision) out.precision = ctx.precision;
   if (ctx.simulation) out.simulation = ctx.simulation;
   out.torchtitanVersion = { value: ctx.version.value.id, source: ctx.version.source, detail: ctx.version.detail };
+  if (ctx.version.overrides) out.torchtitanVersion.overrides = ctx.version.overrides.map((o) => ({ value: o.value.id, source: o.source, detail: o.detail }));
   return out;
 }
 
@@ -128,17 +130,16 @@ function resolveVersion(
   directives: Directive[],
   extra: Diagnostic[],
 ): { version: Sourced<TitanVersion>; outsideTomlEra?: { pin: string; file: string } } {
+  // Explicit sources first, by precedence (workspace/precedence.ts): CLI flag > directive > workspace setting.
   const d = directiveValue(directives, "torchtitan-version");
+  let fromDirective: Explicit<TitanVersion> | undefined;
   if (d) {
     const v = parseVersion(d.value);
-    if (v) return { version: { value: v, source: "directive", detail: `set by \`# precision-lens: torchtitan-version=${d.value}\` on line ${d.line + 1}` } };
-    extra.push(diag("invalid-directive", "warning", d.range, `Unknown torchtitan version "${d.value}" in the precision-lens directive; use v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213 or main@YYYY-MM-DD (up to 2026-02-23). It is ignored.`));
+    if (v) fromDirective = { value: v, source: "directive", detail: `set by \`# precision-lens: torchtitan-version=${d.value}\` on line ${d.line + 1}`, label: `\`# precision-lens: torchtitan-version=${d.value}\` (line ${d.line + 1})` };
+    else extra.push(diag("invalid-directive", "warning", d.range, `Unknown torchtitan version "${d.value}" in the precision-lens directive; use v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213 or main@YYYY-MM-DD (up to 2026-02-23). It is ignored.`));
   }
-  const s = settings.torchtitanVersion?.trim();
-  if (s && s !== "auto") {
-    const v = parseVersion(s);
-    if (v) return { version: { value: v, source: "setting", detail: `set by the precisionLens.torchtitanVersion setting (or --torchtitan-version) to ${s}` } };
-  }
+  const explicit = pickExplicit(settings, versionFromSettings(settings, parseVersion), fromDirective);
+  if (explicit) return { version: explicit };
   // auto: a pin in the workspace, then the keys the config uses, then the last TOML release.
   const inferred = inferVersion(doc, env);
   const v = parseVersion(inferred.value) ?? parseVersion(DEFAULT_VERSION)!;
@@ -160,15 +161,16 @@ function resolveVersion(
 const FILE_START = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
 function resolveWorldSize(read: DimsRead, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], extra: Diagnostic[]): Sourced<number> {
-  if (settings.worldSize && settings.worldSize > 0 && Number.isInteger(settings.worldSize)) {
-    return { value: settings.worldSize, source: "setting", detail: "precisionLens.worldSize setting (or --world-size)" };
-  }
+  // Explicit sources first, by precedence (workspace/precedence.ts): CLI flag > directive > workspace setting.
   const d = directiveValue(directives, "world-size");
+  let fromDirective: Explicit<number> | undefined;
   if (d) {
     const n = /^\d+$/.test(d.value) ? Number(d.value) : NaN;
-    if (Number.isInteger(n) && n > 0) return { value: n, source: "directive", detail: `\`# precision-lens: world-size=${n}\` on line ${d.line + 1}` };
-    extra.push(diag("invalid-directive", "warning", d.range, `world-size in the precision-lens directive must be a positive integer, got "${d.value}"; it is ignored.`));
+    if (Number.isInteger(n) && n > 0) fromDirective = { value: n, source: "directive", detail: `\`# precision-lens: world-size=${n}\` on line ${d.line + 1}`, label: `\`# precision-lens: world-size=${n}\` (line ${d.line + 1})` };
+    else extra.push(diag("invalid-directive", "warning", d.range, `world-size in the precision-lens directive must be a positive integer, got "${d.value}"; it is ignored.`));
   }
+  const explicit = pickExplicit(settings, worldSizeFromSettings(settings), fromDirective);
+  if (explicit) return explicit;
   const script = inferWorldSize(env);
   if (script) return { value: script.value, source: script.source, detail: script.detail };
   const { configured, typeErrors } = read;
