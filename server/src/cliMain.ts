@@ -14,17 +14,26 @@ import { torchtitanJsonSchemaText } from "./core/jsonSchema";
 import { simulationToJson } from "./core/engine";
 import { parseVersion } from "./core/torchtitan/versions";
 import { nodeEnv } from "./host/nodeEnv";
+import { analyzeStdin, checkStdinOptions, countWarnings, errorsOnly, StdinUsageError } from "./cli/check";
+import { toGithub } from "./cli/github";
+import { toSarif } from "./cli/sarif";
 
 export interface CliIO {
   stdout(s: string): void;
   stderr(s: string): void;
   cwd: string;
+  /** Reads all of standard input (for `check -`); absent where there is none. */
+  stdin?: () => string;
 }
 
 const USAGE = `Usage:
-  precision-lens check [--world-size N] [--torchtitan-version V] [--format text|json] [--fix] PATH...
-      Analyse training configs (files, or folders searched recursively for .toml, .yaml, .yml, .json).
-      Exit 0 when no error-level diagnostic, 1 when any, 2 on usage errors or unreadable input.
+  precision-lens check [--world-size N] [--torchtitan-version V] [--format text|json|sarif|github]
+                       [--quiet] [--max-warnings N] [--fix] PATH...
+  precision-lens check [OPTIONS] --stdin-filename NAME -
+      Analyse training configs (files, or folders searched recursively for .toml, .yaml, .yml, .json;
+      - reads one config from standard input, analysed as if it were NAME).
+      Exit 0 when no error-level diagnostic, 1 when any (or more warnings than --max-warnings),
+      2 on usage errors or unreadable input.
       --fix rewrites the files in place with every fix that needs no choice (moved and renamed keys,
       clear typos), keeping comments and layout, and lists the fixes that need a choice.
   precision-lens explain [--world-size N] [--torchtitan-version V] FILE
@@ -37,7 +46,11 @@ const USAGE = `Usage:
 Options:
   --world-size N            number of GPUs (overrides in-file directives, settings and inference)
   --torchtitan-version V    auto (default), v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213, main@YYYY-MM-DD
-  --format text|json        output format (default text); json is a stable contract (see README)
+  --format F                text (default); json, a stable contract (see README); sarif (SARIF 2.1.0,
+                            for code scanning); github (GitHub Actions annotations)
+  --quiet                   report errors only
+  --max-warnings N          exit 1 when there are more than N warnings
+  --stdin-filename NAME     the name of the config read from standard input (-)
   --fix                     apply the fixes that need no choice, in place
 `;
 
@@ -51,9 +64,12 @@ class UsageError extends Error {}
 
 interface CheckOptions {
   settings: AnalysisSettings;
-  format: "text" | "json";
+  format: "text" | "json" | "sarif" | "github";
   paths: string[];
   fix: boolean;
+  quiet?: boolean;
+  maxWarnings?: number;
+  stdinFilename?: string;
 }
 
 export function runCli(argv: string[], io: CliIO): number {
@@ -72,7 +88,7 @@ export function runCli(argv: string[], io: CliIO): number {
     if (cmd === "explain") return explain(rest, io);
     throw new UsageError(`unknown command "${cmd}"`);
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (e instanceof UsageError || e instanceof StdinUsageError) {
       io.stderr(`precision-lens: ${e.message}\n\n${USAGE}`);
       return 2;
     }
@@ -106,12 +122,27 @@ function parseCheckArgs(args: string[]): CheckOptions {
       }
       case "--format": {
         const v = value();
-        if (v !== "text" && v !== "json") throw new UsageError(`--format must be text or json, got "${v}"`);
+        if (v !== "text" && v !== "json" && v !== "sarif" && v !== "github") throw new UsageError(`--format must be text, json, sarif or github, got "${v}"`);
         opts.format = v;
         break;
       }
       case "--fix":
         opts.fix = true;
+        break;
+      case "--quiet":
+        opts.quiet = true;
+        break;
+      case "--max-warnings": {
+        const v = value();
+        if (!/^\d+$/.test(v)) throw new UsageError(`--max-warnings must be a non-negative integer, got "${v}"`);
+        opts.maxWarnings = Number(v);
+        break;
+      }
+      case "--stdin-filename":
+        opts.stdinFilename = value();
+        break;
+      case "-":
+        opts.paths.push(a);
         break;
       default:
         if (a.startsWith("-")) throw new UsageError(`unknown option "${a}"`);
@@ -119,11 +150,14 @@ function parseCheckArgs(args: string[]): CheckOptions {
     }
   }
   if (opts.paths.length === 0) throw new UsageError("check needs at least one file or folder");
+  checkStdinOptions(opts.paths, opts.stdinFilename, opts.fix);
   return opts;
 }
 
 interface FileOutcome {
   path: string;
+  /** Absolute path (for standard input: --stdin-filename resolved against the working directory). */
+  absPath?: string;
   result?: AnalysisResult;
   error?: string;
   fixes?: FixAllResult;
@@ -131,7 +165,7 @@ interface FileOutcome {
 
 function explain(args: string[], io: CliIO): number {
   const opts = parseCheckArgs(args);
-  if (opts.fix || opts.format !== "text") throw new UsageError("explain takes only --world-size, --torchtitan-version and one file");
+  if (opts.fix || opts.format !== "text" || opts.quiet || opts.maxWarnings !== undefined || opts.stdinFilename !== undefined) throw new UsageError("explain takes only --world-size, --torchtitan-version and one file");
   if (opts.paths.length !== 1) throw new UsageError("explain takes exactly one file");
   const { files, errors } = collect(opts.paths[0]!, io);
   if (errors.length || files.length !== 1) {
@@ -216,6 +250,10 @@ function collect(root: string, io: CliIO): { files: string[]; errors: FileOutcom
 function check(opts: CheckOptions, io: CliIO): number {
   const outcomes: FileOutcome[] = [];
   for (const p of opts.paths) {
+    if (p === "-") {
+      outcomes.push(analyzeStdin(opts.stdinFilename!, opts.settings, io, MAX_FILE_BYTES));
+      continue;
+    }
     const { files, errors } = collect(p, io);
     outcomes.push(...errors);
     for (const f of files) {
@@ -248,14 +286,21 @@ function check(opts: CheckOptions, io: CliIO): number {
         }
       }
       const result = analyzeDocument(uri, text, opts.settings, env, formatOf(f));
-      outcomes.push(fixes ? { path: shown, result, fixes } : { path: shown, result });
+      outcomes.push(fixes ? { path: shown, absPath: f, result, fixes } : { path: shown, absPath: f, result });
     }
   }
+  const warnings = countWarnings(outcomes.map((o) => o.result));
+  if (opts.quiet) for (const o of outcomes) if (o.result) o.result = errorsOnly(o.result);
+  const reported = () => outcomes.filter((o) => o.result).map((o) => ({ path: o.path, absPath: o.absPath ?? resolve(io.cwd, o.path), result: o.result! }));
   if (opts.format === "json") io.stdout(JSON.stringify(toJson(outcomes), null, 2) + "\n");
+  else if (opts.format === "sarif") io.stdout(JSON.stringify(toSarif(reported(), io.cwd), null, 2) + "\n");
+  else if (opts.format === "github") io.stdout(toGithub(reported()));
   else io.stdout(toText(outcomes));
   for (const o of outcomes) if (o.error) io.stderr(`precision-lens: ${o.path}: ${o.error}\n`);
   if (outcomes.some((o) => o.error)) return 2;
-  return outcomes.some((o) => o.result?.diagnostics.some((d) => d.severity === "error")) ? 1 : 0;
+  const tooMany = opts.maxWarnings !== undefined && warnings > opts.maxWarnings;
+  if (tooMany) io.stderr(`precision-lens: ${warnings} warning${warnings === 1 ? "" : "s"}, more than --max-warnings ${opts.maxWarnings}\n`);
+  return tooMany || outcomes.some((o) => o.result?.diagnostics.some((d) => d.severity === "error")) ? 1 : 0;
 }
 
 /** The JSON contract, version 1. Extend only by adding fields. */

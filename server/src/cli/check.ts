@@ -1,0 +1,47 @@
+/** Helpers of `precision-lens check` kept out of cliMain.ts: standard input, --quiet and --max-warnings. */
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { analyzeDocument, formatOf } from "../core/analyze";
+import type { AnalysisResult, AnalysisSettings } from "../core/analysis";
+import { nodeEnv } from "../host/nodeEnv";
+
+export class StdinUsageError extends Error {}
+
+/** `-` reads one config from standard input and needs --stdin-filename (its extension picks the format). */
+export function checkStdinOptions(paths: readonly string[], stdinFilename: string | undefined, fix: boolean): void {
+  const dashes = paths.filter((p) => p === "-").length;
+  if (dashes > 1) throw new StdinUsageError("standard input (-) can be given only once");
+  if (dashes === 1 && stdinFilename === undefined) throw new StdinUsageError("reading standard input (-) needs --stdin-filename NAME (its extension picks TOML, YAML or JSON)");
+  if (dashes === 0 && stdinFilename !== undefined) throw new StdinUsageError("--stdin-filename needs - among the paths");
+  if (dashes === 1 && fix) throw new StdinUsageError("--fix rewrites files in place and cannot be used with standard input (-)");
+}
+
+/**
+ * Analyses standard input as if it were the file NAME (relative to the working directory): its extension
+ * picks the format, and pins and run scripts next to that path are read as for a file on disk.
+ */
+export function analyzeStdin(name: string, settings: AnalysisSettings, io: { cwd: string; stdin?: () => string }, maxBytes: number): { path: string; absPath: string; result?: AnalysisResult; error?: string } {
+  const absPath = resolve(io.cwd, name);
+  let text: string;
+  try {
+    if (!io.stdin) throw new Error("no standard input");
+    text = io.stdin();
+  } catch (e) {
+    return { path: name, absPath, error: `cannot read standard input (${(e as Error).message})` };
+  }
+  if (Buffer.byteLength(text, "utf8") > maxBytes) return { path: name, absPath, error: `standard input is over the ${maxBytes}-byte limit` };
+  const result = analyzeDocument(pathToFileURL(absPath).href, text, settings, nodeEnv(absPath, [io.cwd]), formatOf(name));
+  return { path: name, absPath, result };
+}
+
+/** Warnings (not information or hints) across the analysed files, counted before --quiet filters them. */
+export function countWarnings(results: readonly (AnalysisResult | undefined)[]): number {
+  let n = 0;
+  for (const r of results) for (const d of r?.diagnostics ?? []) if (d.severity === "warning") n++;
+  return n;
+}
+
+/** --quiet: the same result with only its error-level diagnostics. */
+export function errorsOnly(r: AnalysisResult): AnalysisResult {
+  return { ...r, diagnostics: r.diagnostics.filter((d) => d.severity === "error") };
+}

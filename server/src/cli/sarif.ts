@@ -1,0 +1,94 @@
+/**
+ * `check --format sarif`: a SARIF 2.1.0 log (OASIS Static Analysis Results Interchange Format) for GitHub
+ * code scanning and other SARIF viewers. One run; one rule per diagnostic code that occurs (with a help
+ * URI to the code's page, docs/diagnostics/<code>.md); one result per diagnostic with its location and its
+ * quick fixes as SARIF fixes (artifact changes with replacements).
+ *
+ * Locations: artifact URIs are relative to %SRCROOT% (the working directory) when the file is under it,
+ * absolute file URIs otherwise. Lines and columns are 1-based; columns count UTF-16 code units, SARIF's
+ * default columnKind and the unit of the analysis core's (LSP) positions, so no conversion is needed.
+ * test/sarif.test.ts validates the output against the official schema (test/fixtures/sarif-2.1.0.schema.json).
+ */
+import { isAbsolute, relative, sep } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Diagnostic, Range, Severity } from "../core/types";
+import { TOOL_NAME, TOOL_VERSION, type ReportedFile } from "./report";
+
+/**
+ * Where the per-code documentation pages live. ASSUMPTION: the repository's public address; the pages
+ * themselves (docs/diagnostics/<code>.md) are written by a later issue.
+ */
+export const REPOSITORY_URL = "https://github.com/precision-lens/precision-lens";
+export const SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/** SARIF has no "information"/"hint": both are notes. */
+const LEVEL: Record<Severity, "error" | "warning" | "note"> = { error: "error", warning: "warning", information: "note", hint: "note" };
+
+export function helpUri(code: string): string {
+  return `${REPOSITORY_URL}/blob/main/docs/diagnostics/${code.split("/").map(encodeURIComponent).join("/")}.md`;
+}
+
+/** A SARIF region from a zero-based, end-exclusive LSP range. */
+function region(r: Range): Record<string, number> {
+  return { startLine: r.start.line + 1, startColumn: r.start.character + 1, endLine: r.end.line + 1, endColumn: r.end.character + 1 };
+}
+
+function artifactLocation(file: ReportedFile, cwd: string): { uri: string; uriBaseId?: string } {
+  const rel = relative(cwd, file.absPath);
+  if (rel && !rel.startsWith("..") && !isAbsolute(rel)) return { uri: rel.split(sep).map(encodeURIComponent).join("/"), uriBaseId: "%SRCROOT%" };
+  return { uri: pathToFileURL(file.absPath).href };
+}
+
+export function toSarif(files: readonly ReportedFile[], cwd: string): unknown {
+  const rules: { id: string; name: string; shortDescription: { text: string }; helpUri: string; help: { text: string }; defaultConfiguration: { level: string } }[] = [];
+  const ruleIndex = new Map<string, number>();
+  const results: unknown[] = [];
+  const ruleFor = (d: Diagnostic): number => {
+    let i = ruleIndex.get(d.code);
+    if (i === undefined) {
+      i = rules.length;
+      ruleIndex.set(d.code, i);
+      rules.push({
+        id: d.code,
+        name: d.code.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : "")),
+        shortDescription: { text: `Precision Lens diagnostic ${d.code}` },
+        helpUri: helpUri(d.code),
+        help: { text: `See ${helpUri(d.code)}` },
+        defaultConfiguration: { level: LEVEL[d.severity] },
+      });
+    }
+    return i;
+  };
+  for (const f of files) {
+    const location = artifactLocation(f, cwd);
+    for (const d of f.result.diagnostics) {
+      const result: Record<string, unknown> = {
+        ruleId: d.code,
+        ruleIndex: ruleFor(d),
+        level: LEVEL[d.severity],
+        message: { text: d.message },
+        locations: [{ physicalLocation: { artifactLocation: location, region: region(d.range) } }],
+      };
+      const fixes = d.data?.fixes ?? [];
+      if (fixes.length) {
+        result.fixes = fixes.map((fx) => ({
+          description: { text: fx.title },
+          artifactChanges: [{ artifactLocation: location, replacements: fx.edits.map((e) => ({ deletedRegion: region(e.range), insertedContent: { text: e.newText } })) }],
+        }));
+      }
+      results.push(result);
+    }
+  }
+  return {
+    $schema: SARIF_SCHEMA_URI,
+    version: "2.1.0",
+    runs: [
+      {
+        tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, semanticVersion: TOOL_VERSION, informationUri: REPOSITORY_URL, rules } },
+        originalUriBaseIds: { "%SRCROOT%": { uri: pathToFileURL(cwd.endsWith(sep) ? cwd : cwd + sep).href } },
+        columnKind: "utf16CodeUnits",
+        results,
+      },
+    ],
+  };
+}
