@@ -9,7 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { hoverAt } from "../server/src/core/features";
+import { pathToFileURL } from "node:url";
 import { runCliCaptured } from "./support/cli";
+import { TestLspClient } from "./support/lspClient";
 import { analyzeFixture } from "./support/fixture";
 
 const CONFIG = `# precision-lens: world-size=32
@@ -89,5 +91,23 @@ describe("precedence: directive over workspace setting, CLI over both", () => {
       const f = (JSON.parse(r.out) as { files: { worldSize: { value: number; source: string }; torchtitanVersion: { value: string; source: string } }[] }).files[0]!;
       assert.deepEqual([f.worldSize, f.torchtitanVersion], [{ value: 32, source: "directive" }, { value: "v0.2.0", source: "directive" }]);
     });
+  });
+
+  it("the language server's status summary says the directive overrode the workspace setting", async () => {
+    const c = new TestLspClient();
+    c.configuration = { worldSize: 16, torchtitanVersion: "v0.1.0" };
+    try {
+      await c.initialize(null);
+      const uri = pathToFileURL(join(tmpdir(), "pl-precedence-lsp", "train.toml")).href;
+      type Summary = { uri: string; worldSize: { value: number; source: string; detail: string }; version: { value: string; source: string; detail: string } };
+      const summary = c.waitForNotification<Summary>("precisionLens/summaryChanged", (p) => p.uri === uri);
+      await c.open(uri, CONFIG);
+      const s = await summary;
+      assert.deepEqual([s.worldSize.value, s.worldSize.source, s.version.value, s.version.source], [32, "directive", "v0.2.0", "directive"]);
+      assert.match(s.worldSize.detail, /; overrides the precisionLens\.worldSize setting \(16\)$/);
+      assert.match(s.version.detail, /; overrides the precisionLens\.torchtitanVersion setting \(v0\.1\.0\)$/);
+    } finally {
+      await c.shutdown();
+    }
   });
 });
