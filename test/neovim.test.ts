@@ -52,7 +52,7 @@ describe("Neovim as an LSP client", { skip }, () => {
     const r = spawnSync("nvim", ["--headless", "--clean", "-u", "NONE", "-i", "NONE", "-n", "-c", `luafile ${join(ROOT, "test", "nvim", "lsp-check.lua")}`], {
       encoding: "utf8",
       timeout: 60_000,
-      env: { ...process.env, PL_SERVER: join(ROOT, "dist", "server.js"), PL_FILE: file, PL_OUT: outFile, HOME: dir, XDG_STATE_HOME: dir, XDG_DATA_HOME: dir, XDG_CACHE_HOME: dir },
+      env: { ...process.env, PL_NODE: process.execPath, PL_SERVER: join(ROOT, "dist", "server.js"), PL_FILE: file, PL_OUT: outFile, HOME: dir, XDG_STATE_HOME: dir, XDG_DATA_HOME: dir, XDG_CACHE_HOME: dir },
     });
     assert.equal(r.status, 0, `nvim exited ${r.status} ${r.signal ?? ""}: ${r.stderr}`);
     o = JSON.parse(readFileSync(outFile, "utf8")) as Outcome;

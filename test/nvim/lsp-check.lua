@@ -1,6 +1,6 @@
 -- Headless Neovim (0.7+) as a second real LSP client, driven by test/neovim.test.ts:
 --   nvim --headless --clean -u NONE -c "luafile test/nvim/lsp-check.lua"
--- with PL_SERVER (dist/server.js or the bin), PL_FILE (a copy of the seed example) and PL_OUT (where to
+-- with PL_NODE (the node binary), PL_SERVER (dist/server.js), PL_FILE (a copy of the seed example) and PL_OUT (where to
 -- write what happened, as JSON). It starts the server with vim.lsp.start_client, attaches the buffer with
 -- buf_attach_client, waits for the diagnostics, asks for a hover and the quick fixes of the warning, applies
 -- the one that lowers tensor_parallel_degree and waits for the diagnostics of the edited buffer.
@@ -23,7 +23,7 @@ local ok, err = pcall(function()
   local default_publish = vim.lsp.handlers["textDocument/publishDiagnostics"]
   local id = vim.lsp.start_client({
     name = "precision-lens",
-    cmd = { "node", server, "--stdio" },
+    cmd = { os.getenv("PL_NODE") or "node", server, "--stdio" },
     root_dir = vim.fn.fnamemodify(file, ":h"),
     handlers = {
       ["textDocument/publishDiagnostics"] = function(e, result, ctx, config)
