@@ -6,6 +6,7 @@ import type { TitanRule } from "../context";
 import { cpuOffloadWithoutFsdp } from "./cpu-offload-without-fsdp";
 import { ddpWithOtherParallelism } from "./ddp-with-other-parallelism";
 import { dtypeValues } from "./dtype-values";
+import { epWithoutFsdpMesh } from "./ep-without-fsdp-mesh";
 import { fp32ParamDtype } from "./fp32-param-dtype";
 import { noEffect } from "./no-effect";
 import { noMixedPrecision } from "./no-mixed-precision";
@@ -16,6 +17,7 @@ import { SCHEMA_RULES } from "../schema/rules";
 export const TITAN_RULES: readonly TitanRule[] = [
   parallelDims,
   ddpWithOtherParallelism,
+  epWithoutFsdpMesh,
   noMixedPrecision,
   dtypeValues,
   fp32ParamDtype,
