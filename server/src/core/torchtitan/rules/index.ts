@@ -12,6 +12,7 @@ import { noEffect } from "./no-effect";
 import { noMixedPrecision } from "./no-mixed-precision";
 import { parallelDims } from "./parallel-dims";
 import { ppBubble } from "./pp-bubble";
+import { pureBf16 } from "./pure-bf16";
 import { SCHEMA_RULES } from "../schema/rules";
 
 export const TITAN_RULES: readonly TitanRule[] = [
@@ -21,6 +22,7 @@ export const TITAN_RULES: readonly TitanRule[] = [
   noMixedPrecision,
   dtypeValues,
   fp32ParamDtype,
+  pureBf16,
   noEffect,
   cpuOffloadWithoutFsdp,
   ppBubble,
