@@ -29,18 +29,14 @@ export const epWithoutFsdpMesh: TitanRule = {
 
 /**
  * Lower tensor_parallel_degree so dp_shard > 1 on the same GPUs. EP stays valid: dp_shard * cp * tp is
- * unchanged, so efsdp = dp_shard * cp * tp / (etp * ep) is too when etp = 1; with etp = tp the expert TP
- * degree moves with tp and the new dp_shard must be a multiple of ep. No fix when no such degree exists.
+ * unchanged, and with etp = 1 so is efsdp = dp_shard * cp * tp / (etp * ep). (etp = tp > 1 never reaches
+ * this rule: with dp_shard * cp = 1 its efsdp is below 1, which fails earlier; see eras.ts.)
  */
 function fixes(ctx: TitanContext, d: ParallelLayout): Fix[] {
-  if (d.tp <= 1) return [];
+  if (d.tp <= 1 || d.etp !== 1) return [];
   const lowered = lowerToEnableFsdp(d, "tp", ctx.worldSize.value);
   if (!lowered) return [];
-  const etpFollows = d.etp === d.tp && d.etp > 1;
-  if (etpFollows && lowered.dpShard % d.ep !== 0) return [];
-  if (!etpFollows && d.etp !== 1) return [];
   const edits = setDim(ctx, "tp", lowered.degree);
-  if (etpFollows) edits.push(...setDim(ctx, "etp", lowered.degree));
   if (!ctx.dims.dpShardInferred) edits.push(...setDim(ctx, "dp_shard", lowered.dpShard));
   return [fix(`Lower tensor_parallel_degree to ${lowered.degree} so FSDP shards over ${lowered.dpShard} GPUs (the fsdp mesh then exists)`, edits, true)];
 }
