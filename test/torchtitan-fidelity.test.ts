@@ -110,14 +110,19 @@ describe("MoE + expert parallelism with dp_shard * cp = 1 (eras.ts moeEpWithoutF
     assert.equal(r.mechanism, "none");
   });
 
-  it("the era comparison splits v0.1.0 … v0.2.0 (runs) from v0.2.1 … v0.2.2 (fails) and quotes the error", () => {
+  it("the era comparison splits maybe_enable_amp where the outcome changes and quotes the error", () => {
+    // EP enters ParallelDims on 2025-07-08 (01f4e5022; before it the key is ignored, so this is TP-only);
+    // the size-1 mesh runs until 183a0d2e7 (2025-12-17) and fails after it.
     const r = analyzeFixture(moeConfig("llama4", TP8_EP8), { settings: { torchtitanVersion: "v0.2.2" } });
     const lines = (r.reportMarkdown ?? "").split("\n").filter((l) => l.startsWith("- ") && /maybe_enable_amp|PR #2213/.test(l));
     assert.deepEqual(lines, [
-      "- v0.1.0 … v0.2.0 (maybe_enable_amp): fully_shard, bf16 compute",
-      `- **v0.2.1 … v0.2.2 (maybe_enable_amp; meshes from DeviceMesh unflatten): launch fails (${MESH_FSDP})** (targeted)`,
+      "- v0.1.0 … main 2025-07-07 (maybe_enable_amp): no mixed precision, fp32 compute",
+      "- main 2025-07-08 … v0.2.0 (maybe_enable_amp): fully_shard, bf16 compute",
+      `- **v0.2.1 … v0.2.2 (maybe_enable_amp): launch fails (${MESH_FSDP})** (targeted)`,
       `- v0.2.2 with PR #2213 (unmerged what-if): launch fails (${MESH_FSDP})`,
     ]);
+    const v020 = analyzeFixture(moeConfig("llama4", TP8_EP8), { settings: { torchtitanVersion: "v0.2.0" } });
+    assert.ok((v020.reportMarkdown ?? "").includes("- **main 2025-07-08 … v0.2.0 (maybe_enable_amp): fully_shard, bf16 compute** (targeted)"));
     // A llama3 layout that fares the same in both periods keeps one line for the era.
     const dense = analyzeFixture(moeConfig("llama3", "data_parallel_shard_degree = -1\n").replace('flavor = "debugmodel"', 'flavor = "8B"'));
     assert.ok((dense.reportMarkdown ?? "").includes("- **v0.1.0 … v0.2.2 (maybe_enable_amp): fully_shard, bf16 compute** (targeted)"));

@@ -25,8 +25,9 @@ export interface EraOutcome {
 const SHOWN: readonly EraId[] = ["fsdp-dp-shard-or-cp", "maybe-enable-amp", "pr2213", "python-replicate", "python-always-fully-shard"];
 
 /**
- * One line per era; an era with periods (eras.ts `periods`) gets one line per period when the layout fares
- * differently in them (e.g. a MoE layout that runs in v0.2.0 and fails from v0.2.1).
+ * One line per era; an era with periods (eras.ts `periods`) gets one line per run of periods with the same
+ * outcome when the layout fares differently in them (e.g. a MoE layout with EP that runs in v0.2.0 and
+ * fails from v0.2.1).
  */
 export function eraComparison(ctx: TitanContext): EraOutcome[] {
   const d = ctx.dims.resolved;
@@ -35,23 +36,30 @@ export function eraComparison(ctx: TitanContext): EraOutcome[] {
   const ids = new Set<EraId>([target.era.id, ...SHOWN]);
   const out: EraOutcome[] = [];
   for (const e of ERAS.filter((x) => ids.has(x.id))) {
-    const periods = e.periods ?? [{ from: e.from, label: e.label }];
+    const periods = e.periods ?? [{ from: e.from, first: "", last: "" }];
     const outcomes = periods.map((p) => {
       const decision = eraById(e.id).decide(d, ctx.worldSize.value, { ...ctx.decideOptions, date: p.from });
       const pr = resolvePrecision(decision, ctx.knobs, d);
-      const o: EraOutcome = { era: e.id, label: p.label, readsToml: e.readsToml, mechanism: decision.mechanism, current: false };
+      const o: EraOutcome = { era: e.id, label: e.label, readsToml: e.readsToml, mechanism: decision.mechanism, current: false };
       if (pr) o.compute = pr.compute.dtype;
       if (decision.error) o.error = decision.error;
       return o;
     });
-    const same = outcomes.every((o) => o.mechanism === outcomes[0]!.mechanism && o.compute === outcomes[0]!.compute && o.error === outcomes[0]!.error);
-    if (same) {
-      out.push({ ...outcomes[0]!, label: e.label, current: e.id === target.era.id });
+    const same = (a: EraOutcome, b: EraOutcome) => a.mechanism === b.mechanism && a.compute === b.compute && a.error === b.error;
+    const isTarget = e.id === target.era.id;
+    if (outcomes.every((o) => same(o, outcomes[0]!))) {
+      out.push({ ...outcomes[0]!, current: isTarget });
       continue;
     }
-    let cur = -1;
-    if (e.id === target.era.id) periods.forEach((p, i) => (target.date >= p.from ? (cur = i) : undefined));
-    outcomes.forEach((o, i) => out.push({ ...o, current: i === cur }));
+    // Runs of adjacent periods with the same outcome, labelled by their first and last versions.
+    for (let i = 0; i < periods.length; ) {
+      let j = i;
+      while (j + 1 < periods.length && same(outcomes[j + 1]!, outcomes[i]!)) j++;
+      const until = periods[j + 1]?.from;
+      const current = isTarget && target.date >= periods[i]!.from && (until === undefined || target.date < until);
+      out.push({ ...outcomes[i]!, label: `${periods[i]!.first} … ${periods[j]!.last} (${e.mechanismLabel ?? e.id})`, current });
+      i = j + 1;
+    }
   }
   return out;
 }

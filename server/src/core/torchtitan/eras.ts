@@ -42,17 +42,21 @@ export interface Era {
   /** False for the Python-config eras: torchtitan no longer reads TOML then. */
   readsToml: boolean;
   /**
-   * Dates inside the era where `decide` changes for some layouts (not the mechanism rule itself, e.g. the
-   * ParallelDims rewrite of 2025-12-17). The era comparison splits the era's line at them when the
-   * outcome differs. The first period starts at `from`.
+   * Dates inside the era where `decide` changes for some layouts (not the mechanism rule itself, e.g.
+   * expert parallelism appearing on 2025-07-08 or the ParallelDims rewrite of 2025-12-17). The era
+   * comparison splits the era's line where the outcome differs. The first period starts at `from`.
    */
   periods?: readonly EraPeriod[];
+  /** What the era's label says after its version range, e.g. "maybe_enable_amp". */
+  mechanismLabel?: string;
   decide(dims: ParallelLayout, worldSize: number, opts: DecideOptions): MechanismDecision;
 }
 
 export interface EraPeriod {
   from: string;
-  label: string;
+  /** How the period's first and last versions read in a label ("v0.2.1", "main 2025-07-07"). */
+  first: string;
+  last: string;
 }
 
 export interface DecideOptions {
@@ -77,6 +81,9 @@ export interface DecideOptions {
  * MoE models' FSDP wrapping ran on a size-1 mesh.
  */
 export const MESH_UNFLATTEN_DATE = "2025-12-17";
+
+/** 01f4e5022, 2025-07-08: ParallelDims gains `ep` (spec §3.1). Before it the key is ignored (EP = 1). */
+export const EP_DATE = "2025-07-08";
 
 export const WARN_TP_PP = "Mixed precision training with TP or PP is only supported when FSDP/HSDP/CP is enabled.";
 export const WARN_TP_PP_PY = "Mixed precision training with TP or PP is only supported when FSDP/HSDP/CP/DDP is enabled.";
@@ -116,8 +123,9 @@ export function meshNotAvailable(d: ParallelLayout): string {
  * Returns undefined when the layout is not this case.
  */
 function moeEpWithoutFsdp(d: ParallelLayout, o: DecideOptions, latest: string): MechanismDecision | "size-1-fsdp" | undefined {
-  if (!o.fsdpOnEp || d.ep <= 1 || fsdpEnabled(d)) return undefined;
-  if ((o.date ?? latest) < MESH_UNFLATTEN_DATE) return "size-1-fsdp";
+  const date = o.date ?? latest;
+  if (!o.fsdpOnEp || d.ep <= 1 || fsdpEnabled(d) || date < EP_DATE) return undefined;
+  if (date < MESH_UNFLATTEN_DATE) return "size-1-fsdp";
   if (!o.epNeedsFsdpMesh) return "size-1-fsdp";
   // Only a layout whose expert meshes can be built reaches parallelize; an efsdp that is not a positive
   // integer fails earlier in DeviceMesh unflatten, with another message (not modelled here).
@@ -139,7 +147,8 @@ function fsdpOnlyEra(id: EraId, label: string, from: string, until: string, cond
     decide(d, w, o) {
       const ddp = ddpBranch(d, w);
       if (ddp.error) return failed(ddp.error, "ddp-with-other-parallelism");
-      if (cond(d, o) || (o.fsdpOnEp && d.ep > 1)) {
+      // No `(fsdpOnEp && ep > 1)` clause: expert parallelism appeared on 2025-07-08, after these eras.
+      if (cond(d, o)) {
         return { mechanism: "fully_shard", reason: condText, logs: [], ddp: false };
       }
       return { mechanism: "none", reason: `mixed precision exists only through FSDP in this era (${condText} is false); no warning is logged`, logs: [], ddp: ddp.ddp };
@@ -153,9 +162,11 @@ const MAYBE_ENABLE_AMP: Era = {
   from: "2025-06-16",
   until: "2026-02-23",
   readsToml: true,
+  mechanismLabel: "maybe_enable_amp",
   periods: [
-    { from: "2025-06-16", label: "v0.1.0 … v0.2.0 (maybe_enable_amp)" },
-    { from: MESH_UNFLATTEN_DATE, label: "v0.2.1 … v0.2.2 (maybe_enable_amp; meshes from DeviceMesh unflatten)" },
+    { from: "2025-06-16", first: "v0.1.0", last: "main 2025-07-07" },
+    { from: EP_DATE, first: "main 2025-07-08", last: "v0.2.0" },
+    { from: MESH_UNFLATTEN_DATE, first: "v0.2.1", last: "v0.2.2" },
   ],
   decide(d, w, o) {
     const moe = moeEpWithoutFsdp(d, o, "2026-02-23");
