@@ -171,7 +171,7 @@ const MAYBE_ENABLE_AMP: Era = {
   decide(d, w, o) {
     const moe = moeEpWithoutFsdp(d, o, "2026-02-23");
     if (moe === "size-1-fsdp") {
-      // maybe_enable_amp still sees fsdp_enabled = False (v0.2.0 torchtitan/distributed/utils.py), so it logs
+      // maybe_enable_amp still sees fsdp_enabled = False (v0.2.0 torchtitan/distributed/utils.py:218-228), so it logs
       // the TP/PP warning although the FSDP policy was installed.
       const logs: LogLine[] = d.tp > 1 || d.pp > 1 ? [{ level: "warning", text: WARN_TP_PP }, { level: "info", text: INFO_DISABLED }] : [{ level: "info", text: INFO_AMP }];
       return { mechanism: "fully_shard", reason: SIZE1_REASON, logs, ddp: false };
