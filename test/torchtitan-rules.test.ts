@@ -104,13 +104,16 @@ mixed_precision_param = "float32"
     assert.equal(r.precision?.compute.dtype, "float32");
   });
 
-  it("fp32 param under autocast: PyTorch's own warning is quoted", () => {
-    checkDiagnostics(`# precision-lens: world-size=1
+  it("fp32 param under autocast: CUDA autocast stays on (the disabling warning is CPU-only), fp32 weights need no cast", () => {
+    // PyTorch v1.13.1 torch/amp/autocast_mode.py:209-215 (CPU disables) vs :223-225 (CUDA only checks bf16 support).
+    const r = checkDiagnostics(`# precision-lens: world-size=1
 ${HEAD}
 [training]
 mixed_precision_param = "float32"
-#^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ information[fp32-param-dtype]: In cuda autocast, but the target dtype is not supported. Disabling autocast.
+#^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ information[fp32-param-dtype]: CUDA autocast stays on with dtype fp32 (PyTorch disables autocast for an unsupported dtype only on CPU and other non-CUDA devices), and every tensor is already fp32
 `);
+    assert.equal(r.mechanism, "autocast");
+    assert.equal(r.precision?.compute.dtype, "float32");
   });
 
   it("CPU offload without FSDP warns; with FSDP it does not", () => {

@@ -102,6 +102,22 @@ export type AutocastOutcome =
   | { kind: "fallthrough"; reason: string }
   | { kind: "error"; reason: string };
 
+/**
+ * Whether `torch.autocast(device, dtype=...)` stays enabled for a target dtype. Only the non-CUDA branches
+ * of `autocast.__init__` check the dtype and disable themselves with a warning ("In CPU autocast, but the
+ * target dtype is not supported. Disabling autocast."): PyTorch v1.13.1 torch/amp/autocast_mode.py:209-215
+ * (CPU), while the CUDA branch (:223-225) only raises when the GPU lacks bf16, and the C++ setter takes any
+ * dtype. The 2.x file (pytorch@00021b139) has the same shape, with fp16 added to the CPU list. So CUDA
+ * autocast to float32 stays ON, with float32 as its "lower-precision" type: lower_precision_fp ops cast
+ * their floating inputs to float32 (torchtitan.md §1.4 notes, corrected).
+ */
+export function autocastEnabled(device: AutocastDevice, dtype: EDType): { enabled: true } | { enabled: false; warning: string } {
+  if (device === "cpu" && dtype !== "bfloat16" && dtype !== "float16") {
+    return { enabled: false, warning: "In CPU autocast, but the target dtype is not supported. Disabling autocast." };
+  }
+  return { enabled: true };
+}
+
 /** Eligible = floating (fp64 excluded). Integers, bool and complex are never cast (§1.1). */
 export function eligible(d: EDType): boolean {
   return isFloating(d) && d !== "float64";

@@ -6,7 +6,7 @@
  * No per-mode answers live here: every dtype comes out of a rule applied to the ops' inputs.
  */
 import { Assumptions } from "./assumptions";
-import { autocastOutcome, type AutocastPolicy } from "./autocast";
+import { autocastEnabled, autocastOutcome, type AutocastPolicy } from "./autocast";
 import { reshardAfterForward, type SimContext } from "./context";
 import { isFloating, isLowPrecision, type EDType } from "./dtypes";
 import { castForwardInputs, clampPolicy, fsdpLifecycle } from "./fsdp";
@@ -72,10 +72,13 @@ function buildContext(input: SimulationInput): SimContext {
   if (input.mechanism === "autocast") {
     const dtype: EDType = input.paramDtype;
     const device = input.device ?? "cuda";
-    const active = isLowPrecision(dtype) && dtype !== "float64";
-    const note = active
-      ? `torch.autocast(${device}, dtype=${dtype}) wraps forward and loss; backward runs outside it`
-      : `torch.autocast(${device}, dtype=${dtype}): ${dtype} is not a supported autocast dtype on ${device.toUpperCase()}, PyTorch warns and disables autocast`;
+    const on = autocastEnabled(device, dtype);
+    const active = on.enabled;
+    const note = !on.enabled
+      ? `torch.autocast(${device}, dtype=${dtype}): PyTorch warns "${on.warning}" and runs the region without autocast`
+      : isLowPrecision(dtype)
+        ? `torch.autocast(${device}, dtype=${dtype}) wraps forward and loss; backward runs outside it`
+        : `torch.autocast(${device}, dtype=${dtype}) wraps forward and loss and stays on (only non-CUDA autocast checks the dtype): linears, matmuls and attention cast their inputs to ${dtype}; backward runs outside it`;
     const rms = assumptions.get("rms_norm_autocast");
     ctx.autocast = { device, dtype, active, note, extras: rms === "fallthrough" ? {} : { rmsNorm: rms as AutocastPolicy } };
   }
@@ -426,8 +429,12 @@ function deriveCollectives(ctx: SimContext, forward: OpResult[], params: ParamRe
 function mixedPrecision(ctx: SimContext): { applied: boolean; reason: string } {
   const why = ctx.input.mechanismReason ? ` (${ctx.input.mechanismReason})` : "";
   if (ctx.autocast) {
-    if (ctx.autocast.active) return { applied: true, reason: `torch.autocast(${ctx.autocast.dtype}) on forward and loss; parameters, gradients and optimizer state stay ${ctx.storage}` };
-    return { applied: false, reason: ctx.autocast.note };
+    const ac = ctx.autocast;
+    if (!ac.active) return { applied: false, reason: ac.note };
+    if (isLowPrecision(ac.dtype)) return { applied: true, reason: `torch.autocast(${ac.dtype}) on forward and loss; parameters, gradients and optimizer state stay ${ctx.storage}` };
+    // CUDA autocast to a non-low-precision dtype stays on: it up-casts, it does not lower precision.
+    if (ac.dtype !== ctx.storage) return { applied: false, reason: `torch.autocast(${ac.device}, dtype=${ac.dtype}) stays on: linears, attention and the logits run in ${ac.dtype}, up-cast from the ${ctx.storage} weights and activations, so the run pays ${ac.dtype} compute while parameters, gradients and optimizer state stay ${ctx.storage}` };
+    return { applied: false, reason: `torch.autocast(${ac.device}, dtype=${ac.dtype}) stays on, but every tensor is already ${ac.dtype}: no mixed precision` };
   }
   if (ctx.fsdp) {
     const p = ctx.fsdp.policy;

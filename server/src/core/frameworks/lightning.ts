@@ -12,6 +12,7 @@ import { dsConflict, dsTable, loadDs, type LinkedDs } from "./deepspeed";
 import { simLayout, withPerOp, type EngineSpec } from "./engineView";
 import { requestedMode } from "./links";
 import { diagnostics, dt, fix, FORCED, hoversAt, insertLineAfter, launchErrors, layout, looksBoolKey, nearest, parseNoteDiagnostics, precisionHint, replaceValue, settingWorldSize, summaryMarkdown, toResolved, View, yaml11Booleans, type PrecisionTable } from "./shared";
+import { pureLowPrecisionState } from "../pureLowPrecision";
 
 const CANONICAL = ["32-true", "64-true", "16-mixed", "bf16-mixed", "16-true", "bf16-true", "transformer-engine", "transformer-engine-float16"];
 const LEGACY: Record<string, string> = { "16": "16-mixed", bf16: "bf16-mixed", "32": "32-true", "64": "64-true" };
@@ -146,7 +147,7 @@ function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: 
   }
   // PL7, PL8
   if (precision === "16-true" && pe) d.add("PL7", "warning", pe.value.range, "`precision: 16-true` casts the model to fp16 with **no loss scaling**: small gradients underflow to zero. Use 16-mixed (GradScaler) or bf16-mixed / bf16-true.", [fix("Use 16-mixed", [replaceValue(pe, "16-mixed")]), fix("Use bf16-mixed", [replaceValue(pe, "bf16-mixed")], true)]);
-  if (precision === "bf16-true" && pe) d.add("PL8", "information", pe.value.range, `\`precision: bf16-true\` is pure bf16: weights, gradients and optimizer state are bf16 with no fp32 master copy${st.family === "fsdp" ? " (FSDP's warning about a full-precision copy does not apply: the module is already cast, Lightning-AI/pytorch-lightning#18717)" : ""}. Use bf16-mixed for fp32 master weights.`);
+  if (precision === "bf16-true" && pe) d.add("PL8", "information", pe.value.range, `\`precision: bf16-true\` is pure bf16: ${pureLowPrecisionState("bf16")}${st.family === "fsdp" ? " (FSDP's warning about a full-precision copy does not apply: the module is already cast, Lightning-AI/pytorch-lightning#18717)" : ""}. Use bf16-mixed for fp32 master weights.`);
   // PL9
   if (st.family === "fsdp" && (precision === "bf16-mixed" || precision === "16-mixed") && pe) {
     const low = precision === "bf16-mixed" ? "bf16" : "fp16";

@@ -7,6 +7,7 @@ import type { ConfigDocument } from "../model";
 import type { DType } from "../types";
 import { appendLine, deleteLines, diagnostics, dt, fix, FORCED, hoversAt, indentOf, insertLineAfter, launchErrors, layout, looksBoolKey, parseNoteDiagnostics, precisionHint, replaceValue, summaryMarkdown, toResolved, View, yaml11Booleans, type PrecisionTable } from "./shared";
 import { simLayout, withPerOp, type EngineSpec } from "./engineView";
+import { pureBf16Risk } from "../pureLowPrecision";
 
 const DTYPES: Record<string, DType> = { bf16: "bfloat16", fp32: "float32", fp16: "float16", fp64: "float64" };
 const DTYPE_MAP: Record<string, string> = { bfloat16: "bf16", "torch.bfloat16": "bf16", float32: "fp32", "torch.float32": "fp32", float: "fp32", float16: "fp16", half: "fp16", "torch.float16": "fp16", float64: "fp64", double: "fp64" };
@@ -108,8 +109,7 @@ function analyzeTorchtune(doc: ConfigDocument, settings: AnalysisSettings, env: 
   const lr = v.num("optimizer", "lr");
   if (dtypeName === "bf16" && dtypeEntry && training) {
     const epochs = v.int("epochs");
-    const long = (lr !== undefined && lr < 1e-5) || (epochs !== undefined && epochs >= 10);
-    const why = lr !== undefined && lr < 1e-5 ? ` With lr = ${lr}, many updates are smaller than bf16 can represent relative to the weights and round away (meta-pytorch/torchtune#2254).` : long ? ` With ${epochs} epochs, rounding of small updates accumulates (meta-pytorch/torchtune#2254).` : "";
+    const { long, why } = pureBf16Risk({ lr, epochs });
     d.add("TT3", long ? "warning" : "information", dtypeEntry.value.range, `\`dtype: bf16\` is pure bf16 in torchtune: weights, gradients and optimizer states are bf16, there is no fp32 master copy, and gradients are reduced in bf16.${why} Use \`dtype: fp32\` if convergence suffers; torchtune has no fp32-master mixed precision.`, [fix("Use fp32 (full precision)", [replaceValue(dtypeEntry, "fp32")])]);
   }
 

@@ -11,6 +11,7 @@ import type { TitanContext } from "./context";
 import { reportMarkdown, summaryMarkdown, titanHovers, titanInlayHints } from "./hover";
 import { keyHoverTargets } from "./schema/hover";
 import { readKnobs } from "./knobs";
+import type { DecideOptions } from "./eras";
 import { layoutName, readDims, resolveDims, type DimsRead } from "./parallelDims";
 import { resolvePrecision } from "./precision";
 import { TITAN_RULES } from "./rules/index";
@@ -54,8 +55,13 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const dims = resolveDims(read, worldSize.value, { epDivisibility: version.value.date >= "2025-07-08" && version.value.date < "2025-12-17" });
   const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };
   const modelName = stringValue(findEntry(doc, "model", "name"));
-  // llama4, deepseek_v3 and gpt_oss apply FSDP when EP > 1 even without dp_shard/cp (spec §1.4).
-  const decideOptions = { fsdpOnEp: modelName !== undefined && /(^|\.)(llama4|deepseek_v3|gpt_oss)$/.test(modelName) };
+  // llama4, deepseek_v3 and gpt_oss apply FSDP when EP > 1 even without dp_shard/cp (spec §1.4); their own
+  // parallelize (not the experiments' variants) asks for the fsdp mesh by name (eras.ts MESH_UNFLATTEN_DATE).
+  const decideOptions: DecideOptions = {
+    fsdpOnEp: modelName !== undefined && /(^|\.)(llama4|deepseek_v3|gpt_oss)$/.test(modelName),
+    epNeedsFsdpMesh: modelName !== undefined && /^(llama4|deepseek_v3|gpt_oss)$/.test(modelName),
+    date: version.value.date,
+  };
   const decision = dims.resolved
     ? version.value.era.decide(dims.resolved, worldSize.value, decideOptions)
     : { mechanism: "error" as const, reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };

@@ -15,29 +15,58 @@ export interface EraOutcome {
   readsToml: boolean;
   mechanism: Mechanism;
   compute?: DType;
-  /** True for the era the analysis targets. */
+  /** The launch error, when the mechanism is "error". */
+  error?: string;
+  /** True for the era (or the period of it) the analysis targets. */
   current: boolean;
 }
 
 /** Eras shown in the comparison: the targeted one first, then the others in date order. */
 const SHOWN: readonly EraId[] = ["fsdp-dp-shard-or-cp", "maybe-enable-amp", "pr2213", "python-replicate", "python-always-fully-shard"];
 
+/**
+ * One line per era; an era with periods (eras.ts `periods`) gets one line per run of periods with the same
+ * outcome when the layout fares differently in them (e.g. a MoE layout with EP that runs in v0.2.0 and
+ * fails from v0.2.1).
+ */
 export function eraComparison(ctx: TitanContext): EraOutcome[] {
   const d = ctx.dims.resolved;
   if (!d) return [];
-  const ids = new Set<EraId>([ctx.version.value.era.id, ...SHOWN]);
-  return ERAS.filter((e) => ids.has(e.id)).map((e) => {
-    const decision = eraById(e.id).decide(d, ctx.worldSize.value, ctx.decideOptions);
-    const p = resolvePrecision(decision, ctx.knobs, d);
-    const o: EraOutcome = { era: e.id, label: e.label, readsToml: e.readsToml, mechanism: decision.mechanism, current: e.id === ctx.version.value.era.id };
-    if (p) o.compute = p.compute.dtype;
-    return o;
-  });
+  const target = ctx.version.value;
+  const ids = new Set<EraId>([target.era.id, ...SHOWN]);
+  const out: EraOutcome[] = [];
+  for (const e of ERAS.filter((x) => ids.has(x.id))) {
+    const periods = e.periods ?? [{ from: e.from, first: "", last: "" }];
+    const outcomes = periods.map((p) => {
+      const decision = eraById(e.id).decide(d, ctx.worldSize.value, { ...ctx.decideOptions, date: p.from });
+      const pr = resolvePrecision(decision, ctx.knobs, d);
+      const o: EraOutcome = { era: e.id, label: e.label, readsToml: e.readsToml, mechanism: decision.mechanism, current: false };
+      if (pr) o.compute = pr.compute.dtype;
+      if (decision.error) o.error = decision.error;
+      return o;
+    });
+    const same = (a: EraOutcome, b: EraOutcome) => a.mechanism === b.mechanism && a.compute === b.compute && a.error === b.error;
+    const isTarget = e.id === target.era.id;
+    if (outcomes.every((o) => same(o, outcomes[0]!))) {
+      out.push({ ...outcomes[0]!, current: isTarget });
+      continue;
+    }
+    // Runs of adjacent periods with the same outcome, labelled by their first and last versions.
+    for (let i = 0; i < periods.length; ) {
+      let j = i;
+      while (j + 1 < periods.length && same(outcomes[j + 1]!, outcomes[i]!)) j++;
+      const until = periods[j + 1]?.from;
+      const current = isTarget && target.date >= periods[i]!.from && (until === undefined || target.date < until);
+      out.push({ ...outcomes[i]!, label: `${periods[i]!.first} … ${periods[j]!.last} (${e.mechanismLabel ?? e.id})`, current });
+      i = j + 1;
+    }
+  }
+  return out;
 }
 
 const SHORT: Record<Mechanism, string> = { fully_shard: "fully_shard", autocast: "autocast", none: "no mixed precision", error: "launch fails" };
 
 export function eraLine(o: EraOutcome): string {
-  const what = o.mechanism === "error" ? SHORT.error : `${SHORT[o.mechanism]}${o.compute ? `, ${shortDtype(o.compute)} compute` : ""}`;
+  const what = o.mechanism === "error" ? `${SHORT.error}${o.error ? ` (${o.error})` : ""}` : `${SHORT[o.mechanism]}${o.compute ? `, ${shortDtype(o.compute)} compute` : ""}`;
   return `${o.current ? "**" : ""}${o.label}: ${what}${o.current ? "** (targeted)" : ""}${o.readsToml ? "" : " — does not read TOML"}`;
 }

@@ -1,7 +1,8 @@
 /**
  * Resolves parameter storage, compute and gradient-reduction dtypes from the mechanism and the knobs,
- * with FSDP2's MixedPrecisionPolicy clamping (pytorch-dtypes.md §2.2) and autocast's rule that an fp32
- * target on CUDA disables it (torchtitan.md §1.4 notes).
+ * with FSDP2's MixedPrecisionPolicy clamping (pytorch-dtypes.md §2.2). CUDA autocast to fp32 is NOT
+ * disabled (torchtitan.md §1.4 notes, corrected; engine/autocast.ts `autocastEnabled`): it stays on and
+ * runs matmuls and attention in fp32, up-casting bf16 storage.
  */
 import type { ResolvedPrecision } from "../analysis";
 import type { PrecisionKnobs } from "./context";
@@ -26,7 +27,12 @@ export function resolvePrecision(decision: MechanismDecision, knobs: PrecisionKn
   if (decision.mechanism === "autocast") {
     const p = knobs.param.dtype;
     if (!p) return undefined; // KeyError in maybe_enable_amp
-    const compute = p === "float32" || p === storage ? { dtype: storage, knob: p === "float32" ? "training.mixed_precision_param = float32: CUDA autocast to fp32 is disabled" : storageKnob } : { dtype: p, knob: "training.mixed_precision_param (torch.autocast dtype, matmuls only)" };
+    const compute =
+      p === storage
+        ? { dtype: storage, knob: p === "float32" ? `${storageKnob}: CUDA autocast to fp32 stays on, and the fp32 weights need no cast` : storageKnob }
+        : p === "float32"
+          ? { dtype: p, knob: `training.mixed_precision_param = float32: CUDA autocast to fp32 stays on and up-casts the ${storage} weights and activations of matmuls and attention` }
+          : { dtype: p, knob: "training.mixed_precision_param (torch.autocast dtype, matmuls only)" };
     const gradReduce = decision.ddp ? { dtype: storage, knob: "DDP all-reduces gradients in their own dtype (training.dtype)" } : { dtype: storage, knob: "no gradient reduction on one device; gradients stay in training.dtype" };
     return { paramStorage, compute, gradReduce };
   }

@@ -14,7 +14,7 @@ export const bf16StorageFp32Compute: TitanRule = {
     const { trainingDtype, param } = ctx.knobs;
     if (trainingDtype.isDefault || trainingDtype.dtype !== "bfloat16") return [];
     if (param.isDefault || param.dtype !== "float32" || !param.entry) return [];
-    const how = ctx.decision.mechanism === "fully_shard" ? "FSDP up-casts the bf16 parameters to fp32 for compute" : ctx.decision.mechanism === "autocast" ? "autocast runs in fp32 (it is effectively off) on bf16 weights" : "compute follows the bf16 weights";
+    const how = ctx.decision.mechanism === "fully_shard" ? "FSDP up-casts the bf16 parameters to fp32 for compute" : ctx.decision.mechanism === "autocast" ? "CUDA autocast to fp32 stays on and up-casts the bf16 weights and activations of every linear and attention to fp32" : "compute follows the bf16 weights";
     return [
       diag(
         "bf16-storage-fp32-compute",

@@ -6,19 +6,23 @@ import type { TitanRule } from "../context";
 import { cpuOffloadWithoutFsdp } from "./cpu-offload-without-fsdp";
 import { ddpWithOtherParallelism } from "./ddp-with-other-parallelism";
 import { dtypeValues } from "./dtype-values";
+import { epWithoutFsdpMesh } from "./ep-without-fsdp-mesh";
 import { fp32ParamDtype } from "./fp32-param-dtype";
 import { noEffect } from "./no-effect";
 import { noMixedPrecision } from "./no-mixed-precision";
 import { parallelDims } from "./parallel-dims";
 import { ppBubble } from "./pp-bubble";
+import { pureBf16 } from "./pure-bf16";
 import { SCHEMA_RULES } from "../schema/rules";
 
 export const TITAN_RULES: readonly TitanRule[] = [
   parallelDims,
   ddpWithOtherParallelism,
+  epWithoutFsdpMesh,
   noMixedPrecision,
   dtypeValues,
   fp32ParamDtype,
+  pureBf16,
   noEffect,
   cpuOffloadWithoutFsdp,
   ppBubble,
