@@ -3,6 +3,7 @@
  *   precision-lens check [--world-size N] [--torchtitan-version V] [--format text|json] PATH...
  * Exit codes: 0 no error-level diagnostic, 1 at least one, 2 usage error or unreadable input.
  */
+import { randomBytes } from "node:crypto";
 import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { extname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -14,6 +15,7 @@ import { torchtitanJsonSchemaText } from "./core/jsonSchema";
 import { simulationToJson } from "./core/engine";
 import { parseVersion } from "./core/torchtitan/versions";
 import { nodeEnv } from "./host/nodeEnv";
+import { buildReportView, renderReportHtml } from "./core/report";
 
 export interface CliIO {
   stdout(s: string): void;
@@ -27,9 +29,10 @@ const USAGE = `Usage:
       Exit 0 when no error-level diagnostic, 1 when any, 2 on usage errors or unreadable input.
       --fix rewrites the files in place with every fix that needs no choice (moved and renamed keys,
       clear typos), keeping comments and layout, and lists the fixes that need a choice.
-  precision-lens explain [--world-size N] [--torchtitan-version V] FILE
+  precision-lens explain [--world-size N] [--torchtitan-version V] [--format text|html] FILE
       Print the full precision report of one config: layout, mechanism, the dtype of every op of a
       simulated training step, collectives, memory per GPU, assumptions and the era comparison.
+      --format html writes it as one self-contained page with charts (> report.html).
   precision-lens schema [--torchtitan-version V]
       Print the JSON Schema of a torchtitan release (default v0.2.2) for taplo, tombi or any validator.
   precision-lens --help | --version
@@ -129,8 +132,11 @@ interface FileOutcome {
 }
 
 function explain(args: string[], io: CliIO): number {
-  const opts = parseCheckArgs(args);
-  if (opts.fix || opts.format !== "text") throw new UsageError("explain takes only --world-size, --torchtitan-version and one file");
+  // `--format html`: the visual report (charts, what-if matrix) as one self-contained page.
+  const at = args.findIndex((a, i) => a === "--format=html" || (a === "--format" && args[i + 1] === "html"));
+  const html = at >= 0;
+  const opts = parseCheckArgs(html ? args.filter((_, i) => i !== at && !(args[at] === "--format" && i === at + 1)) : args);
+  if (opts.fix || opts.format !== "text") throw new UsageError("explain takes only --world-size, --torchtitan-version, --format text|html and one file");
   if (opts.paths.length !== 1) throw new UsageError("explain takes exactly one file");
   const { files, errors } = collect(opts.paths[0]!, io);
   if (errors.length || files.length !== 1) {
@@ -146,6 +152,10 @@ function explain(args: string[], io: CliIO): number {
     return 2;
   }
   const r = analyzeDocument(pathToFileURL(f).href, text, opts.settings, nodeEnv(f, [io.cwd]), formatOf(f));
+  if (html) {
+    io.stdout(renderReportHtml(buildReportView(r, { settings: opts.settings }), { nonce: randomBytes(16).toString("base64") }));
+    return r.diagnostics.some((d) => d.severity === "error") ? 1 : 0;
+  }
   if (!r.reportMarkdown) {
     io.stdout(`${opts.paths[0]}: ${r.frameworkReason}; no precision report.\n`);
     return 0;

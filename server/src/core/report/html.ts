@@ -197,7 +197,7 @@ export function renderReportHtml(view: ReportView, opts: HtmlOptions): string {
     '<html lang="en">',
     "<head>",
     '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${esc(contentSecurityPolicy(opts))}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(opts)}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>Precision report: ${esc(view.title)}</title>`,
     `<style nonce="${n}">${REPORT_CSS}</style>`,
