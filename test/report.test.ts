@@ -108,7 +108,7 @@ describe("what-if matrix SVG", () => {
   });
   it("writes mechanism · compute, tokens/s (— without a throughput model) and memory in each cell", () => {
     const cell = /<g class="pl-cell pl-mech-none pl-current"[^>]*>(.*?)<\/g>/.exec(svg)![1]!;
-    assert.deepEqual(all(cell, /<text[^>]*>([^<]*)<\/text>/), ["no MP · fp32", "—", `${(SEED.simulation!.memory.perGpuBytes!.peak / 2 ** 30).toFixed(1)} GiB`]);
+    assert.deepEqual(all(cell, /<text[^>]*>([^<]*)<\/text>/), ["no MP · fp32", "— tok/s", `${(SEED.simulation!.memory.perGpuBytes!.peak / 2 ** 30).toFixed(1)} GiB peak`]);
     const pr = /<g class="pl-cell pl-mech-autocast" data-world-size="8" data-version="v0.2.2\+pr2213">(.*?)<\/g>/.exec(svg)![1]!;
     assert.equal(all(pr, /<text[^>]*>([^<]*)<\/text>/)[0], "autocast · bf16");
     assert.equal(count(svg, ">launch fails<"), 15, "1, 2 and 4 GPUs cannot hold TP 8, in every version");

@@ -10,22 +10,12 @@ import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
 import { supportsDirectiveComments } from "./directiveEdit";
 import { writeDirective } from "./commands";
-import type { ReportPageMessage, SummaryResult } from "../../server/src/protocol";
+import { parsePageMessage } from "./reportMessage";
+import type { SummaryResult } from "../../server/src/protocol";
 
 export const REPORT_VIEW_TYPE = "precisionLens.report";
 
 type FetchHtml = (source: vscode.Uri, nonce: string) => Promise<{ html: string; title: string } | null>;
-
-/** Validates a message from the page (the page is ours, but its messages are still untrusted input). */
-export function parsePageMessage(m: unknown): ReportPageMessage | undefined {
-  if (!m || typeof m !== "object") return undefined;
-  const o = m as Record<string, unknown>;
-  if (o.type === "openMarkdown") return { type: "openMarkdown" };
-  if (o.type === "whatIf" && typeof o.worldSize === "number" && Number.isInteger(o.worldSize) && o.worldSize > 0 && o.worldSize <= 1 << 20 && typeof o.version === "string" && /^(v\d+\.\d+\.\d+(\+pr2213)?|main@\d{4}-\d{2}-\d{2})$/.test(o.version)) {
-    return { type: "whatIf", worldSize: o.worldSize, version: o.version };
-  }
-  return undefined;
-}
 
 function nonce(): string {
   return randomBytes(18).toString("base64");

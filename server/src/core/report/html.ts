@@ -68,7 +68,7 @@ p { margin: 4px 0; }
 .pl-facts b { font-weight: 600; }
 .pl-note, .pl-muted-p { color: var(--pl-muted); }
 .pl-grid { display: flex; flex-wrap: wrap; gap: 0 32px; align-items: flex-start; }
-.pl-grid > section { flex: 1 1 560px; min-width: 0; }
+.pl-grid > section { flex: 1 1 440px; min-width: 0; }
 .pl-chart { max-width: 100%; height: auto; display: block; }
 .pl-chart text { font-family: var(--pl-font); }
 .pl-text { fill: var(--pl-fg); }

@@ -201,7 +201,7 @@ export function throughputBarsSvg(t: ThroughputView): string {
 // What-if matrix: world sizes × torchtitan versions.
 
 export const MATRIX_CELL_W = 150;
-export const MATRIX_CELL_H = 58;
+export const MATRIX_CELL_H = 50;
 const MATRIX_X0 = 84;
 const MATRIX_Y0 = 26;
 
@@ -209,7 +209,7 @@ const MECH_LABEL: Record<string, string> = { fully_shard: "FSDP MP", autocast: "
 
 export function cellLines(c: WhatIfCell): [string, string, string] {
   if (c.mechanism === "error") return ["launch fails", c.layoutName ?? "", ""];
-  return [`${MECH_LABEL[c.mechanism] ?? c.mechanism} · ${shortDtype(c.compute)}`, tokensText(c.tokensPerSecondPerGpu), c.peakBytes !== undefined ? gib(c.peakBytes) : "—"];
+  return [`${MECH_LABEL[c.mechanism] ?? c.mechanism} · ${shortDtype(c.compute)}`, c.tokensPerSecondPerGpu === undefined ? "— tok/s" : tokensText(c.tokensPerSecondPerGpu), c.peakBytes !== undefined ? `${gib(c.peakBytes)} peak` : "— memory"];
 }
 
 export function whatIfMatrixSvg(w: WhatIfView): string {
@@ -231,9 +231,9 @@ export function whatIfMatrixSvg(w: WhatIfView): string {
       out.push(
         `<g class="pl-cell pl-mech-${c.mechanism}${c.current ? " pl-current" : ""}" data-world-size="${ws}" data-version="${esc(v.id)}"${c.current ? ' aria-current="true"' : ""}>` +
           `<rect class="pl-cellbg" x="${px(x + 2)}" y="${px(y + 2)}" width="${px(MATRIX_CELL_W - 4)}" height="${px(MATRIX_CELL_H - 4)}" rx="3"/>` +
-          textEl(x + 10, y + 19, l1, "pl-text pl-strong") +
-          textEl(x + 10, y + 35, l2, "pl-text pl-small") +
-          textEl(x + 10, y + 50, l3, "pl-text pl-small") +
+          textEl(x + 10, y + 17, l1, "pl-text pl-strong") +
+          textEl(x + 10, y + 31, l2, "pl-text pl-small") +
+          textEl(x + 10, y + 44, l3, "pl-text pl-small") +
           `<title>${esc(tip)}</title></g>`,
       );
     });
