@@ -161,12 +161,12 @@ export function clip(s: string, n: number): string {
   return s.length <= n ? s : `${s.slice(0, n - 1)}…`;
 }
 
-export const TPUT_PLOT_WIDTH = 220;
-const TPUT_LABEL_W = 220;
+export const TPUT_PLOT_WIDTH = 180;
+const TPUT_LABEL_W = 196;
 const TPUT_ROW_H = 28;
 
 export function throughputBarsSvg(t: ThroughputView): string {
-  const width = TPUT_LABEL_W + TPUT_PLOT_WIDTH + 160;
+  const width = TPUT_LABEL_W + TPUT_PLOT_WIDTH + 150;
   const known = t.bars.map((b) => b.tokensPerSecondPerGpu).filter((v): v is number => v !== undefined);
   const max = Math.max(...known, 0) || 1;
   const top = 22;
@@ -180,7 +180,7 @@ export function throughputBarsSvg(t: ThroughputView): string {
     const cls = b.current ? "pl-bar pl-current" : "pl-bar";
     const sub = [b.mechanism, shortDtype(b.compute) !== "—" ? `${shortDtype(b.compute)} compute` : undefined].filter(Boolean).join(", ");
     out.push(`<g class="${cls}" data-label="${esc(b.label)}"><title>${esc(`${b.label}${sub ? ` (${sub})` : ""}: ${tokensText(b.tokensPerSecondPerGpu)} per GPU, ${b.peakBytes !== undefined ? gib(b.peakBytes) : "—"} peak`)}</title>`);
-    out.push(textEl(4, y + 13, clip(b.label, 34), b.current ? "pl-text pl-strong" : "pl-text"));
+    out.push(textEl(4, y + 13, clip(b.label, 30), b.current ? "pl-text pl-strong" : "pl-text"));
     if (sub) out.push(textEl(4, y + 25, sub, "pl-text pl-muted pl-small"));
     if (b.tokensPerSecondPerGpu !== undefined) {
       const bw = (b.tokensPerSecondPerGpu / max) * TPUT_PLOT_WIDTH;
