@@ -3,8 +3,9 @@
  * the HTML page's content security policy. No browser: the SVG is checked as text.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { readFileSync, readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
 import type { AnalysisSettings } from "../server/src/core/analysis";
@@ -283,6 +284,27 @@ describe("HTML page", () => {
     const html = renderReportHtml(buildReportView(r), { nonce: NONCE });
     assert.match(html, /Not a training config Precision Lens analyses/);
     assert.doesNotMatch(html, /<svg/);
+  });
+});
+
+describe("every example", () => {
+  it("gets a view and a page without throwing, each with one CSP and only escaped content", () => {
+    const files: string[] = [];
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(join(dir, e.name));
+        else if (/\.(toml|ya?ml|json)$/.test(e.name)) files.push(join(dir, e.name));
+      }
+    };
+    walk(resolve(ROOT, "examples"));
+    assert.ok(files.length >= 11);
+    for (const f of files) {
+      const r = analyzeDocument(pathToFileURL(f).href, readFileSync(f, "utf8"));
+      const html = renderReportHtml(buildReportView(r), { nonce: "exampleNonce", interactive: true });
+      assert.equal(count(html, 'http-equiv="Content-Security-Policy"'), 1, f);
+      assert.deepEqual(all(html, /<(script|style)\b/), ["style", "script"], f);
+      if (r.framework === "torchtitan") assert.equal(count(html, 'aria-current="true"'), 1, `${f}: one current what-if cell`);
+    }
   });
 });
 

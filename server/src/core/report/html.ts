@@ -116,6 +116,15 @@ button.pl-link { background: none; border: none; padding: 0; font: inherit; curs
 const SCRIPT = `
 (function () {
   const vscode = acquireVsCodeApi();
+  // The page is re-rendered after every analysis of the config: keep the reader's scroll position.
+  const state = vscode.getState();
+  if (state && typeof state.scrollY === "number") window.scrollTo(0, state.scrollY);
+  let pending = false;
+  window.addEventListener("scroll", () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => { pending = false; vscode.setState({ scrollY: window.scrollY }); });
+  });
   for (const el of document.querySelectorAll(".pl-cell")) {
     el.setAttribute("tabindex", "0");
     el.setAttribute("role", "button");
