@@ -49,8 +49,9 @@ export const shortDtype = (d: string | undefined): string => (d === undefined ? 
 /** Class of a dtype's colour: float8 formats share one. */
 const dtClass = (d: string): string => `pl-dt-${/^float8/.test(d) ? "float8" : d.replace(/[^a-z0-9]/gi, "")}`;
 
-function svgOpen(width: number, height: number, label: string, cls: string): string {
-  return `<svg xmlns="http://www.w3.org/2000/svg" class="pl-chart ${cls}" width="${px(width)}" height="${px(height)}" viewBox="0 0 ${px(width)} ${px(height)}" role="img" aria-label="${esc(label)}" font-family="sans-serif" font-size="12">`;
+/** `role`: "img" for a picture; "group" where the chart holds controls (the what-if cells become buttons). */
+function svgOpen(width: number, height: number, label: string, cls: string, role: "img" | "group" = "img"): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" class="pl-chart ${cls}" width="${px(width)}" height="${px(height)}" viewBox="0 0 ${px(width)} ${px(height)}" role="${role}" aria-label="${esc(label)}" font-family="sans-serif" font-size="12">`;
 }
 
 function textEl(x: number, y: number, s: string, cls = "pl-text", anchor?: "start" | "middle" | "end"): string {
@@ -216,7 +217,7 @@ export function whatIfMatrixSvg(w: WhatIfView): string {
   const cols = w.versions.length;
   const width = MATRIX_X0 + cols * MATRIX_CELL_W + 4;
   const height = MATRIX_Y0 + w.worldSizes.length * MATRIX_CELL_H + 4;
-  const out = [svgOpen(width, height, `What-if matrix: ${w.worldSizes.length} world sizes × ${cols} torchtitan versions`, "pl-matrix")];
+  const out = [svgOpen(width, height, `What-if matrix: ${w.worldSizes.length} world sizes × ${cols} torchtitan versions`, "pl-matrix", "group")];
   out.push(`<title>The same config at other world sizes and torchtitan versions</title>`);
   out.push(textEl(4, 16, "GPUs", "pl-text pl-muted"));
   w.versions.forEach((v, i) => out.push(textEl(MATRIX_X0 + i * MATRIX_CELL_W + MATRIX_CELL_W / 2, 16, v.label, "pl-text pl-strong", "middle")));
