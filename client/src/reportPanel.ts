@@ -30,6 +30,8 @@ function messagePage(text: string): string {
 
 export class ReportPanels implements vscode.Disposable {
   private readonly panels = new Map<string, vscode.WebviewPanel>();
+  private readonly renders = new WeakMap<vscode.WebviewPanel, number>();
+  private readonly disposed = new WeakSet<vscode.WebviewPanel>();
 
   constructor(
     private readonly fetchHtml: FetchHtml,
@@ -52,7 +54,10 @@ export class ReportPanels implements vscode.Disposable {
       localResourceRoots: [],
     });
     this.panels.set(key, panel);
-    panel.onDidDispose(() => this.panels.delete(key));
+    panel.onDidDispose(() => {
+      this.disposed.add(panel);
+      this.panels.delete(key);
+    });
     panel.webview.onDidReceiveMessage((m: unknown) => {
       const msg = parsePageMessage(m);
       if (msg?.type === "openMarkdown") void this.openMarkdown(source);
@@ -68,10 +73,15 @@ export class ReportPanels implements vscode.Disposable {
   }
 
   private async render(source: vscode.Uri, panel: vscode.WebviewPanel): Promise<void> {
+    // Renders may overlap while the user types: only the latest request's page is shown.
+    const seq = (this.renders.get(panel) ?? 0) + 1;
+    this.renders.set(panel, seq);
     try {
       const r = await this.fetchHtml(source, nonce());
+      if (this.renders.get(panel) !== seq || this.disposed.has(panel)) return;
       panel.webview.html = r?.html ?? messagePage(`${source.fsPath || source.toString()} is not open or not a training config Precision Lens analyses.`);
     } catch (e) {
+      if (this.renders.get(panel) !== seq || this.disposed.has(panel)) return;
       panel.webview.html = messagePage(`The report could not be produced: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
