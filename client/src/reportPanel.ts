@@ -105,10 +105,8 @@ export async function offerDirective(source: vscode.Uri, worldSize: number, vers
   const wsDiffers = summary?.worldSize?.value !== worldSize;
   const vDiffers = summary?.version?.value !== version;
   if (!wsDiffers && !vDiffers) return void vscode.window.showInformationMessage(`Precision Lens: ${worldSize} GPUs with torchtitan ${version} is the current configuration.`);
-  // The world-size setting wins over a directive (README "World size"): say so instead of failing silently.
-  const wsNote = summary?.worldSize?.source === "setting" ? " — the precisionLens.worldSize setting still wins" : "";
   const items: DirectivePick[] = [];
-  if (wsDiffers) items.push({ label: `$(edit) world-size=${worldSize}`, description: `# precision-lens: world-size=${worldSize}${wsNote}`, write: { worldSize } });
+  if (wsDiffers) items.push({ label: `$(edit) world-size=${worldSize}`, description: `# precision-lens: world-size=${worldSize}`, write: { worldSize } });
   if (vDiffers) items.push({ label: `$(edit) torchtitan-version=${version}`, description: `# precision-lens: torchtitan-version=${version}`, write: { version } });
   if (wsDiffers && vDiffers) items.push({ label: "$(edit) both", description: `world-size=${worldSize} and torchtitan-version=${version}`, write: { worldSize, version } });
   const picked = await vscode.window.showQuickPick(items, { title: `What if: ${worldSize} GPUs, torchtitan ${version}`, placeHolder: "Write as a directive at the top of the file (undoable)" });
