@@ -13,9 +13,9 @@ import { headline } from "./core/features";
 import { fixAll, formatFixReport, type FixAllResult } from "./core/fix";
 import { torchtitanJsonSchemaText } from "./core/jsonSchema";
 import { simulationToJson } from "./core/engine";
+import { buildReportView, renderReportHtml } from "./core/report";
 import { parseVersion } from "./core/torchtitan/versions";
 import { nodeEnv } from "./host/nodeEnv";
-import { buildReportView, renderReportHtml } from "./core/report";
 
 export interface CliIO {
   stdout(s: string): void;
@@ -72,7 +72,7 @@ export function runCli(argv: string[], io: CliIO): number {
     }
     if (cmd === "check") return check(parseCheckArgs(rest), io);
     if (cmd === "schema") return schema(rest, io);
-    if (cmd === "explain") return explain(rest, io);
+    if (cmd === "explain") return explain(htmlFormat(rest).rest, io, htmlFormat(rest).html);
     throw new UsageError(`unknown command "${cmd}"`);
   } catch (e) {
     if (e instanceof UsageError) {
@@ -131,12 +131,17 @@ interface FileOutcome {
   fixes?: FixAllResult;
 }
 
-function explain(args: string[], io: CliIO): number {
-  // `--format html`: the visual report (charts, what-if matrix) as one self-contained page.
+/** `explain --format html`: the flag is taken out before the shared option parser sees the arguments. */
+function htmlFormat(args: string[]): { html: boolean; rest: string[] } {
   const at = args.findIndex((a, i) => a === "--format=html" || (a === "--format" && args[i + 1] === "html"));
-  const html = at >= 0;
-  const opts = parseCheckArgs(html ? args.filter((_, i) => i !== at && !(args[at] === "--format" && i === at + 1)) : args);
-  if (opts.fix || opts.format !== "text") throw new UsageError("explain takes only --world-size, --torchtitan-version, --format text|html and one file");
+  if (at < 0) return { html: false, rest: args };
+  return { html: true, rest: args.filter((_, i) => i !== at && !(args[at] === "--format" && i === at + 1)) };
+}
+
+/** `html`: the visual report (charts, what-if matrix) as one self-contained page instead of Markdown. */
+function explain(args: string[], io: CliIO, html = false): number {
+  const opts = parseCheckArgs(args);
+  if (opts.fix || opts.format !== "text") throw new UsageError("explain takes only --world-size, --torchtitan-version and one file");
   if (opts.paths.length !== 1) throw new UsageError("explain takes exactly one file");
   const { files, errors } = collect(opts.paths[0]!, io);
   if (errors.length || files.length !== 1) {
