@@ -71,3 +71,13 @@ test("language status texts name framework, layout, version and world size with 
   assert.equal(sourceLabel("workspace-pin"), "pinned in the workspace");
   assert.equal(sourceLabel("something-new"), "something-new");
 });
+
+test("report page messages: what-if cells and the Markdown link pass, anything else is dropped", async () => {
+  const { parsePageMessage } = await import("../client/src/reportMessage");
+  assert.deepEqual(parsePageMessage({ type: "whatIf", worldSize: 16, version: "v0.2.2+pr2213" }), { type: "whatIf", worldSize: 16, version: "v0.2.2+pr2213" });
+  assert.deepEqual(parsePageMessage({ type: "whatIf", worldSize: 24, version: "main@2025-08-01", extra: 1 }), { type: "whatIf", worldSize: 24, version: "main@2025-08-01" });
+  assert.deepEqual(parsePageMessage({ type: "openMarkdown" }), { type: "openMarkdown" });
+  for (const bad of [null, "whatIf", { type: "whatIf", worldSize: 0, version: "v0.2.2" }, { type: "whatIf", worldSize: 1.5, version: "v0.2.2" }, { type: "whatIf", worldSize: 8, version: "v0.2.2\n# precision-lens: off" }, { type: "whatIf", worldSize: 8 }, { type: "run", command: "x" }]) {
+    assert.equal(parsePageMessage(bad), undefined, JSON.stringify(bad));
+  }
+});

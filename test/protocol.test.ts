@@ -78,6 +78,15 @@ describe("language server over stdio", () => {
     assert.match(report.markdown, /v0\.2\.2 with PR #2213 \(unmerged what-if\): autocast, bf16 compute/);
   });
 
+  it("precisionLens/reportHtml renders the webview page with the client's nonce; a bad nonce gets null", async () => {
+    const r = await client.conn.sendRequest<{ html: string; title: string } | null>("precisionLens/reportHtml", { uri: URI, nonce: "protocolTestNonce1" });
+    assert.ok(r);
+    assert.equal(r.title, "tp_only_8gpu.toml");
+    assert.match(r.html, /content="default-src 'none'; style-src 'nonce-protocolTestNonce1'; script-src 'nonce-protocolTestNonce1';/);
+    assert.match(r.html, /data-world-size="8" data-version="v0\.2\.2" aria-current="true"/);
+    assert.equal(await client.conn.sendRequest("precisionLens/reportHtml", { uri: URI, nonce: "'; script-src *" }), null);
+  });
+
   it("no hover away from the precision keys", async () => {
     const h = await client.conn.sendRequest("textDocument/hover", { textDocument: { uri: URI }, position: { line: 0, character: 2 } });
     assert.equal(h, null);

@@ -57,7 +57,8 @@ function basename(doc: vscode.TextDocument): string {
   return doc.uri.path.slice(doc.uri.path.lastIndexOf("/") + 1);
 }
 
-async function writeDirective(doc: vscode.TextDocument, key: DirectiveKey, value: string | null): Promise<boolean> {
+/** Writes (or removes, with null) a directive through an undoable WorkspaceEdit. */
+export async function writeDirective(doc: vscode.TextDocument, key: DirectiveKey, value: string | null): Promise<boolean> {
   const e = directiveEdit(doc.getText(), key, value);
   if (!e) return true;
   const edit = new vscode.WorkspaceEdit();

@@ -6,9 +6,12 @@
 import * as vscode from "vscode";
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
 import {
+  REPORT_HTML_REQUEST,
   REPORT_REQUEST,
   SUMMARY_CHANGED_NOTIFICATION,
   SUMMARY_REQUEST,
+  type ReportHtmlParams,
+  type ReportHtmlResult,
   type ReportParams,
   type ReportResult,
   type SummaryChangedParams,
@@ -17,6 +20,7 @@ import {
 } from "../../server/src/protocol";
 import { setTorchtitanVersion, setWorldSize, targetDocument } from "./commands";
 import { REPORT_SCHEME, ReportProvider, openReport } from "./report";
+import { ReportPanels } from "./reportPanel";
 import { DOCUMENT_SELECTOR } from "./selector";
 import { SETTINGS_SECTION } from "./settings";
 import { PrecisionStatus } from "./status";
@@ -55,10 +59,17 @@ export function activate(context: vscode.ExtensionContext): PrecisionLensApi {
     return r?.markdown ?? null;
   });
 
+  const panels = new ReportPanels(
+    (source, nonce) => lc.sendRequest<ReportHtmlResult | null>(REPORT_HTML_REQUEST, { uri: toKey(source), nonce } satisfies ReportHtmlParams),
+    (u) => status.summaryFor(u),
+    openReport,
+  );
+
   lc.onNotification(SUMMARY_CHANGED_NOTIFICATION, (p: SummaryChangedParams) => {
     const { uri, ...summary } = p;
     status.update(uri, summary);
     reports.sourceChanged(lc.protocol2CodeConverter.asUri(uri));
+    panels.sourceChanged(lc.protocol2CodeConverter.asUri(uri));
   });
 
   const requestSummary = async (doc: vscode.TextDocument | undefined) => {
@@ -76,6 +87,7 @@ export function activate(context: vscode.ExtensionContext): PrecisionLensApi {
     output,
     status,
     reports,
+    panels,
     vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, reports),
     vscode.window.onDidChangeActiveTextEditor((e) => {
       if (e && !status.summaryFor(e.document.uri)) void requestSummary(e.document);
@@ -91,7 +103,7 @@ export function activate(context: vscode.ExtensionContext): PrecisionLensApi {
       const doc = targetDocument(arg);
       const source = typeof arg === "string" ? vscode.Uri.parse(arg) : arg instanceof vscode.Uri ? arg : doc?.uri;
       if (!source) return void vscode.window.showWarningMessage("Precision Lens: open a training config first.");
-      await openReport(source);
+      await panels.open(source);
     }),
     vscode.commands.registerCommand("precisionLens.setWorldSize", (arg?: unknown) => setWorldSize(arg, (u) => status.summaryFor(u))),
     vscode.commands.registerCommand("precisionLens.setTorchtitanVersion", (arg?: unknown) => setTorchtitanVersion(arg, (u) => status.summaryFor(u))),

@@ -124,8 +124,27 @@ async function run() {
     await diagnosticsWhen(tpUri, hasSeed, "the warning to return after resetting worldSize");
   });
 
-  await check("precisionLens.openReport opens the read-only Markdown report", async () => {
+  await check("precisionLens.openReport opens the report webview; the read-only Markdown report serves its text", async () => {
     await vscode.commands.executeCommand("precisionLens.openReport", tpUri.toString());
+    // The tab model reaches the extension host asynchronously: check now, then on every tab change.
+    const reportTabs = () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith("precisionLens.report"))
+        .map((t) => t.label);
+    const tabs = await withTimeout(
+      new Promise((res) => {
+        const sub = vscode.window.tabGroups.onDidChangeTabs(() => check());
+        const check = () => {
+          if (!reportTabs().length) return;
+          sub.dispose();
+          res(reportTabs());
+        };
+        check();
+      }),
+      "the report webview tab",
+    );
+    assert.deepEqual(tabs, ["Precision: tp_only_8gpu.toml"]);
     const report = await vscode.workspace.openTextDocument(
       vscode.Uri.from({ scheme: "precision-lens-report", path: "/tp_only_8gpu.toml precision report.md", query: tpUri.toString() }),
     );

@@ -3,6 +3,7 @@
  *   precision-lens check [--world-size N] [--torchtitan-version V] [--format text|json] PATH...
  * Exit codes: 0 no error-level diagnostic, 1 at least one, 2 usage error or unreadable input.
  */
+import { randomBytes } from "node:crypto";
 import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { extname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -12,6 +13,7 @@ import { headline } from "./core/features";
 import { fixAll, formatFixReport, type FixAllResult } from "./core/fix";
 import { torchtitanJsonSchemaText } from "./core/jsonSchema";
 import { simulationToJson } from "./core/engine";
+import { buildReportView, renderReportHtml } from "./core/report";
 import { parseVersion } from "./core/torchtitan/versions";
 import { nodeEnv } from "./host/nodeEnv";
 import { analyzeStdin, checkStdinOptions, countWarnings, errorsOnly, StdinUsageError } from "./cli/check";
@@ -36,9 +38,10 @@ const USAGE = `Usage:
       2 on usage errors or unreadable input.
       --fix rewrites the files in place with every fix that needs no choice (moved and renamed keys,
       clear typos), keeping comments and layout, and lists the fixes that need a choice.
-  precision-lens explain [--world-size N] [--torchtitan-version V] FILE
+  precision-lens explain [--world-size N] [--torchtitan-version V] [--format text|html] FILE
       Print the full precision report of one config: layout, mechanism, the dtype of every op of a
       simulated training step, collectives, memory per GPU, assumptions and the era comparison.
+      --format html writes it as one self-contained page with charts (> report.html).
   precision-lens schema [--torchtitan-version V]
       Print the JSON Schema of a torchtitan release (default v0.2.2) for taplo, tombi or any validator.
   precision-lens --help | --version
@@ -85,7 +88,7 @@ export function runCli(argv: string[], io: CliIO): number {
     }
     if (cmd === "check") return check(parseCheckArgs(rest), io);
     if (cmd === "schema") return schema(rest, io);
-    if (cmd === "explain") return explain(rest, io);
+    if (cmd === "explain") return explain(htmlFormat(rest).rest, io, htmlFormat(rest).html);
     throw new UsageError(`unknown command "${cmd}"`);
   } catch (e) {
     if (e instanceof UsageError || e instanceof StdinUsageError) {
@@ -163,7 +166,15 @@ interface FileOutcome {
   fixes?: FixAllResult;
 }
 
-function explain(args: string[], io: CliIO): number {
+/** `explain --format html`: the flag is taken out before the shared option parser sees the arguments. */
+function htmlFormat(args: string[]): { html: boolean; rest: string[] } {
+  const at = args.findIndex((a, i) => a === "--format=html" || (a === "--format" && args[i + 1] === "html"));
+  if (at < 0) return { html: false, rest: args };
+  return { html: true, rest: args.filter((_, i) => i !== at && !(args[at] === "--format" && i === at + 1)) };
+}
+
+/** `html`: the visual report (charts, what-if matrix) as one self-contained page instead of Markdown. */
+function explain(args: string[], io: CliIO, html = false): number {
   const opts = parseCheckArgs(args);
   if (opts.fix || opts.format !== "text" || opts.quiet || opts.maxWarnings !== undefined || opts.stdinFilename !== undefined) throw new UsageError("explain takes only --world-size, --torchtitan-version and one file");
   if (opts.paths.length !== 1) throw new UsageError("explain takes exactly one file");
@@ -181,6 +192,10 @@ function explain(args: string[], io: CliIO): number {
     return 2;
   }
   const r = analyzeDocument(pathToFileURL(f).href, text, opts.settings, nodeEnv(f, [io.cwd]), formatOf(f));
+  if (html) {
+    io.stdout(renderReportHtml(buildReportView(r, { settings: opts.settings }), { nonce: randomBytes(16).toString("base64") }));
+    return r.diagnostics.some((d) => d.severity === "error") ? 1 : 0;
+  }
   if (!r.reportMarkdown) {
     io.stdout(`${opts.paths[0]}: ${r.frameworkReason}; no precision report.\n`);
     return 0;

@@ -32,6 +32,26 @@ export interface ReportResult {
   markdown: string;
 }
 
+/**
+ * `precisionLens/reportHtml`: the visual report (charts, what-if matrix) as one HTML page for a webview,
+ * with a content security policy that allows only the given nonce (null when the document is not open).
+ * The page posts `{type: "whatIf", worldSize, version}` when a what-if cell is clicked and
+ * `{type: "openMarkdown"}` for the Markdown report.
+ */
+export const REPORT_HTML_REQUEST = "precisionLens/reportHtml";
+export interface ReportHtmlParams {
+  uri: string;
+  /** Fresh per page, base64 (8–128 characters). */
+  nonce: string;
+}
+export interface ReportHtmlResult {
+  html: string;
+  /** The document's file name. */
+  title: string;
+}
+/** Messages the report page posts to the client. */
+export type ReportPageMessage = { type: "whatIf"; worldSize: number; version: string } | { type: "openMarkdown" };
+
 /** Server → client notification: the summary of a document changed (after each analysis). */
 export const SUMMARY_CHANGED_NOTIFICATION = "precisionLens/summaryChanged";
 export interface SummaryChangedParams extends SummaryResult {

@@ -31,11 +31,15 @@ import { codeLenses, completionsAt, headline, hoverAt, quickFixes } from "./core
 import { documentSymbols, foldingRanges, type DocSymbol } from "./core/symbols";
 import type { Diagnostic } from "./core/types";
 import { nodeEnv, uriToPath } from "./host/nodeEnv";
+import { buildReportView, renderReportHtml } from "./core/report";
 import {
+  REPORT_HTML_REQUEST,
   REPORT_REQUEST,
   SETTINGS_SECTION,
   SUMMARY_CHANGED_NOTIFICATION,
   SUMMARY_REQUEST,
+  type ReportHtmlParams,
+  type ReportHtmlResult,
   type ReportParams,
   type ReportResult,
   type ServerSettings,
@@ -312,6 +316,15 @@ connection.onRequest(REPORT_REQUEST, (params: ReportParams) =>
     if (!doc) return null;
     const r = await analyze(doc);
     return r.reportMarkdown ? { markdown: r.reportMarkdown } : null;
+  }),
+);
+
+connection.onRequest(REPORT_HTML_REQUEST, (params: ReportHtmlParams) =>
+  runSafe("reportHtml", null as ReportHtmlResult | null, async () => {
+    const doc = documents.get(params.uri);
+    if (!doc) return null;
+    const view = buildReportView(await analyze(doc), { settings: await settingsFor(doc.uri) });
+    return { html: renderReportHtml(view, { nonce: params.nonce, interactive: true }), title: view.title };
   }),
 );
 

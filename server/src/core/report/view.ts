@@ -1,0 +1,181 @@
+/**
+ * The view-model of the visual precision report: plain data, built once from an AnalysisResult, that the
+ * SVG charts (svg.ts) and the HTML page (html.ts) render. No rendering here and nothing editor-specific.
+ *
+ * Throughput is optional everywhere: the charts print "—" where a figure is absent. The throughput model
+ * (`simulation.throughput`, issue #11) plugs in through `throughputOf()` below, and the GPU's memory
+ * capacity through `ReportOptions.gpuMemory`; nothing else in the report needs to change when they arrive.
+ */
+import type { AnalysisResult, AnalysisSettings, Mechanism } from "../analysis";
+import type { Simulation } from "../engine/types";
+import { headline } from "../features";
+import { throughputOf, type ThroughputData } from "./throughput";
+import { buildWhatIf, type WhatIfView } from "./whatIf";
+
+export type { WhatIfView, WhatIfCell, WhatIfVersion } from "./whatIf";
+export { throughputOf, type ThroughputData, type ThroughputAlternative } from "./throughput";
+
+/** One memory term of the stacked bar (the engine's MemoryTerm, as shown). */
+export interface MemorySegment {
+  name: string;
+  kind: "persistent" | "activation" | "transient";
+  bytes: number;
+  detail: string;
+}
+
+export interface MemoryView {
+  /** Stacked left to right; they add up to `peakBytes`. */
+  segments: MemorySegment[];
+  peakBytes: number;
+  persistentBytes: number;
+  /** The GPU's memory, when a GPU type is known; the bar is drawn against it. */
+  capacity?: { bytes: number; label: string; source: string };
+}
+
+export interface DtypeStripOp {
+  op: string;
+  kind: string;
+  /** Forward output dtype (torch spelling). */
+  forward: string;
+  /** dtype the math runs in when it differs from the output (float8 GEMMs, fp32-internal RoPE). */
+  compute?: string;
+  /** dtype of the gradient w.r.t. the op's output. */
+  grad?: string;
+  rule: string;
+}
+
+export interface ThroughputBar {
+  label: string;
+  mechanism?: string;
+  compute?: string;
+  tokensPerSecondPerGpu?: number;
+  peakBytes?: number;
+  /** True for the configuration as written. */
+  current: boolean;
+}
+
+export interface ThroughputView {
+  gpu?: { value: string; source: string };
+  stepSeconds?: number;
+  mfu?: number;
+  /** The configuration as written first, then the alternatives. */
+  bars: ThroughputBar[];
+}
+
+export interface ReportView {
+  /** File name shown as the title. */
+  title: string;
+  uri: string;
+  framework: string | null;
+  frameworkReason: string;
+  /** One line, e.g. "TP-only on 8 GPUs: no mixed precision (float32 compute)". */
+  headline?: string;
+  version?: { value: string; source: string; detail: string };
+  worldSize?: { value: number; source: string; detail: string };
+  layoutName?: string;
+  mechanism?: Mechanism;
+  precision?: { paramStorage: string; compute: string; gradReduce: string };
+  model?: string;
+  memory?: MemoryView;
+  dtypeStrip?: DtypeStripOp[];
+  throughput: ThroughputView;
+  /** torchtitan only: world sizes × versions. */
+  whatIf?: WhatIfView;
+  diagnostics: { code: string; severity: string; message: string; line: number }[];
+  assumptions: { name: string; value: string; doc: string }[];
+  /** The full Markdown report (per-op rules, collectives, notes), shown verbatim below the charts. */
+  reportMarkdown?: string;
+}
+
+export interface ReportOptions {
+  /**
+   * The memory capacity of a GPU type (from the GPU table of the throughput model). Without it the memory
+   * bar is drawn without a capacity line.
+   */
+  gpuMemory?: (gpu: string) => { bytes: number; label: string } | undefined;
+  /** Skip the what-if matrix (it re-analyses the config once per cell). */
+  noWhatIf?: boolean;
+  /**
+   * The settings the analysis ran with; the what-if cells reuse them (a GPU type, for instance) and
+   * override only the world size and the torchtitan version.
+   */
+  settings?: AnalysisSettings;
+}
+
+function fileName(uri: string): string {
+  const path = uri.split(/[?#]/)[0]!;
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  try {
+    return decodeURIComponent(base) || "untitled";
+  } catch {
+    return base || "untitled";
+  }
+}
+
+function memoryView(sim: Simulation, capacity: MemoryView["capacity"]): MemoryView | undefined {
+  const m = sim.memory;
+  if (!m.perGpuBytes) return undefined;
+  const segments = m.terms.filter((t) => Number.isFinite(t.bytes) && t.bytes > 0).map((t) => ({ name: t.name, kind: t.kind, bytes: t.bytes, detail: t.detail }));
+  const out: MemoryView = { segments, peakBytes: m.perGpuBytes.peak, persistentBytes: m.perGpuBytes.persistent };
+  if (capacity) out.capacity = capacity;
+  return out;
+}
+
+function dtypeStrip(sim: Simulation): DtypeStripOp[] {
+  return sim.forward.map((o) => {
+    const op: DtypeStripOp = { op: o.op, kind: o.kind, forward: o.dtype, rule: o.rule };
+    if (o.computeDtype && o.computeDtype !== o.dtype) op.compute = o.computeDtype;
+    const g = sim.backward.find((b) => b.op === o.op);
+    if (g) op.grad = g.gradOutput;
+    return op;
+  });
+}
+
+function throughputView(result: AnalysisResult, t: ThroughputData | undefined): ThroughputView {
+  const current: ThroughputBar = { label: result.layoutName ? `${result.layoutName} as written` : "as written", current: true };
+  if (result.mechanism) current.mechanism = result.mechanism;
+  if (result.precision) current.compute = result.precision.compute.dtype;
+  if (t?.tokensPerSecondPerGpu !== undefined) current.tokensPerSecondPerGpu = t.tokensPerSecondPerGpu;
+  const peak = result.simulation?.memory.perGpuBytes?.peak;
+  if (peak !== undefined) current.peakBytes = peak;
+  const view: ThroughputView = { bars: [current, ...(t?.alternatives ?? []).map((a) => ({ ...a, current: false }))] };
+  if (t?.gpu) view.gpu = t.gpu;
+  if (t?.stepSeconds !== undefined) view.stepSeconds = t.stepSeconds;
+  if (t?.mfu !== undefined) view.mfu = t.mfu;
+  return view;
+}
+
+/** Builds the report's view-model. Never throws on a result the analysis produced. */
+export function buildReportView(result: AnalysisResult, options: ReportOptions = {}): ReportView {
+  const sim = result.simulation;
+  const t = throughputOf(sim);
+  const gpuMem = t?.gpu ? options.gpuMemory?.(t.gpu.value) : undefined;
+  const view: ReportView = {
+    title: fileName(result.uri),
+    uri: result.uri,
+    framework: result.framework,
+    frameworkReason: result.frameworkReason,
+    throughput: throughputView(result, t),
+    diagnostics: result.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message, line: d.range.start.line })),
+    assumptions: (sim?.assumptions ?? []).map((a) => ({ name: a.name, value: a.value, doc: a.doc })),
+  };
+  const h = headline(result);
+  if (h) view.headline = h;
+  if (result.torchtitanVersion) view.version = { ...result.torchtitanVersion };
+  if (result.worldSize) view.worldSize = { ...result.worldSize };
+  if (result.layoutName) view.layoutName = result.layoutName;
+  if (result.mechanism) view.mechanism = result.mechanism;
+  if (result.precision) view.precision = { paramStorage: result.precision.paramStorage.dtype, compute: result.precision.compute.dtype, gradReduce: result.precision.gradReduce.dtype };
+  if (sim) {
+    if (sim.model) view.model = `${sim.model.name} ${sim.model.flavor}`;
+    const mem = memoryView(sim, gpuMem && t?.gpu ? { bytes: gpuMem.bytes, label: gpuMem.label, source: t.gpu.source } : undefined);
+    if (mem) view.memory = mem;
+    view.dtypeStrip = dtypeStrip(sim);
+  }
+  if (result.framework === "torchtitan" && !options.noWhatIf) {
+    const w = buildWhatIf(result, options.settings);
+    if (w) view.whatIf = w;
+  }
+  if (result.reportMarkdown) view.reportMarkdown = result.reportMarkdown;
+  return view;
+}
