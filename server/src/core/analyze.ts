@@ -21,6 +21,16 @@ export function formatOf(uri: string): ConfigFormat | undefined {
   return undefined;
 }
 
+/**
+ * For a file whose extension says nothing (`ds_config.conf`, no extension): a document that opens with
+ * `{` is JSON, or YAML when it carries `#` comments (gpt-neox style); anything else stays TOML.
+ */
+export function sniffFormat(text: string): ConfigFormat | undefined {
+  const body = text.replace(/^\uFEFF/, "");
+  if (!/^(?:\s*(?:#[^\n]*)?\n)*\s*\{/.test(body)) return undefined;
+  return /^\s*#/m.test(body) ? "yaml" : "json";
+}
+
 export function parseDocument(uri: string, text: string, format: ConfigFormat): ConfigDocument {
   switch (format) {
     case "toml":
@@ -33,7 +43,7 @@ export function parseDocument(uri: string, text: string, format: ConfigFormat): 
 }
 
 export function analyzeDocument(uri: string, text: string, settings: AnalysisSettings = {}, env: AnalysisEnv = NO_ENV, formatHint?: ConfigFormat): AnalysisResult {
-  const format = formatHint ?? formatOf(uri) ?? "toml";
+  const format = formatHint ?? formatOf(uri) ?? sniffFormat(text) ?? "toml";
   const doc = parseDocument(uri, text, format);
   const base = { uri, format, doc, hovers: [] as AnalysisResult["hovers"] };
   if (doc.skipped) return { ...base, framework: null, frameworkReason: doc.skipped, diagnostics: [] };

@@ -163,6 +163,8 @@ export function appendLine(doc: ConfigDocument, text: string): TextEdit {
 export interface Row {
   dtype: DType | string;
   from: string;
+  /** `none`: no such step (no gradient reduction on one device); `launcher`: filled in by the launcher. Both are null in the contract. */
+  kind?: "none" | "launcher";
 }
 
 export interface PrecisionTable {
@@ -177,10 +179,30 @@ export function dt(dtype: DType | string, from: string): Row {
   return { dtype, from };
 }
 
-/** The three contract fields from a full table (non-dtype phrases fall back to float32 with the phrase as knob). */
-export function toResolved(t: PrecisionTable): ResolvedPrecision {
-  const conv = (r: Row) => (isDType(r.dtype) ? { dtype: r.dtype, knob: r.from } : { dtype: "float32" as DType, knob: `${r.from} (${r.dtype}; shown as float32, the usual load dtype)` });
-  return { paramStorage: conv(t.P), compute: conv(t.C), gradReduce: conv(t.R) };
+/** The gradient-reduction row of a single-device run: there is none ("none" in text, null in JSON). */
+export function noReduce(from = "one device: no gradient reduction"): Row {
+  return { dtype: "none", from, kind: "none" };
+}
+
+/** A row the launcher decides (DeepSpeed `"auto"` filled by HF Trainer/accelerate). */
+export function launcherRow(from: string): Row {
+  return { dtype: "set by the launcher", from, kind: "launcher" };
+}
+
+/** True when the run has exactly one process (the gradient reduction is then "none"). */
+export function singleProcess(worldSize: number | undefined): boolean {
+  return worldSize === 1;
+}
+
+/**
+ * The three contract fields from a full table. `none`/`launcher` rows become null; other non-dtype phrases
+ * ("load dtype", "8-bit") fall back to float32 with the phrase as knob.
+ */
+export function toResolved(t: PrecisionTable, setBy?: string): ResolvedPrecision {
+  const conv = (r: Row) => (r.kind ? { dtype: null, knob: r.from } : isDType(r.dtype) ? { dtype: r.dtype, knob: r.from } : { dtype: "float32" as DType, knob: `${r.from} (${r.dtype}; shown as float32, the usual load dtype)` });
+  const out: ResolvedPrecision = { paramStorage: conv(t.P), compute: conv(t.C), gradReduce: conv(t.R) };
+  if (setBy) out.setBy = setBy;
+  return out;
 }
 
 export function isDType(s: string): s is DType {
@@ -201,6 +223,8 @@ export interface Summary {
   worldSize: Sourced<number> | undefined;
   layout?: ParallelLayout;
   mechanism: Mechanism;
+  /** Replaces the generic mechanism phrase where it would mislead (a precision the launcher decides). */
+  mechanismText?: string;
   /** One sentence: what "bf16" (or the precision setting) means here. */
   meaning: string;
   table?: PrecisionTable;
@@ -233,7 +257,7 @@ export function summaryMarkdown(s: Summary): string {
   lines.push("");
   if (s.failed?.length) {
     lines.push(`Mechanism: **${MECHANISM_TEXT.error}** — ${s.failed.length} error${s.failed.length === 1 ? "" : "s"} (first: ${s.failed[0]!.code}). Once fixed: ${MECHANISM_TEXT[s.mechanism === "error" ? "none" : s.mechanism]} — ${s.meaning}`);
-  } else lines.push(`Mechanism: **${MECHANISM_TEXT[s.mechanism]}** — ${s.meaning}`);
+  } else lines.push(`Mechanism: **${s.mechanismText ?? MECHANISM_TEXT[s.mechanism]}** — ${s.meaning}`);
   if (s.table) {
     const t = s.table;
     const cell = (r: Row) => (isDType(r.dtype) ? `\`${r.dtype}\`` : r.dtype);

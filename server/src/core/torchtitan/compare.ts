@@ -30,7 +30,7 @@ export function eraComparison(ctx: TitanContext): EraOutcome[] {
     const decision = eraById(e.id).decide(d, ctx.worldSize.value, ctx.decideOptions);
     const p = resolvePrecision(decision, ctx.knobs, d);
     const o: EraOutcome = { era: e.id, label: e.label, readsToml: e.readsToml, mechanism: decision.mechanism, current: e.id === ctx.version.value.era.id };
-    if (p) o.compute = p.compute.dtype;
+    if (p?.compute.dtype) o.compute = p.compute.dtype;
     return o;
   });
 }
