@@ -20,6 +20,7 @@ import {
   layout,
   looksBoolKey,
   nearest,
+  noReduce,
   parseNoteDiagnostics,
   quoteList,
   replaceValue,
@@ -29,6 +30,7 @@ import {
   View,
   yaml11Booleans,
   type Diags,
+  type FrameworkLayout,
   type PrecisionTable,
 } from "./shared";
 
@@ -136,6 +138,7 @@ function analyzeAccelerate(doc: ConfigDocument, settings: AnalysisSettings, env:
 
   // Resolution.
   const r = resolve(a, ds, worldSize, par);
+  if (r.table && (worldSize?.value === 1 || a.distType === "NO")) r.table.R = noReduce(a.distType === "NO" ? "`distributed_type: NO`: one process, no gradient reduction" : "one process: no gradient reduction");
   const failed = launchErrors(d);
   const md = summaryMarkdown({
     failed,
@@ -352,8 +355,10 @@ function resolve(a: Acc, ds: LinkedDs | undefined, worldSize: Sourced<number> | 
   }
   if (t === "DEEPSPEED") {
     const stage = a.v.int("deepspeed_config", "zero_stage");
-    const name = ds ? `DeepSpeed ZeRO-${typeof ds.facts.stage === "number" ? ds.facts.stage : "auto"}` : `DeepSpeed${stage !== undefined ? ` ZeRO-${stage}` : ""}`;
-    const parallel = W ? layout((ds ? ds.facts.stage : stage) === 3 ? { dp_shard: W } : { dp_replicate: W }) : undefined;
+    const sp = par.explicit ? par.sizes.sp_size! : 1;
+    const name = `${ds ? `DeepSpeed ZeRO-${typeof ds.facts.stage === "number" ? ds.facts.stage : "auto"}` : `DeepSpeed${stage !== undefined ? ` ZeRO-${stage}` : ""}`}${sp > 1 ? " + SP (Ulysses)" : ""}`;
+    const zero3 = (ds ? ds.facts.stage : stage) === 3;
+    const parallel = par.explicit ? parallelFromSizes(par) : W ? layout(zero3 ? { dp_shard: W } : { dp_replicate: W }) : undefined;
     notes.push("accelerate's own autocast is off under DeepSpeed; DeepSpeed casts the model and keeps fp32 master weights.");
     if (ds) {
       const req = m === "fp16" ? "fp16" : m === "bf16" || m === "fp8" ? "bf16" : undefined;
@@ -379,8 +384,8 @@ function resolve(a: Acc, ds: LinkedDs | undefined, worldSize: Sourced<number> | 
     let parallel: ParallelLayout | undefined;
     let name = `FSDP${a.fsdpVersion}`;
     if (par.explicit) {
-      parallel = layout({ dp_replicate: s.dp_replicate_size!, dp_shard: s.dp_shard_size!, tp: s.tp_size!, cp: s.cp_size! });
-      const parts = [s.dp_replicate_size! > 1 && s.dp_shard_size! > 1 ? "HSDP" : s.dp_shard_size! > 1 ? `FSDP${a.fsdpVersion}` : s.dp_replicate_size! > 1 ? "DDP" : "", s.tp_size! > 1 ? "TP" : "", s.cp_size! > 1 ? "CP" : ""].filter(Boolean);
+      parallel = parallelFromSizes(par);
+      const parts = [s.dp_replicate_size! > 1 && s.dp_shard_size! > 1 ? "HSDP" : s.dp_shard_size! > 1 ? `FSDP${a.fsdpVersion}` : s.dp_replicate_size! > 1 ? "DDP" : "", s.tp_size! > 1 ? "TP" : "", s.cp_size! > 1 ? "CP" : "", s.sp_size! > 1 ? "SP" : ""].filter(Boolean);
       name = parts.join("+") || `FSDP${a.fsdpVersion}`;
     } else if (W) {
       const strat = (a.v.str("fsdp_config", "fsdp_sharding_strategy") ?? "").toUpperCase();
@@ -421,7 +426,7 @@ function resolve(a: Acc, ds: LinkedDs | undefined, worldSize: Sourced<number> | 
     return { layoutName: name, ...(parallel ? { parallel } : {}), mechanism: "none", meaning: "no mixed precision: everything runs in the dtype the script loads the model in (loading bf16 here means pure bf16).", table: all("load dtype", "the model's load dtype (`torch_dtype=` in the script)"), notes, assumptions, engine };
   }
   assumptions.push("`accelerate-load-fp32` — the script loads the model in fp32 (accelerate does not cast it outside FSDP); if it loads bf16, parameters, gradients and optimizer state are bf16.");
-  const reduce = single ? "n/a (one process)" : "load dtype";
+
   return {
     layoutName: name,
     ...(parallel ? { parallel } : {}),
@@ -431,13 +436,21 @@ function resolve(a: Acc, ds: LinkedDs | undefined, worldSize: Sourced<number> | 
       P: dt("load dtype", "the model's load dtype"),
       C: dt(low, `autocast(\`mixed_precision: ${m}\`)`),
       G: dt("load dtype", "gradients follow the parameters"),
-      R: dt(reduce, single ? "single process" : "DDP reduces in the gradient dtype"),
+      R: single ? noReduce("one process: no gradient reduction") : dt("load dtype", "DDP reduces in the gradient dtype"),
       O: dt("load dtype", "optimizer over the parameters"),
     },
     notes,
     assumptions,
     ...(m === "fp8" ? {} : { engine: { mechanism: "autocast", layout: simLayout(parallel, false, !single && t !== "NO"), ddp: !single && t !== "NO", param: low, reduce: "float32", storage: "float32" } as EngineSpec }),
   };
+}
+
+/** The layout `parallelism_config` spells out, with the sequence-parallel degree kept (ALST/Ulysses `sp_size`). */
+function parallelFromSizes(par: Par): FrameworkLayout {
+  const s = par.sizes;
+  const l: FrameworkLayout = layout({ dp_replicate: s.dp_replicate_size!, dp_shard: s.dp_shard_size!, tp: s.tp_size!, cp: s.cp_size! });
+  if (s.sp_size! > 1) l.sp = s.sp_size!;
+  return l;
 }
 
 function all(dtype: string, from: string): PrecisionTable {

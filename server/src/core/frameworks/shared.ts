@@ -216,12 +216,18 @@ export const MECHANISM_TEXT: Record<Mechanism, string> = {
   error: "none: the launch fails before training",
 };
 
+/**
+ * A layout with the sequence-parallel degree where a framework has one (accelerate ALST/Ulysses `sp_size`).
+ * `sp` travels with `AnalysisResult.parallel` (and the CLI's JSON) as an extra field; absent means 1.
+ */
+export type FrameworkLayout = ParallelLayout & { sp?: number };
+
 export interface Summary {
   framework: string;
   reasonLine?: string;
   layoutName: string;
   worldSize: Sourced<number> | undefined;
-  layout?: ParallelLayout;
+  layout?: FrameworkLayout;
   mechanism: Mechanism;
   /** Replaces the generic mechanism phrase where it would mislead (a precision the launcher decides). */
   mechanismText?: string;
@@ -252,7 +258,7 @@ export function summaryMarkdown(s: Summary): string {
   if (s.layout) {
     const d = s.layout;
     lines.push("");
-    lines.push(`Layout: dp_replicate ${d.dp_replicate} · dp_shard ${d.dp_shard} · cp ${d.cp} · tp ${d.tp} · pp ${d.pp}`);
+    lines.push(`Layout: dp_replicate ${d.dp_replicate} · dp_shard ${d.dp_shard} · cp ${d.cp} · tp ${d.tp} · pp ${d.pp}${d.sp && d.sp > 1 ? ` · sp ${d.sp}` : ""}`);
   }
   lines.push("");
   if (s.failed?.length) {
