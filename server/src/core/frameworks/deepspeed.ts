@@ -446,6 +446,8 @@ export interface LinkedDs {
   doc: ConfigDocument;
   view: View;
   facts: DsFacts;
+  /** Not on disk: read from Axolotl's bundled table, or assumed (unknown content). */
+  missing?: "bundled" | "unknown";
 }
 
 export function loadDs(env: AnalysisEnv, rel: string): LinkedDs | undefined {
