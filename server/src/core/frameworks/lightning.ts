@@ -11,12 +11,19 @@ import type { DType } from "../types";
 import { dsConflict, dsTable, loadDs, type LinkedDs } from "./deepspeed";
 import { simLayout, withPerOp, type EngineSpec } from "./engineView";
 import { requestedMode } from "./links";
-import { diagnostics, dt, fix, FORCED, hoversAt, insertLineAfter, launchErrors, layout, looksBoolKey, nearest, parseNoteDiagnostics, precisionHint, replaceValue, settingWorldSize, summaryMarkdown, toResolved, View, yaml11Booleans, type PrecisionTable } from "./shared";
+import { diagnostics, dt, fix, FORCED, hoversAt, insertLineAfter, launchErrors, layout, looksBoolKey, nearest, noReduce, parseNoteDiagnostics, precisionHint, replaceValue, settingWorldSize, summaryMarkdown, toResolved, View, yaml11Booleans, type PrecisionTable } from "./shared";
 
 const CANONICAL = ["32-true", "64-true", "16-mixed", "bf16-mixed", "16-true", "bf16-true", "transformer-engine", "transformer-engine-float16"];
 const LEGACY: Record<string, string> = { "16": "16-mixed", bf16: "bf16-mixed", "32": "32-true", "64": "64-true" };
 const GUESS: Record<string, string> = { fp16: "16-mixed", half: "16-mixed", "fp16-mixed": "16-mixed", mixed: "16-mixed", "bf16-amp": "bf16-mixed", bfloat16: "bf16-mixed", amp: "16-mixed", fp32: "32-true", float32: "32-true", "32-mixed": "32-true", "bf16-pure": "bf16-true", fp64: "64-true", double: "64-true" };
 const TRAINER_KEYS = ["precision", "strategy", "devices", "accelerator", "num_nodes", "max_epochs", "max_steps", "accumulate_grad_batches", "gradient_clip_val"];
+
+/**
+ * Where the Trainer arguments live: LightningCLI's `trainer:` (optionally under the `fit:` subcommand), and
+ * the `lightning: trainer:` nesting of Stability's sgm/generative-models and CompVis latent-diffusion
+ * configs (their main.py reads `config.lightning.trainer` into the Trainer).
+ */
+export const TRAINER_ROOTS: readonly string[][] = [["trainer"], ["fit", "trainer"], ["lightning", "trainer"]];
 
 interface Where {
   /** Path of the Trainer arguments. */
@@ -29,12 +36,13 @@ function locate(doc: ConfigDocument): Where | undefined {
   const v = new View(doc);
   const lightningTarget = (s: string | undefined) => !!s && /^(lightning\.pytorch|pytorch_lightning|lightning)(\.trainer)?(\.trainer)?\.Trainer$/.test(s);
   if (lightningTarget(v.str("_target_"))) return { root: [], reason: `has \`_target_: ${v.str("_target_")}\` (Hydra Lightning trainer config)` };
-  for (const root of [["trainer"], ["fit", "trainer"]]) {
+  for (const root of TRAINER_ROOTS) {
     if (!v.isSection(...root)) continue;
     const t = v.at(...root);
     if (lightningTarget(t.str("_target_"))) return { root, reason: `has \`${root.join(".")}._target_: ${t.str("_target_")}\`` };
     const keys = ["precision", "strategy", "devices"].filter((k) => t.has(k));
-    if (keys.length) return { root, reason: `has a \`${root.join(".")}:\` mapping with ${keys.map((k) => `\`${k}\``).join(", ")} (LightningCLI config)` };
+    const kind = root[0] === "lightning" ? "sgm/LDM-style config: the trainer is nested under `lightning:`" : "LightningCLI config";
+    if (keys.length) return { root, reason: `has a \`${root.join(".")}:\` mapping with ${keys.map((k) => `\`${k}\``).join(", ")} (${kind})` };
   }
   // LitGPT: top-level precision + checkpoint_dir/out_dir + train:.
   if (v.has("precision") && (v.has("checkpoint_dir") || v.has("out_dir")) && v.isSection("train")) return { root: [], reason: "has a top-level `precision` with `checkpoint_dir`/`out_dir` and `train:` (LitGPT config)", litgpt: true };
@@ -67,6 +75,8 @@ interface Strategy {
   /** View of the strategy's init args (LightningCLI `init_args`, or Hydra keys next to `_target_`). */
   args?: View;
   stage?: number;
+  /** Chosen by the launcher script (LitGPT), not written in the config: Lightning's own strategy checks do not apply. */
+  derived?: boolean;
 }
 
 function strategyOf(t: View): Strategy {
@@ -95,13 +105,30 @@ function strategyOf(t: View): Strategy {
   return { family: "auto", name: "auto" };
 }
 
+/**
+ * LitGPT picks the strategy itself from the device count: more than one device (devices × num_nodes) means
+ * FSDPStrategy in finetune/full.py:107-114 and pretrain.py:142-143, and ModelParallelStrategy over
+ * `fully_shard` without a policy in finetune/lora.py:152-161 (Lightning-AI/litgpt at v0.5.13); one device
+ * means no strategy. `devices: auto` uses every visible GPU (utils.py:556), so FSDP on a multi-GPU machine.
+ */
+function litgptStrategy(t: View): Strategy {
+  const e = t.entry("devices");
+  const devices = devicesOf(t);
+  const auto = e !== undefined && (e.value.value === "auto" || e.value.value === -1);
+  const n = (devices ?? (auto ? 2 : 1)) * (t.int("num_nodes") ?? 1);
+  if (n <= 1) return { family: "single", name: "LitGPT: one device, no strategy", derived: true };
+  const lora = t.has("lora_r") || t.has("lora_alpha");
+  const why = auto && devices === undefined ? "`devices: auto`: more than one visible GPU" : "more than one device";
+  return lora ? { family: "model_parallel", name: `LitGPT LoRA: ModelParallelStrategy (FSDP2 without a policy), ${why}`, derived: true } : { family: "fsdp", name: `LitGPT: FSDPStrategy, ${why}`, derived: true };
+}
+
 function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis {
   const where = locate(doc) ?? { root: [], reason: "" };
   const t = new View(doc, where.root);
   const d = diagnostics("lightning");
   parseNoteDiagnostics(doc, d);
   const pe = t.entry("precision");
-  const st = strategyOf(t);
+  const st = where.litgpt ? litgptStrategy(t) : strategyOf(t);
   const accelerator = t.str("accelerator");
 
   // Precision value.
@@ -112,7 +139,9 @@ function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: 
     if (CANONICAL.includes(raw)) precision = raw;
     else if (raw in LEGACY) {
       precision = LEGACY[raw]!;
-      d.add("PL2", "warning", pe.value.range, `\`precision: ${pe.value.raw ?? raw}\` is a legacy alias: Lightning accepts it with a deprecation warning and runs ${precision}. Write \`${precision}\`.`, [fix(`Use ${precision}`, [replaceValue(pe, precision)], true)]);
+      // Lightning warns only for the 16/bf16 aliases: `if str(precision)[:2] not in ("32", "64")`
+      // (src/lightning/fabric/connector.py:570 at 2.6.5), so 32 and 64 are silent aliases.
+      if (raw !== "32" && raw !== "64") d.add("PL2", "warning", pe.value.range, `\`precision: ${pe.value.raw ?? raw}\` is a legacy alias: Lightning accepts it with a deprecation warning and runs ${precision}. Write \`${precision}\`.`, [fix(`Use ${precision}`, [replaceValue(pe, precision)], true)]);
     } else {
       valid = false;
       const to = GUESS[raw.toLowerCase()] ?? nearest(raw, CANONICAL);
@@ -132,7 +161,7 @@ function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: 
     if (alg && alg.value.value === "value") d.add("PL4", "error", alg.value.range, "`gradient_clip_algorithm: value` is not supported with DeepSpeed: Lightning raises MisconfigurationException. Use norm clipping.", [fix("Use norm", [replaceValue(alg, "norm")], true)]);
   }
   // PL5
-  if (st.family === "model_parallel" && valid && (precision === "16-mixed" || precision === "64-true" || te)) {
+  if (st.family === "model_parallel" && !st.derived && valid && (precision === "16-mixed" || precision === "64-true" || te)) {
     d.add("PL5", "error", pRange, `\`precision: ${precision}\` is not supported by ModelParallelStrategy (allowed: 32-true, bf16-mixed, bf16-true, 16-true): Lightning raises ValueError.`, pe ? [fix("Use bf16-mixed", [replaceValue(pe, "bf16-mixed")], true)] : []);
   }
   // PL6
@@ -150,7 +179,7 @@ function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: 
   // PL9
   if (st.family === "fsdp" && (precision === "bf16-mixed" || precision === "16-mixed") && pe) {
     const low = precision === "bf16-mixed" ? "bf16" : "fp16";
-    d.add("PL9", "information", pe.value.range, `FSDP with ${precision}: fp32 master weights, ${low} compute, and **${low} gradient reduction and buffers** (Lightning's MixedPrecision sets reduce_dtype = buffer_dtype = ${low}). Pass \`strategy.init_args.mixed_precision\` for an fp32 reduction.`);
+    d.add("PL9", "information", pe.value.range, `FSDP with ${precision}: fp32 master weights, ${low} compute, and **${low} gradient reduction and buffers** (Lightning's MixedPrecision sets reduce_dtype = buffer_dtype = ${low}). ${st.derived ? "LitGPT builds this FSDPStrategy itself (strategy chosen from the device count), so the config cannot change the reduce dtype." : "Pass `strategy.init_args.mixed_precision` for an fp32 reduction."}`);
   }
   // PL10
   const plugins = t.entriesUnder("plugins").filter((e) => /(class_path|_target_)$/.test(e.path[e.path.length - 1]!) && /Precision/.test(String(e.value.value)));
@@ -187,6 +216,7 @@ function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: 
   let worldSize: Sourced<number> | undefined = settingWorldSize(settings.worldSize);
   if (!worldSize && devices !== undefined) worldSize = { value: devices * nodes, source: "devices", detail: `\`devices\` (${devices})${nodes > 1 ? ` × \`num_nodes\` (${nodes})` : ""}` };
   const r = resolve(precision, valid, st, ds, worldSize?.value);
+  if (r.table && worldSize?.value === 1) r.table.R = noReduce();
   const failed = launchErrors(d);
   const md = summaryMarkdown({ failed, reasonLine: where.reason || FORCED, framework: where.litgpt ? "Lightning (LitGPT)" : "Lightning", layoutName: r.layoutName, worldSize, layout: r.parallel, mechanism: r.mechanism, meaning: r.meaning, table: r.table, notes: r.notes, assumptions: [] });
   const hovers = hoversAt([pe?.keyRange, t.keyRange("strategy"), t.keyRange("devices"), t.keyRange("plugins"), t.keyRange("_target_")], md);
@@ -212,10 +242,12 @@ function resolve(precision: string, valid: boolean, st: Strategy, ds: LinkedDs |
   const low: DType | undefined = precision.startsWith("bf16") ? "bfloat16" : precision.startsWith("16") ? "float16" : undefined;
   const lowName = low === "bfloat16" ? "bf16" : "fp16";
   const full: DType = precision === "64-true" ? "float64" : "float32";
-  const name =
-    st.family === "fsdp" ? "FSDP" : st.family === "deepspeed" ? `DeepSpeed${st.stage !== undefined ? ` ZeRO-${st.stage}` : ""}` : st.family === "model_parallel" ? "ModelParallel (FSDP2+TP)" : st.family === "ddp" ? `DDP (${st.name})` : st.family === "xla" ? "XLA" : W && W > 1 ? "DDP (auto)" : "single device";
+  const name = st.derived
+    ? st.family === "fsdp" ? "FSDP (LitGPT)" : st.family === "model_parallel" ? "FSDP2 (LitGPT LoRA, ModelParallelStrategy)" : "single device"
+    : st.family === "fsdp" ? "FSDP" : st.family === "deepspeed" ? `DeepSpeed${st.stage !== undefined ? ` ZeRO-${st.stage}` : ""}` : st.family === "model_parallel" ? "ModelParallel (FSDP2+TP)" : st.family === "ddp" ? `DDP (${st.name})` : st.family === "xla" ? "XLA" : W && W > 1 ? "DDP (auto)" : "single device";
   const parallel = W ? layout(st.family === "fsdp" || (st.family === "deepspeed" && st.stage === 3) ? { dp_shard: W } : { dp_replicate: W }) : undefined;
   const base = { layoutName: name, ...(parallel ? { parallel } : {}), notes };
+  if (st.derived) notes.push(`Strategy: ${st.name} (LitGPT chooses it from \`devices\` × \`num_nodes\`; the config has no strategy key).`);
   if (!valid) return { ...base, mechanism: "error", meaning: "Lightning rejects the `precision` value before training." };
   if (st.family === "deepspeed") {
     if (ds) {
@@ -260,6 +292,9 @@ function resolve(precision: string, valid: boolean, st: Strategy, ds: LinkedDs |
       meaning: `fp32 parameters, ${lowName} compute through FSDP MixedPrecision plus autocast, and **${lowName} gradient reduction** (reduce_dtype = buffer_dtype = ${lowName}).`,
       table: { P: dt("float32", "FSDPPrecision (fp32 init)"), C: dt(low!, `MixedPrecision param_dtype (${src})`), G: dt("float32", "sharded fp32 gradients"), R: dt(low!, `MixedPrecision reduce_dtype (${src})`), O: dt("float32", "optimizer over fp32 parameters") },
     };
+  }
+  if (st.family === "model_parallel" && st.derived) {
+    return { ...base, mechanism: "autocast", meaning: `${lowName} autocast; LitGPT's \`fully_shard\` has no mixed-precision policy, so parameters, gradients, their reduction and optimizer state stay fp32.`, table: { P: dt("float32", "fully_shard without mp_policy (LitGPT parallelize_fn)"), C: dt(low!, `autocast (${src})`), G: dt("float32", "gradients of fp32 parameters"), R: dt("float32", "fully_shard reduces in the parameter dtype"), O: dt("float32", "optimizer over fp32 parameters") } };
   }
   if (st.family === "model_parallel") {
     notes.push("ModelParallelStrategy does not set a MixedPrecisionPolicy: the dtypes of the sharded parameters and the reduction are whatever `fully_shard(mp_policy=...)` in `configure_model` sets.");
