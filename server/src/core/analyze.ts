@@ -36,10 +36,24 @@ export function parseDocument(uri: string, text: string, format: ConfigFormat): 
     case "toml":
       return parseTomlDocument(uri, text);
     case "yaml":
-      return parseYamlDocument(uri, text);
+      return parseTemplatedYaml(uri, text);
     case "json":
       return parseJsonDocument(uri, text);
   }
+}
+
+/**
+ * YAML with Jinja placeholders (`path: {{model_dir}}/vocab.json`, a config rendered before launch) does not
+ * parse as written. When it fails to parse and holds `{{`, each `{{…}}` is read as a null of the same length
+ * (`~` and spaces) and `{%…%}`/`{#…#}` as spaces, so offsets and lines stay those of the real text; if that
+ * parses, the analysis goes on on it instead of reporting the placeholders as syntax errors.
+ */
+function parseTemplatedYaml(uri: string, text: string): ConfigDocument {
+  const doc = parseYamlDocument(uri, text);
+  if (!doc.syntaxErrors.length || !text.includes("{{")) return doc;
+  const masked = text.replace(/\{\{[^\n{}]*\}\}/g, (m) => `~${" ".repeat(m.length - 1)}`).replace(/\{%[^\n]*?%\}|\{#[^\n]*?#\}/g, (m) => " ".repeat(m.length));
+  const m = parseYamlDocument(uri, masked);
+  return m.syntaxErrors.length || m.skipped ? doc : { ...m, text, lines: doc.lines };
 }
 
 export function analyzeDocument(uri: string, text: string, settings: AnalysisSettings = {}, env: AnalysisEnv = NO_ENV, formatHint?: ConfigFormat): AnalysisResult {

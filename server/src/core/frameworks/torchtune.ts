@@ -111,7 +111,7 @@ function analyzeTorchtune(doc: ConfigDocument, settings: AnalysisSettings, env: 
     const epochs = v.int("epochs");
     const long = (lr !== undefined && lr < 1e-5) || (epochs !== undefined && epochs >= 10);
     const why = lr !== undefined && lr < 1e-5 ? ` With lr = ${lr}, many updates are smaller than bf16 can represent relative to the weights and round away (meta-pytorch/torchtune#2254).` : long ? ` With ${epochs} epochs, rounding of small updates accumulates (meta-pytorch/torchtune#2254).` : "";
-    d.add("TT3", long ? "warning" : "information", dtypeEntry.value.range, `\`dtype: bf16\` is pure bf16 in torchtune: weights, gradients and optimizer states are bf16, there is no fp32 master copy, and gradients are reduced in bf16.${why} Use \`dtype: fp32\` if convergence suffers; torchtune has no fp32-master mixed precision.`, [fix("Use fp32 (full precision)", [replaceValue(dtypeEntry, "fp32")])]);
+    d.add("TT3", long ? "warning" : "information", dtypeEntry.value.range, `\`dtype: bf16\` is pure bf16 in torchtune: weights, gradients and optimizer states are bf16${singleDevice || worldSize?.value === 1 ? " and there is no fp32 master copy" : ", there is no fp32 master copy, and gradients are reduced in bf16"}.${why} Use \`dtype: fp32\` if convergence suffers; torchtune has no fp32-master mixed precision.`, [fix("Use fp32 (full precision)", [replaceValue(dtypeEntry, "fp32")])]);
   }
 
   // TT4, TT5: optimizer_in_bwd.
