@@ -273,6 +273,7 @@ function analyzeDeepSpeed(doc: ConfigDocument, settings: AnalysisSettings, env: 
   const notes: string[] = [];
   if (f.offloadOptimizer) notes.push(`Optimizer state offloaded to ${f.offloadOptimizer}.`);
   if (f.offloadParam) notes.push(`Parameters offloaded to ${f.offloadParam}.`);
+  if (isNeox(v)) notes.push("gpt-neox config: NeoX hands its DeepSpeed keys (`fp16`/`bf16`, `zero_optimization`, batch sizes) to DeepSpeed; its own keys (`pipe_parallel_size`, `model_parallel_size`, `te_*` Transformer Engine options, …) are not modelled here.");
   if (referrers.length) notes.push(`Used by: ${referrers.map((r) => `${r.relPath} (${r.framework})`).join(", ")}.`);
   const assumptions: string[] = [];
   if (f.autoPrecision) assumptions.push('`ds-auto-dropped` — standalone DeepSpeed drops `"auto"` values (DeepSpeedConfigModel filters them), so `"enabled": "auto"` means off unless HF Trainer/accelerate fills it in [spec §5.2, inferred].');

@@ -220,6 +220,7 @@ function analyzeTorchtune(doc: ConfigDocument, settings: AnalysisSettings, env: 
     if (shard !== undefined) parallel = layout({ dp_replicate: repDim, dp_shard: shard, tp: tpDim, cp: cpDim });
   }
   const table = tuneTable(v, dtypeName, singleDevice || W === 1, isLora, cpuOffload);
+  if (!training) table.R = noReduce("no training (generation, evaluation or quantization): no gradients");
   const notes: string[] = [];
   if (cpuOffload) notes.push("`fsdp_cpu_offload`: parameters, gradients and optimizer state live on the CPU (in the same dtype); the optimizer step runs on the CPU.");
   if (v.bool("enable_fp8_training")) notes.push("`enable_fp8_training`: Linear layers except `output` run float8 matmuls (torchao Float8Linear).");
