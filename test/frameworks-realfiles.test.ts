@@ -116,6 +116,26 @@ describe("Lightning on real layouts", () => {
   });
 });
 
+describe("Lightning rules that depend on the Lightning version", () => {
+  // FSDPPrecision.module_init_context used the policy's dtype before 2.6.4 (Lightning-AI/pytorch-lightning#21586,
+  // src/lightning/fabric/plugins/precision/fsdp.py:115 at 2.6.4); LitGPT builds its model under fabric.init_module().
+  const text = "precision: bf16-mixed\ncheckpoint_dir: c\nout_dir: o\ntrain:\n  epochs: 1\ndevices: 4\n";
+  const at = (files: Record<string, string>) => analyzeDocument("file:///w/l.yaml", text, {}, { ...env({ "/w/l.yaml": text, ...files }, "/w/l.yaml"), workspaceRoots: ["/w"] });
+  it("lightning 2.5.0 pinned: LitGPT's FSDP parameters are bf16, and PL9 says so", () => {
+    const r = at({ "/w/requirements.txt": "lightning==2.5.0\nlitgpt==0.5.8\n" });
+    assert.deepEqual(P(r), ["bfloat16", "bfloat16", "bfloat16"]);
+    assert.match(r.diagnostics[0]!.message, /FSDP with bf16-mixed: bf16 parameters \(LitGPT builds the model under `fabric\.init_module\(\)`.*requirements\.txt pins lightning 2\.5\.0\)/);
+  });
+  it("lightning 2.6.4 pinned: fp32 parameters", () => {
+    assert.deepEqual(P(at({ "/w/requirements.txt": "lightning==2.6.4\n" })), ["float32", "bfloat16", "bfloat16"]);
+  });
+  it("no pin: the newest Lightning is assumed, and the report says so", () => {
+    const r = at({});
+    assert.deepEqual(P(r), ["float32", "bfloat16", "bfloat16"]);
+    assert.match(r.reportMarkdown ?? "", /no Lightning pin found in the workspace; assuming the newest Lightning \(2\.6\.5\)/);
+  });
+});
+
 describe("single-device runs report gradient reduction none (null in JSON)", () => {
   it("accelerate distributed_type NO", () => {
     const r = analyzeDocument("file:///p/a.yaml", "distributed_type: 'NO'\nmixed_precision: bf16\n");

@@ -11,6 +11,7 @@ import type { DType } from "../types";
 import { dsConflict, dsTable, loadDs, type LinkedDs } from "./deepspeed";
 import { simLayout, withPerOp, type EngineSpec } from "./engineView";
 import { requestedMode } from "./links";
+import { fsdpInitsFp32, lightningVersion, type LightningVersion } from "./lightningVersion";
 import { diagnostics, dt, fix, FORCED, hoversAt, insertLineAfter, launchErrors, layout, looksBoolKey, nearest, noReduce, parseNoteDiagnostics, precisionHint, replaceValue, settingWorldSize, summaryMarkdown, toResolved, View, yaml11Booleans, type PrecisionTable } from "./shared";
 
 const CANONICAL = ["32-true", "64-true", "16-mixed", "bf16-mixed", "16-true", "bf16-true", "transformer-engine", "transformer-engine-float16"];
@@ -129,6 +130,7 @@ function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: 
   parseNoteDiagnostics(doc, d);
   const pe = t.entry("precision");
   const st = where.litgpt ? litgptStrategy(t) : strategyOf(t);
+  const lv = lightningVersion(env);
   const accelerator = t.str("accelerator");
 
   // Precision value.
@@ -179,7 +181,8 @@ function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: 
   // PL9
   if (st.family === "fsdp" && (precision === "bf16-mixed" || precision === "16-mixed") && pe) {
     const low = precision === "bf16-mixed" ? "bf16" : "fp16";
-    d.add("PL9", "information", pe.value.range, `FSDP with ${precision}: fp32 master weights, ${low} compute, and **${low} gradient reduction and buffers** (Lightning's MixedPrecision sets reduce_dtype = buffer_dtype = ${low}). ${st.derived ? "LitGPT builds this FSDPStrategy itself (strategy chosen from the device count), so the config cannot change the reduce dtype." : "Pass `strategy.init_args.mixed_precision` for an fp32 reduction."}`);
+    const master = st.derived && fsdpInitsFp32(lv) === false ? `${low} parameters (LitGPT builds the model under \`fabric.init_module()\`, which used the policy's dtype before Lightning 2.6.4; ${lv.detail})` : "fp32 master weights";
+    d.add("PL9", "information", pe.value.range, `FSDP with ${precision}: ${master}, ${low} compute, and **${low} gradient reduction and buffers** (Lightning's MixedPrecision sets reduce_dtype = buffer_dtype = ${low}). ${st.derived ? "LitGPT builds this FSDPStrategy itself (strategy chosen from the device count), so the config cannot change the reduce dtype." : "Pass `strategy.init_args.mixed_precision` for an fp32 reduction."}`);
   }
   // PL10
   const plugins = t.entriesUnder("plugins").filter((e) => /(class_path|_target_)$/.test(e.path[e.path.length - 1]!) && /Precision/.test(String(e.value.value)));
@@ -215,7 +218,7 @@ function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: 
   // Resolution.
   let worldSize: Sourced<number> | undefined = settingWorldSize(settings.worldSize);
   if (!worldSize && devices !== undefined) worldSize = { value: devices * nodes, source: "devices", detail: `\`devices\` (${devices})${nodes > 1 ? ` × \`num_nodes\` (${nodes})` : ""}` };
-  const r = resolve(precision, valid, st, ds, worldSize?.value);
+  const r = resolve(precision, valid, st, ds, worldSize?.value, lv);
   if (r.table && worldSize?.value === 1) r.table.R = noReduce();
   const failed = launchErrors(d);
   const md = summaryMarkdown({ failed, reasonLine: where.reason || FORCED, framework: where.litgpt ? "Lightning (LitGPT)" : "Lightning", layoutName: r.layoutName, worldSize, layout: r.parallel, mechanism: r.mechanism, meaning: r.meaning, table: r.table, notes: r.notes, assumptions: [] });
@@ -237,7 +240,7 @@ function devicesOf(t: View): number | undefined {
   return undefined;
 }
 
-function resolve(precision: string, valid: boolean, st: Strategy, ds: LinkedDs | undefined, W: number | undefined): { layoutName: string; parallel?: ParallelLayout; mechanism: Mechanism; meaning: string; table?: PrecisionTable; notes: string[] } {
+function resolve(precision: string, valid: boolean, st: Strategy, ds: LinkedDs | undefined, W: number | undefined, lv: LightningVersion): { layoutName: string; parallel?: ParallelLayout; mechanism: Mechanism; meaning: string; table?: PrecisionTable; notes: string[] } {
   const notes: string[] = [];
   const low: DType | undefined = precision.startsWith("bf16") ? "bfloat16" : precision.startsWith("16") ? "float16" : undefined;
   const lowName = low === "bfloat16" ? "bf16" : "fp16";
@@ -286,11 +289,13 @@ function resolve(precision: string, valid: boolean, st: Strategy, ds: LinkedDs |
   // -mixed
   const src = `\`precision: ${precision}\``;
   if (st.family === "fsdp") {
+    const lowInit = st.derived && fsdpInitsFp32(lv) === false;
+    if (!st.derived) notes.push(`Parameters are fp32 when the model is built in fp32; ${fsdpInitsFp32(lv) === false ? `with ${lv.detail}, ` : "before Lightning 2.6.4, "}modules created in \`configure_model\` or under \`trainer.init_module()\` were built in ${lowName} (Lightning-AI/pytorch-lightning#21556, fixed in 2.6.4).`);
     return {
       ...base,
       mechanism: "fully_shard",
-      meaning: `fp32 parameters, ${lowName} compute through FSDP MixedPrecision plus autocast, and **${lowName} gradient reduction** (reduce_dtype = buffer_dtype = ${lowName}).`,
-      table: { P: dt("float32", "FSDPPrecision (fp32 init)"), C: dt(low!, `MixedPrecision param_dtype (${src})`), G: dt("float32", "sharded fp32 gradients"), R: dt(low!, `MixedPrecision reduce_dtype (${src})`), O: dt("float32", "optimizer over fp32 parameters") },
+      meaning: lowInit ? `**${lowName} parameters** (LitGPT builds the model under \`fabric.init_module()\`, which used the policy's dtype before Lightning 2.6.4; ${lv.detail}), ${lowName} compute and ${lowName} gradient reduction.` : `fp32 parameters, ${lowName} compute through FSDP MixedPrecision plus autocast, and **${lowName} gradient reduction** (reduce_dtype = buffer_dtype = ${lowName}).`,
+      table: fsdpMixedTable(low!, src, st, lv),
     };
   }
   if (st.family === "model_parallel" && st.derived) {
@@ -321,6 +326,18 @@ function engineSpecFor(precision: string, st: Strategy, parallel: ParallelLayout
   const l = simLayout(parallel, false, multi);
   if (precision.endsWith("-mixed")) return { mechanism: "autocast", layout: l, ddp: multi, param: low, reduce: "float32", storage: "float32" };
   return { mechanism: "none", layout: l, ddp: multi, param: low, reduce: low, storage: low };
+}
+
+/**
+ * FSDPStrategy with a `-mixed` precision. Parameters are fp32, except for LitGPT (which builds the model under
+ * `fabric.init_module()`) on a Lightning before 2.6.4, where that context used the policy's dtype (see
+ * lightningVersion.ts). Unpinned, the newest Lightning is assumed and the row says so.
+ */
+function fsdpMixedTable(low: DType, src: string, st: Strategy, lv: LightningVersion): PrecisionTable {
+  const fp32Init = fsdpInitsFp32(lv);
+  const P = st.derived && fp32Init === false ? dt(low, `FSDPPrecision.module_init_context under \`fabric.init_module()\` (${lv.detail}; fp32 from 2.6.4)`) : dt("float32", `FSDPPrecision (fp32 init${st.derived ? `; ${lv.detail}; before 2.6.4 LitGPT's parameters were ${low === "bfloat16" ? "bf16" : "fp16"}` : ""})`);
+  const lowParams = P.dtype === low;
+  return { P, C: dt(low, `MixedPrecision param_dtype (${src})`), G: dt(lowParams ? low : "float32", lowParams ? "gradients of the low-precision parameters" : "sharded fp32 gradients"), R: dt(low, `MixedPrecision reduce_dtype (${src})`), O: dt(lowParams ? low : "float32", `optimizer over ${lowParams ? "the low-precision" : "fp32"} parameters`) };
 }
 
 function all(dtype: DType, from: string): PrecisionTable {
