@@ -62,6 +62,23 @@ describe("DeepSpeed is detected by content, not extension", () => {
   });
 });
 
+describe('"auto" precision reached through a launcher config', () => {
+  it("accelerate with a deepspeed_config_file whose bf16 is \"auto\" and no mixed_precision: set by `accelerate launch --mixed_precision`", () => {
+    const yaml = "distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: ds.json\n";
+    const files = { "/w/acc.yaml": yaml, "/w/ds.json": '{"zero_optimization": {"stage": 2}, "bf16": {"enabled": "auto"}}' };
+    const r = analyzeDocument("file:///w/acc.yaml", yaml, {}, env(files, "/w/acc.yaml"));
+    assert.deepEqual(P(r), ["float32", null, null]);
+    assert.equal(headline(r), "DeepSpeed ZeRO-2 on 8 GPUs: precision set by `accelerate launch --mixed_precision` (default no, which leaves DeepSpeed in fp32)");
+  });
+  it("Lightning DeepSpeed strategy with 32-true: nobody fills \"auto\", so fp32", () => {
+    const yaml = "trainer:\n  precision: 32-true\n  devices: 2\n  strategy:\n    class_path: lightning.pytorch.strategies.DeepSpeedStrategy\n    init_args:\n      config: ds.json\n";
+    const files = { "/w/t.yaml": yaml, "/w/ds.json": '{"zero_optimization": {"stage": 2}, "bf16": {"enabled": "auto"}}' };
+    const r = analyzeDocument("file:///w/t.yaml", yaml, {}, env(files, "/w/t.yaml"));
+    assert.deepEqual(P(r), ["float32", "float32", "float32"]);
+    assert.equal(r.precision?.setBy, undefined);
+  });
+});
+
 describe("Axolotl and DeepSpeed files that are not on disk", () => {
   const base = "base_model: m\ndatasets:\n  - path: d\n    type: alpaca\nsequence_len: 2048\nmicro_batch_size: 1\n";
   it("an unknown missing file keeps DeepSpeed semantics (fp32 master weights) and says it was not found", () => {

@@ -148,6 +148,7 @@ function analyzeAccelerate(doc: ConfigDocument, settings: AnalysisSettings, env:
     worldSize,
     layout: r.parallel,
     mechanism: r.mechanism,
+    ...(r.setBy ? { mechanismText: `set by ${r.setBy}` } : {}),
     meaning: r.meaning,
     table: r.table,
     notes: r.notes,
@@ -156,7 +157,7 @@ function analyzeAccelerate(doc: ConfigDocument, settings: AnalysisSettings, env:
   const hovers = hoversAt([mixedEntry?.keyRange, distEntry?.keyRange, v.keyRange("fsdp_config"), v.keyRange("fsdp_config", "fsdp_version"), v.keyRange("parallelism_config"), v.keyRange("deepspeed_config", "deepspeed_config_file"), v.keyRange("num_processes")], md);
   const inlayHints = precisionHint((mixedEntry ?? distEntry)?.value.range, r.table, failed.length > 0);
   const out: FrameworkAnalysis = { layoutName: r.layoutName, mechanism: failed.length ? "error" : r.mechanism, diagnostics: d.out, hovers, reportMarkdown: withPerOp(md, r.engine), inlayHints };
-  if (r.table) out.precision = toResolved(r.table);
+  if (r.table) out.precision = toResolved(r.table, r.setBy);
   if (worldSize) out.worldSize = worldSize;
   if (r.parallel) out.parallel = r.parallel;
   return out;
@@ -342,6 +343,8 @@ interface Resolution {
   notes: string[];
   assumptions: string[];
   engine?: EngineSpec;
+  /** Who sets the precision when this file does not (a DeepSpeed `"auto"`). */
+  setBy?: string;
 }
 
 function resolve(a: Acc, ds: LinkedDs | undefined, worldSize: Sourced<number> | undefined, par: Par): Resolution {
@@ -364,7 +367,9 @@ function resolve(a: Acc, ds: LinkedDs | undefined, worldSize: Sourced<number> | 
       const req = m === "fp16" ? "fp16" : m === "bf16" || m === "fp8" ? "bf16" : undefined;
       const r = dsTable(ds.facts, req);
       notes.push(`Precision read from the DeepSpeed file ${a.v.str("deepspeed_config", "deepspeed_config_file")}.`);
-      return { layoutName: name, ...(parallel ? { parallel } : {}), mechanism: r.mechanism, meaning: r.meaning, table: r.table, notes, assumptions };
+      // "auto" with no `mixed_precision` here (AC4 forbids it next to a config file): the launch command decides.
+      const setBy = r.setBy ? "`accelerate launch --mixed_precision` (default no, which leaves DeepSpeed in fp32)" : undefined;
+      return { layoutName: name, ...(parallel ? { parallel } : {}), mechanism: r.mechanism, meaning: setBy ? `precision is \`"auto"\` in the DeepSpeed file and this config sets no \`mixed_precision\`, so ${setBy} decides; DeepSpeed keeps fp32 master weights in every mode.` : r.meaning, table: r.table, notes, assumptions, ...(setBy ? { setBy } : {}) };
     }
     const low = m === "fp16" ? "float16" : m === "bf16" || m === "fp8" ? "bfloat16" : undefined;
     if (!low) return { layoutName: name, ...(parallel ? { parallel } : {}), mechanism: "none", meaning: "no mixed precision: DeepSpeed runs fp32 (or what the DeepSpeed file sets).", table: all("float32", "no `mixed_precision`"), notes, assumptions };

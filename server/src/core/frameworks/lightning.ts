@@ -261,7 +261,8 @@ function resolve(precision: string, valid: boolean, st: Strategy, ds: LinkedDs |
       if (req === "fp16" && f.fp16Enabled === undefined) f.fp16Enabled = true;
       if (f.bf16Enabled === true) f.mode = "bf16";
       else if (f.fp16Enabled === true) f.mode = "fp16";
-      const r = dsTable(f, req);
+      // Lightning fills no "auto": with a 32-bit precision DeepSpeed drops it and runs fp32.
+      const r = dsTable(f, req ?? "fp32");
       notes.push("Precision from the DeepSpeed strategy's config file (Lightning adds an fp16/bf16 block only when the file has none).");
       return { ...base, mechanism: r.mechanism, meaning: r.meaning, table: r.table };
     }
