@@ -80,6 +80,20 @@ describe('"auto" precision reached through a launcher config', () => {
 });
 
 describe("Axolotl and DeepSpeed files that are not on disk", () => {
+  it("accelerate's deepspeed_config_file not found: still DeepSpeed (fp32 master), precision set by the missing file", () => {
+    const yaml = "distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  deepspeed_config_file: configs/ds.json\n";
+    const r = analyzeDocument("file:///w/acc.yaml", yaml, {}, env({ "/w/acc.yaml": yaml }, "/w/acc.yaml"));
+    assert.deepEqual(P(r), ["float32", null, null]);
+    assert.deepEqual(codes(r), ["information accelerate/deepspeed-config-missing@4"]);
+    assert.equal(headline(r), "DeepSpeed on 8 GPUs: precision set by the DeepSpeed config file `configs/ds.json` (not found)");
+  });
+  it("a linked DeepSpeed file written as gpt-neox style YAML is read", () => {
+    const yaml = "distributed_type: DEEPSPEED\nnum_processes: 2\ndeepspeed_config:\n  deepspeed_config_file: ds.yml\n";
+    const files = { "/w/acc.yaml": yaml, "/w/ds.yml": '# neox\n{\n  "zero_optimization": {"stage": 1},\n  "fp16": {"enabled": True},\n}\n' };
+    const r = analyzeDocument("file:///w/acc.yaml", yaml, {}, env(files, "/w/acc.yaml"));
+    assert.equal(r.layoutName, "DeepSpeed ZeRO-1");
+    assert.deepEqual(P(r), ["float32", "float16", "float16"]);
+  });
   const base = "base_model: m\ndatasets:\n  - path: d\n    type: alpaca\nsequence_len: 2048\nmicro_batch_size: 1\n";
   it("an unknown missing file keeps DeepSpeed semantics (fp32 master weights) and says it was not found", () => {
     const text = `${base}bf16: true\ndeepspeed: configs/my_ds.json\n`;

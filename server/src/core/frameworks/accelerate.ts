@@ -19,6 +19,7 @@ import {
   insertLineAfter,
   layout,
   looksBoolKey,
+  launcherRow,
   nearest,
   noReduce,
   parseNoteDiagnostics,
@@ -214,7 +215,7 @@ function deepspeedLink(doc: ConfigDocument, v: View, env: AnalysisEnv, d: Diags)
   }
   const ds = loadDs(env, rel);
   if (!ds) {
-    if (env.documentPath && !rel.includes("${")) d.add("deepspeed-config-missing", "information", fileEntry.value.range, `The DeepSpeed config \`${rel}\` was not found relative to this file, so its precision cannot be checked; accelerate fails to launch if the path does not exist from the launch directory.`);
+    if (env.documentPath && !rel.includes("${")) d.add("deepspeed-config-missing", "information", fileEntry.value.range, `The DeepSpeed config \`${rel}\` was not found relative to this file, so its own settings cannot be checked (the run is still DeepSpeed: fp32 master weights in the ZeRO optimizer); accelerate fails to launch if the path does not exist from the launch directory.`);
     return undefined;
   }
   // DS9 on the YAML side.
@@ -370,6 +371,13 @@ function resolve(a: Acc, ds: LinkedDs | undefined, worldSize: Sourced<number> | 
       // "auto" with no `mixed_precision` here (AC4 forbids it next to a config file): the launch command decides.
       const setBy = r.setBy ? "`accelerate launch --mixed_precision` (default no, which leaves DeepSpeed in fp32)" : undefined;
       return { layoutName: name, ...(parallel ? { parallel } : {}), mechanism: r.mechanism, meaning: setBy ? `precision is \`"auto"\` in the DeepSpeed file and this config sets no \`mixed_precision\`, so ${setBy} decides; DeepSpeed keeps fp32 master weights in every mode.` : r.meaning, table: r.table, notes, assumptions, ...(setBy ? { setBy } : {}) };
+    }
+    const missingFile = a.v.str("deepspeed_config", "deepspeed_config_file");
+    if (missingFile) {
+      // The precision lives in a file that is not there: DeepSpeed keeps fp32 master weights in every mode.
+      const setBy = `the DeepSpeed config file \`${missingFile}\` (not found)`;
+      const open = launcherRow(`${setBy}`);
+      return { layoutName: name, ...(parallel ? { parallel } : {}), mechanism: "none", meaning: `the precision is in ${setBy}; whatever it sets, DeepSpeed keeps fp32 master weights and fp32 optimizer state in the ZeRO optimizer.`, table: { P: dt("float32", "DeepSpeed ZeRO master weights (fp32 in every mode)"), C: open, G: open, R: open, O: dt("float32", "DeepSpeed optimizer (fp32 states in every mode)") }, notes, assumptions, setBy };
     }
     const low = m === "fp16" ? "float16" : m === "bf16" || m === "fp8" ? "bfloat16" : undefined;
     if (!low) return { layoutName: name, ...(parallel ? { parallel } : {}), mechanism: "none", meaning: "no mixed precision: DeepSpeed runs fp32 (or what the DeepSpeed file sets).", table: all("float32", "no `mixed_precision`"), notes, assumptions };

@@ -5,6 +5,7 @@
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer, Mechanism, Sourced } from "../analysis";
 import type { ConfigDocument, ConfigEntry } from "../model";
 import { jsonDuplicateKeys, parseJsonDocument } from "../parse/json";
+import { parseYamlDocument } from "../parse/yaml";
 import type { DType, TextEdit } from "../types";
 import { referrersOf, standaloneLauncher, type Referrer } from "./links";
 import { diagnostics, dt, fix, FORCED, hoversAt, launcherRow, launchErrors, layout, noReduce, precisionHint, readLinked, replaceValue, settingWorldSize, summaryMarkdown, toResolved, View, type Diags, type PrecisionTable } from "./shared";
@@ -454,7 +455,9 @@ export interface LinkedDs {
 export function loadDs(env: AnalysisEnv, rel: string): LinkedDs | undefined {
   const l = readLinked(env, rel);
   if (!l) return undefined;
-  const doc = parseJsonDocument(`file://${l.path}`, l.text);
+  // A DeepSpeed file may be YAML too (gpt-neox style, or JSON with `#` comments in a .yaml/.conf file).
+  const yaml = /\.ya?ml$/i.test(l.path) || (!/\.json$/i.test(l.path) && /^\s*#/m.test(l.text));
+  const doc = yaml ? parseYamlDocument(`file://${l.path}`, l.text) : parseJsonDocument(`file://${l.path}`, l.text);
   if (doc.syntaxErrors.length || doc.skipped) return undefined;
   const view = new View(doc);
   return { path: l.path, doc, view, facts: dsFacts(view) };
