@@ -81,6 +81,9 @@ const EXPECTED: Record<string, Expected> = {
 
   // --- DeepSpeed --------------------------------------------------------------------------------------
   // gpt-neox YAML (DeepSpeed keys in a flow mapping with # comments), detected by content; fp16 ZeRO-1.
+  // DS6 holds there: NeoX's `communication_data_type` defaults to None and is handed to DeepSpeed as is
+  // (megatron/neox_arguments/deepspeed_args.py:167 at ea7aefd, the corpus commit); its `fp32_allreduce` only
+  // concerns bf16 model-parallel all-reduces (megatron/model/utils.py:384).
   "deepspeed/EleutherAI__gpt-neox__1-3B-transformer-engine.yml": { framework: "deepspeed", headline: "deepspeed: model cast to float16, fp32 master weights (no autocast)", precision: ["float32", "float16", "float16"], diagnostics: [`information deepspeed/DS6@83: ${DS6("fp16")}`] },
   "deepspeed/EleutherAI__gpt-neox__125M.yml": { framework: "deepspeed", headline: "deepspeed: model cast to float16, fp32 master weights (no autocast)", precision: ["float32", "float16", "float16"], diagnostics: [`information deepspeed/DS6@71: ${DS6("fp16")}`] },
   // bf16 + bf16_master_weights_and_grads + bf16_optimizer_states + torch_autocast: engine.py:1714-1720 casts
