@@ -223,7 +223,7 @@ function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: 
   const failed = launchErrors(d);
   const md = summaryMarkdown({ failed, reasonLine: where.reason || FORCED, framework: where.litgpt ? "Lightning (LitGPT)" : "Lightning", layoutName: r.layoutName, worldSize, layout: r.parallel, mechanism: r.mechanism, meaning: r.meaning, table: r.table, notes: r.notes, assumptions: [] });
   const hovers = hoversAt([pe?.keyRange, t.keyRange("strategy"), t.keyRange("devices"), t.keyRange("plugins"), t.keyRange("_target_")], md);
-  const out: FrameworkAnalysis = { layoutName: r.layoutName, mechanism: failed.length ? "error" : r.mechanism, diagnostics: d.out, hovers, reportMarkdown: withPerOp(md, engineSpecFor(precision, st, r.parallel, worldSize?.value)), inlayHints: precisionHint(pe?.value.range, r.table, failed.length > 0) };
+  const out: FrameworkAnalysis = { layoutName: r.layoutName, mechanism: failed.length ? "error" : r.mechanism, diagnostics: d.out, hovers, reportMarkdown: withPerOp(md, engineSpecFor(precision, st, r.parallel, worldSize?.value, r.table?.P.dtype)), inlayHints: precisionHint(pe?.value.range, r.table, failed.length > 0) };
   if (r.table) out.precision = toResolved(r.table);
   if (worldSize) out.worldSize = worldSize;
   if (r.parallel) out.parallel = r.parallel;
@@ -248,7 +248,8 @@ function resolve(precision: string, valid: boolean, st: Strategy, ds: LinkedDs |
   const name = st.derived
     ? st.family === "fsdp" ? "FSDP (LitGPT)" : st.family === "model_parallel" ? "FSDP2 (LitGPT LoRA, ModelParallelStrategy)" : "single device"
     : st.family === "fsdp" ? "FSDP" : st.family === "deepspeed" ? `DeepSpeed${st.stage !== undefined ? ` ZeRO-${st.stage}` : ""}` : st.family === "model_parallel" ? "ModelParallel (FSDP2+TP)" : st.family === "ddp" ? `DDP (${st.name})` : st.family === "xla" ? "XLA" : W && W > 1 ? "DDP (auto)" : "single device";
-  const parallel = W ? layout(st.family === "fsdp" || (st.family === "deepspeed" && st.stage === 3) ? { dp_shard: W } : { dp_replicate: W }) : undefined;
+  const sharded = st.family === "fsdp" || (st.family === "model_parallel" && st.derived) || (st.family === "deepspeed" && st.stage === 3);
+  const parallel = W ? layout(sharded ? { dp_shard: W } : { dp_replicate: W }) : undefined;
   const base = { layoutName: name, ...(parallel ? { parallel } : {}), notes };
   if (st.derived) notes.push(`Strategy: ${st.name} (LitGPT chooses it from \`devices\` × \`num_nodes\`; the config has no strategy key).`);
   if (!valid) return { ...base, mechanism: "error", meaning: "Lightning rejects the `precision` value before training." };
@@ -315,13 +316,14 @@ function resolve(precision: string, valid: boolean, st: Strategy, ds: LinkedDs |
 }
 
 /** The engine's view of a Lightning run (see engineView.ts for what is modelled). */
-function engineSpecFor(precision: string, st: Strategy, parallel: ParallelLayout | undefined, W: number | undefined): EngineSpec | undefined {
+function engineSpecFor(precision: string, st: Strategy, parallel: ParallelLayout | undefined, W: number | undefined, storedAs?: string): EngineSpec | undefined {
   if (st.family === "deepspeed" || st.family === "model_parallel" || st.family === "xla" || precision.startsWith("transformer-engine") || precision === "64-true") return undefined;
   const low: DType = precision.startsWith("bf16") ? "bfloat16" : precision.startsWith("16") ? "float16" : "float32";
   const multi = (W ?? 1) > 1;
   if (st.family === "fsdp") {
     const l = simLayout(parallel, true, false);
-    if (precision.endsWith("-mixed")) return { mechanism: "fully_shard", layout: l, ddp: false, param: low, reduce: low, storage: "float32" };
+    // LitGPT on a Lightning before 2.6.4 builds the parameters in the policy dtype (see fsdpMixedTable).
+    if (precision.endsWith("-mixed")) return { mechanism: "fully_shard", layout: l, ddp: false, param: low, reduce: low, storage: storedAs === low ? low : "float32" };
     return { mechanism: "fully_shard", layout: l, ddp: false, param: low, reduce: low, storage: low };
   }
   const l = simLayout(parallel, false, multi);

@@ -189,11 +189,6 @@ export function launcherRow(from: string): Row {
   return { dtype: "set by the launcher", from, kind: "launcher" };
 }
 
-/** True when the run has exactly one process (the gradient reduction is then "none"). */
-export function singleProcess(worldSize: number | undefined): boolean {
-  return worldSize === 1;
-}
-
 /**
  * The three contract fields from a full table. `none`/`launcher` rows become null; other non-dtype phrases
  * ("load dtype", "8-bit") fall back to float32 with the phrase as knob.
