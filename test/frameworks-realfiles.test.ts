@@ -110,6 +110,12 @@ describe("Axolotl and DeepSpeed files that are not on disk", () => {
     assert.deepEqual(codes(r), ["warning deepspeed/DS9@8", "information axolotl/deepspeed-config-missing@10"]);
     assert.match(r.diagnostics[0]!.message, /Axolotl's bundled deepspeed_configs\/zero3_bf16\.json has `bf16\.enabled: true`/);
   });
+  it("an inline `deepspeed:` mapping is DeepSpeed too (no AX4: ZeRO keeps fp32 master weights)", () => {
+    const r = analyzeDocument("file:///w/x.yaml", `${base}bf16: true\ndeepspeed:\n  zero_optimization:\n    stage: 3\n  bf16:\n    enabled: auto\n`);
+    assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
+    assert.deepEqual(P(r), ["float32", "bfloat16", "bfloat16"]);
+    assert.deepEqual(codes(r), []);
+  });
   it("LoRA under the legacy `fsdp:` list is FSDP1 through accelerate: adapter gradients reduced in bf16", () => {
     const text = `${base}bf16: true\nadapter: lora\nfsdp:\n  - full_shard\n  - auto_wrap\n`;
     const r = analyzeDocument("file:///w/x.yaml", text);

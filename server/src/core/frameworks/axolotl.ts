@@ -44,6 +44,9 @@ function analyzeAxolotl(doc: ConfigDocument, settings: AnalysisSettings, env: An
   const fsdpOn = (fsdpList !== undefined && fsdpList.value.kind !== "null") || hasFsdpConfig || fsdpVersion !== undefined;
   const fsdp2 = fsdpOn && fsdpVersion === 2;
   const dsRel = v.str("deepspeed");
+  // `deepspeed:` may also hold the DeepSpeed config itself as a mapping (schema: path or dict).
+  const dsInline = v.isSection("deepspeed");
+  const dsOn = !!dsRel || dsInline;
 
   // bf16 value: auto (default), true, false; "full" is documented but rejected by the schema.
   let bf16: "auto" | boolean | "invalid" = "auto";
@@ -79,7 +82,7 @@ function analyzeAxolotl(doc: ConfigDocument, settings: AnalysisSettings, env: An
   if (fp8ag && fp8ag.value.value === true && !fsdp2) d.add("AX5", "error", fp8ag.keyRange, "`fp8_enable_fsdp_float8_all_gather` requires `fsdp_version: 2`: Axolotl raises ValueError.");
   const fp32n = v.entry("fp32_norms");
   if (fp32n && fp32n.value.value === true && !(fsdp2 && hasFsdpConfig)) d.add("AX5", "error", fp32n.keyRange, "`fp32_norms` requires `fsdp_config` with `fsdp_version: 2`: Axolotl raises ValueError.");
-  if (dsRel && fsdpOn) {
+  if (dsOn && fsdpOn) {
     const legacy = fsdpList !== undefined && fsdpList.value.kind !== "null";
     d.add(legacy ? "AX5" : "AX5", legacy ? "error" : "error", v.keyRange("deepspeed"), `\`deepspeed\` together with ${legacy ? "`fsdp`" : "`fsdp_config`"}: use one of DeepSpeed or FSDP.${legacy ? " Axolotl raises ValueError." : " (Axolotl's own check only covers the legacy `fsdp` list; the HF Trainer then rejects both at once.)"}`);
   }
@@ -106,7 +109,13 @@ function analyzeAxolotl(doc: ConfigDocument, settings: AnalysisSettings, env: An
 
   // DeepSpeed link.
   let ds: LinkedDs | undefined;
-  if (dsRel) {
+  if (dsInline) {
+    const view = v.at("deepspeed");
+    ds = { path: "the inline `deepspeed:` mapping", doc, view, facts: dsFacts(view) };
+    const req = requestedMode(v, "axolotl");
+    const c = dsConflict(ds.facts, req.mode, "axolotl");
+    if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", req.key ? v.keyRange(...req.key) : v.keyRange("deepspeed"), `${req.label} here, but the inline \`deepspeed:\` mapping has ${c.what}. ${c.consequence}`);
+  } else if (dsRel) {
     ds = loadDs(env, dsRel);
     if (ds) {
       const req = requestedMode(v, "axolotl");
@@ -123,7 +132,7 @@ function analyzeAxolotl(doc: ConfigDocument, settings: AnalysisSettings, env: An
 
   // AX4 [inferred]
   const amp = bf16 === true || bf16 === "auto";
-  if (fullFT && amp && !dsRel && !(fsdpOn && !fsdp2) && !v.bool("fp8")) {
+  if (fullFT && amp && !dsOn && !(fsdpOn && !fsdp2) && !v.bool("fp8")) {
     d.add("AX4", "information", bf16E?.value.range ?? v.keyRange("base_model"), `[inferred] Full fine-tune with bf16 ${bf16 === "auto" ? "(auto, the default)" : ""} on ${fsdp2 ? "FSDP2" : "a single GPU or DDP"}: Axolotl loads the model in bf16 and ${fsdp2 ? "its FSDP2 path does not upcast" : "nothing upcasts it"}, so weights, gradients and optimizer state are pure bf16 with no fp32 master copy. Use DeepSpeed ZeRO (fp32 master partitions) if you need fp32 master weights, or accept it.`.replace("  ", " "));
   }
   yaml11Booleans(doc, d, () => false, looksBoolKey);
@@ -170,7 +179,7 @@ function resolve(v: View, m: Mode, worldSize: Sourced<number> | undefined, sizes
     const requested = low === "bfloat16" ? "bf16" : low === "float16" ? "fp16" : "fp32";
     const r = dsTable(m.ds.facts, requested);
     const stage = m.ds.facts.stage;
-    const source = m.ds.missing === "bundled" ? `Axolotl's bundled ${m.ds.path} (its content at axolotl ${AXOLOTL_BUNDLED_VERSION}; the file itself was not found)` : m.ds.missing === "unknown" ? `a DeepSpeed file that was not found (${v.str("deepspeed")}): its stage and any explicit precision are unknown` : `the DeepSpeed file ${v.str("deepspeed")}`;
+    const source = m.ds.path.startsWith("the inline") ? m.ds.path : m.ds.missing === "bundled" ? `Axolotl's bundled ${m.ds.path} (its content at axolotl ${AXOLOTL_BUNDLED_VERSION}; the file itself was not found)` : m.ds.missing === "unknown" ? `a DeepSpeed file that was not found (${v.str("deepspeed")}): its stage and any explicit precision are unknown` : `the DeepSpeed file ${v.str("deepspeed")}`;
     notes.push(`Precision from ${source}; \`"auto"\` values are filled from \`bf16\`/\`fp16\` by the HF Trainer.`);
     if (m.ds.missing === "bundled") assumptions.push(`\`axolotl-bundled-ds\` — a \`deepspeed:\` path ending in \`deepspeed_configs/<name>.json\` that is not found is Axolotl's bundled file of that name, as of ${AXOLOTL_BUNDLED_VERSION}.`);
     const parallel = W ? layout(stage === 3 ? { dp_shard: W } : { dp_replicate: W }) : undefined;
