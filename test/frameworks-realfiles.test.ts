@@ -110,6 +110,12 @@ describe("Axolotl and DeepSpeed files that are not on disk", () => {
     assert.deepEqual(codes(r), ["warning deepspeed/DS9@8", "information axolotl/deepspeed-config-missing@10"]);
     assert.match(r.diagnostics[0]!.message, /Axolotl's bundled deepspeed_configs\/zero3_bf16\.json has `bf16\.enabled: true`/);
   });
+  it("Lightning's DeepSpeed strategy config not found: said, and still DeepSpeed with fp32 master weights", () => {
+    const yaml = "trainer:\n  precision: bf16-mixed\n  devices: 2\n  strategy:\n    class_path: lightning.pytorch.strategies.DeepSpeedStrategy\n    init_args:\n      config: ds/zero2.json\n";
+    const r = analyzeDocument("file:///w/t.yaml", yaml, {}, env({ "/w/t.yaml": yaml }, "/w/t.yaml"));
+    assert.deepEqual(codes(r), ["information lightning/deepspeed-config-missing@7"]);
+    assert.deepEqual(P(r), ["float32", "bfloat16", "bfloat16"]);
+  });
   it("an inline `deepspeed:` mapping is DeepSpeed too (no AX4: ZeRO keeps fp32 master weights)", () => {
     const r = analyzeDocument("file:///w/x.yaml", `${base}bf16: true\ndeepspeed:\n  zero_optimization:\n    stage: 3\n  bf16:\n    enabled: auto\n`);
     assert.equal(r.layoutName, "DeepSpeed ZeRO-3");

@@ -211,6 +211,9 @@ function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: 
       const req = requestedMode(new View(doc), "lightning");
       const c = dsConflict(ds.facts, req.mode, "lightning");
       if (c && pe) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", pe.keyRange, `${req.label} here, but ${cfgRel} has ${c.what}. ${c.consequence}`);
+    } else if (env.documentPath && !cfgRel.includes("${")) {
+      const e = st.args?.entry("config");
+      if (e) d.add("deepspeed-config-missing", "information", e.value.range, `The DeepSpeed config \`${cfgRel}\` was not found next to this file or in a folder above it, so its own settings cannot be checked. The run is still DeepSpeed (fp32 master weights in the ZeRO optimizer); shown with the precision block Lightning adds from \`precision\` when the file has none.`);
     }
   }
   yaml11Booleans(doc, d, () => false, looksBoolKey);
