@@ -44,6 +44,9 @@ describe("DeepSpeed is detected by content, not extension", () => {
     assert.equal(sniffFormat('{"zero_optimization": {"stage": 1}}'), "json");
     assert.equal(sniffFormat('# neox\n{\n  "zero_optimization": {"stage": 1}, # c\n}'), "yaml");
     assert.equal(sniffFormat("[training]\nsteps = 1\n"), undefined);
+    // Linear scan: runs of blank lines (which made a regex with nested quantifiers backtrack exponentially) are fine.
+    assert.equal(sniffFormat(`${"\n".repeat(10_000)}x`), undefined);
+    assert.equal(sniffFormat(`${" \n#\n".repeat(10_000)}{}`), "yaml");
     const r = analyzeDocument("file:///p/ds_config.conf", '{"zero_optimization": {"stage": 1}, "fp16": {"enabled": true}, "communication_data_type": "fp32"}');
     assert.equal(r.format, "json");
     assert.equal(r.framework, "deepspeed");

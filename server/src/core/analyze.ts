@@ -7,6 +7,7 @@ import { NO_ENV, type AnalysisEnv, type AnalysisResult, type AnalysisSettings } 
 import { diag, sortDiagnostics } from "./diagnostics";
 import { directiveValue, parseDirectives } from "./directives";
 import { FRAMEWORKS, frameworkById } from "./frameworks";
+import { firstContentChar } from "./frameworks/shared";
 import type { ConfigDocument, ConfigFormat } from "./model";
 import { parseJsonDocument } from "./parse/json";
 import { parseTomlDocument } from "./parse/toml";
@@ -26,9 +27,8 @@ export function formatOf(uri: string): ConfigFormat | undefined {
  * `{` is JSON, or YAML when it carries `#` comments (gpt-neox style); anything else stays TOML.
  */
 export function sniffFormat(text: string): ConfigFormat | undefined {
-  const body = text.replace(/^\uFEFF/, "");
-  if (!/^(?:\s*(?:#[^\n]*)?\n)*\s*\{/.test(body)) return undefined;
-  return /^\s*#/m.test(body) ? "yaml" : "json";
+  if (firstContentChar(text) !== "{") return undefined;
+  return /^[ \t]*#/m.test(text) ? "yaml" : "json";
 }
 
 export function parseDocument(uri: string, text: string, format: ConfigFormat): ConfigDocument {
@@ -50,8 +50,9 @@ export function parseDocument(uri: string, text: string, format: ConfigFormat): 
  */
 function parseTemplatedYaml(uri: string, text: string): ConfigDocument {
   const doc = parseYamlDocument(uri, text);
-  if (!doc.syntaxErrors.length || !text.includes("{{")) return doc;
-  const masked = text.replace(/\{\{[^\n{}]*\}\}/g, (m) => `~${" ".repeat(m.length - 1)}`).replace(/\{%[^\n]*?%\}|\{#[^\n]*?#\}/g, (m) => " ".repeat(m.length));
+  // Templates are small; a second parse of a large broken file is not worth its time.
+  if (!doc.syntaxErrors.length || text.length > 200_000 || !text.includes("{{")) return doc;
+  const masked = text.replace(/\{\{[^\n{}]*\}\}/g, (m) => `~${" ".repeat(m.length - 1)}`).replace(/\{%[^\n{}%]*%\}|\{#[^\n{}#]*#\}/g, (m) => " ".repeat(m.length));
   const m = parseYamlDocument(uri, masked);
   return m.syntaxErrors.length || m.skipped ? doc : { ...m, text, lines: doc.lines };
 }

@@ -8,7 +8,7 @@ import { jsonDuplicateKeys, parseJsonDocument } from "../parse/json";
 import { parseYamlDocument } from "../parse/yaml";
 import type { DType, TextEdit } from "../types";
 import { referrersOf, standaloneLauncher, type Referrer } from "./links";
-import { diagnostics, dt, fix, FORCED, hoversAt, launcherRow, launchErrors, layout, noReduce, precisionHint, readLinked, replaceValue, settingWorldSize, summaryMarkdown, toResolved, View, type Diags, type PrecisionTable } from "./shared";
+import { diagnostics, dt, firstContentChar, fix, FORCED, hoversAt, launcherRow, launchErrors, layout, noReduce, precisionHint, readLinked, replaceValue, settingWorldSize, summaryMarkdown, toResolved, View, type Diags, type PrecisionTable } from "./shared";
 
 export type { DsMode } from "./links";
 import type { DsMode } from "./links";
@@ -72,7 +72,7 @@ export const AUTO_FILLED_BY = "the launcher (HF Trainer `--bf16`/`--fp16`, or ac
 
 /** A JSON-style key can be inserted: a JSON file, or YAML written as one flow mapping (gpt-neox). */
 function flowRoot(doc: ConfigDocument): boolean {
-  return doc.format === "json" || /^(?:\s*(?:#[^\n]*)?\n)*\s*\{/.test(doc.text);
+  return doc.format === "json" || firstContentChar(doc.text) === "{";
 }
 
 function enabled(v: View, block: string): boolean | "auto" | undefined {
@@ -456,7 +456,7 @@ export function loadDs(env: AnalysisEnv, rel: string): LinkedDs | undefined {
   const l = readLinked(env, rel);
   if (!l) return undefined;
   // A DeepSpeed file may be YAML too (gpt-neox style, or JSON with `#` comments in a .yaml/.conf file).
-  const yaml = /\.ya?ml$/i.test(l.path) || (!/\.json$/i.test(l.path) && /^\s*#/m.test(l.text));
+  const yaml = /\.ya?ml$/i.test(l.path) || (!/\.json$/i.test(l.path) && /^[ \t]*#/m.test(l.text));
   const doc = yaml ? parseYamlDocument(`file://${l.path}`, l.text) : parseJsonDocument(`file://${l.path}`, l.text);
   if (doc.syntaxErrors.length || doc.skipped) return undefined;
   const view = new View(doc);

@@ -12,6 +12,25 @@ import type { Diagnostic, DType, Fix, Range, Severity, TextEdit } from "../types
 
 export type { Fix };
 
+/**
+ * The first character of the text that is not whitespace and not inside a `#` comment line (linear scan:
+ * no regular expression, so no backtracking on hostile input). Undefined for an empty or comment-only text.
+ */
+export function firstContentChar(text: string): string | undefined {
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text[i]!;
+    if (c === "#") {
+      const nl = text.indexOf("\n", i);
+      if (nl < 0) return undefined;
+      i = nl + 1;
+    } else if (c === " " || c === "\t" || c === "\r" || c === "\n" || c === "\uFEFF") i++;
+    else return c;
+  }
+  return undefined;
+}
+
 /** A read-only view of a document under a root path (Lightning configs may nest the trainer under `fit:`). */
 export class View {
   private readonly sectionKeys: Set<string>;
