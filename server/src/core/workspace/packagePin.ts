@@ -24,7 +24,8 @@ function escape(s: string): string {
 /** An exact pin of `pkg` in one dependency file's text. */
 export function findPackagePin(text: string, pkg: string, lock: boolean): string | undefined {
   const name = escape(pkg);
-  const lines = text.split(/\r?\n/);
+  // Dependency lines are short; skipping very long ones keeps the regular expressions below linear in practice.
+  const lines = text.split(/\r?\n/).map((l) => (l.length > 500 ? "" : l));
   if (lock) {
     for (let i = 0; i < lines.length; i++) {
       if (!new RegExp(`^\\s*name\\s*=\\s*"${name}"\\s*$`, "i").test(lines[i]!)) continue;
