@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AnalysisEnv, AnalysisResult } from "../server/src/core/analysis";
 import { analyzeDocument } from "../server/src/core/analyze";
+import { headline } from "../server/src/core/features";
 import { applyEdits } from "../server/src/core/diagnostics";
 import { LineIndex } from "../server/src/core/text";
 
@@ -130,10 +131,31 @@ describe("DeepSpeed resolution", () => {
     assert.ok(r.hovers.length > 0);
     assert.match(r.hovers[0]!.markdown, /optimizer state/);
   });
-  it('"auto" precision alone means fp32 when standalone, with the assumption in the hover', () => {
+  it('"auto" precision with no known launcher: set by the launcher (HF Trainer/accelerate), not "float32"', () => {
+    // Issue #9 §4: "auto" is meant to be filled by HF Trainer (`--bf16`/`--fp16`) or accelerate; the file alone
+    // does not decide compute or reduction. ZeRO keeps fp32 master weights in every mode.
     const r = analyze('{"zero_optimization": {"stage": 2}, "bf16": {"enabled": "auto"}}');
+    assert.equal(r.precision?.paramStorage.dtype, "float32");
+    assert.equal(r.precision?.compute.dtype, null);
+    assert.equal(r.precision?.gradReduce.dtype, null);
+    assert.match(r.precision?.setBy ?? "", /HF Trainer `--bf16`\/`--fp16`.*accelerate/);
+    assert.equal(headline(r), "deepspeed: precision set by the launcher (HF Trainer `--bf16`/`--fp16`, or accelerate `mixed_precision`)");
+    assert.ok(r.hovers.some((h) => /ds-auto-dropped/.test(h.markdown) && /\| compute \(matmuls\) \| set by the launcher \|/.test(h.markdown)));
+  });
+  it('"auto" precision in a file a `deepspeed` launcher script runs: standalone, so fp32', () => {
+    const files = { "/p/ds.json": '{"zero_optimization": {"stage": 2}, "bf16": {"enabled": "auto"}}', "/p/run.sh": "deepspeed train.py --deepspeed_config ds.json\n" };
+    const r = analyze(files["/p/ds.json"], fakeEnv(files, "/p/ds.json"), "file:///p/ds.json");
     assert.equal(r.precision?.compute.dtype, "float32");
-    assert.ok(r.hovers.some((h) => /ds-auto-dropped/.test(h.markdown)));
+    assert.equal(r.precision?.setBy, undefined);
+  });
+  it("bf16 with torch_autocast keeps the bf16 cast and bf16 master weights (bf16_full.json style)", () => {
+    // engine.py:1713-1720 at v0.19.5: the module is cast to the enabled mode whether or not torch_autocast is on;
+    // base_optimizer.py:522-525: bf16_master_weights_and_grads makes the master weights/grads bf16.
+    const r = analyze('{"zero_optimization": {"stage": 3}, "bf16": {"enabled": true, "bf16_master_weights_and_grads": true, "bf16_optimizer_states": true}, "torch_autocast": {"enabled": true, "dtype": "torch.bfloat16"}}');
+    assert.equal(r.mechanism, "none");
+    assert.deepEqual([r.precision?.paramStorage.dtype, r.precision?.compute.dtype, r.precision?.gradReduce.dtype], ["bfloat16", "bfloat16", "bfloat16"]);
+    assert.match(r.reportMarkdown ?? "", /\| optimizer state \| `bfloat16` \| `bf16_optimizer_states` \|/);
+    assert.deepEqual(r.diagnostics, []);
   });
   it("bf16_master_weights_and_grads drops the fp32 master copy", () => {
     const r = analyze('{"zero_optimization": {"stage": 2}, "bf16": {"enabled": true, "bf16_master_weights_and_grads": true}, "communication_data_type": "fp32"}');

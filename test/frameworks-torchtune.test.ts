@@ -34,10 +34,35 @@ fsdp_cpu_offload: True
                   #^^^ information[torchtune/TT10]: \`fsdp_cpu_offload: True\` runs the optimizer
 optimizer_in_bwd: True
 compile: True
-         #^^^ error[torchtune/TT5]: \`compile: True\` also compiles the
+         #^^^ warning[torchtune/TT5]: No torchtune pin found in the workspace; assuming the newest torchtune (0.7.0): there \`compile: True\` also compiles the optimizer step
 `,
       { uri },
     );
+  });
+
+  // TT5 depends on the torchtune version: bool `compile` compiles the optimizer step from PR #2659
+  // (recipes/full_finetune_distributed.py:344-354 at bd2a0fc, 0.7.0) and the ValueError is at :399-403;
+  // v0.6.1's recipe compiles only the model and the loss (recipes/full_finetune_distributed.py:292,344,542).
+  const tt5 = `# tune run --nproc_per_node 2 full_finetune_distributed --config x\n${base}dtype: fp32\noptimizer_in_bwd: True\ncompile: True\n`;
+  const pinned = (file: string, text: string) => ({
+    documentPath: "/w/cfg/config.yaml",
+    workspaceRoots: ["/w"],
+    readFile: (p: string) => (p === `/w/${file}` ? text : undefined),
+    listDir: (d: string) => (d === "/w" ? [file] : d === "/w/cfg" ? ["config.yaml"] : []),
+  });
+  it("TT5 with torchtune 0.6.1 pinned: nothing (compile: True compiles the model and loss only)", () => {
+    const r = analyzeDocument("file:///w/cfg/config.yaml", tt5, {}, pinned("requirements.txt", "torch==2.6.0\ntorchtune==0.6.1\n"));
+    assert.deepEqual(r.diagnostics.map((d) => d.code), []);
+  });
+  it("TT5 with torchtune 0.7.0 pinned (uv.lock): an error naming the pin", () => {
+    const r = analyzeDocument("file:///w/cfg/config.yaml", tt5, {}, pinned("uv.lock", '[[package]]\nname = "torchtune"\nversion = "0.7.0"\n'));
+    const d = r.diagnostics.find((x) => x.code === "torchtune/TT5");
+    assert.equal(d?.severity, "error");
+    assert.match(d!.message, /torchtune 0\.7\.0 pinned in uv\.lock/);
+  });
+  it("TT5 with a nightly from before the change pinned: nothing", () => {
+    const r = analyzeDocument("file:///w/cfg/config.yaml", tt5, {}, pinned("pyproject.toml", '[project]\ndependencies = ["torchtune==0.7.0.dev20250401"]\n'));
+    assert.deepEqual(r.diagnostics.map((d) => d.code), []);
   });
 
   it("TT3 is information for an ordinary bf16 run; OmegaConf interpolations are not flagged", () => {

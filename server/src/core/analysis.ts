@@ -32,7 +32,11 @@ export interface ParallelLayout {
 export type Mechanism = "fully_shard" | "autocast" | "none" | "error";
 
 export interface ResolvedDtype {
-  dtype: DType;
+  /**
+   * null where the file does not decide it: no gradient reduction at all (one device), or a dtype the
+   * launcher fills in (a DeepSpeed `"auto"` precision). `knob` then says which; JSON shows null.
+   */
+  dtype: DType | null;
   /** The knob (config key or framework rule) that produced it, e.g. "training.mixed_precision_param". */
   knob: string;
 }
@@ -44,6 +48,8 @@ export interface ResolvedPrecision {
   compute: ResolvedDtype;
   /** dtype gradients are reduced across ranks in (or stored in, with no reduction). */
   gradReduce: ResolvedDtype;
+  /** Set when the precision is chosen outside this file (e.g. `"auto"` filled by HF Trainer/accelerate): by whom. */
+  setBy?: string;
 }
 
 /** A hover target: a range in the document and the Markdown to show when the cursor is inside it. */

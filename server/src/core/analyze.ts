@@ -7,6 +7,7 @@ import { NO_ENV, type AnalysisEnv, type AnalysisResult, type AnalysisSettings } 
 import { diag, sortDiagnostics } from "./diagnostics";
 import { directiveValue, parseDirectives } from "./directives";
 import { FRAMEWORKS, frameworkById } from "./frameworks";
+import { firstContentChar } from "./frameworks/shared";
 import type { ConfigDocument, ConfigFormat } from "./model";
 import { parseJsonDocument } from "./parse/json";
 import { parseTomlDocument } from "./parse/toml";
@@ -21,19 +22,43 @@ export function formatOf(uri: string): ConfigFormat | undefined {
   return undefined;
 }
 
+/**
+ * For a file whose extension says nothing (`ds_config.conf`, no extension): a document that opens with
+ * `{` is JSON, or YAML when it carries `#` comments (gpt-neox style); anything else stays TOML.
+ */
+export function sniffFormat(text: string): ConfigFormat | undefined {
+  if (firstContentChar(text) !== "{") return undefined;
+  return /^[ \t]*#/m.test(text) ? "yaml" : "json";
+}
+
 export function parseDocument(uri: string, text: string, format: ConfigFormat): ConfigDocument {
   switch (format) {
     case "toml":
       return parseTomlDocument(uri, text);
     case "yaml":
-      return parseYamlDocument(uri, text);
+      return parseTemplatedYaml(uri, text);
     case "json":
       return parseJsonDocument(uri, text);
   }
 }
 
+/**
+ * YAML with Jinja placeholders (`path: {{model_dir}}/vocab.json`, a config rendered before launch) does not
+ * parse as written. When it fails to parse and holds `{{`, each `{{…}}` is read as a null of the same length
+ * (`~` and spaces) and `{%…%}`/`{#…#}` as spaces, so offsets and lines stay those of the real text; if that
+ * parses, the analysis goes on on it instead of reporting the placeholders as syntax errors.
+ */
+function parseTemplatedYaml(uri: string, text: string): ConfigDocument {
+  const doc = parseYamlDocument(uri, text);
+  // Templates are small; a second parse of a large broken file is not worth its time.
+  if (!doc.syntaxErrors.length || text.length > 200_000 || !text.includes("{{")) return doc;
+  const masked = text.replace(/\{\{[^\n{}]*\}\}/g, (m) => `~${" ".repeat(m.length - 1)}`).replace(/\{%[^\n{}%]*%\}|\{#[^\n{}#]*#\}/g, (m) => " ".repeat(m.length));
+  const m = parseYamlDocument(uri, masked);
+  return m.syntaxErrors.length || m.skipped ? doc : { ...m, text, lines: doc.lines };
+}
+
 export function analyzeDocument(uri: string, text: string, settings: AnalysisSettings = {}, env: AnalysisEnv = NO_ENV, formatHint?: ConfigFormat): AnalysisResult {
-  const format = formatHint ?? formatOf(uri) ?? "toml";
+  const format = formatHint ?? formatOf(uri) ?? sniffFormat(text) ?? "toml";
   const doc = parseDocument(uri, text, format);
   const base = { uri, format, doc, hovers: [] as AnalysisResult["hovers"] };
   if (doc.skipped) return { ...base, framework: null, frameworkReason: doc.skipped, diagnostics: [] };

@@ -34,14 +34,15 @@ export function headline(result: AnalysisResult): string | undefined {
   if (!result.framework) return undefined;
   const n = result.worldSize?.value;
   const where = result.layoutName && n ? (n === 1 ? result.layoutName : `${result.layoutName} on ${n} GPUs`) : result.framework;
-  const compute = result.precision ? `${result.precision.compute.dtype} compute` : "a dtype setting fails at launch";
+  if (result.precision?.setBy && result.mechanism !== "error") return `${where}: precision set by ${result.precision.setBy}`;
+  const compute = result.precision ? `${result.precision.compute.dtype ?? "unknown"} compute` : "a dtype setting fails at launch";
   switch (result.mechanism) {
     case "error":
       return `${where}: the launch fails`;
     case "none":
       // No autocast and no sharded policy; the model may still be cast whole to a low-precision dtype
       // (torchtune, DeepSpeed, full bf16 training).
-      if (result.precision && result.precision.compute.dtype !== "float32") {
+      if (result.precision?.compute.dtype && result.precision.compute.dtype !== "float32") {
         const master = result.precision.paramStorage.dtype === "float32" ? "fp32 master weights" : "no fp32 master weights";
         return `${where}: model cast to ${result.precision.compute.dtype}, ${master} (no autocast)`;
       }

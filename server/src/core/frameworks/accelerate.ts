@@ -19,7 +19,9 @@ import {
   insertLineAfter,
   layout,
   looksBoolKey,
+  launcherRow,
   nearest,
+  noReduce,
   parseNoteDiagnostics,
   quoteList,
   replaceValue,
@@ -29,6 +31,7 @@ import {
   View,
   yaml11Booleans,
   type Diags,
+  type FrameworkLayout,
   type PrecisionTable,
 } from "./shared";
 
@@ -136,6 +139,7 @@ function analyzeAccelerate(doc: ConfigDocument, settings: AnalysisSettings, env:
 
   // Resolution.
   const r = resolve(a, ds, worldSize, par);
+  if (r.table && (worldSize?.value === 1 || a.distType === "NO")) r.table.R = noReduce(a.distType === "NO" ? "`distributed_type: NO`: one process, no gradient reduction" : "one process: no gradient reduction");
   const failed = launchErrors(d);
   const md = summaryMarkdown({
     failed,
@@ -145,6 +149,7 @@ function analyzeAccelerate(doc: ConfigDocument, settings: AnalysisSettings, env:
     worldSize,
     layout: r.parallel,
     mechanism: r.mechanism,
+    ...(r.setBy ? { mechanismText: `set by ${r.setBy}` } : {}),
     meaning: r.meaning,
     table: r.table,
     notes: r.notes,
@@ -153,7 +158,7 @@ function analyzeAccelerate(doc: ConfigDocument, settings: AnalysisSettings, env:
   const hovers = hoversAt([mixedEntry?.keyRange, distEntry?.keyRange, v.keyRange("fsdp_config"), v.keyRange("fsdp_config", "fsdp_version"), v.keyRange("parallelism_config"), v.keyRange("deepspeed_config", "deepspeed_config_file"), v.keyRange("num_processes")], md);
   const inlayHints = precisionHint((mixedEntry ?? distEntry)?.value.range, r.table, failed.length > 0);
   const out: FrameworkAnalysis = { layoutName: r.layoutName, mechanism: failed.length ? "error" : r.mechanism, diagnostics: d.out, hovers, reportMarkdown: withPerOp(md, r.engine), inlayHints };
-  if (r.table) out.precision = toResolved(r.table);
+  if (r.table) out.precision = toResolved(r.table, r.setBy);
   if (worldSize) out.worldSize = worldSize;
   if (r.parallel) out.parallel = r.parallel;
   return out;
@@ -210,7 +215,7 @@ function deepspeedLink(doc: ConfigDocument, v: View, env: AnalysisEnv, d: Diags)
   }
   const ds = loadDs(env, rel);
   if (!ds) {
-    if (env.documentPath && !rel.includes("${")) d.add("deepspeed-config-missing", "information", fileEntry.value.range, `The DeepSpeed config \`${rel}\` was not found relative to this file, so its precision cannot be checked; accelerate fails to launch if the path does not exist from the launch directory.`);
+    if (env.documentPath && !rel.includes("${")) d.add("deepspeed-config-missing", "information", fileEntry.value.range, `The DeepSpeed config \`${rel}\` was not found relative to this file, so its own settings cannot be checked (the run is still DeepSpeed: fp32 master weights in the ZeRO optimizer); accelerate fails to launch if the path does not exist from the launch directory.`);
     return undefined;
   }
   // DS9 on the YAML side.
@@ -339,6 +344,8 @@ interface Resolution {
   notes: string[];
   assumptions: string[];
   engine?: EngineSpec;
+  /** Who sets the precision when this file does not (a DeepSpeed `"auto"`). */
+  setBy?: string;
 }
 
 function resolve(a: Acc, ds: LinkedDs | undefined, worldSize: Sourced<number> | undefined, par: Par): Resolution {
@@ -352,14 +359,25 @@ function resolve(a: Acc, ds: LinkedDs | undefined, worldSize: Sourced<number> | 
   }
   if (t === "DEEPSPEED") {
     const stage = a.v.int("deepspeed_config", "zero_stage");
-    const name = ds ? `DeepSpeed ZeRO-${typeof ds.facts.stage === "number" ? ds.facts.stage : "auto"}` : `DeepSpeed${stage !== undefined ? ` ZeRO-${stage}` : ""}`;
-    const parallel = W ? layout((ds ? ds.facts.stage : stage) === 3 ? { dp_shard: W } : { dp_replicate: W }) : undefined;
+    const sp = par.explicit ? par.sizes.sp_size! : 1;
+    const name = `${ds ? `DeepSpeed ZeRO-${typeof ds.facts.stage === "number" ? ds.facts.stage : "auto"}` : `DeepSpeed${stage !== undefined ? ` ZeRO-${stage}` : ""}`}${sp > 1 ? " + SP (Ulysses)" : ""}`;
+    const zero3 = (ds ? ds.facts.stage : stage) === 3;
+    const parallel = par.explicit ? parallelFromSizes(par) : W ? layout(zero3 ? { dp_shard: W } : { dp_replicate: W }) : undefined;
     notes.push("accelerate's own autocast is off under DeepSpeed; DeepSpeed casts the model and keeps fp32 master weights.");
     if (ds) {
       const req = m === "fp16" ? "fp16" : m === "bf16" || m === "fp8" ? "bf16" : undefined;
       const r = dsTable(ds.facts, req);
       notes.push(`Precision read from the DeepSpeed file ${a.v.str("deepspeed_config", "deepspeed_config_file")}.`);
-      return { layoutName: name, ...(parallel ? { parallel } : {}), mechanism: r.mechanism, meaning: r.meaning, table: r.table, notes, assumptions };
+      // "auto" with no `mixed_precision` here (AC4 forbids it next to a config file): the launch command decides.
+      const setBy = r.setBy ? "`accelerate launch --mixed_precision` (default no, which leaves DeepSpeed in fp32)" : undefined;
+      return { layoutName: name, ...(parallel ? { parallel } : {}), mechanism: r.mechanism, meaning: setBy ? `precision is \`"auto"\` in the DeepSpeed file and this config sets no \`mixed_precision\`, so ${setBy} decides; DeepSpeed keeps fp32 master weights in every mode.` : r.meaning, table: r.table, notes, assumptions, ...(setBy ? { setBy } : {}) };
+    }
+    const missingFile = a.v.str("deepspeed_config", "deepspeed_config_file");
+    if (missingFile) {
+      // The precision lives in a file that is not there: DeepSpeed keeps fp32 master weights in every mode.
+      const setBy = `the DeepSpeed config file \`${missingFile}\` (not found)`;
+      const open = launcherRow(`${setBy}`);
+      return { layoutName: name, ...(parallel ? { parallel } : {}), mechanism: "none", meaning: `the precision is in ${setBy}; whatever it sets, DeepSpeed keeps fp32 master weights and fp32 optimizer state in the ZeRO optimizer.`, table: { P: dt("float32", "DeepSpeed ZeRO master weights (fp32 in every mode)"), C: open, G: open, R: open, O: dt("float32", "DeepSpeed optimizer (fp32 states in every mode)") }, notes, assumptions, setBy };
     }
     const low = m === "fp16" ? "float16" : m === "bf16" || m === "fp8" ? "bfloat16" : undefined;
     if (!low) return { layoutName: name, ...(parallel ? { parallel } : {}), mechanism: "none", meaning: "no mixed precision: DeepSpeed runs fp32 (or what the DeepSpeed file sets).", table: all("float32", "no `mixed_precision`"), notes, assumptions };
@@ -379,8 +397,8 @@ function resolve(a: Acc, ds: LinkedDs | undefined, worldSize: Sourced<number> | 
     let parallel: ParallelLayout | undefined;
     let name = `FSDP${a.fsdpVersion}`;
     if (par.explicit) {
-      parallel = layout({ dp_replicate: s.dp_replicate_size!, dp_shard: s.dp_shard_size!, tp: s.tp_size!, cp: s.cp_size! });
-      const parts = [s.dp_replicate_size! > 1 && s.dp_shard_size! > 1 ? "HSDP" : s.dp_shard_size! > 1 ? `FSDP${a.fsdpVersion}` : s.dp_replicate_size! > 1 ? "DDP" : "", s.tp_size! > 1 ? "TP" : "", s.cp_size! > 1 ? "CP" : ""].filter(Boolean);
+      parallel = parallelFromSizes(par);
+      const parts = [s.dp_replicate_size! > 1 && s.dp_shard_size! > 1 ? "HSDP" : s.dp_shard_size! > 1 ? `FSDP${a.fsdpVersion}` : s.dp_replicate_size! > 1 ? "DDP" : "", s.tp_size! > 1 ? "TP" : "", s.cp_size! > 1 ? "CP" : "", s.sp_size! > 1 ? "SP" : ""].filter(Boolean);
       name = parts.join("+") || `FSDP${a.fsdpVersion}`;
     } else if (W) {
       const strat = (a.v.str("fsdp_config", "fsdp_sharding_strategy") ?? "").toUpperCase();
@@ -421,7 +439,7 @@ function resolve(a: Acc, ds: LinkedDs | undefined, worldSize: Sourced<number> | 
     return { layoutName: name, ...(parallel ? { parallel } : {}), mechanism: "none", meaning: "no mixed precision: everything runs in the dtype the script loads the model in (loading bf16 here means pure bf16).", table: all("load dtype", "the model's load dtype (`torch_dtype=` in the script)"), notes, assumptions, engine };
   }
   assumptions.push("`accelerate-load-fp32` — the script loads the model in fp32 (accelerate does not cast it outside FSDP); if it loads bf16, parameters, gradients and optimizer state are bf16.");
-  const reduce = single ? "n/a (one process)" : "load dtype";
+
   return {
     layoutName: name,
     ...(parallel ? { parallel } : {}),
@@ -431,13 +449,21 @@ function resolve(a: Acc, ds: LinkedDs | undefined, worldSize: Sourced<number> | 
       P: dt("load dtype", "the model's load dtype"),
       C: dt(low, `autocast(\`mixed_precision: ${m}\`)`),
       G: dt("load dtype", "gradients follow the parameters"),
-      R: dt(reduce, single ? "single process" : "DDP reduces in the gradient dtype"),
+      R: single ? noReduce("one process: no gradient reduction") : dt("load dtype", "DDP reduces in the gradient dtype"),
       O: dt("load dtype", "optimizer over the parameters"),
     },
     notes,
     assumptions,
     ...(m === "fp8" ? {} : { engine: { mechanism: "autocast", layout: simLayout(parallel, false, !single && t !== "NO"), ddp: !single && t !== "NO", param: low, reduce: "float32", storage: "float32" } as EngineSpec }),
   };
+}
+
+/** The layout `parallelism_config` spells out, with the sequence-parallel degree kept (ALST/Ulysses `sp_size`). */
+function parallelFromSizes(par: Par): FrameworkLayout {
+  const s = par.sizes;
+  const l: FrameworkLayout = layout({ dp_replicate: s.dp_replicate_size!, dp_shard: s.dp_shard_size!, tp: s.tp_size!, cp: s.cp_size! });
+  if (s.sp_size! > 1) l.sp = s.sp_size!;
+  return l;
 }
 
 function all(dtype: string, from: string): PrecisionTable {

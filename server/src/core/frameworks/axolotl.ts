@@ -5,10 +5,12 @@
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer, Mechanism, ParallelLayout, Sourced } from "../analysis";
 import type { ConfigDocument } from "../model";
 import type { DType } from "../types";
-import { dsConflict, dsTable, loadDs, type LinkedDs } from "./deepspeed";
+import { parseJsonDocument } from "../parse/json";
+import { AXOLOTL_BUNDLED_VERSION, axolotlBundledDs } from "./axolotlDsConfigs";
+import { dsConflict, dsFacts, dsTable, loadDs, type LinkedDs } from "./deepspeed";
 import { simLayout, withPerOp, type EngineSpec } from "./engineView";
 import { requestedMode } from "./links";
-import { deleteLines, diagnostics, dt, fix, FORCED, hoversAt, insertLineAfter, launchErrors, layout, looksBoolKey, parseNoteDiagnostics, precisionHint, replaceValue, settingWorldSize, summaryMarkdown, toResolved, View, yaml11Booleans, type PrecisionTable } from "./shared";
+import { deleteLines, diagnostics, dt, fix, FORCED, hoversAt, insertLineAfter, launchErrors, layout, looksBoolKey, noReduce, parseNoteDiagnostics, precisionHint, replaceValue, settingWorldSize, summaryMarkdown, toResolved, View, yaml11Booleans, type PrecisionTable } from "./shared";
 
 export function detectAxolotl(doc: ConfigDocument): string | undefined {
   const v = new View(doc);
@@ -42,6 +44,9 @@ function analyzeAxolotl(doc: ConfigDocument, settings: AnalysisSettings, env: An
   const fsdpOn = (fsdpList !== undefined && fsdpList.value.kind !== "null") || hasFsdpConfig || fsdpVersion !== undefined;
   const fsdp2 = fsdpOn && fsdpVersion === 2;
   const dsRel = v.str("deepspeed");
+  // `deepspeed:` may also hold the DeepSpeed config itself as a mapping (schema: path or dict).
+  const dsInline = v.isSection("deepspeed");
+  const dsOn = !!dsRel || dsInline;
 
   // bf16 value: auto (default), true, false; "full" is documented but rejected by the schema.
   let bf16: "auto" | boolean | "invalid" = "auto";
@@ -77,7 +82,7 @@ function analyzeAxolotl(doc: ConfigDocument, settings: AnalysisSettings, env: An
   if (fp8ag && fp8ag.value.value === true && !fsdp2) d.add("AX5", "error", fp8ag.keyRange, "`fp8_enable_fsdp_float8_all_gather` requires `fsdp_version: 2`: Axolotl raises ValueError.");
   const fp32n = v.entry("fp32_norms");
   if (fp32n && fp32n.value.value === true && !(fsdp2 && hasFsdpConfig)) d.add("AX5", "error", fp32n.keyRange, "`fp32_norms` requires `fsdp_config` with `fsdp_version: 2`: Axolotl raises ValueError.");
-  if (dsRel && fsdpOn) {
+  if (dsOn && fsdpOn) {
     const legacy = fsdpList !== undefined && fsdpList.value.kind !== "null";
     d.add(legacy ? "AX5" : "AX5", legacy ? "error" : "error", v.keyRange("deepspeed"), `\`deepspeed\` together with ${legacy ? "`fsdp`" : "`fsdp_config`"}: use one of DeepSpeed or FSDP.${legacy ? " Axolotl raises ValueError." : " (Axolotl's own check only covers the legacy `fsdp` list; the HF Trainer then rejects both at once.)"}`);
   }
@@ -104,20 +109,30 @@ function analyzeAxolotl(doc: ConfigDocument, settings: AnalysisSettings, env: An
 
   // DeepSpeed link.
   let ds: LinkedDs | undefined;
-  if (dsRel) {
+  if (dsInline) {
+    const view = v.at("deepspeed");
+    ds = { path: "the inline `deepspeed:` mapping", doc, view, facts: dsFacts(view) };
+    const req = requestedMode(v, "axolotl");
+    const c = dsConflict(ds.facts, req.mode, "axolotl");
+    if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", req.key ? v.keyRange(...req.key) : v.keyRange("deepspeed"), `${req.label} here, but the inline \`deepspeed:\` mapping has ${c.what}. ${c.consequence}`);
+  } else if (dsRel) {
     ds = loadDs(env, dsRel);
     if (ds) {
       const req = requestedMode(v, "axolotl");
       const c = dsConflict(ds.facts, req.mode, "axolotl");
       if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", req.key ? v.keyRange(...req.key) : v.keyRange("deepspeed"), `${req.label} here, but ${dsRel} has ${c.what}. ${c.consequence}`);
-    } else if (env.documentPath && !dsRel.includes("${") && !/^\{/.test(dsRel)) {
-      d.add("deepspeed-config-missing", "information", v.entry("deepspeed")!.value.range, `The DeepSpeed config \`${dsRel}\` was not found next to this file or in a folder above it, so its precision cannot be checked.`);
+    } else if (!dsRel.includes("${") && !/^\{/.test(dsRel)) {
+      ds = missingDs(dsRel);
+      if (env.documentPath) d.add("deepspeed-config-missing", "information", v.entry("deepspeed")!.value.range, missingDsMessage(dsRel, ds));
+      const req = requestedMode(v, "axolotl");
+      const c = ds.missing === "bundled" ? dsConflict(ds.facts, req.mode, "axolotl") : undefined;
+      if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", req.key ? v.keyRange(...req.key) : v.keyRange("deepspeed"), `${req.label} here, but Axolotl's bundled ${ds.path} has ${c.what}. ${c.consequence}`);
     }
   }
 
   // AX4 [inferred]
   const amp = bf16 === true || bf16 === "auto";
-  if (fullFT && amp && !dsRel && !(fsdpOn && !fsdp2) && !v.bool("fp8")) {
+  if (fullFT && amp && !dsOn && !(fsdpOn && !fsdp2) && !v.bool("fp8")) {
     d.add("AX4", "information", bf16E?.value.range ?? v.keyRange("base_model"), `[inferred] Full fine-tune with bf16 ${bf16 === "auto" ? "(auto, the default)" : ""} on ${fsdp2 ? "FSDP2" : "a single GPU or DDP"}: Axolotl loads the model in bf16 and ${fsdp2 ? "its FSDP2 path does not upcast" : "nothing upcasts it"}, so weights, gradients and optimizer state are pure bf16 with no fp32 master copy. Use DeepSpeed ZeRO (fp32 master partitions) if you need fp32 master weights, or accept it.`.replace("  ", " "));
   }
   yaml11Booleans(doc, d, () => false, looksBoolKey);
@@ -131,6 +146,7 @@ function analyzeAxolotl(doc: ConfigDocument, settings: AnalysisSettings, env: An
     worldSize = { value: w, source: "parallel-sizes", detail: "the product of dp_shard_size × dp_replicate_size × tensor_parallel_size × context_parallel_size" };
   }
   const r = resolve(v, { fullFT, bf16, fp16, fsdpOn, fsdp2, ds, adapter }, worldSize, sizes);
+  if (worldSize?.value === 1) r.table.R = noReduce();
   const failed = launchErrors(d);
   const md = summaryMarkdown({ failed, reasonLine: detectAxolotl(doc) ?? FORCED, framework: "Axolotl", layoutName: r.layoutName, worldSize, layout: r.parallel, mechanism: r.mechanism, meaning: r.meaning, table: r.table, notes: r.notes, assumptions: r.assumptions });
   const hovers = hoversAt([bf16E?.keyRange, fp16E?.keyRange, v.keyRange("bfloat16"), v.keyRange("float16"), v.keyRange("adapter"), v.keyRange("deepspeed"), v.keyRange("fsdp_version"), v.keyRange("fsdp_config"), v.keyRange("fsdp"), v.keyRange("fp8")], md);
@@ -163,9 +179,12 @@ function resolve(v: View, m: Mode, worldSize: Sourced<number> | undefined, sizes
     const requested = low === "bfloat16" ? "bf16" : low === "float16" ? "fp16" : "fp32";
     const r = dsTable(m.ds.facts, requested);
     const stage = m.ds.facts.stage;
-    notes.push(`Precision from the DeepSpeed file ${v.str("deepspeed")} (\`"auto"\` values filled from \`bf16\`/\`fp16\` by the HF Trainer).`);
+    const source = m.ds.path.startsWith("the inline") ? m.ds.path : m.ds.missing === "bundled" ? `Axolotl's bundled ${m.ds.path} (its content at axolotl ${AXOLOTL_BUNDLED_VERSION}; the file itself was not found)` : m.ds.missing === "unknown" ? `a DeepSpeed file that was not found (${v.str("deepspeed")}): its stage and any explicit precision are unknown` : `the DeepSpeed file ${v.str("deepspeed")}`;
+    notes.push(`Precision from ${source}; \`"auto"\` values are filled from \`bf16\`/\`fp16\` by the HF Trainer.`);
+    if (m.ds.missing === "bundled") assumptions.push(`\`axolotl-bundled-ds\` — a \`deepspeed:\` path ending in \`deepspeed_configs/<name>.json\` that is not found is Axolotl's bundled file of that name, as of ${AXOLOTL_BUNDLED_VERSION}.`);
     const parallel = W ? layout(stage === 3 ? { dp_shard: W } : { dp_replicate: W }) : undefined;
-    return { layoutName: `DeepSpeed ZeRO-${typeof stage === "number" ? stage : "auto"}`, ...(parallel ? { parallel } : {}), mechanism: r.mechanism, meaning: r.meaning, table: r.table, notes, assumptions };
+    const layoutName = m.ds.missing === "unknown" ? "DeepSpeed (config file not found)" : `DeepSpeed ZeRO-${typeof stage === "number" ? stage : "auto"}`;
+    return { layoutName, ...(parallel ? { parallel } : {}), mechanism: r.mechanism, meaning: r.meaning, table: r.table, notes, assumptions };
   }
   const parts: string[] = [];
   if (m.fsdpOn) {
@@ -184,11 +203,13 @@ function resolve(v: View, m: Mode, worldSize: Sourced<number> | undefined, sizes
   }
   if (!m.fullFT) {
     notes.push(`${m.adapter} adapters are kept in fp32 by PEFT (autocast_adapter_dtype); the base model is frozen${q ? ` and quantized to ${q}` : ` in ${lowName}`}.`);
+    // Under FSDP (legacy list = FSDP1 through accelerate, or FSDP2) the policy's reduce dtype is the AMP dtype.
+    const R = W === 1 ? noReduce() : m.fsdpOn ? dt(low, `FSDP${m.fsdp2 ? "2" : "1"} mixed-precision reduce dtype (accelerate, from \`bf16\`/\`fp16\`)`) : dt("float32", "adapter gradients");
     return {
       ...base,
-      mechanism: "autocast",
-      meaning: `${lowName} AMP (HF Trainer) over a frozen ${q ?? lowName} base; the trainable adapters are fp32.`,
-      table: { P: dt("float32", "LoRA adapters (PEFT keeps them fp32)"), C: dt(low, `HF Trainer AMP (\`bf16\`/\`fp16\`)`), G: dt("float32", "adapter gradients"), R: dt("float32", "adapter gradients"), O: dt("float32", "optimizer over the adapters") },
+      mechanism: m.fsdpOn ? "fully_shard" : "autocast",
+      meaning: `${lowName} AMP (HF Trainer) over a frozen ${q ?? lowName} base; the trainable adapters are fp32${m.fsdpOn ? `; FSDP reduces their gradients in ${lowName}` : ""}.`,
+      table: { P: dt("float32", "LoRA adapters (PEFT keeps them fp32)"), C: dt(low, `HF Trainer AMP (\`bf16\`/\`fp16\`)`), G: dt("float32", "adapter gradients"), R, O: dt("float32", "optimizer over the adapters") },
     };
   }
   if (m.fsdpOn && !m.fsdp2) {
@@ -213,9 +234,32 @@ function resolve(v: View, m: Mode, worldSize: Sourced<number> | undefined, sizes
       P: dt(low, `loaded in ${lowName} (\`torch_dtype\` from \`bf16\`/\`fp16\`)`),
       C: dt(low, m.fsdp2 ? "FSDP2 policy from accelerate" : "HF Trainer AMP"),
       G: dt(low, "gradients of the low-precision parameters"),
-      R: dt(W === 1 ? "n/a (one GPU)" : low, m.fsdp2 ? "FSDP2 reduce dtype" : "DDP reduces in the parameter dtype"),
+      R: W === 1 ? noReduce() : dt(low, m.fsdp2 ? "FSDP2 reduce dtype" : "DDP reduces in the parameter dtype"),
       O: dt(/8bit/.test(String(v.scalar("optimizer") ?? "")) ? "8-bit" : low, `optimizer \`${String(v.scalar("optimizer") ?? "default")}\` over the parameters`),
     },
   };
 }
 
+
+/**
+ * A `deepspeed:` file that is not on disk still means DeepSpeed: the HF Trainer hands the path to DeepSpeed,
+ * which keeps fp32 master weights in its ZeRO optimizer whatever the file says about fp16/bf16. A known
+ * Axolotl bundled name is read from the table in axolotlDsConfigs.ts; any other file is taken as
+ * `"auto"` precision with an unknown stage.
+ */
+function missingDs(rel: string): LinkedDs {
+  const bundled = axolotlBundledDs(rel);
+  const doc = bundled?.doc ?? parseJsonDocument("axolotl-missing:deepspeed.json", '{"zero_optimization": {"stage": "auto"}, "bf16": {"enabled": "auto"}, "fp16": {"enabled": "auto"}}');
+  const view = new View(doc);
+  return { path: bundled ? `deepspeed_configs/${bundled.name}` : rel, doc, view, facts: dsFacts(view), missing: bundled ? "bundled" : "unknown" };
+}
+
+function missingDsMessage(rel: string, ds: LinkedDs): string {
+  const where = `The DeepSpeed config \`${rel}\` was not found next to this file or in a folder above it`;
+  if (ds.missing === "bundled") {
+    const f = ds.facts;
+    const mode = f.bf16Enabled === true ? "bf16 enabled" : f.autoPrecision ? 'bf16/fp16 "auto" (filled from `bf16`/`fp16`)' : "no precision block";
+    return `${where}; it names Axolotl's bundled ${ds.path}, so it is read as that file at axolotl ${AXOLOTL_BUNDLED_VERSION} (ZeRO-${String(f.stage)}, ${mode}${f.offloadOptimizer ? ", optimizer offloaded to the CPU" : ""}${f.offloadParam ? ", parameters offloaded to the CPU" : ""}).`;
+  }
+  return `${where}, so its own settings cannot be checked. The run still uses DeepSpeed: fp32 master weights in the ZeRO optimizer, with the precision mode from \`bf16\`/\`fp16\` here (the HF Trainer fills "auto").`;
+}

@@ -5,9 +5,10 @@
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer, Mechanism, Sourced } from "../analysis";
 import type { ConfigDocument, ConfigEntry } from "../model";
 import { jsonDuplicateKeys, parseJsonDocument } from "../parse/json";
+import { parseYamlDocument } from "../parse/yaml";
 import type { DType, TextEdit } from "../types";
 import { referrersOf, standaloneLauncher, type Referrer } from "./links";
-import { diagnostics, dt, fix, FORCED, hoversAt, launchErrors, layout, precisionHint, readLinked, replaceValue, settingWorldSize, summaryMarkdown, toResolved, View, type Diags, type PrecisionTable } from "./shared";
+import { diagnostics, dt, firstContentChar, fix, FORCED, hoversAt, launcherRow, launchErrors, layout, noReduce, precisionHint, readLinked, replaceValue, settingWorldSize, summaryMarkdown, toResolved, View, type Diags, type PrecisionTable } from "./shared";
 
 export type { DsMode } from "./links";
 import type { DsMode } from "./links";
@@ -34,17 +35,44 @@ export interface DsFacts {
   optStatesBf16: boolean;
   offloadOptimizer?: string;
   offloadParam?: string;
+  /** `optimizer.type` when it is a 1-bit optimizer that replaces the gradient all-reduce after warm-up. */
+  compressedComm?: string;
 }
+
+/**
+ * DeepSpeed's 1-bit optimizers turn the backward all-reduce off after `freeze_step` and exchange
+ * compressed momentum instead (runtime/fp16/onebit/adam.py:250-256 at v0.19.5; zoadam.py, lamb.py alike).
+ */
+const ONE_BIT_OPTIMIZERS = ["onebitadam", "zerooneadam", "onebitlamb"];
 
 const DS_DTYPE: Record<string, DType> = { fp32: "float32", fp16: "float16", bf16: "bfloat16", bfp16: "bfloat16", float32: "float32", float16: "float16", bfloat16: "bfloat16" };
 
+/**
+ * Detection is by content, whatever the extension: DeepSpeed JSON saved as `.yaml`/`.conf`, and gpt-neox
+ * style YAML (DeepSpeed's keys next to NeoX's own) are DeepSpeed configs too. A precision block alone is
+ * not enough (Axolotl/HF files have a top-level `bf16`): it must be a mapping next to a batch key.
+ */
 export function detectDeepSpeed(doc: ConfigDocument): string | undefined {
   const v = new View(doc);
-  if (v.has("zero_optimization")) return "has a top-level `zero_optimization` block (DeepSpeed config)";
-  const precision = ["fp16", "bf16", "bfloat16"].find((k) => v.has(k));
+  const where = doc.format === "json" ? "" : isNeox(v) ? ", gpt-neox style" : ` in ${doc.format.toUpperCase()}`;
+  if (v.has("zero_optimization")) return `has a top-level \`zero_optimization\` block (DeepSpeed config${where})`;
+  const precision = ["fp16", "bf16", "bfloat16"].find((k) => v.isSection(k) || v.has(k, "enabled"));
   const batch = ["train_batch_size", "train_micro_batch_size_per_gpu"].find((k) => v.has(k));
-  if (precision && batch) return `has \`${precision}\` and \`${batch}\` at the top level (DeepSpeed config)`;
+  if (precision && batch) return `has \`${precision}\` and \`${batch}\` at the top level (DeepSpeed config${where})`;
   return undefined;
+}
+
+/** gpt-neox configs carry DeepSpeed's keys next to NeoX's own parallelism keys. */
+function isNeox(v: View): boolean {
+  return v.has("pipe_parallel_size") || v.has("model_parallel_size");
+}
+
+/** Who fills a DeepSpeed `"auto"` value (spec §5.1: "auto" means the file is meant for HF Trainer/accelerate). */
+export const AUTO_FILLED_BY = "the launcher (HF Trainer `--bf16`/`--fp16`, or accelerate `mixed_precision`)";
+
+/** A JSON-style key can be inserted: a JSON file, or YAML written as one flow mapping (gpt-neox). */
+function flowRoot(doc: ConfigDocument): boolean {
+  return doc.format === "json" || firstContentChar(doc.text) === "{";
 }
 
 function enabled(v: View, block: string): boolean | "auto" | undefined {
@@ -93,13 +121,15 @@ export function dsFacts(v: View): DsFacts {
   if (autocastOn) f.autocast = { enabled: true, dtype: v.str("torch_autocast", "dtype") ?? "bfloat16" };
   const oo = v.str("zero_optimization", "offload_optimizer", "device") ?? (v.bool("zero_optimization", "cpu_offload") ? "cpu" : undefined);
   if (oo && oo !== "none") f.offloadOptimizer = oo;
+  const opt = v.str("optimizer", "type");
+  if (opt && ONE_BIT_OPTIMIZERS.includes(opt.toLowerCase())) f.compressedComm = opt;
   const op = v.str("zero_optimization", "offload_param", "device");
   if (op && op !== "none") f.offloadParam = op;
   return f;
 }
 
 /** The precision table for a DS config (§5.3), with `requested` filling `"auto"` (HF Trainer/accelerate). */
-export function dsTable(f: DsFacts, requested?: DsMode): { table: PrecisionTable; mechanism: Mechanism; meaning: string } {
+export function dsTable(f: DsFacts, requested?: DsMode): { table: PrecisionTable; mechanism: Mechanism; meaning: string; setBy?: string } {
   let mode = f.mode;
   let via = mode === "bf16" ? "`bf16.enabled`" : mode === "fp16" ? "`fp16.enabled`" : "no `fp16`/`bf16` block enabled";
   if (f.autoPrecision && requested && mode === "fp32") {
@@ -110,7 +140,10 @@ export function dsTable(f: DsFacts, requested?: DsMode): { table: PrecisionTable
   }
   const stage = typeof f.stage === "number" ? f.stage : 0;
   const stageText = f.stage === "auto" ? "ZeRO stage auto" : `ZeRO-${stage}`;
-  if (f.autocast) {
+  if (mode === "fp32" && f.autoPrecision && !requested) return autoTable(f, stageText);
+  // torch_autocast alone (no fp16/bf16 mode): parameters stay fp32. With a mode enabled, DeepSpeed still
+  // casts the parameters to that mode first (engine.py `_configure_distributed_model`), so the mode wins.
+  if (f.autocast && mode === "fp32") {
     const c = DS_DTYPE[f.autocast.dtype.replace(/^torch\./, "")] ?? "bfloat16";
     const comm = f.commDtype ? DS_DTYPE[f.commDtype] ?? "float32" : "float32";
     return {
@@ -139,16 +172,45 @@ export function dsTable(f: DsFacts, requested?: DsMode): { table: PrecisionTable
   const fp32Accum = f.gradAccumDtype && DS_DTYPE[f.gradAccumDtype] === "float32";
   const G: DType = fp32Accum ? "float32" : low;
   const R: DType = f.commDtype ? DS_DTYPE[f.commDtype] ?? low : low;
-  const master = P === "float32" ? (stage >= 1 ? "fp32 master partitions in the ZeRO optimizer" : "fp32 master copy in the optimizer wrapper") : "`bf16_master_weights_and_grads`: no fp32 master copy";
+  const master =
+    P === "float32"
+      ? stage >= 1
+        ? "fp32 master partitions in the ZeRO optimizer"
+        : "fp32 master copy in the optimizer wrapper"
+      : `\`bf16_master_weights_and_grads\`: no fp32 master copy, master weights and gradients in bf16, optimizer state in ${O === "bfloat16" ? "bf16 (`bf16_optimizer_states`)" : "fp32"}`;
+  const autocastNote = f.autocast ? `; \`torch_autocast\` (${f.autocast.dtype.replace(/^torch\./, "")}) also runs, over parameters already cast to ${mode}` : "";
   return {
     mechanism: "none",
-    meaning: `DeepSpeed casts the module to ${mode} (${via}); ${master}; gradients reduced in ${R === low ? mode : R} (${stageText}).`,
+    meaning: `DeepSpeed casts the module to ${mode} (${via}); ${master}; gradients reduced in ${R === low ? mode : R} (${stageText})${autocastNote}.`,
     table: {
       P: dt(P, P === "float32" ? `${stageText} master weights` : "`bf16_master_weights_and_grads`"),
-      C: dt(low, `module cast by ${via}`),
-      G: dt(G, fp32Accum ? "`data_types.grad_accum_dtype`" : `gradients of the ${mode} module (accumulated in ${mode})`),
-      R: dt(R, f.commDtype ? "`communication_data_type`" : `${mode} mode (no \`communication_data_type\`)`),
+      C: dt(low, `module cast by ${via}${f.autocast ? " (torch_autocast on top)" : ""}`),
+      G: dt(G, fp32Accum ? "`data_types.grad_accum_dtype`" : P === "bfloat16" ? "`bf16_master_weights_and_grads`" : `gradients of the ${mode} module (accumulated in ${mode})`),
+      R: dt(R, `${f.commDtype ? "`communication_data_type`" : `${mode} mode (no \`communication_data_type\`)`}${f.compressedComm ? `, during the warm-up only: after \`freeze_step\`, ${f.compressedComm} exchanges 1-bit compressed momentum instead` : ""}`),
       O: dt(O, O === "float32" ? `${stageText} optimizer (fp32 states)` : "`bf16_optimizer_states`"),
+    },
+  };
+}
+
+/**
+ * `"enabled": "auto"` with nobody known to fill it: the launcher decides. HF Trainer fills it from
+ * `--bf16`/`--fp16`, accelerate from `mixed_precision`; standalone DeepSpeed drops it (fp32). Whatever is
+ * picked, ZeRO keeps fp32 master weights and fp32 optimizer state, so only compute, gradients and the
+ * reduction are open.
+ */
+function autoTable(f: DsFacts, stageText: string): { table: PrecisionTable; mechanism: Mechanism; meaning: string; setBy: string } {
+  const open = "`\"enabled\": \"auto\"`: filled by the launcher";
+  const comm = f.commDtype ? DS_DTYPE[f.commDtype] : undefined;
+  return {
+    mechanism: "none",
+    setBy: AUTO_FILLED_BY,
+    meaning: `precision is \`"auto"\`, so ${AUTO_FILLED_BY} sets it: bf16 or fp16 with fp32 master weights in the ZeRO optimizer (${stageText}), or fp32 when DeepSpeed runs standalone (it drops "auto" values).`,
+    table: {
+      P: dt("float32", `${stageText} master weights (fp32 in every mode)`),
+      C: launcherRow(open),
+      G: launcherRow(open),
+      R: comm ? dt(comm, "`communication_data_type`") : launcherRow(`${open} (the enabled mode, unless \`communication_data_type\` is set)`),
+      O: dt("float32", `${stageText} optimizer (fp32 states in every mode)`),
     },
   };
 }
@@ -161,7 +223,7 @@ function layoutName(stage: number | "auto" | undefined): string {
 
 export const deepspeedAnalyzer: FrameworkAnalyzer = {
   id: "deepspeed",
-  formats: ["json"],
+  formats: ["json", "yaml"],
   detect: detectDeepSpeed,
   analyze(doc, settings, env) {
     return analyzeDeepSpeed(doc, settings, env);
@@ -202,7 +264,9 @@ function analyzeDeepSpeed(doc: ConfigDocument, settings: AnalysisSettings, env: 
   // DS9 seen from this side: the configs that use this file ask for another mode.
   for (const r of referrers) ds9FromJson(f, r, d);
 
-  const { table, mechanism, meaning } = dsTable(f, requested);
+  // A `deepspeed` launcher script running this file is standalone DeepSpeed: "auto" is dropped (fp32).
+  const { table, mechanism, meaning, setBy } = dsTable(f, requested ?? (launcher ? "fp32" : undefined));
+  if (worldSize?.value === 1) table.R = noReduce();
   const stage = typeof f.stage === "number" ? f.stage : 0;
   const ws = worldSize?.value;
   const parallel = ws ? layout(stage === 3 ? { dp_shard: ws } : { dp_replicate: ws }) : undefined;
@@ -210,16 +274,17 @@ function analyzeDeepSpeed(doc: ConfigDocument, settings: AnalysisSettings, env: 
   const notes: string[] = [];
   if (f.offloadOptimizer) notes.push(`Optimizer state offloaded to ${f.offloadOptimizer}.`);
   if (f.offloadParam) notes.push(`Parameters offloaded to ${f.offloadParam}.`);
+  if (isNeox(v)) notes.push("gpt-neox config: NeoX hands its DeepSpeed keys (`fp16`/`bf16`, `zero_optimization`, batch sizes) to DeepSpeed; its own keys (`pipe_parallel_size`, `model_parallel_size`, `te_*` Transformer Engine options, …) are not modelled here.");
   if (referrers.length) notes.push(`Used by: ${referrers.map((r) => `${r.relPath} (${r.framework})`).join(", ")}.`);
   const assumptions: string[] = [];
   if (f.autoPrecision) assumptions.push('`ds-auto-dropped` — standalone DeepSpeed drops `"auto"` values (DeepSpeedConfigModel filters them), so `"enabled": "auto"` means off unless HF Trainer/accelerate fills it in [spec §5.2, inferred].');
   const failed = launchErrors(d);
-  const md = summaryMarkdown({ failed, reasonLine: detectDeepSpeed(doc) ?? FORCED, framework: "DeepSpeed", layoutName: name, worldSize, layout: parallel, mechanism, meaning, table, notes, assumptions });
+  const md = summaryMarkdown({ failed, reasonLine: detectDeepSpeed(doc) ?? FORCED, framework: "DeepSpeed", layoutName: name, worldSize, layout: parallel, mechanism, ...(setBy ? { mechanismText: `set by ${setBy}` } : {}), meaning, table, notes, assumptions });
   const hovers = hoversAt(
     [f.bf16Entry?.keyRange, f.fp16Entry?.keyRange, v.keyRange("bf16"), v.keyRange("bfloat16"), v.keyRange("fp16"), v.keyRange("zero_optimization"), v.keyRange("zero_optimization", "stage"), v.keyRange("communication_data_type")],
     md,
   );
-  const out: FrameworkAnalysis = { layoutName: name, mechanism: failed.length ? "error" : mechanism, precision: toResolved(table), diagnostics: d.out, hovers, reportMarkdown: md, inlayHints: precisionHint((f.bf16Enabled === true ? f.bf16Entry : f.fp16Enabled === true ? f.fp16Entry : (f.bf16Entry ?? f.fp16Entry))?.value.range, table, failed.length > 0) };
+  const out: FrameworkAnalysis = { layoutName: name, mechanism: failed.length ? "error" : mechanism, precision: toResolved(table, setBy), diagnostics: d.out, hovers, reportMarkdown: md, inlayHints: precisionHint((f.bf16Enabled === true ? f.bf16Entry : f.fp16Enabled === true ? f.fp16Entry : (f.bf16Entry ?? f.fp16Entry))?.value.range, table, failed.length > 0) };
   if (worldSize) out.worldSize = worldSize;
   if (parallel) out.parallel = parallel;
   return out;
@@ -269,17 +334,20 @@ function rules(doc: ConfigDocument, v: View, f: DsFacts, d: Diags, worldSize: So
   // DS5: bf16 gradient accumulation in bf16.
   if (f.bf16Enabled === true && f.gas !== undefined && f.gas > 1 && !(f.gradAccumDtype && DS_DTYPE[f.gradAccumDtype] === "float32")) {
     const gasEntry = v.entry("gradient_accumulation_steps")!;
-    d.add("DS5", "warning", gasEntry.range, `bf16 with gradient_accumulation_steps = ${f.gas}: gradients are accumulated in bf16 across the ${f.gas} micro-steps, so small contributions round away. Set \`data_types.grad_accum_dtype: "fp32"\` to accumulate in fp32.`, [
+    d.add("DS5", "warning", gasEntry.range, `bf16 with gradient_accumulation_steps = ${f.gas}: gradients are accumulated in bf16 across the ${f.gas} micro-steps, so small contributions round away. Set \`data_types.grad_accum_dtype: "fp32"\` to accumulate in fp32.`, flowRoot(doc) ? [
       fix('Accumulate in fp32 (data_types.grad_accum_dtype: "fp32")', [jsonAddKey(doc, v, ["data_types"], "grad_accum_dtype", '"fp32"')], true),
-    ]);
+    ] : []);
   }
   // DS6: 16-bit gradient averaging.
-  if ((f.bf16Enabled === true) !== (f.fp16Enabled === true) && !f.commDtype && !f.autocast) {
+  // Not with `bf16_master_weights_and_grads`: the gradients are kept in bf16 on purpose there
+  // (precision_config.py:63 at v0.19.5), so an fp32 reduction is not what that file is after. Not with a
+  // 1-bit optimizer: after warm-up it replaces the gradient all-reduce (see ONE_BIT_OPTIMIZERS).
+  if ((f.bf16Enabled === true) !== (f.fp16Enabled === true) && !f.commDtype && !f.masterBf16 && !f.compressedComm) {
     const e = f.bf16Enabled === true ? f.bf16Entry! : f.fp16Entry!;
     const mode = f.bf16Enabled === true ? "bf16" : "fp16";
-    d.add("DS6", "information", e.range, `${mode} without \`communication_data_type\`: gradients are averaged across ranks in ${mode}. Set \`"communication_data_type": "fp32"\` for a full-precision reduction (accelerate does this itself on ROCm).`, [
+    d.add("DS6", "information", e.range, `${mode} without \`communication_data_type\`: gradients are averaged across ranks in ${mode}. Set \`"communication_data_type": "fp32"\` for a full-precision reduction (accelerate does this itself on ROCm).`, flowRoot(doc) ? [
       fix('Reduce gradients in fp32 ("communication_data_type": "fp32")', [jsonAddKey(doc, v, [], "communication_data_type", '"fp32"')]),
-    ]);
+    ] : []);
   }
   // DS7: invalid values.
   const comm = v.entry("communication_data_type");
@@ -380,12 +448,16 @@ export interface LinkedDs {
   doc: ConfigDocument;
   view: View;
   facts: DsFacts;
+  /** Not on disk: read from Axolotl's bundled table, or assumed (unknown content). */
+  missing?: "bundled" | "unknown";
 }
 
 export function loadDs(env: AnalysisEnv, rel: string): LinkedDs | undefined {
   const l = readLinked(env, rel);
   if (!l) return undefined;
-  const doc = parseJsonDocument(`file://${l.path}`, l.text);
+  // A DeepSpeed file may be YAML too (gpt-neox style, or JSON with `#` comments in a .yaml/.conf file).
+  const yaml = /\.ya?ml$/i.test(l.path) || (!/\.json$/i.test(l.path) && /^[ \t]*#/m.test(l.text));
+  const doc = yaml ? parseYamlDocument(`file://${l.path}`, l.text) : parseJsonDocument(`file://${l.path}`, l.text);
   if (doc.syntaxErrors.length || doc.skipped) return undefined;
   const view = new View(doc);
   return { path: l.path, doc, view, facts: dsFacts(view) };

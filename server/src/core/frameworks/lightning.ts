@@ -11,13 +11,21 @@ import type { DType } from "../types";
 import { dsConflict, dsTable, loadDs, type LinkedDs } from "./deepspeed";
 import { simLayout, withPerOp, type EngineSpec } from "./engineView";
 import { requestedMode } from "./links";
-import { diagnostics, dt, fix, FORCED, hoversAt, insertLineAfter, launchErrors, layout, looksBoolKey, nearest, parseNoteDiagnostics, precisionHint, replaceValue, settingWorldSize, summaryMarkdown, toResolved, View, yaml11Booleans, type PrecisionTable } from "./shared";
+import { fsdpInitsFp32, lightningVersion, type LightningVersion } from "./lightningVersion";
+import { diagnostics, dt, fix, FORCED, hoversAt, insertLineAfter, launchErrors, layout, looksBoolKey, nearest, noReduce, parseNoteDiagnostics, precisionHint, replaceValue, settingWorldSize, summaryMarkdown, toResolved, View, yaml11Booleans, type PrecisionTable } from "./shared";
 import { pureLowPrecisionState } from "../pureLowPrecision";
 
 const CANONICAL = ["32-true", "64-true", "16-mixed", "bf16-mixed", "16-true", "bf16-true", "transformer-engine", "transformer-engine-float16"];
 const LEGACY: Record<string, string> = { "16": "16-mixed", bf16: "bf16-mixed", "32": "32-true", "64": "64-true" };
 const GUESS: Record<string, string> = { fp16: "16-mixed", half: "16-mixed", "fp16-mixed": "16-mixed", mixed: "16-mixed", "bf16-amp": "bf16-mixed", bfloat16: "bf16-mixed", amp: "16-mixed", fp32: "32-true", float32: "32-true", "32-mixed": "32-true", "bf16-pure": "bf16-true", fp64: "64-true", double: "64-true" };
 const TRAINER_KEYS = ["precision", "strategy", "devices", "accelerator", "num_nodes", "max_epochs", "max_steps", "accumulate_grad_batches", "gradient_clip_val"];
+
+/**
+ * Where the Trainer arguments live: LightningCLI's `trainer:` (optionally under the `fit:` subcommand), and
+ * the `lightning: trainer:` nesting of Stability's sgm/generative-models and CompVis latent-diffusion
+ * configs (their main.py reads `config.lightning.trainer` into the Trainer).
+ */
+export const TRAINER_ROOTS: readonly string[][] = [["trainer"], ["fit", "trainer"], ["lightning", "trainer"]];
 
 interface Where {
   /** Path of the Trainer arguments. */
@@ -30,12 +38,13 @@ function locate(doc: ConfigDocument): Where | undefined {
   const v = new View(doc);
   const lightningTarget = (s: string | undefined) => !!s && /^(lightning\.pytorch|pytorch_lightning|lightning)(\.trainer)?(\.trainer)?\.Trainer$/.test(s);
   if (lightningTarget(v.str("_target_"))) return { root: [], reason: `has \`_target_: ${v.str("_target_")}\` (Hydra Lightning trainer config)` };
-  for (const root of [["trainer"], ["fit", "trainer"]]) {
+  for (const root of TRAINER_ROOTS) {
     if (!v.isSection(...root)) continue;
     const t = v.at(...root);
     if (lightningTarget(t.str("_target_"))) return { root, reason: `has \`${root.join(".")}._target_: ${t.str("_target_")}\`` };
     const keys = ["precision", "strategy", "devices"].filter((k) => t.has(k));
-    if (keys.length) return { root, reason: `has a \`${root.join(".")}:\` mapping with ${keys.map((k) => `\`${k}\``).join(", ")} (LightningCLI config)` };
+    const kind = root[0] === "lightning" ? "sgm/LDM-style config: the trainer is nested under `lightning:`" : "LightningCLI config";
+    if (keys.length) return { root, reason: `has a \`${root.join(".")}:\` mapping with ${keys.map((k) => `\`${k}\``).join(", ")} (${kind})` };
   }
   // LitGPT: top-level precision + checkpoint_dir/out_dir + train:.
   if (v.has("precision") && (v.has("checkpoint_dir") || v.has("out_dir")) && v.isSection("train")) return { root: [], reason: "has a top-level `precision` with `checkpoint_dir`/`out_dir` and `train:` (LitGPT config)", litgpt: true };
@@ -68,6 +77,8 @@ interface Strategy {
   /** View of the strategy's init args (LightningCLI `init_args`, or Hydra keys next to `_target_`). */
   args?: View;
   stage?: number;
+  /** Chosen by the launcher script (LitGPT), not written in the config: Lightning's own strategy checks do not apply. */
+  derived?: boolean;
 }
 
 function strategyOf(t: View): Strategy {
@@ -96,13 +107,31 @@ function strategyOf(t: View): Strategy {
   return { family: "auto", name: "auto" };
 }
 
+/**
+ * LitGPT picks the strategy itself from the device count: more than one device (devices × num_nodes) means
+ * FSDPStrategy in finetune/full.py:107-114 and pretrain.py:142-143, and ModelParallelStrategy over
+ * `fully_shard` without a policy in finetune/lora.py:152-161 (Lightning-AI/litgpt at v0.5.13); one device
+ * means no strategy. `devices: auto` uses every visible GPU (utils.py:556), so FSDP on a multi-GPU machine.
+ */
+function litgptStrategy(t: View): Strategy {
+  const e = t.entry("devices");
+  const devices = devicesOf(t);
+  const auto = e !== undefined && (e.value.value === "auto" || e.value.value === -1);
+  const n = (devices ?? (auto ? 2 : 1)) * (t.int("num_nodes") ?? 1);
+  if (n <= 1) return { family: "single", name: "LitGPT: one device, no strategy", derived: true };
+  const lora = t.has("lora_r") || t.has("lora_alpha");
+  const why = auto && devices === undefined ? "`devices: auto`: more than one visible GPU" : "more than one device";
+  return lora ? { family: "model_parallel", name: `LitGPT LoRA: ModelParallelStrategy (FSDP2 without a policy), ${why}`, derived: true } : { family: "fsdp", name: `LitGPT: FSDPStrategy, ${why}`, derived: true };
+}
+
 function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis {
   const where = locate(doc) ?? { root: [], reason: "" };
   const t = new View(doc, where.root);
   const d = diagnostics("lightning");
   parseNoteDiagnostics(doc, d);
   const pe = t.entry("precision");
-  const st = strategyOf(t);
+  const st = where.litgpt ? litgptStrategy(t) : strategyOf(t);
+  const lv = lightningVersion(env);
   const accelerator = t.str("accelerator");
 
   // Precision value.
@@ -113,7 +142,9 @@ function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: 
     if (CANONICAL.includes(raw)) precision = raw;
     else if (raw in LEGACY) {
       precision = LEGACY[raw]!;
-      d.add("PL2", "warning", pe.value.range, `\`precision: ${pe.value.raw ?? raw}\` is a legacy alias: Lightning accepts it with a deprecation warning and runs ${precision}. Write \`${precision}\`.`, [fix(`Use ${precision}`, [replaceValue(pe, precision)], true)]);
+      // Lightning warns only for the 16/bf16 aliases: `if str(precision)[:2] not in ("32", "64")`
+      // (src/lightning/fabric/connector.py:570 at 2.6.5), so 32 and 64 are silent aliases.
+      if (raw !== "32" && raw !== "64") d.add("PL2", "warning", pe.value.range, `\`precision: ${pe.value.raw ?? raw}\` is a legacy alias: Lightning accepts it with a deprecation warning and runs ${precision}. Write \`${precision}\`.`, [fix(`Use ${precision}`, [replaceValue(pe, precision)], true)]);
     } else {
       valid = false;
       const to = GUESS[raw.toLowerCase()] ?? nearest(raw, CANONICAL);
@@ -133,7 +164,7 @@ function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: 
     if (alg && alg.value.value === "value") d.add("PL4", "error", alg.value.range, "`gradient_clip_algorithm: value` is not supported with DeepSpeed: Lightning raises MisconfigurationException. Use norm clipping.", [fix("Use norm", [replaceValue(alg, "norm")], true)]);
   }
   // PL5
-  if (st.family === "model_parallel" && valid && (precision === "16-mixed" || precision === "64-true" || te)) {
+  if (st.family === "model_parallel" && !st.derived && valid && (precision === "16-mixed" || precision === "64-true" || te)) {
     d.add("PL5", "error", pRange, `\`precision: ${precision}\` is not supported by ModelParallelStrategy (allowed: 32-true, bf16-mixed, bf16-true, 16-true): Lightning raises ValueError.`, pe ? [fix("Use bf16-mixed", [replaceValue(pe, "bf16-mixed")], true)] : []);
   }
   // PL6
@@ -151,7 +182,8 @@ function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: 
   // PL9
   if (st.family === "fsdp" && (precision === "bf16-mixed" || precision === "16-mixed") && pe) {
     const low = precision === "bf16-mixed" ? "bf16" : "fp16";
-    d.add("PL9", "information", pe.value.range, `FSDP with ${precision}: fp32 master weights, ${low} compute, and **${low} gradient reduction and buffers** (Lightning's MixedPrecision sets reduce_dtype = buffer_dtype = ${low}). Pass \`strategy.init_args.mixed_precision\` for an fp32 reduction.`);
+    const master = st.derived && fsdpInitsFp32(lv) === false ? `${low} parameters (LitGPT builds the model under \`fabric.init_module()\`, which used the policy's dtype before Lightning 2.6.4; ${lv.detail})` : "fp32 master weights";
+    d.add("PL9", "information", pe.value.range, `FSDP with ${precision}: ${master}, ${low} compute, and **${low} gradient reduction and buffers** (Lightning's MixedPrecision sets reduce_dtype = buffer_dtype = ${low}). ${st.derived ? "LitGPT builds this FSDPStrategy itself (strategy chosen from the device count), so the config cannot change the reduce dtype." : "Pass `strategy.init_args.mixed_precision` for an fp32 reduction."}`);
   }
   // PL10
   const plugins = t.entriesUnder("plugins").filter((e) => /(class_path|_target_)$/.test(e.path[e.path.length - 1]!) && /Precision/.test(String(e.value.value)));
@@ -180,6 +212,9 @@ function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: 
       const req = requestedMode(new View(doc), "lightning");
       const c = dsConflict(ds.facts, req.mode, "lightning");
       if (c && pe) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", pe.keyRange, `${req.label} here, but ${cfgRel} has ${c.what}. ${c.consequence}`);
+    } else if (env.documentPath && !cfgRel.includes("${")) {
+      const e = st.args?.entry("config");
+      if (e) d.add("deepspeed-config-missing", "information", e.value.range, `The DeepSpeed config \`${cfgRel}\` was not found next to this file or in a folder above it, so its own settings cannot be checked. The run is still DeepSpeed (fp32 master weights in the ZeRO optimizer); shown with the precision block Lightning adds from \`precision\` when the file has none.`);
     }
   }
   yaml11Booleans(doc, d, () => false, looksBoolKey);
@@ -187,11 +222,12 @@ function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: 
   // Resolution.
   let worldSize: Sourced<number> | undefined = settingWorldSize(settings.worldSize);
   if (!worldSize && devices !== undefined) worldSize = { value: devices * nodes, source: "devices", detail: `\`devices\` (${devices})${nodes > 1 ? ` × \`num_nodes\` (${nodes})` : ""}` };
-  const r = resolve(precision, valid, st, ds, worldSize?.value);
+  const r = resolve(precision, valid, st, ds, worldSize?.value, lv);
+  if (r.table && worldSize?.value === 1) r.table.R = noReduce();
   const failed = launchErrors(d);
   const md = summaryMarkdown({ failed, reasonLine: where.reason || FORCED, framework: where.litgpt ? "Lightning (LitGPT)" : "Lightning", layoutName: r.layoutName, worldSize, layout: r.parallel, mechanism: r.mechanism, meaning: r.meaning, table: r.table, notes: r.notes, assumptions: [] });
   const hovers = hoversAt([pe?.keyRange, t.keyRange("strategy"), t.keyRange("devices"), t.keyRange("plugins"), t.keyRange("_target_")], md);
-  const out: FrameworkAnalysis = { layoutName: r.layoutName, mechanism: failed.length ? "error" : r.mechanism, diagnostics: d.out, hovers, reportMarkdown: withPerOp(md, engineSpecFor(precision, st, r.parallel, worldSize?.value)), inlayHints: precisionHint(pe?.value.range, r.table, failed.length > 0) };
+  const out: FrameworkAnalysis = { layoutName: r.layoutName, mechanism: failed.length ? "error" : r.mechanism, diagnostics: d.out, hovers, reportMarkdown: withPerOp(md, engineSpecFor(precision, st, r.parallel, worldSize?.value, r.table?.P.dtype)), inlayHints: precisionHint(pe?.value.range, r.table, failed.length > 0) };
   if (r.table) out.precision = toResolved(r.table);
   if (worldSize) out.worldSize = worldSize;
   if (r.parallel) out.parallel = r.parallel;
@@ -208,15 +244,18 @@ function devicesOf(t: View): number | undefined {
   return undefined;
 }
 
-function resolve(precision: string, valid: boolean, st: Strategy, ds: LinkedDs | undefined, W: number | undefined): { layoutName: string; parallel?: ParallelLayout; mechanism: Mechanism; meaning: string; table?: PrecisionTable; notes: string[] } {
+function resolve(precision: string, valid: boolean, st: Strategy, ds: LinkedDs | undefined, W: number | undefined, lv: LightningVersion): { layoutName: string; parallel?: ParallelLayout; mechanism: Mechanism; meaning: string; table?: PrecisionTable; notes: string[] } {
   const notes: string[] = [];
   const low: DType | undefined = precision.startsWith("bf16") ? "bfloat16" : precision.startsWith("16") ? "float16" : undefined;
   const lowName = low === "bfloat16" ? "bf16" : "fp16";
   const full: DType = precision === "64-true" ? "float64" : "float32";
-  const name =
-    st.family === "fsdp" ? "FSDP" : st.family === "deepspeed" ? `DeepSpeed${st.stage !== undefined ? ` ZeRO-${st.stage}` : ""}` : st.family === "model_parallel" ? "ModelParallel (FSDP2+TP)" : st.family === "ddp" ? `DDP (${st.name})` : st.family === "xla" ? "XLA" : W && W > 1 ? "DDP (auto)" : "single device";
-  const parallel = W ? layout(st.family === "fsdp" || (st.family === "deepspeed" && st.stage === 3) ? { dp_shard: W } : { dp_replicate: W }) : undefined;
+  const name = st.derived
+    ? st.family === "fsdp" ? "FSDP (LitGPT)" : st.family === "model_parallel" ? "FSDP2 (LitGPT LoRA, ModelParallelStrategy)" : "single device"
+    : st.family === "fsdp" ? "FSDP" : st.family === "deepspeed" ? `DeepSpeed${st.stage !== undefined ? ` ZeRO-${st.stage}` : ""}` : st.family === "model_parallel" ? "ModelParallel (FSDP2+TP)" : st.family === "ddp" ? `DDP (${st.name})` : st.family === "xla" ? "XLA" : W && W > 1 ? "DDP (auto)" : "single device";
+  const sharded = st.family === "fsdp" || (st.family === "model_parallel" && st.derived) || (st.family === "deepspeed" && st.stage === 3);
+  const parallel = W ? layout(sharded ? { dp_shard: W } : { dp_replicate: W }) : undefined;
   const base = { layoutName: name, ...(parallel ? { parallel } : {}), notes };
+  if (st.derived) notes.push(`Strategy: ${st.name} (LitGPT chooses it from \`devices\` × \`num_nodes\`; the config has no strategy key).`);
   if (!valid) return { ...base, mechanism: "error", meaning: "Lightning rejects the `precision` value before training." };
   if (st.family === "deepspeed") {
     if (ds) {
@@ -227,7 +266,8 @@ function resolve(precision: string, valid: boolean, st: Strategy, ds: LinkedDs |
       if (req === "fp16" && f.fp16Enabled === undefined) f.fp16Enabled = true;
       if (f.bf16Enabled === true) f.mode = "bf16";
       else if (f.fp16Enabled === true) f.mode = "fp16";
-      const r = dsTable(f, req);
+      // Lightning fills no "auto": with a 32-bit precision DeepSpeed drops it and runs fp32.
+      const r = dsTable(f, req ?? "fp32");
       notes.push("Precision from the DeepSpeed strategy's config file (Lightning adds an fp16/bf16 block only when the file has none).");
       return { ...base, mechanism: r.mechanism, meaning: r.meaning, table: r.table };
     }
@@ -255,12 +295,17 @@ function resolve(precision: string, valid: boolean, st: Strategy, ds: LinkedDs |
   // -mixed
   const src = `\`precision: ${precision}\``;
   if (st.family === "fsdp") {
+    const lowInit = st.derived && fsdpInitsFp32(lv) === false;
+    if (!st.derived) notes.push(`Parameters are fp32 when the model is built in fp32; ${fsdpInitsFp32(lv) === false ? `with ${lv.detail}, ` : "before Lightning 2.6.4, "}modules created in \`configure_model\` or under \`trainer.init_module()\` were built in ${lowName} (Lightning-AI/pytorch-lightning#21556, fixed in 2.6.4).`);
     return {
       ...base,
       mechanism: "fully_shard",
-      meaning: `fp32 parameters, ${lowName} compute through FSDP MixedPrecision plus autocast, and **${lowName} gradient reduction** (reduce_dtype = buffer_dtype = ${lowName}).`,
-      table: { P: dt("float32", "FSDPPrecision (fp32 init)"), C: dt(low!, `MixedPrecision param_dtype (${src})`), G: dt("float32", "sharded fp32 gradients"), R: dt(low!, `MixedPrecision reduce_dtype (${src})`), O: dt("float32", "optimizer over fp32 parameters") },
+      meaning: lowInit ? `**${lowName} parameters** (LitGPT builds the model under \`fabric.init_module()\`, which used the policy's dtype before Lightning 2.6.4; ${lv.detail}), ${lowName} compute and ${lowName} gradient reduction.` : `fp32 parameters, ${lowName} compute through FSDP MixedPrecision plus autocast, and **${lowName} gradient reduction** (reduce_dtype = buffer_dtype = ${lowName}).`,
+      table: fsdpMixedTable(low!, src, st, lv),
     };
+  }
+  if (st.family === "model_parallel" && st.derived) {
+    return { ...base, mechanism: "autocast", meaning: `${lowName} autocast; LitGPT's \`fully_shard\` has no mixed-precision policy, so parameters, gradients, their reduction and optimizer state stay fp32.`, table: { P: dt("float32", "fully_shard without mp_policy (LitGPT parallelize_fn)"), C: dt(low!, `autocast (${src})`), G: dt("float32", "gradients of fp32 parameters"), R: dt("float32", "fully_shard reduces in the parameter dtype"), O: dt("float32", "optimizer over fp32 parameters") } };
   }
   if (st.family === "model_parallel") {
     notes.push("ModelParallelStrategy does not set a MixedPrecisionPolicy: the dtypes of the sharded parameters and the reduction are whatever `fully_shard(mp_policy=...)` in `configure_model` sets.");
@@ -275,18 +320,31 @@ function resolve(precision: string, valid: boolean, st: Strategy, ds: LinkedDs |
 }
 
 /** The engine's view of a Lightning run (see engineView.ts for what is modelled). */
-function engineSpecFor(precision: string, st: Strategy, parallel: ParallelLayout | undefined, W: number | undefined): EngineSpec | undefined {
+function engineSpecFor(precision: string, st: Strategy, parallel: ParallelLayout | undefined, W: number | undefined, storedAs?: string): EngineSpec | undefined {
   if (st.family === "deepspeed" || st.family === "model_parallel" || st.family === "xla" || precision.startsWith("transformer-engine") || precision === "64-true") return undefined;
   const low: DType = precision.startsWith("bf16") ? "bfloat16" : precision.startsWith("16") ? "float16" : "float32";
   const multi = (W ?? 1) > 1;
   if (st.family === "fsdp") {
     const l = simLayout(parallel, true, false);
-    if (precision.endsWith("-mixed")) return { mechanism: "fully_shard", layout: l, ddp: false, param: low, reduce: low, storage: "float32" };
+    // LitGPT on a Lightning before 2.6.4 builds the parameters in the policy dtype (see fsdpMixedTable).
+    if (precision.endsWith("-mixed")) return { mechanism: "fully_shard", layout: l, ddp: false, param: low, reduce: low, storage: storedAs === low ? low : "float32" };
     return { mechanism: "fully_shard", layout: l, ddp: false, param: low, reduce: low, storage: low };
   }
   const l = simLayout(parallel, false, multi);
   if (precision.endsWith("-mixed")) return { mechanism: "autocast", layout: l, ddp: multi, param: low, reduce: "float32", storage: "float32" };
   return { mechanism: "none", layout: l, ddp: multi, param: low, reduce: low, storage: low };
+}
+
+/**
+ * FSDPStrategy with a `-mixed` precision. Parameters are fp32, except for LitGPT (which builds the model under
+ * `fabric.init_module()`) on a Lightning before 2.6.4, where that context used the policy's dtype (see
+ * lightningVersion.ts). Unpinned, the newest Lightning is assumed and the row says so.
+ */
+function fsdpMixedTable(low: DType, src: string, st: Strategy, lv: LightningVersion): PrecisionTable {
+  const fp32Init = fsdpInitsFp32(lv);
+  const P = st.derived && fp32Init === false ? dt(low, `FSDPPrecision.module_init_context under \`fabric.init_module()\` (${lv.detail}; fp32 from 2.6.4)`) : dt("float32", `FSDPPrecision (fp32 init${st.derived ? `; ${lv.detail}; before 2.6.4 LitGPT's parameters were ${low === "bfloat16" ? "bf16" : "fp16"}` : ""})`);
+  const lowParams = P.dtype === low;
+  return { P, C: dt(low, `MixedPrecision param_dtype (${src})`), G: dt(lowParams ? low : "float32", lowParams ? "gradients of the low-precision parameters" : "sharded fp32 gradients"), R: dt(low, `MixedPrecision reduce_dtype (${src})`), O: dt(lowParams ? low : "float32", `optimizer over ${lowParams ? "the low-precision" : "fp32"} parameters`) };
 }
 
 function all(dtype: DType, from: string): PrecisionTable {

@@ -37,7 +37,7 @@ export function dsLinkOf(v: View): { framework: Referrer["framework"]; rel: stri
     const rel = v.str("deepspeed");
     return rel ? { framework: "axolotl", rel, path: ["deepspeed"] } : undefined;
   }
-  for (const root of [[], ["fit"]]) {
+  for (const root of [[], ["fit"], ["lightning"]]) {
     const t = v.at(...root);
     const rel = t.str("trainer", "strategy", "init_args", "config");
     if (rel) return { framework: "lightning", rel, path: [...root, "trainer", "strategy", "init_args", "config"] };
@@ -62,7 +62,7 @@ export function requestedMode(v: View, framework: Referrer["framework"]): { mode
     if (bf16 === undefined && fp16) return { mode: "fp16", label: "`fp16: true`", key: ["fp16"] };
     return { mode: "bf16", label: bf16 === undefined ? "`bf16` (default auto → bf16 on Ampere+)" : `\`bf16: ${String(bf16)}\``, key: bf16 === undefined ? undefined : ["bf16"] } as { mode: DsMode; label: string; key?: string[] };
   }
-  for (const root of [[], ["fit"]]) {
+  for (const root of [[], ["fit"], ["lightning"]]) {
     const p = v.at(...root).scalar("trainer", "precision");
     if (p === undefined) continue;
     const s = String(p);
@@ -78,7 +78,7 @@ function worldSizeOf(v: View, framework: Referrer["framework"]): number | undefi
     return n && n > 0 ? n : undefined;
   }
   if (framework === "lightning") {
-    for (const root of [[], ["fit"]]) {
+    for (const root of [[], ["fit"], ["lightning"]]) {
       const t = v.at(...root, "trainer");
       const dev = t.int("devices");
       if (dev && dev > 0) return dev * (t.int("num_nodes") ?? 1);

@@ -12,6 +12,25 @@ import type { Diagnostic, DType, Fix, Range, Severity, TextEdit } from "../types
 
 export type { Fix };
 
+/**
+ * The first character of the text that is not whitespace and not inside a `#` comment line (linear scan:
+ * no regular expression, so no backtracking on hostile input). Undefined for an empty or comment-only text.
+ */
+export function firstContentChar(text: string): string | undefined {
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text[i]!;
+    if (c === "#") {
+      const nl = text.indexOf("\n", i);
+      if (nl < 0) return undefined;
+      i = nl + 1;
+    } else if (c === " " || c === "\t" || c === "\r" || c === "\n" || c === "\uFEFF") i++;
+    else return c;
+  }
+  return undefined;
+}
+
 /** A read-only view of a document under a root path (Lightning configs may nest the trainer under `fit:`). */
 export class View {
   private readonly sectionKeys: Set<string>;
@@ -163,6 +182,8 @@ export function appendLine(doc: ConfigDocument, text: string): TextEdit {
 export interface Row {
   dtype: DType | string;
   from: string;
+  /** `none`: no such step (no gradient reduction on one device); `launcher`: filled in by the launcher. Both are null in the contract. */
+  kind?: "none" | "launcher";
 }
 
 export interface PrecisionTable {
@@ -177,10 +198,25 @@ export function dt(dtype: DType | string, from: string): Row {
   return { dtype, from };
 }
 
-/** The three contract fields from a full table (non-dtype phrases fall back to float32 with the phrase as knob). */
-export function toResolved(t: PrecisionTable): ResolvedPrecision {
-  const conv = (r: Row) => (isDType(r.dtype) ? { dtype: r.dtype, knob: r.from } : { dtype: "float32" as DType, knob: `${r.from} (${r.dtype}; shown as float32, the usual load dtype)` });
-  return { paramStorage: conv(t.P), compute: conv(t.C), gradReduce: conv(t.R) };
+/** The gradient-reduction row of a single-device run: there is none ("none" in text, null in JSON). */
+export function noReduce(from = "one device: no gradient reduction"): Row {
+  return { dtype: "none", from, kind: "none" };
+}
+
+/** A row the launcher decides (DeepSpeed `"auto"` filled by HF Trainer/accelerate). */
+export function launcherRow(from: string): Row {
+  return { dtype: "set by the launcher", from, kind: "launcher" };
+}
+
+/**
+ * The three contract fields from a full table. `none`/`launcher` rows become null; other non-dtype phrases
+ * ("load dtype", "8-bit") fall back to float32 with the phrase as knob.
+ */
+export function toResolved(t: PrecisionTable, setBy?: string): ResolvedPrecision {
+  const conv = (r: Row) => (r.kind ? { dtype: null, knob: r.from } : isDType(r.dtype) ? { dtype: r.dtype, knob: r.from } : { dtype: "float32" as DType, knob: `${r.from} (${r.dtype}; shown as float32, the usual load dtype)` });
+  const out: ResolvedPrecision = { paramStorage: conv(t.P), compute: conv(t.C), gradReduce: conv(t.R) };
+  if (setBy) out.setBy = setBy;
+  return out;
 }
 
 export function isDType(s: string): s is DType {
@@ -194,13 +230,21 @@ export const MECHANISM_TEXT: Record<Mechanism, string> = {
   error: "none: the launch fails before training",
 };
 
+/**
+ * A layout with the sequence-parallel degree where a framework has one (accelerate ALST/Ulysses `sp_size`).
+ * `sp` travels with `AnalysisResult.parallel` (and the CLI's JSON) as an extra field; absent means 1.
+ */
+export type FrameworkLayout = ParallelLayout & { sp?: number };
+
 export interface Summary {
   framework: string;
   reasonLine?: string;
   layoutName: string;
   worldSize: Sourced<number> | undefined;
-  layout?: ParallelLayout;
+  layout?: FrameworkLayout;
   mechanism: Mechanism;
+  /** Replaces the generic mechanism phrase where it would mislead (a precision the launcher decides). */
+  mechanismText?: string;
   /** One sentence: what "bf16" (or the precision setting) means here. */
   meaning: string;
   table?: PrecisionTable;
@@ -228,12 +272,12 @@ export function summaryMarkdown(s: Summary): string {
   if (s.layout) {
     const d = s.layout;
     lines.push("");
-    lines.push(`Layout: dp_replicate ${d.dp_replicate} · dp_shard ${d.dp_shard} · cp ${d.cp} · tp ${d.tp} · pp ${d.pp}`);
+    lines.push(`Layout: dp_replicate ${d.dp_replicate} · dp_shard ${d.dp_shard} · cp ${d.cp} · tp ${d.tp} · pp ${d.pp}${d.sp && d.sp > 1 ? ` · sp ${d.sp}` : ""}`);
   }
   lines.push("");
   if (s.failed?.length) {
     lines.push(`Mechanism: **${MECHANISM_TEXT.error}** — ${s.failed.length} error${s.failed.length === 1 ? "" : "s"} (first: ${s.failed[0]!.code}). Once fixed: ${MECHANISM_TEXT[s.mechanism === "error" ? "none" : s.mechanism]} — ${s.meaning}`);
-  } else lines.push(`Mechanism: **${MECHANISM_TEXT[s.mechanism]}** — ${s.meaning}`);
+  } else lines.push(`Mechanism: **${s.mechanismText ?? MECHANISM_TEXT[s.mechanism]}** — ${s.meaning}`);
   if (s.table) {
     const t = s.table;
     const cell = (r: Row) => (isDType(r.dtype) ? `\`${r.dtype}\`` : r.dtype);

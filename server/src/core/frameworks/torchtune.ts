@@ -5,7 +5,8 @@
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer, ParallelLayout, Sourced } from "../analysis";
 import type { ConfigDocument } from "../model";
 import type { DType } from "../types";
-import { appendLine, deleteLines, diagnostics, dt, fix, FORCED, hoversAt, indentOf, insertLineAfter, launchErrors, layout, looksBoolKey, parseNoteDiagnostics, precisionHint, replaceValue, summaryMarkdown, toResolved, View, yaml11Booleans, type PrecisionTable } from "./shared";
+import { compilesOptimizerStep, torchtuneVersion } from "./torchtuneVersion";
+import { appendLine, deleteLines, diagnostics, dt, fix, FORCED, hoversAt, indentOf, insertLineAfter, launchErrors, layout, looksBoolKey, noReduce, parseNoteDiagnostics, precisionHint, replaceValue, summaryMarkdown, toResolved, View, yaml11Booleans, type PrecisionTable } from "./shared";
 import { simLayout, withPerOp, type EngineSpec } from "./engineView";
 import { pureBf16Risk } from "../pureLowPrecision";
 
@@ -110,7 +111,7 @@ function analyzeTorchtune(doc: ConfigDocument, settings: AnalysisSettings, env: 
   if (dtypeName === "bf16" && dtypeEntry && training) {
     const epochs = v.int("epochs");
     const { long, why } = pureBf16Risk({ lr, epochs });
-    d.add("TT3", long ? "warning" : "information", dtypeEntry.value.range, `\`dtype: bf16\` is pure bf16 in torchtune: weights, gradients and optimizer states are bf16, there is no fp32 master copy, and gradients are reduced in bf16.${why} Use \`dtype: fp32\` if convergence suffers; torchtune has no fp32-master mixed precision.`, [fix("Use fp32 (full precision)", [replaceValue(dtypeEntry, "fp32")])]);
+    d.add("TT3", long ? "warning" : "information", dtypeEntry.value.range, `\`dtype: bf16\` is pure bf16 in torchtune: weights, gradients and optimizer states are bf16${singleDevice || worldSize?.value === 1 ? " and there is no fp32 master copy" : ", there is no fp32 master copy, and gradients are reduced in bf16"}.${why} Use \`dtype: fp32\` if convergence suffers; torchtune has no fp32-master mixed precision.`, [fix("Use fp32 (full precision)", [replaceValue(dtypeEntry, "fp32")])]);
   }
 
   // TT4, TT5: optimizer_in_bwd.
@@ -127,10 +128,17 @@ function analyzeTorchtune(doc: ConfigDocument, settings: AnalysisSettings, env: 
     }
     const compile = v.entry("compile");
     const fullOrQatDistributed = distributed && (!recipe || /full_finetune_distributed|qat_distributed/.test(recipe));
-    if (compile && compile.value.value === true && fullOrQatDistributed) {
+    const tv = torchtuneVersion(env);
+    const compilesStep = compilesOptimizerStep(tv);
+    if (compile && compile.value.value === true && fullOrQatDistributed && compilesStep !== false) {
       const ind = indentOf(doc, compile.range);
       const eol = doc.lines.eol;
-      d.add("TT5", "error", compile.value.range, '`compile: True` also compiles the optimizer step, which the distributed full/QAT recipes reject with `optimizer_in_bwd: True` (ValueError "optimizer_in_bwd not supported with compiling the optimizer step"). Compile the model and loss only.', [
+      // Pinned ≥ 0.7.0: the launch fails (error). No pin: the newest torchtune is assumed, and said, as a
+      // warning (torchtune 0.6.1 and older compile only the model and the loss, where this config runs).
+      const msg = compilesStep
+        ? `\`compile: True\` also compiles the optimizer step (${tv.detail}), which the distributed full/QAT recipes reject with \`optimizer_in_bwd: True\` (ValueError "optimizer_in_bwd not supported with compiling the optimizer step"). Compile the model and loss only.`
+        : `${tv.detail[0]!.toUpperCase()}${tv.detail.slice(1)}: there \`compile: True\` also compiles the optimizer step, which the distributed full/QAT recipes reject with \`optimizer_in_bwd: True\` (ValueError "optimizer_in_bwd not supported with compiling the optimizer step"). torchtune 0.6.1 and older compile only the model and the loss, where this config runs. Compile the model and loss only to be safe with both.`;
+      d.add("TT5", compilesStep ? "error" : "warning", compile.value.range, msg, [
         fix("Compile model and loss only", [{ range: { start: compile.keyRange.end, end: compile.value.range.end }, newText: `:${eol}${ind}  model: true${eol}${ind}  loss: true${eol}${ind}  optimizer_step: false` }], true),
       ]);
     }
@@ -211,7 +219,8 @@ function analyzeTorchtune(doc: ConfigDocument, settings: AnalysisSettings, env: 
     layoutName = parts.join("+") || "single device";
     if (shard !== undefined) parallel = layout({ dp_replicate: repDim, dp_shard: shard, tp: tpDim, cp: cpDim });
   }
-  const table = tuneTable(v, dtypeName, singleDevice, isLora, cpuOffload);
+  const table = tuneTable(v, dtypeName, singleDevice || W === 1, isLora, cpuOffload);
+  if (!training) table.R = noReduce("no training (generation, evaluation or quantization): no gradients");
   const notes: string[] = [];
   if (cpuOffload) notes.push("`fsdp_cpu_offload`: parameters, gradients and optimizer state live on the CPU (in the same dtype); the optimizer step runs on the CPU.");
   if (v.bool("enable_fp8_training")) notes.push("`enable_fp8_training`: Linear layers except `output` run float8 matmuls (torchao Float8Linear).");
@@ -260,7 +269,7 @@ function tuneTable(v: View, dtypeName: string | undefined, single: boolean, lora
     P: dt(dtype, `${src}${lora ? "; base frozen, LoRA adapters in the same dtype" : ""}${where}`),
     C: dt(dtype, `${src} (no autocast)`),
     G: dt(dtype, `${src}${where}`),
-    R: single ? dt("n/a (one device)", "single-device recipe") : dt(dtype, `${src} (fully_shard without a mixed-precision policy)`),
+    R: single ? noReduce("single-device recipe: no gradient reduction") : dt(dtype, `${src} (fully_shard without a mixed-precision policy)`),
     O: eightBit ? dt("8-bit", `\`${opt}\` (quantized states)`) : dt(dtype, `${src}: optimizer states follow the parameters${where}`),
   };
 }

@@ -134,7 +134,7 @@ function dtypeStrip(sim: Simulation): DtypeStripOp[] {
 function throughputView(result: AnalysisResult, t: ThroughputData | undefined): ThroughputView {
   const current: ThroughputBar = { label: result.layoutName ? `${result.layoutName} as written` : "as written", current: true };
   if (result.mechanism) current.mechanism = result.mechanism;
-  if (result.precision) current.compute = result.precision.compute.dtype;
+  if (result.precision?.compute.dtype) current.compute = result.precision.compute.dtype;
   if (t?.tokensPerSecondPerGpu !== undefined) current.tokensPerSecondPerGpu = t.tokensPerSecondPerGpu;
   const peak = result.simulation?.memory.perGpuBytes?.peak;
   if (peak !== undefined) current.peakBytes = peak;
@@ -165,7 +165,11 @@ export function buildReportView(result: AnalysisResult, options: ReportOptions =
   if (result.worldSize) view.worldSize = { ...result.worldSize };
   if (result.layoutName) view.layoutName = result.layoutName;
   if (result.mechanism) view.mechanism = result.mechanism;
-  if (result.precision) view.precision = { paramStorage: result.precision.paramStorage.dtype, compute: result.precision.compute.dtype, gradReduce: result.precision.gradReduce.dtype };
+  if (result.precision) {
+    // null: the file does not decide it (a launcher's "auto"; no gradient reduction on one device).
+    const launcher = result.precision.setBy ? "set by the launcher" : "not decided by this file";
+    view.precision = { paramStorage: result.precision.paramStorage.dtype ?? launcher, compute: result.precision.compute.dtype ?? launcher, gradReduce: result.precision.gradReduce.dtype ?? "none" };
+  }
   if (sim) {
     if (sim.model) view.model = `${sim.model.name} ${sim.model.flavor}`;
     const mem = memoryView(sim, gpuMem && t?.gpu ? { bytes: gpuMem.bytes, label: gpuMem.label, source: t.gpu.source } : undefined);

@@ -64,7 +64,7 @@ export function whatIfCell(doc: ConfigDocument, worldSize: number, version: stri
   const forced: ConfigDocument = { ...doc, comments: doc.comments.filter((c) => !DIRECTIVE_COMMENT.test(c.text)) };
   const { ctx } = buildTitanContext(forced, { ...settings, worldSize, torchtitanVersion: version }, NO_ENV);
   const cell: Omit<WhatIfCell, "current"> = { worldSize, version, mechanism: ctx.decision.mechanism };
-  if (ctx.precision && ctx.decision.mechanism !== "error") cell.compute = ctx.precision.compute.dtype;
+  if (ctx.precision?.compute.dtype && ctx.decision.mechanism !== "error") cell.compute = ctx.precision.compute.dtype;
   if (ctx.dims.resolved) cell.layoutName = ctx.layoutName;
   const peak = ctx.simulation?.memory.perGpuBytes?.peak;
   if (peak !== undefined && Number.isFinite(peak)) cell.peakBytes = peak;

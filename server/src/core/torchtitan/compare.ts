@@ -41,7 +41,7 @@ export function eraComparison(ctx: TitanContext): EraOutcome[] {
       const decision = eraById(e.id).decide(d, ctx.worldSize.value, { ...ctx.decideOptions, date: p.from });
       const pr = resolvePrecision(decision, ctx.knobs, d);
       const o: EraOutcome = { era: e.id, label: e.label, readsToml: e.readsToml, mechanism: decision.mechanism, current: false };
-      if (pr) o.compute = pr.compute.dtype;
+      if (pr?.compute.dtype) o.compute = pr.compute.dtype;
       if (decision.error) o.error = decision.error;
       return o;
     });

@@ -1,0 +1,74 @@
+/**
+ * The exact version of a Python package pinned in the workspace (requirements*.txt, pyproject.toml, uv.lock,
+ * poetry.lock, pdm.lock), walking up from the config's folder like the torchtitan version inference
+ * (version.ts). Used by the YAML frameworks whose rules depend on the library version (torchtune).
+ * Only exact pins count (`==X`, a lock entry, a git tag); a range says nothing about the running version.
+ * Nothing is executed; files are scanned with regular expressions.
+ */
+import type { AnalysisEnv } from "../analysis";
+import { ancestorDirs, displayPath, join } from "./paths";
+
+export interface PackagePin {
+  /** The version as written, without a leading "v": "0.6.1", "0.7.0.dev20250601". */
+  version: string;
+  /** Where, for messages: "requirements.txt: torchtune==0.6.1". */
+  where: string;
+}
+
+const LOCKS = ["uv.lock", "poetry.lock", "pdm.lock"];
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** An exact pin of `pkg` in one dependency file's text. */
+export function findPackagePin(text: string, pkg: string, lock: boolean): string | undefined {
+  const name = escape(pkg);
+  // Dependency lines are short; skipping very long ones keeps the regular expressions below linear in practice.
+  const lines = text.split(/\r?\n/).map((l) => (l.length > 500 ? "" : l));
+  if (lock) {
+    for (let i = 0; i < lines.length; i++) {
+      if (!new RegExp(`^\\s*name\\s*=\\s*"${name}"\\s*$`, "i").test(lines[i]!)) continue;
+      for (let j = i + 1; j < Math.min(lines.length, i + 12) && !/^\s*\[/.test(lines[j]!); j++) {
+        const v = /^\s*version\s*=\s*"([^"]+)"/.exec(lines[j]!);
+        if (v) return v[1]!.replace(/^v/, "");
+      }
+    }
+    return undefined;
+  }
+  for (const raw of lines) {
+    const line = raw.replace(/(^|\s)#.*$/, "").trim();
+    const eq = new RegExp(`(?:^|["'\\s])${name}\\s*(?:\\[[^\\]]*\\])?\\s*===?\\s*v?([0-9][\\w.+-]*)`, "i").exec(line);
+    if (eq) return eq[1]!;
+    const git = new RegExp(`/${name}(?:\\.git)?@v?([0-9][\\w.-]*)`, "i").exec(line);
+    if (git) return git[1]!;
+    const poetry = new RegExp(`^${name}\\s*=\\s*"\\s*(?:==)?\\s*v?([0-9][\\w.+-]*)\\s*"`, "i").exec(line);
+    if (poetry) return poetry[1]!;
+  }
+  return undefined;
+}
+
+/** The nearest exact pin of `pkg` above the document, or undefined. */
+export function packagePin(env: AnalysisEnv, pkg: string): PackagePin | undefined {
+  for (const dir of ancestorDirs(env)) {
+    const names = env.listDir(dir).sort();
+    const files = [...names.filter((n) => /^requirements.*\.txt$/i.test(n)), ...names.filter((n) => n === "pyproject.toml"), ...names.filter((n) => LOCKS.includes(n))];
+    for (const n of files) {
+      const path = join(dir, n);
+      const text = env.readFile(path);
+      if (text === undefined || text.length > 2_000_000) continue;
+      const version = findPackagePin(text, pkg, LOCKS.includes(n));
+      if (version) return { version, where: `${displayPath(path, env)}: ${pkg} ${version}` };
+    }
+  }
+  return undefined;
+}
+
+/** Compares dotted release numbers ("0.6.1" < "0.7.0"); pre-release/dev suffixes count as that release. */
+export function versionAtLeast(version: string, min: string): boolean {
+  const nums = (s: string) => s.split(/[.+-]/).slice(0, 3).map((x) => Number.parseInt(x, 10) || 0);
+  const a = nums(version);
+  const b = nums(min);
+  for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
+  return true;
+}
