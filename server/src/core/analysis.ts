@@ -90,6 +90,8 @@ export interface AnalysisSettings {
   worldSize?: number | null;
   /** precisionLens.torchtitanVersion / --torchtitan-version: "auto" (default) or a version id. */
   torchtitanVersion?: string;
+  /** precisionLens.gpu / --gpu: GPU type for the throughput and memory-capacity estimates (default H100 SXM). */
+  gpu?: string;
 }
 
 /**

@@ -86,8 +86,8 @@ export const ASSUMPTIONS = {
   },
   matmul_efficiency: {
     values: [],
-    default: "0.37",
-    doc: "Fraction of the GPU's dense peak an eager-mode transformer step realises on its matmuls (kernel efficiency, launch gaps and the non-GEMM ops folded in). torchtitan reports 33% MFU for eager Llama 3.1 8B FSDP against the H100 SXM peak on 500 W H100s that run below it (benchmarks/llama3_h100_202412_torchtitan.md, footnote 2); Megatron-LM and MosaicML report 35–45% for dense LLMs on H100.",
+    default: "0.44",
+    doc: "Fraction of the GPU's dense peak an eager-mode transformer step realises on its matmuls (kernel efficiency, launch gaps and the non-GEMM ops folded in). torchtitan reports 33% MFU for eager Llama 3.1 8B FSDP counted against the H100 SXM peak on 500 W H100s whose real peak lies between the NVL and SXM figures (benchmarks/llama3_h100_202412_torchtitan.md, footnote 2), i.e. about 39–44% of their own peak; Megatron-LM and MosaicML report 40–50% for dense LLMs on H100.",
   },
   compile_speedup: {
     values: [],

@@ -8,6 +8,8 @@
  * - H100 SXM / H100 PCIe: NVIDIA H100 Tensor Core GPU data sheet (nvidia.com/en-us/data-center/h100/):
  *   SXM BF16 1,979 / FP8 3,958 / TF32 989 TFLOPS "with sparsity", FP32 67, 80 GB, NVLink 900 GB/s;
  *   PCIe BF16 1,513 / FP8 3,026 / TF32 756 sparse, FP32 51, 80 GB, PCIe Gen5 128 GB/s.
+ * - H100 NVL: same data sheet (NVL: BF16 1,671 / FP8 3,341 / TF32 835 TFLOPS with sparsity, FP32 60, 94 GB,
+ *   NVLink bridge 600 GB/s between pairs).
  * - H200 SXM: NVIDIA H200 data sheet (nvidia.com/en-us/data-center/h200/): same tensor rates as H100 SXM,
  *   141 GB HBM3e, NVLink 900 GB/s.
  * - A100 40 GB / 80 GB SXM: NVIDIA A100 data sheet (nvidia.com/en-us/data-center/a100/): BF16/FP16 312,
@@ -23,7 +25,7 @@
  * NDR rail of DGX/HGX systems, is assumed for all (assumption `internode_gbps_per_gpu`).
  */
 
-export type GpuId = "h100-sxm" | "h100-pcie" | "h200" | "a100-40gb" | "a100-80gb" | "b200" | "mi300x" | "l40s";
+export type GpuId = "h100-sxm" | "h100-pcie" | "h100-nvl" | "h200" | "a100-40gb" | "a100-80gb" | "b200" | "mi300x" | "l40s";
 
 export interface GpuSpec {
   id: GpuId;
@@ -58,6 +60,15 @@ export const GPUS: Readonly<Record<GpuId, GpuSpec>> = {
     intraNodeGBps: 64,
     gpusPerNode: 8,
     source: "NVIDIA H100 data sheet (PCIe: 1,513 BF16 TFLOPS with sparsity; PCIe Gen5 128 GB/s bidirectional)",
+  },
+  "h100-nvl": {
+    id: "h100-nvl",
+    label: "H100 NVL 94GB",
+    memoryBytes: 94 * GB,
+    tflops: { bf16: 835.5, fp16: 835.5, fp8: 1670.5, tf32: 417.5, fp32: 60 },
+    intraNodeGBps: 300,
+    gpusPerNode: 8,
+    source: "NVIDIA H100 data sheet (NVL: 1,671 BF16 TFLOPS with sparsity = 835.5 dense; NVLink bridge 600 GB/s bidirectional)",
   },
   h200: {
     id: "h200",
@@ -125,6 +136,7 @@ export function parseGpu(raw: string | undefined): GpuId | undefined {
   if ((GPU_IDS as string[]).includes(k)) return k as GpuId;
   const alias: Record<string, GpuId> = {
     h100: "h100-sxm",
+    "h100-nvl-94gb": "h100-nvl",
     "h100-sxm5": "h100-sxm",
     h200: "h200",
     "h200-sxm": "h200",

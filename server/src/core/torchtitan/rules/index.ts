@@ -7,6 +7,7 @@ import { cpuOffloadWithoutFsdp } from "./cpu-offload-without-fsdp";
 import { ddpWithOtherParallelism } from "./ddp-with-other-parallelism";
 import { dtypeValues } from "./dtype-values";
 import { fp32ParamDtype } from "./fp32-param-dtype";
+import { memoryExceedsGpu } from "./memory-exceeds-gpu";
 import { noEffect } from "./no-effect";
 import { noMixedPrecision } from "./no-mixed-precision";
 import { parallelDims } from "./parallel-dims";
@@ -22,5 +23,6 @@ export const TITAN_RULES: readonly TitanRule[] = [
   noEffect,
   cpuOffloadWithoutFsdp,
   ppBubble,
+  memoryExceedsGpu,
   ...SCHEMA_RULES,
 ];
