@@ -11,7 +11,7 @@ import type { AnalysisResult, AnalysisSettings } from "./core/analysis";
 import { headline } from "./core/features";
 import { fixAll, formatFixReport, type FixAllResult } from "./core/fix";
 import { torchtitanJsonSchemaText } from "./core/jsonSchema";
-import { simulationToJson } from "./core/engine";
+import { GPU_IDS, parseGpu, simulationToJson } from "./core/engine";
 import { parseVersion } from "./core/torchtitan/versions";
 import { nodeEnv } from "./host/nodeEnv";
 
@@ -22,12 +22,12 @@ export interface CliIO {
 }
 
 const USAGE = `Usage:
-  precision-lens check [--world-size N] [--torchtitan-version V] [--format text|json] [--fix] PATH...
+  precision-lens check [--world-size N] [--torchtitan-version V] [--gpu G] [--format text|json] [--fix] PATH...
       Analyse training configs (files, or folders searched recursively for .toml, .yaml, .yml, .json).
       Exit 0 when no error-level diagnostic, 1 when any, 2 on usage errors or unreadable input.
       --fix rewrites the files in place with every fix that needs no choice (moved and renamed keys,
       clear typos), keeping comments and layout, and lists the fixes that need a choice.
-  precision-lens explain [--world-size N] [--torchtitan-version V] FILE
+  precision-lens explain [--world-size N] [--torchtitan-version V] [--gpu G] FILE
       Print the full precision report of one config: layout, mechanism, the dtype of every op of a
       simulated training step, collectives, memory per GPU, assumptions and the era comparison.
   precision-lens schema [--torchtitan-version V]
@@ -37,6 +37,7 @@ const USAGE = `Usage:
 Options:
   --world-size N            number of GPUs (overrides in-file directives and inference)
   --torchtitan-version V    auto (default), v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213, main@YYYY-MM-DD
+  --gpu G                   GPU type for throughput and memory estimates: ${GPU_IDS.join(", ")} (default h100-sxm)
   --format text|json        output format (default text); json is a stable contract (see README)
   --fix                     apply the fixes that need no choice, in place
 `;
@@ -103,6 +104,12 @@ function parseCheckArgs(args: string[]): CheckOptions {
         opts.settings.torchtitanVersion = v;
         break;
       }
+      case "--gpu": {
+        const v = value();
+        if (!parseGpu(v)) throw new UsageError(`--gpu: unknown GPU type "${v}" (use ${GPU_IDS.join(", ")})`);
+        opts.settings.gpu = v;
+        break;
+      }
       case "--format": {
         const v = value();
         if (v !== "text" && v !== "json") throw new UsageError(`--format must be text or json, got "${v}"`);
@@ -130,7 +137,7 @@ interface FileOutcome {
 
 function explain(args: string[], io: CliIO): number {
   const opts = parseCheckArgs(args);
-  if (opts.fix || opts.format !== "text") throw new UsageError("explain takes only --world-size, --torchtitan-version and one file");
+  if (opts.fix || opts.format !== "text") throw new UsageError("explain takes only --world-size, --torchtitan-version, --gpu and one file");
   if (opts.paths.length !== 1) throw new UsageError("explain takes exactly one file");
   const { files, errors } = collect(opts.paths[0]!, io);
   if (errors.length || files.length !== 1) {

@@ -99,7 +99,7 @@ function recomputeFractions(ctx: SimContext, layers: number): { linear: number; 
       if (opt === "op") return { linear: 0.5, attention: 0, how: "op-level selective AC recomputes every second block matmul" };
       const n = Math.max(1, parseInt(opt, 10) || 2);
       const f = Math.floor(layers / n) / layers;
-      return { linear: f, attention: f, how: `selective AC recomputes every ${n}th block` };
+      return { linear: f, attention: f, how: n === 1 ? "selective AC recomputes every block" : `selective AC recomputes one block in ${n}` };
     }
   }
 }
