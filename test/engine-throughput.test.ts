@@ -137,6 +137,13 @@ describe("memory: reserved, pipeline schedules, CPU offload", () => {
     assert.equal(a("1F1B", 16).microbatchesInFlight, 4);
     assert.equal(a("GPipe", 16).microbatchesInFlight, 16);
   });
+  it("PP gradient accumulation at the activation peak: the whole stage for 1F1B, one of v chunks for Interleaved1F1B", () => {
+    const m = (schedule: string) => sim(modeInput("c", { layout: layout({ dp_shard: 2, pp: 4 }), localBatchSize: 8, ppSchedule: schedule })).memory;
+    const one = m("1F1B");
+    const two = m("Interleaved1F1B");
+    assert.equal(one.terms.find((t) => t.name === "pp_grad_accumulation")!.bytes, 4 * one.paramsPerGpu!);
+    assert.equal(two.terms.find((t) => t.name === "pp_grad_accumulation")!.bytes, (4 * two.paramsPerGpu!) / 2);
+  });
   it("legacy pipeline_parallel_microbatches: the count sets the microbatch size", () => {
     const a = sim(modeInput("c", { layout: layout({ dp_shard: 2, pp: 4 }), localBatchSize: 16, ppMicrobatches: 4, seqLen: 1024 })).memory.activations!;
     assert.equal(a.tokensPerMicrobatch, 4 * 1024);

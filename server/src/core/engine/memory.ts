@@ -86,7 +86,12 @@ export function estimateMemory(ctx: SimContext, forward: OpResult[], params: Par
       t("fsdp_backward_unit_buffers", perUnit, "transient", `one block in backward: ${lc.unshardedGrad} unsharded grads + ${lc.reduce} reduce-scatter input${N > 1 ? ` + output / ${N} + all-gather input / ${N}` : ""}`);
     }
     if (pp > 1) {
-      t("pp_grad_accumulation", stage.total * B(lc.accumulation), "transient", `unsharded gradients accumulated across microbatches in ${lc.accumulation} until the single end-of-step reduce-scatter`);
+      // Activations peak when rank 0 starts its first backward. With one stage per rank that backward
+      // creates the whole stage's accumulated gradients; with v stages per rank (Interleaved1F1B …) it is
+      // the last stage chunk's only, 1/v of the rank's parameters (the others start later, with fewer
+      // activations alive).
+      const v = ppSchedule(ctx).virtualStages;
+      t("pp_grad_accumulation", (stage.total * B(lc.accumulation)) / v, "transient", `unsharded gradients accumulated across microbatches in ${lc.accumulation} until the single end-of-step reduce-scatter${v > 1 ? `; ${v} stage chunks per rank: one chunk's (1/${v}) are alive at the activation peak` : ""}`);
     }
   }
   if (ctx.float8) {
