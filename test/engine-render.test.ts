@@ -55,6 +55,13 @@ describe("Markdown", () => {
     assert.match(md, /\| gradients \(produced → stored\) \| bf16 → fp32 \|/);
     assert.match(md, /\| gradient reduction \| fp32 \(fsdp_reduce_scatter\) \|/);
     assert.match(md, /\| optimizer state \| fp32 \|/);
-    assert.match(md, /peak per GPU \(estimate/);
+    assert.match(md, /peak per GPU \(estimate, reserved; [\d.]+ GiB allocated/);
+    assert.match(md, /≈ [\d,]+ tokens\/s per GPU on H100 SXM 80GB \(estimate; MFU \d+%\)/);
+  });
+  it("full report: a throughput section with its terms, the GPU and its source", () => {
+    const md = renderSimulationMarkdown(sim(modeInput("c", { gpu: "mi300x" })));
+    assert.match(md, /\*\*Throughput \(estimate\)\*\* on MI300X 192GB \(GPU from default\)/);
+    assert.match(md, /\| compute_linears \| [\d.]+ \| matmuls in bfloat16/);
+    assert.match(md, /\| \*\*reserved\*\* \(allocator\) \|/);
   });
 });

@@ -115,7 +115,8 @@ export function renderDtypeTableMarkdown(sim: Simulation): string {
     ["optimizer state", shortName(sim.optimizerState)],
   ];
   const lines = ["| | dtype |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)];
-  if (sim.memory.perGpuBytes) lines.push("", `≈ ${formatBytes(sim.memory.perGpuBytes.peak)} peak per GPU (estimate; ${formatBytes(sim.memory.perGpuBytes.persistent)} persistent)`);
+  if (sim.memory.perGpuBytes) lines.push("", `≈ ${formatBytes(sim.memory.perGpuBytes.reserved)} peak per GPU (estimate, reserved; ${formatBytes(sim.memory.perGpuBytes.peak)} allocated, ${formatBytes(sim.memory.perGpuBytes.persistent)} persistent)${sim.memory.cpuBytes ? `; ${formatBytes(sim.memory.cpuBytes)} offloaded to the CPU` : ""}`);
+  if (sim.throughput) lines.push("", `≈ ${fmtTps(sim.throughput.tokensPerSecondPerGpu)} tokens/s per GPU on ${GPUS[sim.throughput.gpu.value].label} (estimate; MFU ${(sim.throughput.mfu * 100).toFixed(0)}%)`);
   return lines.join("\n");
 }
 
