@@ -60,7 +60,7 @@ describe("Markdown", () => {
   });
   it("full report: a throughput section with its terms, the GPU and its source", () => {
     const md = renderSimulationMarkdown(sim(modeInput("c", { gpu: "mi300x" })));
-    assert.match(md, /\*\*Throughput \(estimate\)\*\* on MI300X 192GB \(GPU from default\)/);
+    assert.match(md, /\*\*Throughput \(estimate\)\*\* on MI300X 192GB \(GPU from input\)/);
     assert.match(md, /\| compute_linears \| [\d.]+ \| matmuls in bfloat16/);
     assert.match(md, /\| \*\*reserved\*\* \(allocator\) \|/);
   });

@@ -244,7 +244,7 @@ export function estimateStepThroughput(
   const counts = paramCounts(arch);
   const modelFlops = 6 * (counts.total - counts.embedding) + 12 * layers * D * seq;
   const mfu = (tps * modelFlops) / (gpu.tflops.bf16 * 1e12);
-  return { tokensPerSecondPerGpu: tps, stepSeconds: step, mfu, gpu: { value: gpuId, source: "default" }, terms, alternatives: [], notes: [...notes] };
+  return { tokensPerSecondPerGpu: tps, stepSeconds: step, mfu, gpu: { value: gpuId, source: ctx.input.gpu ? "input" : "default" }, terms, alternatives: [], notes: [...notes] };
 }
 
 export function throughputToJson(t: ThroughputEstimate): ThroughputJson {
