@@ -239,6 +239,8 @@ describe("the comparison: mixed precision on/off and the nearest FSDP layout", (
     assert.match(r.out, /\*\*Throughput \(estimate\)\*\* on B200 180GB \(GPU from setting\)/);
     assert.match(r.out, /\| TP 4 \+ FSDP 2 in bf16 \(FSDP mixed precision\) \| fully_shard \| bfloat16 \|/);
     assert.match(r.out, /`matmul_efficiency` = `0.44`/);
+    assert.match(r.out, /GPU for the throughput and memory estimates: \*\*B200 180GB\*\* \(set by the precisionLens\.gpu setting \(or --gpu\) to b200\)/);
+    assert.match(runCliCaptured(["explain", "examples/tp_only_8gpu.toml"], ROOT).out, /estimates: \*\*H100 SXM 80GB\*\* \(the default; set precisionLens\.gpu/);
     const bad = runCliCaptured(["check", "--gpu", "v100", "examples/tp_only_8gpu.toml"], ROOT);
     assert.equal(bad.code, 2);
     assert.match(bad.err, /--gpu: unknown GPU type "v100"/);

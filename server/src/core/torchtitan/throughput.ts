@@ -15,7 +15,7 @@ export function resolveGpu(settings: AnalysisSettings): Sourced<GpuId> {
   const raw = settings.gpu?.trim();
   const id = raw ? parseGpu(raw) : undefined;
   if (id) return { value: id, source: "setting", detail: `set by the precisionLens.gpu setting (or --gpu) to ${raw}` };
-  return { value: DEFAULT_GPU, source: "default", detail: `default (${GPUS[DEFAULT_GPU].label}); set precisionLens.gpu or --gpu for another GPU type` };
+  return { value: DEFAULT_GPU, source: "default", detail: "the default; set precisionLens.gpu or --gpu for another GPU type" };
 }
 
 /** "TP 4 + FSDP 2", "FSDP 8", "1 GPU". */
