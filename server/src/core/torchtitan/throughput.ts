@@ -5,7 +5,7 @@
  * fresh simulation of the same config; nothing here is a stored answer.
  */
 import type { AnalysisSettings, ParallelLayout, Sourced } from "../analysis";
-import { DEFAULT_GPU, GPUS, parseGpu, type GpuId } from "../engine/gpus";
+import { DEFAULT_GPU, parseGpu, type GpuId } from "../engine/gpus";
 import { simulate } from "../engine/simulate";
 import type { ThroughputAlternative } from "../engine/throughput";
 import type { Simulation, SimulationInput } from "../engine/types";
