@@ -195,6 +195,16 @@ data_parallel_shard_degree = -1
     assert.match(d.message, /L40S 48GB's 44\.70 GiB \(GPU from the precisionLens\.gpu setting\)/);
     assert.equal(r.diagnostics.filter((x) => x.code === "memory-exceeds-gpu").length, 1);
   });
+  it("a `# precision-lens: gpu=…` directive picks the GPU for this file (over the setting); a bad one is ignored with a warning", () => {
+    const r = analyzeDocument("file:///w/seed.toml", `# precision-lens: gpu=l40s\n${SEED}`, { gpu: "h200" });
+    assert.deepEqual(r.simulation!.throughput!.gpu, { value: "l40s", source: "directive" });
+    assert.ok(r.diagnostics.some((d) => d.code === "memory-exceeds-gpu"));
+    const bad = analyzeDocument("file:///w/seed.toml", `# precision-lens: gpu=v100\n${SEED}`);
+    const w = bad.diagnostics.find((d) => d.code === "invalid-directive")!;
+    assert.equal(w.severity, "warning");
+    assert.match(w.message, /Unknown GPU type "v100"/);
+    assert.deepEqual(bad.simulation!.throughput!.gpu, { value: "h100-sxm", source: "default" });
+  });
   it("a debugmodel never gets it", () => {
     const r = analyzeDocument("file:///w/d.toml", '[model]\nname = "llama3"\nflavor = "debugmodel"\n[parallelism]\ndata_parallel_shard_degree = -1\n', { gpu: "l40s" });
     assert.deepEqual(r.diagnostics.filter((d) => d.code === "memory-exceeds-gpu"), []);

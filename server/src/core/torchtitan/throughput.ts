@@ -5,13 +5,23 @@
  * fresh simulation of the same config; nothing here is a stored answer.
  */
 import type { AnalysisSettings, ParallelLayout, Sourced } from "../analysis";
-import { DEFAULT_GPU, parseGpu, type GpuId } from "../engine/gpus";
+import { diag } from "../diagnostics";
+import { directiveValue, type Directive } from "../directives";
+import { DEFAULT_GPU, GPU_IDS, parseGpu, type GpuId } from "../engine/gpus";
+import type { Diagnostic } from "../types";
 import { simulate } from "../engine/simulate";
 import type { ThroughputAlternative } from "../engine/throughput";
 import type { Simulation, SimulationInput } from "../engine/types";
 import { lowerToEnableFsdp } from "./rules/no-mixed-precision";
 
-export function resolveGpu(settings: AnalysisSettings): Sourced<GpuId> {
+/** The GPU type: a `# precision-lens: gpu=…` directive, then the setting (or --gpu), then H100 SXM. */
+export function resolveGpu(settings: AnalysisSettings, directives: readonly Directive[] = [], extra: Diagnostic[] = []): Sourced<GpuId> {
+  const d = directiveValue(directives, "gpu");
+  if (d) {
+    const id = parseGpu(d.value);
+    if (id) return { value: id, source: "directive", detail: `set by \`# precision-lens: gpu=${d.value}\` on line ${d.line + 1}` };
+    extra.push(diag("invalid-directive", "warning", d.range, `Unknown GPU type "${d.value}" in the precision-lens directive; use ${GPU_IDS.join(", ")}. It is ignored.`));
+  }
   const raw = settings.gpu?.trim();
   const id = raw ? parseGpu(raw) : undefined;
   if (id) return { value: id, source: "setting", detail: `set by the precisionLens.gpu setting (or --gpu) to ${raw}` };
