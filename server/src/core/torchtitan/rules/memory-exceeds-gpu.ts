@@ -8,6 +8,13 @@ import { GPUS } from "../../engine/gpus";
 import { formatBytes } from "../../engine/dtypes";
 import { findEntry, findSection } from "../../model";
 import type { TitanRule } from "../context";
+import { worldSizePhrase } from "../locate";
+
+const GPU_SOURCE: Record<string, string> = {
+  setting: "the precisionLens.gpu setting",
+  directive: "the gpu= directive",
+  default: "the default; set precisionLens.gpu",
+};
 
 /** Over by at least this fraction of the GPU's capacity before anything is said. */
 export const MEMORY_MARGIN = 0.15;
@@ -34,7 +41,7 @@ export const memoryExceedsGpu: TitanRule = {
         "memory-exceeds-gpu",
         "information",
         range,
-        `Estimated peak memory ≈ ${formatBytes(reserved)} per GPU (reserved; ${formatBytes(mem.perGpuBytes.peak)} allocated) is ${over}% above the ${gpu.label}'s ${formatBytes(gpu.memoryBytes)} (GPU from ${ctx.gpu.source === "setting" ? "the precisionLens.gpu setting" : "the default; set precisionLens.gpu"}). This is an estimate; the largest terms: ${top.join(", ")}${offload}. Lower local_batch_size or seq_len, checkpoint more activations, or shard over more GPUs.`,
+        `Estimated peak memory ≈ ${formatBytes(reserved)} per GPU (reserved; ${formatBytes(mem.perGpuBytes.peak)} allocated) for this ${ctx.layoutName} run on ${worldSizePhrase(ctx)} is ${over}% above the ${gpu.label}'s ${formatBytes(gpu.memoryBytes)} (GPU from ${GPU_SOURCE[ctx.gpu.source] ?? ctx.gpu.source}). This is an estimate; the largest terms: ${top.join(", ")}${offload}. Lower local_batch_size or seq_len, checkpoint more activations, or shard over more GPUs.`,
       ),
     ];
   },
