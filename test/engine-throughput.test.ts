@@ -8,6 +8,8 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
+import { readCompile } from "../server/src/core/engine/fromConfig";
+import { parseDocument } from "../server/src/core/analyze";
 import { estimateThroughput, GPUS, GPU_IDS, modelArch, paramCounts, parseGpu, simulationToJson } from "../server/src/core/engine";
 import type { Simulation } from "../server/src/core/engine/types";
 import { layout, modeInput, sim } from "./engine-support";
@@ -254,5 +256,38 @@ describe("the comparison: mixed precision on/off and the nearest FSDP layout", (
     const bad = runCliCaptured(["check", "--gpu", "v100", "examples/tp_only_8gpu.toml"], ROOT);
     assert.equal(bad.code, 2);
     assert.match(bad.err, /--gpu: unknown GPU type "v100"/);
+  });
+});
+
+describe("config keys the estimates read", () => {
+  const doc = (text: string) => parseDocument("file:///c.toml", text, "toml");
+  it("[compile] enable + components (default model and loss)", () => {
+    assert.deepEqual(readCompile(doc("[compile]\nenable = true\n"), "2026-02-20"), { model: true, loss: true });
+    assert.deepEqual(readCompile(doc('[compile]\nenable = true\ncomponents = ["model"]\n'), "2026-02-20"), { model: true, loss: false });
+    assert.equal(readCompile(doc("[compile]\nenable = false\n"), "2026-02-20"), undefined);
+  });
+  it("training.compile: the loss is compiled only while train.py did (2024-10-22 … 2024-12-18, e10cb94 / e8977b0; from 2025-04-02, bbb1b61)", () => {
+    const d = doc("[training]\ncompile = true\n");
+    assert.deepEqual(readCompile(d, "2024-11-01"), { model: true, loss: true });
+    assert.deepEqual(readCompile(d, "2024-12-26"), { model: true, loss: false });
+    assert.deepEqual(readCompile(d, "2025-04-02"), { model: true, loss: true });
+  });
+  it("async TP, CPU offload and the legacy microbatch count (default pp before 2025-04-07, torchtitan #1073)", () => {
+    const r = analyzeDocument("file:///w/a.toml", `# precision-lens: torchtitan-version=main@2025-01-15
+[model]
+name = "llama3"
+flavor = "8B"
+[training]
+batch_size = 8
+data_parallel_shard_degree = 2
+tensor_parallel_degree = 2
+compile = true
+[experimental]
+pipeline_parallel_degree = 2
+enable_async_tensor_parallel = true
+`, { worldSize: 8 });
+    const t = r.simulation!.throughput!;
+    assert.match(t.terms.find((x) => x.name === "tp_collectives")!.detail, /async TP/);
+    assert.match(t.terms.find((x) => x.name === "pp_bubble")!.detail, /with 2 microbatches/);
   });
 });
