@@ -11,7 +11,8 @@ describe("simulationToJson (CLI contract)", () => {
   it("has exactly the contract fields", () => {
     assert.deepEqual(Object.keys(j), ["forward", "collectives", "grad", "optimizerState", "memory", "assumptions", "throughput"]);
     assert.deepEqual(Object.keys(j.grad), ["computed", "stored"]);
-    assert.deepEqual(Object.keys(j.memory), ["bytesPerParam", "perGpuBytes"]);
+    assert.deepEqual(Object.keys(j.memory), ["bytesPerParam", "perGpuBytes", "cpuBytes"]);
+    assert.equal(j.memory.cpuBytes, null);
     assert.deepEqual(Object.keys(j.memory.bytesPerParam), ["params", "grads", "optimizer"]);
     assert.deepEqual(Object.keys(j.memory.perGpuBytes), ["persistent", "peak", "reserved"]);
     for (const a of j.assumptions) assert.deepEqual(Object.keys(a), ["name", "value"]);

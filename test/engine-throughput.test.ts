@@ -165,6 +165,7 @@ describe("memory: reserved, pipeline schedules, CPU offload", () => {
     const r = analyzeDocument("file:///w/train.toml", '[model]\nname = "llama3"\nflavor = "8B"\n[training]\nenable_cpu_offload = true\n[parallelism]\ndata_parallel_shard_degree = -1\n', { worldSize: 8 });
     assert.equal(r.simulation!.memory.perGpuBytes!.persistent, 0);
     assert.ok(r.simulation!.memory.cpuBytes! > 0);
+    assert.equal(simulationToJson(r.simulation!).memory.cpuBytes, r.simulation!.memory.cpuBytes);
   });
 });
 

@@ -21,6 +21,7 @@ export function simulationToJson(sim: Simulation): SimulationJson {
     memory: {
       bytesPerParam: { params: sim.memory.bytesPerParam.params, grads: sim.memory.bytesPerParam.grads, optimizer: sim.memory.bytesPerParam.optimizer },
       perGpuBytes: { persistent: sim.memory.perGpuBytes?.persistent ?? null, peak: sim.memory.perGpuBytes?.peak ?? null, reserved: sim.memory.perGpuBytes?.reserved ?? null },
+      cpuBytes: sim.memory.cpuBytes ?? null,
     },
     assumptions: sim.assumptions.map((a) => ({ name: a.name, value: a.value })),
     throughput: sim.throughput ? throughputToJson(sim.throughput) : null,

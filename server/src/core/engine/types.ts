@@ -222,6 +222,8 @@ export interface SimulationJson {
   memory: {
     bytesPerParam: { params: number; grads: number; optimizer: number };
     perGpuBytes: { persistent: number | null; peak: number | null; reserved: number | null };
+    /** Bytes this rank keeps in CPU memory with CPU offload (parameters, gradients, optimizer states); null without. */
+    cpuBytes: number | null;
   };
   assumptions: { name: string; value: string }[];
   throughput: ThroughputJson | null;
