@@ -86,6 +86,7 @@ export function renderThroughputMarkdown(sim: Simulation): string[] {
   out.push(`**Throughput (estimate)** on ${gpu.label} (GPU from ${t.gpu.source}) — ≈ ${fmtTps(t.tokensPerSecondPerGpu)} tokens/s per GPU, ${t.stepSeconds.toFixed(2)} s per step, MFU ${(t.mfu * 100).toFixed(0)}%`);
   out.push("", "| term | seconds | detail |", "|---|---|---|");
   for (const x of t.terms) out.push(`| ${x.name} | ${x.seconds.toFixed(3)} | ${cell(x.detail)} |`);
+  if (t.alternatives.length > 1) out.push("", t.alternatives.map((a) => `${a.label}: ${a.tokensPerSecondPerGpu === null ? "—" : `≈ ${fmtTps(a.tokensPerSecondPerGpu)} tokens/s/GPU`}`).join("; ") + ".");
   if (t.alternatives.length) {
     out.push("", "| variant | mechanism | compute | tokens/s/GPU | memory/GPU (reserved) |", "|---|---|---|---|---|");
     for (const a of t.alternatives) out.push(`| ${cell(a.label)} | ${a.mechanism} | ${a.compute} | ${a.tokensPerSecondPerGpu === null ? "—" : `≈ ${fmtTps(a.tokensPerSecondPerGpu)}`} | ${a.peakBytes === null ? "—" : formatBytes(a.peakBytes)} |`);
