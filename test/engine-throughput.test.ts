@@ -229,6 +229,11 @@ describe("the comparison: mixed precision on/off and the nearest FSDP layout", (
     assert.equal(t.alternatives[0]!.tokensPerSecondPerGpu, t.tokensPerSecondPerGpu);
     assert.ok(t.alternatives[2]!.peakBytes! < t.alternatives[0]!.peakBytes!);
   });
+  it("a PP-only config: autocast without the PR #2213 tag (PP never enters it), then PP lowered for FSDP", () => {
+    const r = analyzeDocument("file:///w/p.toml", readFileSync(join(ROOT, "examples/pp_only_4gpu.toml"), "utf8"));
+    const alts = r.simulation!.throughput!.alternatives;
+    assert.deepEqual(alts.map((a) => a.label), ["PP 4 as configured (float32)", "PP 4 with autocast bf16", "PP 2 + FSDP 2 in bf16 (FSDP mixed precision)"]);
+  });
   it("an FSDP config: the same layout with mixed precision off, no other layout", () => {
     const r = analyzeDocument("file:///w/f.toml", readFileSync(join(ROOT, "examples/fsdp_8gpu.toml"), "utf8"));
     const alts = r.simulation!.throughput!.alternatives;

@@ -71,7 +71,9 @@ export function throughputAlternatives(input: SimulationInput, sim: Simulation, 
     if (input.mechanism === "fully_shard") out.push(variant(`${name}, mixed precision off (mixed_precision_param = "float32")`, { ...input, paramDtype: "float32" }));
     else if (input.mechanism === "autocast") out.push(variant(`${name}, mixed precision off (no autocast)`, { ...input, mechanism: "none" }));
   } else if (fp32Storage) {
-    if (input.mechanism === "none") out.push(variant(`${name} with autocast bf16 (as PR #2213 would apply)`, { ...input, mechanism: "autocast", paramDtype: "bfloat16" }));
+    // PR #2213 turns autocast on for TP layouts without FSDP; PP layouts never enter it (torchtitan.md §1.4).
+    const pr2213 = L.tp > 1 && L.pp <= 1 ? " (as PR #2213 would apply)" : "";
+    if (input.mechanism === "none") out.push(variant(`${name} with autocast bf16${pr2213}`, { ...input, mechanism: "autocast", paramDtype: "bfloat16" }));
     else if (input.mechanism === "fully_shard" || input.mechanism === "autocast") out.push(variant(`${name} with bf16 mixed precision`, { ...input, paramDtype: "bfloat16" }));
   }
   if (input.mechanism !== "fully_shard") {
