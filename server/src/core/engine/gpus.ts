@@ -149,10 +149,3 @@ export function parseGpu(raw: string | undefined): GpuId | undefined {
   };
   return alias[k];
 }
-
-/** Where the GPU type came from, shown like the world size's. */
-export interface SourcedGpu {
-  value: GpuId;
-  source: "setting" | "directive" | "default";
-  detail: string;
-}

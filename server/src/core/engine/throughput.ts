@@ -17,7 +17,7 @@
  */
 import { DTYPE_BYTES, type EDType } from "./dtypes";
 import { GPUS, DEFAULT_GPU, type GpuId, type GpuSpec } from "./gpus";
-import { paramCounts, numel, type ModelArch } from "./models";
+import { paramCounts, numel } from "./models";
 import { ppSchedule } from "./memory";
 import { reshardAfterForward, type SimContext } from "./context";
 import type { Collective, MemoryEstimate, OpResult } from "./types";
@@ -251,4 +251,3 @@ export function throughputToJson(t: ThroughputEstimate): ThroughputJson {
   return { tokensPerSecondPerGpu: t.tokensPerSecondPerGpu, stepSeconds: t.stepSeconds, mfu: t.mfu, gpu: { ...t.gpu }, alternatives: t.alternatives.map((a) => ({ ...a })) };
 }
 
-export type { ModelArch };
