@@ -96,11 +96,11 @@ describe("compute at the rate of the compute dtype", () => {
 });
 
 describe("communication and pipeline bubbles", () => {
-  it("TP collectives are exposed; async TP (with compile) leaves overlap_exposed_fraction of them", () => {
+  it("TP collectives are exposed; async TP (with compile) leaves async_tp_exposed_fraction of them", () => {
     const base = { layout: layout({ dp_shard: 2, tp: 4 }), compile: { model: true, loss: false } };
     const vanilla = termS(sim(modeInput("c", base)), "tp_collectives")!;
     const asyncTp = termS(sim(modeInput("c", { ...base, asyncTp: true })), "tp_collectives")!;
-    close(asyncTp, vanilla * 0.1);
+    close(asyncTp, vanilla * 0.5);
     close(termS(sim(modeInput("c", { ...base, compile: undefined, asyncTp: true })), "tp_collectives")!, termS(sim(modeInput("c", { ...base, compile: undefined })), "tp_collectives")!, "async TP needs compile");
   });
   it("fp32 activations double the TP bytes of bf16 ones", () => {

@@ -122,7 +122,12 @@ export const ASSUMPTIONS = {
   overlap_exposed_fraction: {
     values: [],
     default: "0.1",
-    doc: "Part of the FSDP / DDP / CP communication that stays exposed even when compute could hide it (the first all-gather, the last reduce-scatter, stream synchronisation). TP collectives are counted fully exposed unless async TP (with compile) overlaps them, which leaves this fraction exposed too.",
+    doc: "Part of the FSDP / DDP / CP communication that stays exposed even when compute could hide it (the first all-gather, the last reduce-scatter, stream synchronisation). TP collectives are counted fully exposed (async TP: async_tp_exposed_fraction).",
+  },
+  async_tp_exposed_fraction: {
+    values: [],
+    default: "0.5",
+    doc: "Part of the TP collective time async TP (with compile) still costs: its decomposed all-gather/reduce-scatter matmuls run less efficiently than the fused ones. torchtitan measured async-TP speedups of only 1.04–1.16 on H100 (benchmarks/asyncTP_llama3_h100_2025-06_torchtitan.md).",
   },
   cp_attention_overhead: {
     values: [],

@@ -185,8 +185,9 @@ export function estimateStepThroughput(
     const total = (perLayerBytes * passes * Math.ceil(layers / pp)) / bw.bps;
     // Async TP (micro-pipelined all-gather/reduce-scatter matmuls) needs torch.compile to take effect.
     const asyncTp = !!ctx.input.asyncTp && !!ctx.input.compile?.model;
-    tpSeconds = asyncTp ? total * exposedFrac : total;
-    term("tp_collectives", tpSeconds, `${ag} all-gathers and ${rs} reduce-scatters of the sequence-parallel activations, forward + backward${rec.attention ? " + recompute" : ""}, ${bw.where} (${asyncTp ? `async TP: ${exposedFrac * 100}% of ${(total * 1000).toFixed(0)} ms exposed` : "not overlapped"})`);
+    const asyncFrac = asyncTp ? ctx.assumptions.num("async_tp_exposed_fraction") : 1;
+    tpSeconds = total * asyncFrac;
+    term("tp_collectives", tpSeconds, `${ag} all-gathers and ${rs} reduce-scatters of the sequence-parallel activations, forward + backward${rec.attention ? " + recompute" : ""}, ${bw.where} (${asyncTp ? `async TP: ${asyncFrac * 100}% of ${(total * 1000).toFixed(0)} ms still costs` : "not overlapped"})`);
   }
 
   // Pipeline bubble.

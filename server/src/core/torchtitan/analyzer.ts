@@ -101,6 +101,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
     gpu,
     ...(modelName ? { modelName } : {}),
     ...(simulation ? { simulation } : {}),
+    ...(simInput ? { simulationInput: simInput } : {}),
     ...(outsideTomlEra ? { outsideTomlEra } : {}),
   };
   return { ctx, extra };

@@ -4,7 +4,7 @@
  */
 import type { AnalysisEnv, AnalysisSettings, ParallelLayout, ResolvedPrecision, Sourced } from "../analysis";
 import type { Directive } from "../directives";
-import type { Simulation } from "../engine/types";
+import type { Simulation, SimulationInput } from "../engine/types";
 import type { GpuId } from "../engine/gpus";
 import type { ConfigDocument, ConfigEntry } from "../model";
 import type { Diagnostic, DType } from "../types";
@@ -33,6 +33,8 @@ export interface TitanContext {
   modelName?: string;
   /** GPU type for the throughput / capacity estimates, with where it came from. */
   gpu: Sourced<GpuId>;
+  /** What the simulation was run with (for what-if re-simulations: other GPUs, assumptions, layouts). */
+  simulationInput?: SimulationInput;
   /** The simulated training step; undefined when the launch fails or a dtype knob is invalid. */
   simulation?: Simulation;
   /** Set when the workspace pins a torchtitan that no longer reads TOML. */
