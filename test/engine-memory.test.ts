@@ -28,7 +28,7 @@ describe("model sizes (torchtitan llama3 flavors)", () => {
   it("unknown model: bytes per parameter only", () => {
     const s = sim(modeInput("c", { model: { name: "qwen3", flavor: "8B" } }));
     assert.equal(s.memory.perGpuBytes, undefined);
-    assert.deepEqual(simulationToJson(s).memory.perGpuBytes, { persistent: null, peak: null });
+    assert.deepEqual(simulationToJson(s).memory.perGpuBytes, { persistent: null, peak: null, reserved: null });
     assert.equal(sum(s), 2);
   });
 });
@@ -175,11 +175,22 @@ describe("§7 activations", () => {
     const full = sim(modeInput("c", { activationCheckpoint: "full" })).memory.activations!;
     assert.equal(full.bytes, (32 * D * 2 + full.perTokenPerLayerTotal) * 8192);
   });
-  it("loss: MP logits bf16 + fp32 .float() copy + fp32 log-softmax; FP32 mode fp32 logits + log-softmax", () => {
+  it("loss (eager): the backward peak of saved fp32 log-softmax + incoming grad + log_softmax_backward output (3 × 4 B) beats the forward's bf16 logits + fp32 copy + log-softmax (10 B)", () => {
     const V = arch.dims.vocabSize;
     const T = 8192;
-    assert.equal(term(sim(modeInput("c")), "loss_logits"), T * V * (2 + 4 + 4));
-    assert.equal(term(sim(modeInput("a")), "loss_logits"), T * V * (4 + 4));
+    assert.equal(term(sim(modeInput("c")), "loss_logits"), T * V * Math.max(2 + 4 + 4, 3 * 4));
+    assert.equal(term(sim(modeInput("a")), "loss_logits"), T * V * Math.max(4 + 4, 3 * 4));
+  });
+  it("compiled loss: only the bf16 logits (and an fp32 log-sum-exp per token) stay alive", () => {
+    const V = arch.dims.vocabSize;
+    const T = 8192;
+    assert.equal(term(sim(modeInput("c", { compile: { model: true, loss: true } })), "loss_logits"), T * (V * 2 + 4));
+    assert.equal(term(sim(modeInput("c", { compile: { model: true, loss: false } })), "loss_logits"), T * V * 12);
+  });
+  it("compiled model: the fused SwiGLU does not save the silu output", () => {
+    const eager = sim(modeInput("c", { activationCheckpoint: "none" })).memory.activations!;
+    const compiled = sim(modeInput("c", { activationCheckpoint: "none", compile: { model: true, loss: false } })).memory.activations!;
+    assert.equal(eager.perTokenPerLayer.bfloat16! - compiled.perTokenPerLayer.bfloat16!, 2 * Fh);
   });
   it("TP: sequence/head-sharded tensors divide by tp, all-gathered linear inputs do not", () => {
     const a = sim(modeInput("c", { activationCheckpoint: "none", layout: layout({ tp: 8, dp_shard: 2 }) })).memory.activations!;

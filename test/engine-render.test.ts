@@ -9,12 +9,15 @@ const TORCH_DTYPES = new Set(["float32", "bfloat16", "float16", "float8_e4m3fn",
 describe("simulationToJson (CLI contract)", () => {
   const j = simulationToJson(sim(modeInput("c", { layout: layout({ dp_replicate: 2, dp_shard: 2, tp: 2, pp: 2 }) })));
   it("has exactly the contract fields", () => {
-    assert.deepEqual(Object.keys(j), ["forward", "collectives", "grad", "optimizerState", "memory", "assumptions"]);
+    assert.deepEqual(Object.keys(j), ["forward", "collectives", "grad", "optimizerState", "memory", "assumptions", "throughput"]);
     assert.deepEqual(Object.keys(j.grad), ["computed", "stored"]);
-    assert.deepEqual(Object.keys(j.memory), ["bytesPerParam", "perGpuBytes"]);
+    assert.deepEqual(Object.keys(j.memory), ["bytesPerParam", "perGpuBytes", "cpuBytes"]);
+    assert.equal(j.memory.cpuBytes, null);
     assert.deepEqual(Object.keys(j.memory.bytesPerParam), ["params", "grads", "optimizer"]);
-    assert.deepEqual(Object.keys(j.memory.perGpuBytes), ["persistent", "peak"]);
+    assert.deepEqual(Object.keys(j.memory.perGpuBytes), ["persistent", "peak", "reserved"]);
     for (const a of j.assumptions) assert.deepEqual(Object.keys(a), ["name", "value"]);
+    assert.deepEqual(Object.keys(j.throughput!), ["tokensPerSecondPerGpu", "stepSeconds", "mfu", "gpu", "alternatives"]);
+    assert.deepEqual(j.throughput!.gpu, { value: "h100-sxm", source: "default" });
   });
   it("spells dtypes like torch", () => {
     for (const d of [...Object.values(j.forward), ...Object.values(j.collectives), j.grad.computed, j.grad.stored, j.optimizerState]) assert.ok(TORCH_DTYPES.has(d), d);
@@ -53,6 +56,13 @@ describe("Markdown", () => {
     assert.match(md, /\| gradients \(produced → stored\) \| bf16 → fp32 \|/);
     assert.match(md, /\| gradient reduction \| fp32 \(fsdp_reduce_scatter\) \|/);
     assert.match(md, /\| optimizer state \| fp32 \|/);
-    assert.match(md, /peak per GPU \(estimate/);
+    assert.match(md, /peak per GPU \(estimate, reserved; [\d.]+ GiB allocated/);
+    assert.match(md, /≈ [\d,]+ tokens\/s per GPU on H100 SXM 80GB \(estimate; MFU \d+%\)/);
+  });
+  it("full report: a throughput section with its terms, the GPU and its source", () => {
+    const md = renderSimulationMarkdown(sim(modeInput("c", { gpu: "mi300x" })));
+    assert.match(md, /\*\*Throughput \(estimate\)\*\* on MI300X 192GB \(GPU from input\)/);
+    assert.match(md, /\| compute_linears \| [\d.]+ \| matmuls in bfloat16/);
+    assert.match(md, /\| \*\*reserved\*\* \(allocator\) \|/);
   });
 });

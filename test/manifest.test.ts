@@ -4,6 +4,7 @@
  * vscode-yaml or VS Code's JSON support own: language ids, grammars, formatters, activation.
  */
 import { test } from "node:test";
+import { GPU_IDS, parseGpu } from "../server/src/core/engine/gpus";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { manifestFields } from "../client/scripts/manifest";
@@ -38,16 +39,21 @@ test("package.json's client-owned fields are generated from client/scripts/manif
   for (const [k, v] of Object.entries(manifestFields())) assert.deepEqual(pkg[k], v, `package.json "${k}" is stale: run npm run setup:manifest`);
 });
 
-test("settings: worldSize, torchtitanVersion, trace.server with resource scope where it matters", () => {
+test("settings: worldSize, torchtitanVersion, gpu, trace.server with resource scope where it matters", () => {
   const props = pkg.contributes.configuration.properties as Record<string, { default: unknown; scope: string; type: unknown; pattern?: string; enum?: string[] }>;
-  assert.deepEqual(Object.keys(props), ["precisionLens.worldSize", "precisionLens.torchtitanVersion", "precisionLens.trace.server"]);
+  assert.deepEqual(Object.keys(props), ["precisionLens.worldSize", "precisionLens.torchtitanVersion", "precisionLens.gpu", "precisionLens.trace.server"]);
   assert.equal(props["precisionLens.worldSize"]!.default, null);
   assert.deepEqual(props["precisionLens.worldSize"]!.type, ["integer", "null"]);
   assert.equal(props["precisionLens.worldSize"]!.scope, "resource");
   assert.equal(props["precisionLens.torchtitanVersion"]!.default, "auto");
   assert.equal(props["precisionLens.torchtitanVersion"]!.scope, "resource");
   assert.deepEqual(props["precisionLens.trace.server"]!.enum, ["off", "messages", "verbose"]);
-  assert.deepEqual(Object.keys(SETTINGS), ["worldSize", "torchtitanVersion", "trace.server"]);
+  assert.equal(props["precisionLens.gpu"]!.default, "h100-sxm");
+  assert.equal(props["precisionLens.gpu"]!.scope, "resource");
+  // The setting offers exactly the engine's GPU table (one source of truth), and the server parses each.
+  assert.deepEqual(props["precisionLens.gpu"]!.enum, [...GPU_IDS]);
+  for (const id of GPU_IDS) assert.equal(parseGpu(id), id);
+  assert.deepEqual(Object.keys(SETTINGS), ["worldSize", "torchtitanVersion", "gpu", "trace.server"]);
 });
 
 test("the torchtitanVersion setting accepts exactly the server's version choices", () => {

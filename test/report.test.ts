@@ -23,8 +23,7 @@ import {
   type MemoryView,
   type ThroughputView,
 } from "../server/src/core/report";
-import { MEMORY_PLOT_WIDTH, TPUT_PLOT_WIDTH } from "../server/src/core/report/svg";
-import type { Simulation } from "../server/src/core/engine";
+import { MEMORY_PLOT_WIDTH, thousands, TPUT_PLOT_WIDTH } from "../server/src/core/report/svg";
 import { runCliCaptured } from "./support/cli";
 
 const ROOT = resolve(__dirname, "..");
@@ -107,9 +106,11 @@ describe("what-if matrix SVG", () => {
     assert.match(current[0]!, /data-world-size="8" data-version="v0\.2\.2" aria-current="true"/);
     assert.match(current[0]!, /pl-mech-none/);
   });
-  it("writes mechanism · compute, tokens/s (— without a throughput model) and memory in each cell", () => {
+  it("writes mechanism · compute, tokens/s and memory in each cell", () => {
     const cell = /<g class="pl-cell pl-mech-none pl-current"[^>]*>(.*?)<\/g>/.exec(svg)![1]!;
-    assert.deepEqual(all(cell, /<text[^>]*>([^<]*)<\/text>/), ["no MP · fp32", "— tok/s", `${(SEED.simulation!.memory.perGpuBytes!.peak / 2 ** 30).toFixed(1)} GiB peak`]);
+    const tps = SEED.simulation!.throughput!.tokensPerSecondPerGpu;
+    assert.ok(tps > 0);
+    assert.deepEqual(all(cell, /<text[^>]*>([^<]*)<\/text>/), ["no MP · fp32", `${thousands(tps)} tok/s`, `${(SEED.simulation!.memory.perGpuBytes!.peak / 2 ** 30).toFixed(1)} GiB peak`]);
     const pr = /<g class="pl-cell pl-mech-autocast" data-world-size="8" data-version="v0.2.2\+pr2213">(.*?)<\/g>/.exec(svg)![1]!;
     assert.equal(all(pr, /<text[^>]*>([^<]*)<\/text>/)[0], "autocast · bf16");
     assert.equal(count(svg, ">launch fails<"), 15, "1, 2 and 4 GPUs cannot hold TP 8, in every version");
@@ -121,7 +122,9 @@ describe("what-if matrix SVG", () => {
 });
 
 describe("memory bar SVG", () => {
-  const m = SEED_VIEW.memory!;
+  // The bar alone, without the GPU's capacity line (tested below).
+  const m: MemoryView = { ...SEED_VIEW.memory! };
+  delete m.capacity;
   it("stacks the engine's terms; widths are proportional to bytes and add up to the peak", () => {
     assert.deepEqual(m.segments.map((s) => s.name), SEED.simulation!.memory.terms.filter((t) => t.bytes > 0).map((t) => t.name));
     const svg = memoryBarSvg(m);
@@ -179,9 +182,12 @@ describe("dtype strip SVG", () => {
 
 describe("throughput bars SVG and the throughput plug-in", () => {
   it("without a throughput model: the config as written, tokens/s as —, memory shown", () => {
-    assert.equal(throughputOf(SEED.simulation), undefined);
-    const svg = throughputBarsSvg(SEED_VIEW.throughput);
-    assert.equal(SEED_VIEW.throughput.bars.length, 1);
+    const noModel = { ...SEED, simulation: { ...SEED.simulation! } };
+    delete noModel.simulation.throughput;
+    assert.equal(throughputOf(noModel.simulation), undefined);
+    const view = buildReportView(noModel, { noWhatIf: true });
+    const svg = throughputBarsSvg(view.throughput);
+    assert.equal(view.throughput.bars.length, 1);
     assert.match(svg, /<g class="pl-bar pl-current" data-label="TP-only as written">/);
     assert.doesNotMatch(svg, /<rect class="pl-tput/);
     assert.match(svg, /No throughput estimate in this build/);
@@ -218,7 +224,7 @@ describe("throughput bars SVG and the throughput plug-in", () => {
         { nolabel: true },
       ],
     };
-    (r.simulation as Simulation & { throughput?: unknown }).throughput = throughput;
+    (r.simulation as unknown as { throughput?: unknown }).throughput = throughput;
     const v = buildReportView(r, { noWhatIf: true, gpuMemory: (g) => (g === "h100-sxm" ? { bytes: 80e9, label: "H100 SXM 80 GB" } : undefined) });
     assert.deepEqual(v.throughput.gpu, { value: "h100-sxm", source: "default" });
     assert.equal(v.throughput.mfu, 0.21);

@@ -4,6 +4,7 @@
  * No `vscode` import here: tests and the manifest script load this file in plain Node.
  */
 import { SETTINGS_SECTION, type ServerSettings } from "../../server/src/protocol";
+import { DEFAULT_GPU, GPUS, GPU_IDS } from "../../server/src/core/engine/gpus";
 
 export { SETTINGS_SECTION };
 
@@ -47,6 +48,15 @@ export const SETTINGS: Record<string, SettingSchema> = {
       "torchtitan version the configs are checked against: " +
       TORCHTITAN_VERSIONS.map((v) => `\`${v}\``).join(", ") +
       ", or `main@YYYY-MM-DD` for a main-branch checkout of that date. A `# precision-lens: torchtitan-version=…` comment in the file wins over this setting.",
+  },
+  gpu: {
+    type: "string",
+    enum: [...GPU_IDS],
+    enumDescriptions: GPU_IDS.map((id) => `${GPUS[id].label}: ${GPUS[id].source}.`),
+    default: DEFAULT_GPU,
+    scope: "resource",
+    markdownDescription:
+      "GPU type for the throughput (tokens/s per GPU) and memory-capacity estimates in the report. Peak rates and memory come from the vendors' data sheets; the estimate's other constants are named assumptions listed in the report.",
   },
   "trace.server": {
     type: "string",

@@ -12,7 +12,7 @@ import type { AnalysisResult, AnalysisSettings } from "./core/analysis";
 import { headline } from "./core/features";
 import { fixAll, formatFixReport, type FixAllResult } from "./core/fix";
 import { torchtitanJsonSchemaText } from "./core/jsonSchema";
-import { simulationToJson } from "./core/engine";
+import { GPU_IDS, parseGpu, simulationToJson } from "./core/engine";
 import { buildReportView, renderReportHtml } from "./core/report";
 import { parseVersion } from "./core/torchtitan/versions";
 import { nodeEnv } from "./host/nodeEnv";
@@ -29,7 +29,8 @@ export interface CliIO {
 }
 
 const USAGE = `Usage:
-  precision-lens check [--world-size N] [--torchtitan-version V] [--format text|json|sarif|github]
+  precision-lens check [--world-size N] [--torchtitan-version V] [--gpu G]
+                       [--format text|json|sarif|github]
                        [--quiet] [--max-warnings N] [--fix] PATH...
   precision-lens check [OPTIONS] --stdin-filename NAME -
       Analyse training configs (files, or folders searched recursively for .toml, .yaml, .yml, .json;
@@ -38,7 +39,7 @@ const USAGE = `Usage:
       2 on usage errors or unreadable input.
       --fix rewrites the files in place with every fix that needs no choice (moved and renamed keys,
       clear typos), keeping comments and layout, and lists the fixes that need a choice.
-  precision-lens explain [--world-size N] [--torchtitan-version V] [--format text|html] FILE
+  precision-lens explain [--world-size N] [--torchtitan-version V] [--gpu G] [--format text|html] FILE
       Print the full precision report of one config: layout, mechanism, the dtype of every op of a
       simulated training step, collectives, memory per GPU, assumptions and the era comparison.
       --format html writes it as one self-contained page with charts (> report.html).
@@ -49,6 +50,7 @@ const USAGE = `Usage:
 Options:
   --world-size N            number of GPUs (overrides in-file directives, settings and inference)
   --torchtitan-version V    auto (default), v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213, main@YYYY-MM-DD
+  --gpu G                   GPU type for throughput and memory estimates: ${GPU_IDS.join(", ")} (default h100-sxm)
   --format F                text (default); json, a stable contract (see README); sarif (SARIF 2.1.0,
                             for code scanning); github (GitHub Actions annotations)
   --quiet                   report errors only
@@ -123,6 +125,12 @@ function parseCheckArgs(args: string[]): CheckOptions {
         opts.settings.torchtitanVersion = v;
         break;
       }
+      case "--gpu": {
+        const v = value();
+        if (!parseGpu(v)) throw new UsageError(`--gpu: unknown GPU type "${v}" (use ${GPU_IDS.join(", ")})`);
+        opts.settings.gpu = v;
+        break;
+      }
       case "--format": {
         const v = value();
         if (v !== "text" && v !== "json" && v !== "sarif" && v !== "github") throw new UsageError(`--format must be text, json, sarif or github, got "${v}"`);
@@ -176,7 +184,7 @@ function htmlFormat(args: string[]): { html: boolean; rest: string[] } {
 /** `html`: the visual report (charts, what-if matrix) as one self-contained page instead of Markdown. */
 function explain(args: string[], io: CliIO, html = false): number {
   const opts = parseCheckArgs(args);
-  if (opts.fix || opts.format !== "text" || opts.quiet || opts.maxWarnings !== undefined || opts.stdinFilename !== undefined) throw new UsageError("explain takes only --world-size, --torchtitan-version and one file");
+  if (opts.fix || opts.format !== "text" || opts.quiet || opts.maxWarnings !== undefined || opts.stdinFilename !== undefined) throw new UsageError("explain takes only --world-size, --torchtitan-version, --gpu and one file");
   if (opts.paths.length !== 1) throw new UsageError("explain takes exactly one file");
   const { files, errors } = collect(opts.paths[0]!, io);
   if (errors.length || files.length !== 1) {

@@ -65,4 +65,6 @@ export interface ServerSettings {
   worldSize: number | null;
   /** "auto" or a version id (see README). */
   torchtitanVersion: string;
+  /** GPU type id for throughput / memory-capacity estimates (engine/gpus.ts). */
+  gpu: string;
 }

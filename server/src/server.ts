@@ -108,6 +108,7 @@ function toAnalysisSettings(raw: Partial<ServerSettings> | null): AnalysisSettin
   const out: AnalysisSettings = {};
   if (raw && typeof raw.worldSize === "number" && Number.isInteger(raw.worldSize) && raw.worldSize > 0) out.worldSize = raw.worldSize;
   if (raw && typeof raw.torchtitanVersion === "string") out.torchtitanVersion = raw.torchtitanVersion;
+  if (raw && typeof raw.gpu === "string") out.gpu = raw.gpu;
   return out;
 }
 

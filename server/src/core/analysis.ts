@@ -103,6 +103,8 @@ export interface AnalysisSettings {
    * over them) or the command line (wins over directives). See workspace/precedence.ts.
    */
   origin?: "setting" | "cli";
+  /** precisionLens.gpu / --gpu: GPU type for the throughput and memory-capacity estimates (default H100 SXM). */
+  gpu?: string;
 }
 
 /**

@@ -71,7 +71,7 @@ export function codeLenses(result: AnalysisResult): CodeLensData[] {
   const h = headline(result);
   if (!h || !result.reportMarkdown) return [];
   const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-  const peak = result.simulation?.memory.perGpuBytes?.peak;
+  const peak = result.simulation?.memory.perGpuBytes?.reserved;
   const mem = peak ? ` · ≈${formatBytes(peak)} peak per GPU (estimate)` : "";
   return [{ range: top, title: `Precision Lens: ${h}${mem}`, command: OPEN_REPORT_COMMAND, arguments: [result.uri] }];
 }

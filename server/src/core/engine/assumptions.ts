@@ -79,6 +79,66 @@ export const ASSUMPTIONS = {
     default: "ignore",
     doc: "`auto_filter_small_kn` in filter_fqns is a size heuristic not modelled: it filters nothing extra.",
   },
+  allocator_reserved_overhead: {
+    values: [],
+    default: "1.05",
+    doc: "Reserved / allocated ratio of PyTorch's caching allocator at the peak (block rounding and fragmentation): the reserved estimate is the allocated peak times this. torchtitan logs max_reserved; its 2024-12 H100 benchmarks (benchmarks/llama3_h100_202412_torchtitan.md) read within a few percent of allocated on 8-GPU FSDP runs.",
+  },
+  matmul_efficiency: {
+    values: [],
+    default: "0.44",
+    doc: "Fraction of the GPU's dense peak an eager-mode transformer step realises on its matmuls (kernel efficiency, launch gaps and the non-GEMM ops folded in). torchtitan reports 33% MFU for eager Llama 3.1 8B FSDP counted against the H100 SXM peak on 500 W H100s whose real peak lies between the NVL and SXM figures (benchmarks/llama3_h100_202412_torchtitan.md, footnote 2), i.e. about 39–44% of their own peak; Megatron-LM and MosaicML report 40–50% for dense LLMs on H100.",
+  },
+  compile_speedup: {
+    values: [],
+    default: "1.15",
+    doc: "Step-time speedup of torch.compile on the model (fused pointwise ops): torchtitan's published MFU rises from 33% to 39% with compile on Llama 3.1 8B (benchmarks/llama3_h100_202412_torchtitan.md).",
+  },
+  attention_efficiency: {
+    values: [],
+    default: "0.6",
+    doc: "Attention kernels (flash/cuDNN SDPA, causal) run at this fraction of the GEMM efficiency: FlashAttention-2/3 papers report 35–75% of peak forward and less backward, against ~70% for large GEMMs.",
+  },
+  float8_gemm_efficiency: {
+    values: [],
+    default: "0.65",
+    doc: "Fraction of the FP8 tensor-core rate float8 linears realise relative to what bf16 GEMMs realise of theirs (dynamic scaling casts and amax reductions cost memory bandwidth): torchao reports 1.2–1.5× end-to-end over bf16 for tensorwise, not 2×. Rowwise scaling realises 0.8 of this (torchtitan's 2025-06 async-TP benchmarks: rowwise ≈ bf16 speed, torchtitan issue #1207).",
+  },
+  fp32_matmul_precision: {
+    values: ["highest", "high"],
+    default: "highest",
+    doc: "torch.backends.cuda.matmul.allow_tf32 / set_float32_matmul_precision: PyTorch's default `highest` runs float32 matmuls on the FP32 (non-tensor-core) units; torchtitan does not change it (no allow_tf32 / set_float32_matmul_precision in its source). `high` uses TF32 tensor cores.",
+  },
+  comm_efficiency: {
+    values: [],
+    default: "0.7",
+    doc: "Fraction of the link bandwidth NCCL collectives achieve (bus bandwidth in nccl-tests on NVLink 4 / 400G InfiniBand is 70–85% of the line rate).",
+  },
+  internode_gbps_per_gpu: {
+    values: [],
+    default: "400",
+    doc: "Inter-node network per GPU in Gb/s (one 400G NDR InfiniBand / RoCE rail per GPU, as on DGX H100 and in torchtitan's benchmark hosts). Collectives whose group spans more GPUs than one node use it.",
+  },
+  overlap_exposed_fraction: {
+    values: [],
+    default: "0.1",
+    doc: "Part of the FSDP / DDP / CP communication that stays exposed even when compute could hide it (the first all-gather, the last reduce-scatter, stream synchronisation). TP collectives are counted fully exposed (async TP: async_tp_exposed_fraction).",
+  },
+  async_tp_exposed_fraction: {
+    values: [],
+    default: "0.5",
+    doc: "Part of the TP collective time async TP (with compile) still costs: its decomposed all-gather/reduce-scatter matmuls run less efficiently than the fused ones. torchtitan measured async-TP speedups of only 1.04–1.16 on H100 (benchmarks/asyncTP_llama3_h100_2025-06_torchtitan.md).",
+  },
+  cp_attention_overhead: {
+    values: [],
+    default: "0.1",
+    doc: "Extra attention time per additional context-parallel rank (ring attention runs cp smaller kernels per layer and merges their outputs with the log-sum-exp rescaling).",
+  },
+  cpu_offload_gbps: {
+    values: [],
+    default: "25",
+    doc: "Host↔device copy bandwidth per GPU for CPU offload, GB/s (PCIe Gen5 x16 is 64 GB/s per direction; pageable copies and shared root complexes reach less), and the CPU Adam step's memory traffic rate per GPU's shard.",
+  },
 } as const satisfies Record<string, Omit<AssumptionDef, "name">>;
 
 export type AssumptionName = keyof typeof ASSUMPTIONS;

@@ -44,6 +44,9 @@ export function readFloat8(doc: ConfigDocument, versionDate = "2026-02-20"): Flo
   if (ag !== undefined) out.fsdpFloat8AllGather = ag;
   const filter = strList(findEntry(doc, ...table, "filter_fqns"));
   if (filter) out.filterFqns = filter;
+  // Before filter_fqns became configurable (2025-04-07, torchtitan #1063) the converter skipped `output`
+  // unconditionally (float8.py `module_filter_fn=lambda mod, fqn: fqn != "output"`).
+  else if (versionDate < "2025-04-07") out.filterFqns = ["output"];
   // parallelize tests `"float8" in model.converters`: true only for the legacy converter name.
   out.float8TensorParallel = legacyName || oldFlag;
   return out;
@@ -80,6 +83,16 @@ export function simulationInputFromConfig(doc: ConfigDocument, decided: DecidedI
   if (budget !== undefined) input.memoryBudget = budget;
   const mb = num(first(doc, ["parallelism", "pipeline_parallel_microbatch_size"]));
   if (mb !== undefined && mb > 0) input.ppMicrobatchSize = mb;
+  // Before 2025-04-07 (torchtitan #1073) the count was configured instead, defaulting to the pp degree.
+  const date = decided.versionDate ?? "2026-02-20";
+  if (date < "2025-04-07") {
+    const n = num(first(doc, ["parallelism", "pipeline_parallel_microbatches"], ["experimental", "pipeline_parallel_microbatches"]));
+    input.ppMicrobatches = n !== undefined && n > 0 ? n : Math.max(1, decided.layout.pp);
+  }
+  const compile = readCompile(doc, date);
+  if (compile) input.compile = compile;
+  if (bool(first(doc, ["training", "enable_cpu_offload"])) === true) input.cpuOffload = true;
+  if (bool(first(doc, ["parallelism", "enable_async_tensor_parallel"], ["experimental", "enable_async_tensor_parallel"])) === true) input.asyncTp = true;
   const sched = str(first(doc, ["parallelism", "pipeline_parallel_schedule"], ["experimental", "pipeline_parallel_schedule"]));
   if (sched) input.ppSchedule = sched;
   const reshard = str(first(doc, ["parallelism", "fsdp_reshard_after_forward"], ["training", "fsdp_reshard_after_forward"]));
@@ -90,4 +103,21 @@ export function simulationInputFromConfig(doc: ConfigDocument, decided: DecidedI
     input.lossParallel = bool(findEntry(doc, "training", "enable_loss_parallel")) ?? true;
   }
   return input;
+}
+
+/**
+ * What torch.compile wraps. `[compile] enable` + `components` (default ["model", "loss"]) in later
+ * configs; `training.compile` before: the model always, the loss only while train.py compiled it
+ * (2024-10-22 … 2024-12-18, commits e10cb94 / e8977b0, and again from 2025-04-02, bbb1b61).
+ */
+export function readCompile(doc: ConfigDocument, versionDate: string): { model: boolean; loss: boolean } | undefined {
+  if (bool(findEntry(doc, "compile", "enable")) === true) {
+    const comps = strList(findEntry(doc, "compile", "components")) ?? ["model", "loss"];
+    return { model: comps.includes("model"), loss: comps.includes("loss") };
+  }
+  if (bool(findEntry(doc, "training", "compile")) === true) {
+    const loss = (versionDate >= "2024-10-22" && versionDate < "2024-12-18") || versionDate >= "2025-04-02";
+    return { model: true, loss };
+  }
+  return undefined;
 }

@@ -10,3 +10,6 @@ export { modelArch, paramCounts, LLAMA3_FLAVORS, ffnHiddenDim } from "./models";
 export { OP_NAMES, type OpName } from "./ops";
 export type * from "./types";
 export { simulationInputFromConfig, readFloat8, type DecidedInputs } from "./fromConfig";
+export { GPUS, GPU_IDS, DEFAULT_GPU, parseGpu, type GpuId, type GpuSpec } from "./gpus";
+export { estimateThroughput } from "./estimate";
+export { throughputToJson, type ThroughputEstimate, type ThroughputAlternative, type ThroughputJson } from "./throughput";

@@ -38,10 +38,19 @@ export function estimateMemory(ctx: SimContext, forward: OpResult[], params: Par
     if (bytes > 0) terms.push({ name, bytes, kind, detail });
   };
 
-  // Persistent state.
-  t("parameters", stage.total * bytesPerParam.params, "persistent", `${fmtN(stage.total)} params on this GPU × ${B(wq.storage)} B (${wq.storage})${N > 1 ? ` / ${N}` : ""}`);
-  t("gradients", stage.total * bytesPerParam.grads, "persistent", `.grad in ${wq.stored}${N > 1 ? `, sharded / ${N}` : ""}`);
-  t("optimizer_states", stage.total * bytesPerParam.optimizer, "persistent", `AdamW exp_avg + exp_avg_sq in ${wq.optimizerState}${N > 1 ? `, sharded / ${N}` : ""}`);
+  // Persistent state. With FSDP's CPUOffloadPolicy the sharded parameters, their gradients and the
+  // optimizer states live in (pinned) CPU memory; only the unsharded copies come to the GPU.
+  const offload = !!ctx.input.cpuOffload && !!ctx.fsdp;
+  const persistentBytes = stage.total * (bytesPerParam.params + bytesPerParam.grads + bytesPerParam.optimizer);
+  if (offload) {
+    est.cpuBytes = persistentBytes;
+    est.bytesPerParam = { params: 0, grads: 0, optimizer: 0 };
+    est.notes.push(`CPU offload (training.enable_cpu_offload): parameters, gradients and optimizer states live on the CPU (${formatBytes(persistentBytes)} of this rank's shard in CPU memory); the GPU holds only the unsharded copies, buffers and activations, and every step copies shards and gradients over PCIe.`);
+  } else {
+    t("parameters", stage.total * bytesPerParam.params, "persistent", `${fmtN(stage.total)} params on this GPU × ${B(wq.storage)} B (${wq.storage})${N > 1 ? ` / ${N}` : ""}`);
+    t("gradients", stage.total * bytesPerParam.grads, "persistent", `.grad in ${wq.stored}${N > 1 ? `, sharded / ${N}` : ""}`);
+    t("optimizer_states", stage.total * bytesPerParam.optimizer, "persistent", `AdamW exp_avg + exp_avg_sq in ${wq.optimizerState}${N > 1 ? `, sharded / ${N}` : ""}`);
+  }
   if (ctx.input.ddp && !ctx.fsdp && ctx.assumptions.get("ddp_gradient_as_bucket_view") === "false") {
     t("ddp_buckets", stage.total * B(wq.gradAccumulated), "persistent", `DDP gradient buckets kept beside .grad (${B(wq.gradAccumulated)} B/param; gradient_as_bucket_view=False)`);
   }
@@ -77,7 +86,12 @@ export function estimateMemory(ctx: SimContext, forward: OpResult[], params: Par
       t("fsdp_backward_unit_buffers", perUnit, "transient", `one block in backward: ${lc.unshardedGrad} unsharded grads + ${lc.reduce} reduce-scatter input${N > 1 ? ` + output / ${N} + all-gather input / ${N}` : ""}`);
     }
     if (pp > 1) {
-      t("pp_grad_accumulation", stage.total * B(lc.accumulation), "transient", `unsharded gradients accumulated across microbatches in ${lc.accumulation} until the single end-of-step reduce-scatter`);
+      // Activations peak when rank 0 starts its first backward. With one stage per rank that backward
+      // creates the whole stage's accumulated gradients; with v stages per rank (Interleaved1F1B …) it is
+      // the last stage chunk's only, 1/v of the rank's parameters (the others start later, with fewer
+      // activations alive).
+      const v = ppSchedule(ctx).virtualStages;
+      t("pp_grad_accumulation", (stage.total * B(lc.accumulation)) / v, "transient", `unsharded gradients accumulated across microbatches in ${lc.accumulation} until the single end-of-step reduce-scatter${v > 1 ? `; ${v} stage chunks per rank: one chunk's (1/${v}) are alive at the activation peak` : ""}`);
     }
   }
   if (ctx.float8) {
@@ -90,13 +104,15 @@ export function estimateMemory(ctx: SimContext, forward: OpResult[], params: Par
   const act = activations(ctx, forward, arch, stage.layers);
   est.activations = act.summary;
   t("activations", act.summary.bytes, "activation", `${act.summary.layers} blocks × ${fmtN(act.summary.tokensPerMicrobatch)} tokens × ${act.summary.microbatchesInFlight} microbatch(es) in flight, ${act.summary.checkpointing}`);
+  t("block_backward_workspace", act.workspaceBytes, "transient", `gradients of one block's saved tensors while its backward runs (≈ one block's activations, ${fmtN(act.summary.tokensPerMicrobatch)} tokens)`);
   t("loss_logits", act.lossBytes, "transient", act.lossDetail);
 
   const persistent = terms.filter((x) => x.kind === "persistent").reduce((a, x) => a + x.bytes, 0);
   const peak = terms.reduce((a, x) => a + x.bytes, 0);
-  est.perGpuBytes = { persistent, peak };
+  const overhead = ctx.assumptions.num("allocator_reserved_overhead");
+  est.perGpuBytes = { persistent, peak, reserved: peak * overhead };
   est.terms = terms;
-  est.notes.push("Estimate: peak sums saved activations and every transient copy as if alive together (an upper bound); allocator fragmentation, NCCL buffers and the CUDA context are not included.");
+  est.notes.push(`Estimate: peak (allocated) sums saved activations and every transient copy as if alive together; reserved = peak × ${overhead} (allocator_reserved_overhead). NCCL buffers and the CUDA context are not included.`);
   return est;
 }
 
@@ -202,7 +218,8 @@ export function savedPerBlock(ctx: SimContext, forward: OpResult[], arch: ModelA
       case "elementwise":
         if (r.op === "silu") add({ key: "w1", elems: arch.ffnHidden, dtype: r.inputs[0]!, tpSplit: true });
         if (r.op === "ffn_mul") {
-          add({ key: "silu", elems: arch.ffnHidden, dtype: r.inputs[0]!, tpSplit: true });
+          // torch.compile fuses silu(w1(x)) * w3(x): the silu output is recomputed in the fused backward.
+          if (!ctx.input.compile?.model) add({ key: "silu", elems: arch.ffnHidden, dtype: r.inputs[0]!, tpSplit: true });
           add({ key: "w3", elems: arch.ffnHidden, dtype: r.inputs[1]!, tpSplit: true });
         }
         break;
@@ -220,14 +237,15 @@ function activations(ctx: SimContext, forward: OpResult[], arch: ModelArch, laye
   const pp = Math.max(1, L.pp);
   const seq = ctx.input.seqLen ?? 2048;
   const local = ctx.input.localBatchSize ?? 8;
-  const mbSize = pp > 1 ? Math.max(1, ctx.input.ppMicrobatchSize ?? 1) : local;
+  const sched = ppSchedule(ctx);
+  const mbSize = pp > 1 ? sched.microbatchSize : local;
   const tokens = (mbSize * seq) / cp;
   let inFlight = 1;
   if (pp > 1) {
-    const nMicro = Math.max(1, Math.floor(local / mbSize));
+    // In flight on the busiest rank (rank 0), in stage chunks of layers / (pp · v) blocks, converted to
+    // whole-stage microbatches so that `layers` below stays the rank's block count.
     const mode = ctx.assumptions.get("pp_inflight_microbatches");
-    const gpipe = (ctx.input.ppSchedule ?? "1F1B").toLowerCase() === "gpipe";
-    inFlight = mode === "all" || gpipe ? nMicro : Math.min(nMicro, pp);
+    inFlight = (mode === "all" ? sched.microbatches * sched.virtualStages : sched.inFlightChunks) / sched.virtualStages;
   }
   const saved = savedPerBlock(ctx, forward, arch);
   const perToken: Partial<Record<EDType, number>> = {};
@@ -271,21 +289,75 @@ function activations(ctx: SimContext, forward: OpResult[], arch: ModelArch, laye
       break;
     }
   }
-  const bytes = perMicrobatchPerToken * tokens * inFlight;
+  // The recomputed block (full / selective AC) exists once, for the microbatch in backward.
+  const recomputeOnce = mode === "none" || mode === "memory_budget" || (mode === "selective" && (ctx.input.selectiveAcOption ?? "2") === "op") ? 0 : perTokenTotal;
+  const bytes = (perMicrobatchPerToken - recomputeOnce) * tokens * inFlight + recomputeOnce * tokens;
+  const workspaceBytes = perTokenTotal * tokens;
   // Loss (on the last PP stage): logits in the output dtype, the `.float()` copy when it is a real cast,
   // the saved log-softmax. Counted on the heaviest stage too, as an upper bound.
   const lossOp = forward.find((r) => r.op === "loss")!;
   const logits = forward.find((r) => r.op === "output")!.dtype;
   const V = arch.dims.vocabSize / ((ctx.input.lossParallel ?? true) && tp > 1 ? tp : 1);
   const copy = lossOp.steps[0]!.dtype !== logits ? B(lossOp.steps[0]!.dtype) : 0;
-  const lsm = B(lossOp.steps[1]!.dtype);
-  const lossBytes = tokens * V * (B(logits) + copy + lsm);
-  const lossDetail = `logits ${logits} (${B(logits)} B)${copy ? ` + .float() copy (${copy} B)` : ""} + saved log-softmax ${lossOp.steps[1]!.dtype} (${lsm} B) × ${fmtN(tokens)} tokens × ${fmtN(V)} vocab`;
+  const lsmDtype = lossOp.steps[1]!.dtype;
+  const lsm = B(lsmDtype);
+  let lossBytes: number;
+  let lossDetail: string;
+  if (ctx.input.compile?.loss) {
+    // Compiled loss: the upcast, log-softmax and its gradient are fused; only the logits (and a float32
+    // log-sum-exp per token) stay alive.
+    lossBytes = tokens * (V * B(logits) + 4);
+    lossDetail = `compiled loss: logits ${logits} (${B(logits)} B) × ${fmtN(tokens)} tokens × ${fmtN(V)} vocab; the .float() upcast and log-softmax are fused`;
+  } else {
+    // Forward: logits + .float() copy + log-softmax output; backward (the larger): saved log-softmax,
+    // the incoming gradient and log_softmax_backward's result, all in the log-softmax dtype.
+    const fwd = B(logits) + copy + lsm;
+    const bwd = 3 * lsm;
+    lossBytes = tokens * V * Math.max(fwd, bwd);
+    lossDetail =
+      bwd >= fwd
+        ? `loss backward: saved log-softmax + its incoming gradient + log_softmax_backward's output, ${lsmDtype} (3 × ${lsm} B) × ${fmtN(tokens)} tokens × ${fmtN(V)} vocab (forward: logits ${logits}${copy ? ` + .float() copy` : ""} + log-softmax)`
+        : `logits ${logits} (${B(logits)} B)${copy ? ` + .float() copy (${copy} B)` : ""} + saved log-softmax ${lsmDtype} (${lsm} B) × ${fmtN(tokens)} tokens × ${fmtN(V)} vocab`;
+  }
   return {
     summary: { perTokenPerLayer: perToken, perTokenPerLayerTotal: perTokenTotal, tokensPerMicrobatch: tokens, microbatchesInFlight: inFlight, layers, checkpointing: how, bytes },
     lossBytes,
     lossDetail,
+    workspaceBytes,
   };
+}
+
+/** Pipeline schedules with more than one stage per rank (torchtitan's generate_split_points gives them 2). */
+const MULTI_STAGE = /interleaved|looped|zerobubble|zbv|dualpipe/i;
+
+export interface PpSchedule {
+  name: string;
+  microbatches: number;
+  microbatchSize: number;
+  /** Stages per rank (v). */
+  virtualStages: number;
+  /** Stage-chunk microbatches whose activations rank 0 holds at its peak. */
+  inFlightChunks: number;
+}
+
+/**
+ * The schedule as torch.distributed.pipelining runs it: microbatches from `pipeline_parallel_microbatch_size`
+ * (or the legacy count), stages per rank, and rank 0's activations in flight: GPipe and LoopedBFS keep
+ * every microbatch, 1F1B keeps pp, Interleaved1F1B keeps its warm-up of (v − 1)·pp + 2·(pp − 1) chunks
+ * plus the one in flight (torch schedules.py `_get_1f1b_rank_ops` / `get_rank_warmup_ops`).
+ */
+export function ppSchedule(ctx: SimContext): PpSchedule {
+  const pp = Math.max(1, ctx.input.layout.pp);
+  const local = ctx.input.localBatchSize ?? 8;
+  const name = ctx.input.ppSchedule ?? "1F1B";
+  const m = ctx.input.ppMicrobatches && ctx.input.ppMicrobatches > 0 ? ctx.input.ppMicrobatches : Math.max(1, Math.floor(local / Math.max(1, ctx.input.ppMicrobatchSize ?? 1)));
+  const microbatchSize = Math.max(1, Math.floor(local / m));
+  const v = MULTI_STAGE.test(name) ? 2 : 1;
+  let chunks: number;
+  if (/gpipe|loopedbfs/i.test(name)) chunks = m * v;
+  else if (v === 1) chunks = Math.min(m, pp);
+  else chunks = Math.min((v - 1) * pp + 2 * (pp - 1) + 1, m * v);
+  return { name, microbatches: m, microbatchSize, virtualStages: v, inFlightChunks: chunks };
 }
 
 function fmtN(n: number): string {

@@ -3,6 +3,8 @@
  * table for hovers.
  */
 import { asDType, formatBytes, shortName, type EDType } from "./dtypes";
+import { GPUS } from "./gpus";
+import { throughputToJson } from "./throughput";
 import type { Simulation, SimulationJson } from "./types";
 
 /** The CLI JSON contract object — exactly these fields, dtypes spelled like torch. */
@@ -18,9 +20,11 @@ export function simulationToJson(sim: Simulation): SimulationJson {
     optimizerState: sim.optimizerState,
     memory: {
       bytesPerParam: { params: sim.memory.bytesPerParam.params, grads: sim.memory.bytesPerParam.grads, optimizer: sim.memory.bytesPerParam.optimizer },
-      perGpuBytes: { persistent: sim.memory.perGpuBytes?.persistent ?? null, peak: sim.memory.perGpuBytes?.peak ?? null },
+      perGpuBytes: { persistent: sim.memory.perGpuBytes?.persistent ?? null, peak: sim.memory.perGpuBytes?.peak ?? null, reserved: sim.memory.perGpuBytes?.reserved ?? null },
+      cpuBytes: sim.memory.cpuBytes ?? null,
     },
     assumptions: sim.assumptions.map((a) => ({ name: a.name, value: a.value })),
+    throughput: sim.throughput ? throughputToJson(sim.throughput) : null,
   };
 }
 
@@ -58,7 +62,9 @@ export function renderSimulationMarkdown(sim: Simulation): string {
       out.push("", `Activations per token per block: ${Math.round(m.activations.perTokenPerLayerTotal)} B (${by}).`);
     }
   }
+  if (m.perGpuBytes) out.push(`| **reserved** (allocator) | | **${formatBytes(m.perGpuBytes.reserved)}** | peak × allocator_reserved_overhead |`);
   for (const n of m.notes) out.push("", `_${n}_`);
+  if (sim.throughput) out.push("", ...renderThroughputMarkdown(sim));
   if (sim.notes.length || sim.errors.length) {
     out.push("");
     for (const e of sim.errors) out.push(`- ⚠ ${e}`);
@@ -69,6 +75,30 @@ export function renderSimulationMarkdown(sim: Simulation): string {
     for (const a of sim.assumptions) out.push(`- \`${a.name}\` = \`${a.value}\`${a.overridden ? " (set)" : " (default)"}${a.relevant ? "" : " — no effect here"}: ${a.doc}`);
   }
   return out.join("\n");
+}
+
+/** Throughput section: the estimate, its terms, and the comparison with the alternatives. */
+export function renderThroughputMarkdown(sim: Simulation): string[] {
+  const t = sim.throughput;
+  if (!t) return [];
+  const gpu = GPUS[t.gpu.value];
+  const out: string[] = [];
+  out.push(`**Throughput (estimate)** on ${gpu.label} (GPU from ${t.gpu.source}) — ≈ ${fmtTps(t.tokensPerSecondPerGpu)} tokens/s per GPU, ${t.stepSeconds.toFixed(2)} s per step, MFU ${(t.mfu * 100).toFixed(0)}%`);
+  out.push("", "| term | seconds | detail |", "|---|---|---|");
+  for (const x of t.terms) out.push(`| ${x.name} | ${x.seconds.toFixed(3)} | ${cell(x.detail)} |`);
+  if (t.alternatives.length > 1) out.push("", t.alternatives.map((a) => `${a.label}: ${a.tokensPerSecondPerGpu === null ? "—" : `≈ ${fmtTps(a.tokensPerSecondPerGpu)} tokens/s/GPU`}`).join("; ") + ".");
+  if (t.alternatives.length) {
+    out.push("", "| variant | mechanism | compute | tokens/s/GPU | memory/GPU (reserved) |", "|---|---|---|---|---|");
+    for (const a of t.alternatives) out.push(`| ${cell(a.label)} | ${a.mechanism} | ${a.compute} | ${a.tokensPerSecondPerGpu === null ? "—" : `≈ ${fmtTps(a.tokensPerSecondPerGpu)}`} | ${a.peakBytes === null ? "—" : formatBytes(a.peakBytes)} |`);
+  }
+  for (const n of t.notes) out.push("", `_${n}_`);
+  out.push("", `_Estimate from FLOPs, the data-sheet rates of the GPU (${gpu.source}) and the named assumptions below (matmul_efficiency, compile_speedup, attention_efficiency, comm_efficiency, …); not a measurement._`);
+  return out;
+}
+
+export function fmtTps(n: number): string {
+  if (n >= 100) return String(Math.round(n / 10) * 10).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return n >= 10 ? String(Math.round(n)) : n.toFixed(1);
 }
 
 /** Compact table for hovers: params stored/compute, activations, grads, reduction, optimizer. */
@@ -87,7 +117,8 @@ export function renderDtypeTableMarkdown(sim: Simulation): string {
     ["optimizer state", shortName(sim.optimizerState)],
   ];
   const lines = ["| | dtype |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)];
-  if (sim.memory.perGpuBytes) lines.push("", `≈ ${formatBytes(sim.memory.perGpuBytes.peak)} peak per GPU (estimate; ${formatBytes(sim.memory.perGpuBytes.persistent)} persistent)`);
+  if (sim.memory.perGpuBytes) lines.push("", `≈ ${formatBytes(sim.memory.perGpuBytes.reserved)} peak per GPU (estimate, reserved; ${formatBytes(sim.memory.perGpuBytes.peak)} allocated, ${formatBytes(sim.memory.perGpuBytes.persistent)} persistent)${sim.memory.cpuBytes ? `; ${formatBytes(sim.memory.cpuBytes)} offloaded to the CPU` : ""}`);
+  if (sim.throughput) lines.push("", `≈ ${fmtTps(sim.throughput.tokensPerSecondPerGpu)} tokens/s per GPU on ${GPUS[sim.throughput.gpu.value].label} (estimate; MFU ${(sim.throughput.mfu * 100).toFixed(0)}%)`);
   return lines.join("\n");
 }
 

@@ -12,6 +12,7 @@ import { isFloating, isLowPrecision, type EDType } from "./dtypes";
 import { castForwardInputs, clampPolicy, fsdpLifecycle } from "./fsdp";
 import { float8Recipe, isFloat8Converted } from "./float8";
 import { estimateMemory } from "./memory";
+import { estimateStepThroughput } from "./throughput";
 import { modelArch, paramCounts, type ParamGroup } from "./models";
 import { llama3Graph, type AtenStep, type InputRef, type OpDef, type OpName } from "./ops";
 import { promoteTypes } from "./promote";
@@ -48,6 +49,11 @@ export function simulate(input: SimulationInput): Simulation | undefined {
   if (ctx.fsdp) sim.fsdp = { policy: ctx.fsdp.policy, lifecycle: ctx.fsdp.lifecycle, castForwardInputs: ctx.fsdp.castForwardInputs };
   if (ctx.float8) sim.float8 = { recipe: ctx.float8.recipe.name, convertedOps: [...ctx.float8.converted], fsdpFloat8AllGather: ctx.float8.fsdpAllGather, tensorParallelFloat8: ctx.float8.tpFloat8 };
   if (ctx.arch) sim.model = { name: ctx.arch.name, flavor: ctx.arch.flavor, params: paramCounts(ctx.arch).total, attention: ctx.arch.dims.attention };
+  const throughput = estimateStepThroughput(ctx, forward, collectives, memory, input.gpu);
+  if (throughput) {
+    sim.throughput = throughput;
+    sim.assumptions = ctx.assumptions.list();
+  }
   return sim;
 }
 

@@ -9,6 +9,8 @@ import type { EDType } from "./dtypes";
 import type { ClampedPolicy, FsdpLifecycle } from "./fsdp";
 import type { Float8RecipeName } from "./float8";
 import type { OpKind, OpName } from "./ops";
+import type { GpuId } from "./gpus";
+import type { ThroughputEstimate, ThroughputJson } from "./throughput";
 
 export type ActivationCheckpointMode = "none" | "full" | "selective" | "memory_budget";
 
@@ -61,6 +63,16 @@ export interface SimulationInput {
   mechanismReason?: string;
   device?: AutocastDevice;
   assumptions?: Partial<Record<AssumptionName, string>>;
+  /** `[compile]` / `training.compile`: which parts torch.compile wraps (the loss only in some eras). */
+  compile?: { model: boolean; loss: boolean };
+  /** `training.enable_cpu_offload` (FSDP CPUOffloadPolicy: parameters, gradients, optimizer states on the CPU). */
+  cpuOffload?: boolean;
+  /** Legacy `pipeline_parallel_microbatches` (number of microbatches; before 2025-04-07, default = pp). */
+  ppMicrobatches?: number;
+  /** `enable_async_tensor_parallel` (with compile): TP collectives overlap the matmuls. */
+  asyncTp?: boolean;
+  /** GPU type for the throughput estimate and the capacity check (default H100 SXM). */
+  gpu?: GpuId;
 }
 
 export interface StepResult {
@@ -164,8 +176,14 @@ export interface MemoryEstimate {
     checkpointing: string;
     bytes: number;
   };
-  /** Undefined when the model architecture is unknown. */
-  perGpuBytes?: { persistent: number; peak: number };
+  /**
+   * Undefined when the model architecture is unknown. `peak` is allocated memory (torch.cuda
+   * max_memory_allocated); `reserved` adds the caching allocator's overhead (max_memory_reserved, what
+   * nvidia-smi and torchtitan's logs show).
+   */
+  perGpuBytes?: { persistent: number; peak: number; reserved: number };
+  /** Bytes this rank keeps in CPU memory (CPU offload); undefined when nothing is offloaded. */
+  cpuBytes?: number;
   terms: MemoryTerm[];
   notes: string[];
 }
@@ -188,6 +206,8 @@ export interface Simulation {
   optimizerState: EDType;
   collectives: Collective[];
   memory: MemoryEstimate;
+  /** Undefined when the model architecture is unknown. */
+  throughput?: ThroughputEstimate;
   assumptions: AssumptionUse[];
   notes: string[];
   errors: string[];
@@ -201,7 +221,10 @@ export interface SimulationJson {
   optimizerState: string;
   memory: {
     bytesPerParam: { params: number; grads: number; optimizer: number };
-    perGpuBytes: { persistent: number | null; peak: number | null };
+    perGpuBytes: { persistent: number | null; peak: number | null; reserved: number | null };
+    /** Bytes this rank keeps in CPU memory with CPU offload (parameters, gradients, optimizer states); null without. */
+    cpuBytes: number | null;
   };
   assumptions: { name: string; value: string }[];
+  throughput: ThroughputJson | null;
 }

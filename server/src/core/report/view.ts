@@ -11,6 +11,13 @@ import type { Simulation } from "../engine/types";
 import { headline } from "../features";
 import { throughputOf, type ThroughputData } from "./throughput";
 import { buildWhatIf, type WhatIfView } from "./whatIf";
+import { GPUS, parseGpu } from "../engine/gpus";
+
+/** The GPU table's capacity (one source of truth, engine/gpus.ts); callers may pass another lookup. */
+function engineGpuMemory(gpu: string): { bytes: number; label: string } | undefined {
+  const id = parseGpu(gpu);
+  return id ? { bytes: GPUS[id].memoryBytes, label: GPUS[id].label } : undefined;
+}
 
 export type { WhatIfView, WhatIfCell, WhatIfVersion } from "./whatIf";
 export { throughputOf, type ThroughputData, type ThroughputAlternative } from "./throughput";
@@ -149,7 +156,7 @@ function throughputView(result: AnalysisResult, t: ThroughputData | undefined): 
 export function buildReportView(result: AnalysisResult, options: ReportOptions = {}): ReportView {
   const sim = result.simulation;
   const t = throughputOf(sim);
-  const gpuMem = t?.gpu ? options.gpuMemory?.(t.gpu.value) : undefined;
+  const gpuMem = t?.gpu ? (options.gpuMemory ?? engineGpuMemory)(t.gpu.value) : undefined;
   const view: ReportView = {
     title: fileName(result.uri),
     uri: result.uri,

@@ -19,6 +19,7 @@ import { DEFAULT_VERSION, parseVersion, type TitanVersion } from "./versions";
 import { simulate, simulationInputFromConfig } from "../engine";
 import { inferVersion, inferWorldSize } from "../workspace";
 import { pickExplicit, versionFromSettings, worldSizeFromSettings, type Explicit } from "../workspace/precedence";
+import { resolveGpu, throughputAlternatives } from "./throughput";
 
 /** Top-level tables that only torchtitan configs have (any two, or one of the distinctive ones). */
 const TITAN_TABLES = ["job", "training", "parallelism", "model", "optimizer", "lr_scheduler", "checkpoint", "activation_checkpoint", "metrics", "profiling", "comm", "float8", "quantize", "compile", "validation", "experimental", "memory_estimation", "fault_tolerance"];
@@ -67,10 +68,11 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
     : { mechanism: "error" as const, reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
   const knobs = readKnobs(doc, version.value.date);
   const precision = resolvePrecision(decision, knobs, layout);
-  const simulation =
+  const gpu = resolveGpu(settings, directives, extra);
+  const simInput =
     dims.resolved && decision.mechanism !== "error" && knobs.param.dtype && knobs.reduce.dtype && knobs.trainingDtype.dtype
-      ? simulate(
-          simulationInputFromConfig(doc, {
+      ? {
+          ...simulationInputFromConfig(doc, {
             mechanism: decision.mechanism,
             layout: dims.resolved,
             ddp: decision.ddp,
@@ -80,8 +82,14 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
             trainingDtype: knobs.trainingDtype.dtype,
             versionDate: version.value.date,
           }),
-        )
+          gpu: gpu.value,
+        }
       : undefined;
+  const simulation = simInput ? simulate(simInput) : undefined;
+  if (simInput && simulation?.throughput) {
+    simulation.throughput.gpu = { value: gpu.value, source: gpu.source };
+    simulation.throughput.alternatives = throughputAlternatives(simInput, simulation, worldSize.value);
+  }
   const ctx: TitanContext = {
     doc,
     settings,
@@ -97,8 +105,10 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
     decideOptions,
     knobs,
     precision,
+    gpu,
     ...(modelName ? { modelName } : {}),
     ...(simulation ? { simulation } : {}),
+    ...(simInput ? { simulationInput: simInput } : {}),
     ...(outsideTomlEra ? { outsideTomlEra } : {}),
   };
   return { ctx, extra };

@@ -4,7 +4,8 @@
  */
 import type { AnalysisEnv, AnalysisSettings, ParallelLayout, ResolvedPrecision, Sourced } from "../analysis";
 import type { Directive } from "../directives";
-import type { Simulation } from "../engine/types";
+import type { Simulation, SimulationInput } from "../engine/types";
+import type { GpuId } from "../engine/gpus";
 import type { ConfigDocument, ConfigEntry } from "../model";
 import type { Diagnostic, DType } from "../types";
 import type { DecideOptions, MechanismDecision } from "./eras";
@@ -30,6 +31,10 @@ export interface TitanContext {
   precision: ResolvedPrecision | undefined;
   /** `[model] name`, when set. */
   modelName?: string;
+  /** GPU type for the throughput / capacity estimates, with where it came from. */
+  gpu: Sourced<GpuId>;
+  /** What the simulation was run with (for what-if re-simulations: other GPUs, assumptions, layouts). */
+  simulationInput?: SimulationInput;
   /** The simulated training step; undefined when the launch fails or a dtype knob is invalid. */
   simulation?: Simulation;
   /** Set when the workspace pins a torchtitan that no longer reads TOML. */

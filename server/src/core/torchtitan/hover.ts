@@ -5,7 +5,7 @@
 import type { HoverTarget, InlayHintData } from "../analysis";
 import { findEntry } from "../model";
 import type { Range } from "../types";
-import { renderDtypeTableMarkdown, renderSimulationMarkdown } from "../engine";
+import { GPUS, renderDtypeTableMarkdown, renderSimulationMarkdown } from "../engine";
 import { eraComparison, eraLine } from "./compare";
 import type { TitanContext } from "./context";
 import { DIM_FIELDS } from "./parallelDims";
@@ -93,6 +93,7 @@ export function titanInlayHints(ctx: TitanContext): InlayHintData[] {
 /** The full report behind the code lens and `precision-lens explain`: the summary, then the simulation. */
 export function reportMarkdown(ctx: TitanContext, summary: string): string {
   const parts = [`# Precision report: ${ctx.doc.uri.split("/").pop() ?? ctx.doc.uri}`, "", summary];
+  if (ctx.simulation?.throughput) parts.push("", `GPU for the throughput and memory estimates: **${GPUS[ctx.gpu.value].label}** (${ctx.gpu.detail}).`);
   if (ctx.simulation) parts.push("", "---", "", renderSimulationMarkdown(ctx.simulation));
   else parts.push("", "---", "", "_No simulation: the launch would fail before training (see the diagnostics)._");
   return parts.join("\n");

@@ -8,6 +8,7 @@ import { ddpWithOtherParallelism } from "./ddp-with-other-parallelism";
 import { dtypeValues } from "./dtype-values";
 import { epWithoutFsdpMesh } from "./ep-without-fsdp-mesh";
 import { fp32ParamDtype } from "./fp32-param-dtype";
+import { memoryExceedsGpu } from "./memory-exceeds-gpu";
 import { noEffect } from "./no-effect";
 import { noMixedPrecision } from "./no-mixed-precision";
 import { parallelDims } from "./parallel-dims";
@@ -26,5 +27,6 @@ export const TITAN_RULES: readonly TitanRule[] = [
   noEffect,
   cpuOffloadWithoutFsdp,
   ppBubble,
+  memoryExceedsGpu,
   ...SCHEMA_RULES,
 ];

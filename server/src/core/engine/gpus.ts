@@ -1,0 +1,151 @@
+/**
+ * GPU types: the one table of peak rates, memory and interconnect the throughput and memory estimates
+ * use. Rates are DENSE tensor-core TFLOP/s (the data sheets print the 2:4-sparsity figure first; it is
+ * twice these), `fp32` is the non-tensor-core FP32 rate PyTorch uses for float32 matmuls unless TF32 is
+ * allowed. Bandwidths are per GPU, per direction, in GB/s (1e9 B/s).
+ *
+ * Sources (vendors' data sheets, read 2025):
+ * - H100 SXM / H100 PCIe: NVIDIA H100 Tensor Core GPU data sheet (nvidia.com/en-us/data-center/h100/):
+ *   SXM BF16 1,979 / FP8 3,958 / TF32 989 TFLOPS "with sparsity", FP32 67, 80 GB, NVLink 900 GB/s;
+ *   PCIe BF16 1,513 / FP8 3,026 / TF32 756 sparse, FP32 51, 80 GB, PCIe Gen5 128 GB/s.
+ * - H100 NVL: same data sheet (NVL: BF16 1,671 / FP8 3,341 / TF32 835 TFLOPS with sparsity, FP32 60, 94 GB,
+ *   NVLink bridge 600 GB/s between pairs).
+ * - H200 SXM: NVIDIA H200 data sheet (nvidia.com/en-us/data-center/h200/): same tensor rates as H100 SXM,
+ *   141 GB HBM3e, NVLink 900 GB/s.
+ * - A100 40 GB / 80 GB SXM: NVIDIA A100 data sheet (nvidia.com/en-us/data-center/a100/): BF16/FP16 312,
+ *   TF32 156, FP32 19.5 TFLOPS dense, no FP8; NVLink 600 GB/s.
+ * - B200: NVIDIA HGX B200 / DGX B200 data sheet (nvidia.com/en-us/data-center/hgx/): FP8 4.5 PFLOPS,
+ *   BF16 2.25 PFLOPS, TF32 1.1 PFLOPS dense per GPU, FP32 75 TFLOPS, 180 GB HBM3e, NVLink 5 1.8 TB/s.
+ * - MI300X: AMD Instinct MI300X data sheet (amd.com/en/products/accelerators/instinct/mi300/mi300x.html):
+ *   BF16/FP16 1,307.4, FP8 2,614.9, TF32 653.7, FP32 163.4 TFLOPS dense, 192 GB HBM3, Infinity Fabric
+ *   896 GB/s aggregate peer bandwidth.
+ * - L40S: NVIDIA L40S data sheet (nvidia.com/en-us/data-center/l40s/): BF16 362.05 / FP8 733 / TF32
+ *   183 TFLOPS dense (733 / 1,466 / 366 with sparsity), FP32 91.6, 48 GB GDDR6, PCIe Gen4 x16 64 GB/s, no NVLink.
+ * Inter-node bandwidth is not on any GPU data sheet: 400 Gb/s (50 GB/s) per GPU, the InfiniBand / RoCE
+ * NDR rail of DGX/HGX systems, is assumed for all (assumption `internode_gbps_per_gpu`).
+ */
+
+export type GpuId = "h100-sxm" | "h100-pcie" | "h100-nvl" | "h200" | "a100-40gb" | "a100-80gb" | "b200" | "mi300x" | "l40s";
+
+export interface GpuSpec {
+  id: GpuId;
+  label: string;
+  /** HBM / GDDR capacity in bytes (data-sheet GB = 1e9 B). */
+  memoryBytes: number;
+  /** Dense peak TFLOP/s by compute dtype. `fp8` undefined: no FP8 tensor cores (float8 GEMMs unsupported). */
+  tflops: { bf16: number; fp16: number; fp8?: number; tf32: number; fp32: number };
+  /** Intra-node GPU-to-GPU bandwidth per direction, GB/s, and the node size it connects. */
+  intraNodeGBps: number;
+  gpusPerNode: number;
+  source: string;
+}
+
+const GB = 1e9;
+
+export const GPUS: Readonly<Record<GpuId, GpuSpec>> = {
+  "h100-sxm": {
+    id: "h100-sxm",
+    label: "H100 SXM 80GB",
+    memoryBytes: 80 * GB,
+    tflops: { bf16: 989.5, fp16: 989.5, fp8: 1979, tf32: 494.5, fp32: 67 },
+    intraNodeGBps: 450,
+    gpusPerNode: 8,
+    source: "NVIDIA H100 data sheet (SXM: 1,979 BF16 TFLOPS with sparsity = 989.5 dense; NVLink 900 GB/s bidirectional)",
+  },
+  "h100-pcie": {
+    id: "h100-pcie",
+    label: "H100 PCIe 80GB",
+    memoryBytes: 80 * GB,
+    tflops: { bf16: 756.5, fp16: 756.5, fp8: 1513, tf32: 378, fp32: 51 },
+    intraNodeGBps: 64,
+    gpusPerNode: 8,
+    source: "NVIDIA H100 data sheet (PCIe: 1,513 BF16 TFLOPS with sparsity; PCIe Gen5 128 GB/s bidirectional)",
+  },
+  "h100-nvl": {
+    id: "h100-nvl",
+    label: "H100 NVL 94GB",
+    memoryBytes: 94 * GB,
+    tflops: { bf16: 835.5, fp16: 835.5, fp8: 1670.5, tf32: 417.5, fp32: 60 },
+    intraNodeGBps: 300,
+    gpusPerNode: 8,
+    source: "NVIDIA H100 data sheet (NVL: 1,671 BF16 TFLOPS with sparsity = 835.5 dense; NVLink bridge 600 GB/s bidirectional)",
+  },
+  h200: {
+    id: "h200",
+    label: "H200 SXM 141GB",
+    memoryBytes: 141 * GB,
+    tflops: { bf16: 989.5, fp16: 989.5, fp8: 1979, tf32: 494.5, fp32: 67 },
+    intraNodeGBps: 450,
+    gpusPerNode: 8,
+    source: "NVIDIA H200 data sheet (SXM: same tensor-core rates as H100 SXM, 141 GB HBM3e, NVLink 900 GB/s)",
+  },
+  "a100-40gb": {
+    id: "a100-40gb",
+    label: "A100 SXM 40GB",
+    memoryBytes: 40 * GB,
+    tflops: { bf16: 312, fp16: 312, tf32: 156, fp32: 19.5 },
+    intraNodeGBps: 300,
+    gpusPerNode: 8,
+    source: "NVIDIA A100 data sheet (SXM: 312 BF16 TFLOPS dense, no FP8; NVLink 600 GB/s bidirectional)",
+  },
+  "a100-80gb": {
+    id: "a100-80gb",
+    label: "A100 SXM 80GB",
+    memoryBytes: 80 * GB,
+    tflops: { bf16: 312, fp16: 312, tf32: 156, fp32: 19.5 },
+    intraNodeGBps: 300,
+    gpusPerNode: 8,
+    source: "NVIDIA A100 data sheet (SXM 80GB: 312 BF16 TFLOPS dense, no FP8; NVLink 600 GB/s bidirectional)",
+  },
+  b200: {
+    id: "b200",
+    label: "B200 180GB",
+    memoryBytes: 180 * GB,
+    tflops: { bf16: 2250, fp16: 2250, fp8: 4500, tf32: 1100, fp32: 75 },
+    intraNodeGBps: 900,
+    gpusPerNode: 8,
+    source: "NVIDIA HGX/DGX B200 data sheet (per GPU: 2.25 PFLOPS BF16 dense, 4.5 FP8; 180 GB; NVLink 5 1.8 TB/s bidirectional)",
+  },
+  mi300x: {
+    id: "mi300x",
+    label: "MI300X 192GB",
+    memoryBytes: 192 * GB,
+    tflops: { bf16: 1307.4, fp16: 1307.4, fp8: 2614.9, tf32: 653.7, fp32: 163.4 },
+    intraNodeGBps: 448,
+    gpusPerNode: 8,
+    source: "AMD Instinct MI300X data sheet (1,307.4 BF16 TFLOPS dense; 192 GB HBM3; Infinity Fabric 896 GB/s aggregate)",
+  },
+  l40s: {
+    id: "l40s",
+    label: "L40S 48GB",
+    memoryBytes: 48 * GB,
+    tflops: { bf16: 362.05, fp16: 362.05, fp8: 733, tf32: 183, fp32: 91.6 },
+    intraNodeGBps: 32,
+    gpusPerNode: 8,
+    source: "NVIDIA L40S data sheet (362.05 BF16 TFLOPS dense, 733 FP8; 48 GB GDDR6; PCIe Gen4 x16, no NVLink)",
+  },
+};
+
+export const GPU_IDS = Object.keys(GPUS) as GpuId[];
+export const DEFAULT_GPU: GpuId = "h100-sxm";
+
+/** Accepts the ids and a few common spellings ("H100", "h100_sxm", "A100-80GB", "MI300X"). */
+export function parseGpu(raw: string | undefined): GpuId | undefined {
+  if (!raw) return undefined;
+  const k = raw.trim().toLowerCase().replace(/[_\s]+/g, "-").replace(/-?(sxm5?)$/, "-sxm");
+  if ((GPU_IDS as string[]).includes(k)) return k as GpuId;
+  const alias: Record<string, GpuId> = {
+    h100: "h100-sxm",
+    "h100-nvl-94gb": "h100-nvl",
+    "h100-sxm5": "h100-sxm",
+    h200: "h200",
+    "h200-sxm": "h200",
+    a100: "a100-80gb",
+    "a100-80g": "a100-80gb",
+    "a100-40g": "a100-40gb",
+    "a100-sxm-80gb": "a100-80gb",
+    "a100-sxm-40gb": "a100-40gb",
+    "b200-sxm": "b200",
+  };
+  return alias[k];
+}
