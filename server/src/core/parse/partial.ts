@@ -1,0 +1,24 @@
+/**
+ * What a front end could not read in a file with syntax errors (issue #14): the keys of statements that
+ * were set aside. The analysis treats them as absent; hovers say so. Format-neutral; empty for a file
+ * that parses.
+ */
+import type { ConfigDocument } from "../model";
+import type { Range } from "../types";
+
+export interface UnparsedKey {
+  /** Full dotted path, e.g. ["parallelism", "tensor_parallel_degree"]. */
+  path: string[];
+  /** The statement that was set aside. */
+  range: Range;
+}
+
+const UNPARSED = new WeakMap<ConfigDocument, UnparsedKey[]>();
+
+export function unparsedKeys(doc: ConfigDocument): readonly UnparsedKey[] {
+  return UNPARSED.get(doc) ?? [];
+}
+
+export function setUnparsedKeys(doc: ConfigDocument, keys: UnparsedKey[]): void {
+  if (keys.length) UNPARSED.set(doc, keys);
+}
