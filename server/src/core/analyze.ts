@@ -9,7 +9,7 @@ import { directiveValue, parseDirectives } from "./directives";
 import { FRAMEWORKS, frameworkById } from "./frameworks";
 import type { ConfigDocument, ConfigFormat } from "./model";
 import { parseJsonDocument } from "./parse/json";
-import { unparsedKeys } from "./parse/partial";
+import { isRecovered, unparsedKeys } from "./parse/partial";
 import { parseTomlDocument } from "./parse/toml";
 import { applySuppressions } from "./suppress";
 import { parseYamlDocument, yamlParseNotes } from "./parse/yaml";
@@ -49,8 +49,9 @@ export function analyzeDocument(uri: string, text: string, settings: AnalysisSet
   if (!analyzer) {
     for (const f of FRAMEWORKS) {
       if (!f.formats.includes(format)) continue;
-      // A file with syntax errors is detected from what still parses (issue #14).
-      const why = f.detect(doc);
+      // A file with syntax errors is detected and analysed from what still parses, when its front end
+      // recovered (issue #14); a truncated model (JSON stops at the first error) is not analysed.
+      const why = !doc.syntaxErrors.length || isRecovered(doc) ? f.detect(doc) : undefined;
       if (why) {
         analyzer = f;
         reason = why;

@@ -22,3 +22,18 @@ export function unparsedKeys(doc: ConfigDocument): readonly UnparsedKey[] {
 export function setUnparsedKeys(doc: ConfigDocument, keys: UnparsedKey[]): void {
   if (keys.length) UNPARSED.set(doc, keys);
 }
+
+const RECOVERED = new WeakSet<ConfigDocument>();
+
+/**
+ * Marks a document with syntax errors whose model is everything but the statements set aside (the front
+ * end recovered). Only such documents are analysed; a front end that stops at the first error (JSON) leaves
+ * a truncated model that would make absent keys look unset, so those get the syntax error alone.
+ */
+export function markRecovered(doc: ConfigDocument): void {
+  RECOVERED.add(doc);
+}
+
+export function isRecovered(doc: ConfigDocument): boolean {
+  return RECOVERED.has(doc);
+}

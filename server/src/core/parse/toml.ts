@@ -7,7 +7,7 @@ import { ParseError, parseTOML, type AST } from "toml-eslint-parser";
 import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigSection, ConfigValue } from "../model";
 import { LineIndex } from "../text";
 import { skipReason } from "./guard";
-import { setUnparsedKeys, type UnparsedKey } from "./partial";
+import { markRecovered, setUnparsedKeys, type UnparsedKey } from "./partial";
 import { explainTomlError, tableAbove, type TomlErrorCause } from "./tomlRecover";
 
 /**
@@ -125,6 +125,7 @@ function recover(doc: ConfigDocument, lines: LineIndex, firstError: unknown): vo
     }
   }
   for (const e of fatal) doc.syntaxErrors.push(toSyntaxError(e, lines));
+  if (programs.length) markRecovered(doc);
   // Source order, as for a file that parses.
   const byPos = (a: { start: { line: number; character: number } }, b: { start: { line: number; character: number } }) => a.start.line - b.start.line || a.start.character - b.start.character;
   doc.entries.sort((a, b) => byPos(a.range, b.range));
