@@ -220,7 +220,7 @@ function brokenKeyValue(lines: LineIndex, st: Statement, at: number, parserMessa
         const e = rest[i + 1];
         if (e === "u" || e === "U") {
           const digits = e === "u" ? 4 : 8;
-          const hex = rest.slice(i + 2, i + 2 + digits);
+          const hex = /^[0-9A-Fa-f]*/.exec(rest.slice(i + 2, i + 2 + digits))![0];
           if (!new RegExp(`^[0-9A-Fa-f]{${digits}}$`).test(hex)) {
             const p = v + i;
             return { message: `invalid escape \`\\${e}${hex}\`: \\${e} needs ${digits} hexadecimal digits`, start: p, end: p + 2 + hex.length, blank, key };
@@ -266,12 +266,14 @@ function brokenKeyValue(lines: LineIndex, st: Statement, at: number, parserMessa
   if (word && !LITERAL_WORDS.has(word[0]) && !/^[+-]?(inf|nan)$/.test(word[0])) {
     return { message: `invalid value \`${word[0]}\`: a string needs quotes ("${word[0]}")`, start: v, end: v + word[0].length, blank, key };
   }
-  if (at > v && at <= lines.lineEnd(st.last) && /newline/i.test(parserMessage)) {
+  if (at > v && at <= lines.lineEnd(st.last) && /newline/i.test(parserMessage) && /\s/.test(text[at - 1]!)) {
     return { message: `unexpected \`${text.slice(at, tokenEnd(text, at))}\` after the value: expected the end of the line (one \`key = value\` per line)`, start: at, end: tokenEnd(text, at), blank, key };
   }
   // Anything else (a malformed number or date...): the parser's words at the token it stopped on, or at the value.
   const p = at >= v && at <= lines.lineEnd(st.last) ? valueTokenStart(text, v, at) : v;
-  return { message: `invalid value: ${reword(parserMessage)}`, start: p, end: tokenEnd(text, p), blank, key };
+  const tok = text.slice(p, tokenEnd(text, p));
+  const why = /newline|unexpected character/i.test(parserMessage) ? "not a TOML value (a string needs quotes, a number only digits)" : reword(parserMessage);
+  return { message: `invalid value \`${tok}\`: ${why}`, start: p, end: p + tok.length, blank, key };
 }
 
 function duplicate(text: string, lines: LineIndex, at: number, n: number): TomlErrorCause {
