@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
 import { MAX_TOML_PARSES, parseTomlDocument } from "../server/src/core/parse/toml";
-import { unparsedKeys } from "../server/src/core/parse/partial";
+import { FULL_RECOVERY_MAX_CHARS, unparsedKeys } from "../server/src/core/parse/partial";
 import { analyzeFixture, checkDiagnostics, withoutMarkers } from "./support/fixture";
 
 const BASE = `# A TP-only Llama 3 8B run on one 8-GPU node (fixture text for issue #14)
@@ -368,6 +368,12 @@ describe("detection and bounds", () => {
     assert.equal(r.framework, null);
     assert.equal(r.likelyFramework, "torchtitan");
     assert.equal(r.diagnostics.length, MAX_TOML_PARSES);
+  });
+
+  it("a large broken file gets one recovery parse only", () => {
+    const text = "[training]\nsteps = \n" + "# padding\n".repeat(7_000) + "seq_len = \n[parallelism]\ntensor_parallel_degree = \n";
+    assert.ok(text.length > FULL_RECOVERY_MAX_CHARS);
+    assert.equal(parseTomlDocument("file:///f/train.toml", text).syntaxErrors.length, 2);
   });
 
   it("a broken unrelated TOML file still gets nothing", () => {

@@ -6,6 +6,12 @@
 import type { ConfigDocument } from "../model";
 import type { Range } from "../types";
 
+/**
+ * Above this size a file with syntax errors gets at most one recovery parse (TOML) or none (YAML): a
+ * parse of a 500 kB file takes about a second on a slow machine, and real configs are under 20 kB.
+ */
+export const FULL_RECOVERY_MAX_CHARS = 64_000;
+
 export interface UnparsedKey {
   /** Full dotted path, e.g. ["parallelism", "tensor_parallel_degree"]. */
   path: string[];

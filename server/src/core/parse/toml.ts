@@ -7,12 +7,13 @@ import { ParseError, parseTOML, type AST } from "toml-eslint-parser";
 import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigSection, ConfigValue } from "../model";
 import { LineIndex } from "../text";
 import { skipReason } from "./guard";
-import { markRecovered, setUnparsedKeys, type UnparsedKey } from "./partial";
+import { FULL_RECOVERY_MAX_CHARS, markRecovered, setUnparsedKeys, type UnparsedKey } from "./partial";
 import { explainTomlError, tableAbove, type TomlErrorCause } from "./tomlRecover";
 
 /**
  * At most this many parses for a file with syntax errors, recovery included: each syntax error costs one
  * more parse (two for a broken table header, whose body is parsed on its own). A file that parses costs one.
+ * Files over FULL_RECOVERY_MAX_CHARS get two parses at most.
  */
 export const MAX_TOML_PARSES = 8;
 
@@ -78,7 +79,7 @@ function addProgram(doc: ConfigDocument, lines: LineIndex, program: AST.TOMLProg
  * still parses is in the model; the keys set aside are listed by `unparsedKeys`.
  */
 function recover(doc: ConfigDocument, lines: LineIndex, firstError: unknown): void {
-  const budget = { left: MAX_TOML_PARSES - 1 };
+  const budget = { left: (doc.text.length > FULL_RECOVERY_MAX_CHARS ? 2 : MAX_TOML_PARSES) - 1 };
   const causes: TomlErrorCause[] = [];
   const programs: AST.TOMLProgram[] = [];
   const fatal: unknown[] = [];

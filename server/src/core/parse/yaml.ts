@@ -27,7 +27,7 @@ import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigValue } from "..
 import { LineIndex } from "../text";
 import type { Range, Severity } from "../types";
 import { MAX_ANALYSED_CHARS, skipReason } from "./guard";
-import { markRecovered, setUnparsedKeys, type UnparsedKey } from "./partial";
+import { FULL_RECOVERY_MAX_CHARS, markRecovered, setUnparsedKeys, type UnparsedKey } from "./partial";
 import { recoverYaml, type YamlError } from "./yamlRecover";
 
 /** Nodes an alias may expand to in one document, in total. Real configs stay far below (a few hundred). */
@@ -94,7 +94,7 @@ export function parseYamlDocument(uri: string, text: string): ConfigDocument {
   }
   const errors = errorsOfDocs(docs);
   // Issue #14: set the broken lines aside and compose again, so the rest is analysed with exact offsets.
-  const recovered = errors.length ? recoverYaml(text, lines, errors, (t) => errorsOfText(t)) : undefined;
+  const recovered = errors.length && text.length <= FULL_RECOVERY_MAX_CHARS ? recoverYaml(text, lines, errors, (t) => errorsOfText(t)) : undefined;
   if (recovered) {
     ({ tokens, docs } = compose(recovered.text));
     markRecovered(doc);
