@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { parseTOML } from "toml-eslint-parser";
 import { analyzeDocument } from "../server/src/core/analyze";
 import { MAX_TOML_PARSES, parseTomlDocument } from "../server/src/core/parse/toml";
 import { FULL_RECOVERY_MAX_CHARS, unparsedKeys } from "../server/src/core/parse/partial";
@@ -389,6 +390,35 @@ describe("detection and bounds", () => {
     for (const e of doc.entries) {
       const line = lines[e.keyRange.start.line]!;
       assert.equal(line.slice(e.keyRange.start.character, e.keyRange.end.character), e.path.at(-1));
+    }
+  });
+});
+
+describe("recovery invariants over random one-character breaks", () => {
+  it("never throws, keeps offsets exact, and reports an error exactly when the file does not parse", () => {
+    const base = withoutMarkers(BASE);
+    let seed = 14;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const chars = ['"', "'", "[", "]", "=", "{", "}", "#", "\n", ".", ",", "\\", " ", "x"];
+    for (let i = 0; i < 300; i++) {
+      const at = rand(base.length);
+      const text = rand(2) ? base.slice(0, at) + chars[rand(chars.length)] + base.slice(at) : base.slice(0, at) + base.slice(at + 1);
+      for (const t of [text, text.replace(/\n/g, "\r\n")]) {
+        const doc = parseTomlDocument("file:///f/train.toml", t);
+        let parses = true;
+        try {
+          parseTOML(t, { tomlVersion: "1.0" });
+        } catch {
+          parses = false;
+        }
+        assert.equal(doc.syntaxErrors.length > 0, !parses, JSON.stringify(t));
+        const lines = t.split(/\r?\n/);
+        for (const e of doc.entries) {
+          const written = lines[e.keyRange.start.line]!.slice(e.keyRange.start.character, e.keyRange.end.character);
+          assert.ok(written.includes(e.path.at(-1)!) || /["']/.test(written), `${written} vs ${e.path.join(".")} in ${JSON.stringify(t)}`);
+        }
+        for (const d of analyzeDocument("file:///f/train.toml", t).diagnostics) assert.ok(d.range.start.line < lines.length && d.range.end.line < lines.length);
+      }
     }
   });
 });
