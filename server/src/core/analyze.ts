@@ -107,7 +107,9 @@ function withSyntaxErrors(r: AnalysisResult, format: ConfigFormat): AnalysisResu
       markdown: `**\`${k.path.join(".")}\` does not parse**, so the analysis counts it as absent: ${r.framework ?? "the framework"}'s default applies until the syntax error on this line is fixed.`,
     });
   }
-  return { ...r, hovers, diagnostics: sortDiagnostics([...r.diagnostics, ...syntax]) };
+  const out: AnalysisResult = { ...r, hovers, diagnostics: sortDiagnostics([...r.diagnostics, ...syntax]) };
+  if (r.reportMarkdown) out.reportMarkdown = `> ${note}\n\n${r.reportMarkdown}`;
+  return out;
 }
 
 /**
