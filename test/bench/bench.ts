@@ -143,6 +143,23 @@ function main(): void {
   console.log(`\nWorst simulate() median: ${ms(worst)} = ${(worst / BUDGET_MS).toFixed(3)}× the ${BUDGET_MS} ms budget (${worst < BUDGET_MS ? "within" : "OVER"} budget).`);
 
   yamlAndJson();
+  brokenFiles();
+}
+
+/** Broken files (issue #14): the seed example intact, and with one, a header and three syntax errors. */
+function brokenFiles(): void {
+  const text = readFileSync(join(ROOT, "examples", "tp_only_8gpu.toml"), "utf8");
+  const variants: [string, string][] = [
+    ["intact", text],
+    ["`steps = ` (1 error)", text.replace("steps = 1000", "steps = ")],
+    ["`[training` (broken header)", text.replace("[training]", "[training")],
+    ["3 errors", text.replace("steps = 1000", "steps = ").replace("[model]", "[model").replace('mode = "selective"', "mode = 'sel")],
+  ];
+  console.log("\nBroken files (tp_only_8gpu.toml), analyzeDocument (recovery: one more parse per error, at most 8):");
+  for (const [name, t] of variants) {
+    const st = time(() => analyzeDocument("file:///bench/train.toml", t, {}, NO_ENV), Math.min(N, 100));
+    console.log(`  ${pad(name, 30)} median ${ms(st.median)}  p95 ${ms(st.p95)}`);
+  }
 }
 
 /** The YAML/JSON examples (torchtune, accelerate, Lightning, Axolotl, DeepSpeed) through the same core. */

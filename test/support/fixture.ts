@@ -7,7 +7,7 @@
  *
  * A marker line is a comment whose body is carets and an expectation. The carets mark columns of the
  * nearest line above that is not a marker. `#^` starts at the column of the `#`, so column 0 can be
- * marked. The expectation is `severity[code]` optionally followed by `: text`, which must occur in the
+ * marked. A single `|` instead of carets marks an empty range at its column (e.g. the end of a line). The expectation is `severity[code]` optionally followed by `: text`, which must occur in the
  * message. Every diagnostic must be expected and every expectation met: nothing extra, nothing missing.
  */
 import assert from "node:assert/strict";
@@ -17,7 +17,7 @@ import type { AnalysisEnv, AnalysisResult, AnalysisSettings } from "../../server
 import type { Diagnostic, Range } from "../../server/src/core/types";
 import { LineIndex } from "../../server/src/core/text";
 
-const MARKER = /^(\s*)(#?)(\s*)(\^+)\s+(error|warning|information|hint)\[([^\]]+)\](?::\s*(.*))?$/;
+const MARKER = /^(\s*)(#?)(\s*)(\^+|\|)\s+(error|warning|information|hint)\[([^\]]+)\](?::\s*(.*))?$/;
 
 export interface Expectation {
   range: Range;
@@ -38,8 +38,9 @@ export function parseExpectations(text: string): Expectation[] {
     }
     const hashCol = m[1]!.length;
     const caretCol = hashCol + m[2]!.length + m[3]!.length;
-    const start = m[2] && m[3]!.length === 0 ? hashCol : caretCol;
-    const end = caretCol + m[4]!.length;
+    const start = m[2] && m[3]!.length === 0 && m[4] !== "|" ? hashCol : caretCol;
+    // `|` marks an empty range at its column (a position between characters, e.g. the end of a line).
+    const end = m[4] === "|" ? caretCol : caretCol + m[4]!.length;
     assert.ok(target >= 0, `marker on line ${i + 1} has no line above it`);
     const e: Expectation = { range: { start: { line: target, character: start }, end: { line: target, character: end } }, severity: m[5]!, code: m[6]! };
     if (m[7]) e.messagePart = m[7].trim();

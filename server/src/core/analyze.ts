@@ -10,6 +10,7 @@ import { FRAMEWORKS, frameworkById } from "./frameworks";
 import { firstContentChar } from "./frameworks/shared";
 import type { ConfigDocument, ConfigFormat } from "./model";
 import { parseJsonDocument } from "./parse/json";
+import { isRecovered, unparsedKeys } from "./parse/partial";
 import { parseTomlDocument } from "./parse/toml";
 import { applySuppressions } from "./suppress";
 import { parseYamlDocument, yamlParseNotes } from "./parse/yaml";
@@ -73,7 +74,9 @@ export function analyzeDocument(uri: string, text: string, settings: AnalysisSet
   if (!analyzer) {
     for (const f of FRAMEWORKS) {
       if (!f.formats.includes(format)) continue;
-      const why = doc.syntaxErrors.length ? undefined : f.detect(doc);
+      // A file with syntax errors is detected and analysed from what still parses, when its front end
+      // recovered (issue #14); a truncated model (JSON stops at the first error) is not analysed.
+      const why = !doc.syntaxErrors.length || isRecovered(doc) ? f.detect(doc) : undefined;
       if (why) {
         analyzer = f;
         reason = why;
@@ -99,7 +102,8 @@ export function analyzeDocument(uri: string, text: string, settings: AnalysisSet
   try {
     const r = analyzer.analyze(doc, settings, env);
     // Suppressions (`# precision-lens: disable=CODE`) apply to every framework; unused ones add hints.
-    return { ...base, ...r, framework: analyzer.id, frameworkReason: reason, diagnostics: sortDiagnostics(applySuppressions(doc, r.diagnostics)) };
+    const out: AnalysisResult = { ...base, ...r, framework: analyzer.id, frameworkReason: reason, diagnostics: sortDiagnostics(applySuppressions(doc, r.diagnostics)) };
+    return doc.syntaxErrors.length ? withSyntaxErrors(out, format) : out;
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     return {
@@ -109,6 +113,28 @@ export function analyzeDocument(uri: string, text: string, settings: AnalysisSet
       diagnostics: [diag("internal-error", "error", { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, `Precision Lens failed to analyse this file (${message}). Please report it; your file is unchanged.`)],
     };
   }
+}
+
+/**
+ * A file with syntax errors that was analysed from what still parses: the syntax errors join the
+ * diagnostics (never suppressed), and every hover says which keys were set aside and count as absent.
+ */
+function withSyntaxErrors(r: AnalysisResult, format: ConfigFormat): AnalysisResult {
+  const syntax = r.doc.syntaxErrors.map((e) => diag(`${format}-syntax`, "error", e.range, e.message));
+  const keys = unparsedKeys(r.doc);
+  const lines = r.doc.syntaxErrors.map((e) => e.range.start.line + 1);
+  const absent = keys.length ? `; ${keys.map((k) => `\`${k.path.join(".")}\``).join(", ")} ${keys.length === 1 ? "counts" : "count"} as absent (${keys.length === 1 ? "its default applies" : "their defaults apply"})` : "";
+  const note = `_${lines.length === 1 ? `Line ${lines[0]} does` : `Lines ${lines.join(", ")} do`} not parse: this picture is of the rest of the file${absent}._`;
+  const hovers = r.hovers.map((h) => ({ ...h, markdown: `${h.markdown}\n\n---\n${note}` }));
+  for (const k of keys) {
+    hovers.push({
+      range: k.range,
+      markdown: `**\`${k.path.join(".")}\` does not parse**, so the analysis counts it as absent: ${r.framework ?? "the framework"}'s default applies until the syntax error on this line is fixed.`,
+    });
+  }
+  const out: AnalysisResult = { ...r, hovers, diagnostics: sortDiagnostics([...r.diagnostics, ...syntax]) };
+  if (r.reportMarkdown) out.reportMarkdown = `> ${note}\n\n${r.reportMarkdown}`;
+  return out;
 }
 
 /**

@@ -64,7 +64,7 @@ export interface ConfigDocument {
   entries: ConfigEntry[];
   sections: ConfigSection[];
   comments: ConfigComment[];
-  /** Empty when the document parsed; the model then holds nothing else. */
+  /** Empty when the document parsed. Otherwise the model holds what still parses (see parse/partial.ts for what was set aside). */
   syntaxErrors: SyntaxError[];
   /** Set when the text was not analysed at all (binary, too large); the reason is user-facing. */
   skipped?: string;

@@ -7,6 +7,15 @@ import { ParseError, parseTOML, type AST } from "toml-eslint-parser";
 import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigSection, ConfigValue } from "../model";
 import { LineIndex } from "../text";
 import { skipReason } from "./guard";
+import { FULL_RECOVERY_MAX_CHARS, markRecovered, setUnparsedKeys, type UnparsedKey } from "./partial";
+import { explainTomlError, tableAbove, type TomlErrorCause } from "./tomlRecover";
+
+/**
+ * At most this many parses for a file with syntax errors, recovery included: each syntax error costs one
+ * more parse (two for a broken table header, whose body is parsed on its own). A file that parses costs one.
+ * Files over FULL_RECOVERY_MAX_CHARS get two parses at most.
+ */
+export const MAX_TOML_PARSES = 8;
 
 export function parseTomlDocument(uri: string, text: string): ConfigDocument {
   const lines = new LineIndex(text);
@@ -20,19 +29,24 @@ export function parseTomlDocument(uri: string, text: string): ConfigDocument {
   try {
     program = parseTOML(text, { tomlVersion: "1.0" });
   } catch (e) {
-    doc.syntaxErrors.push(toSyntaxError(e, lines));
-    // Comments still matter for directives (world size, suppressions) in a broken file.
-    doc.comments = scanComments(lines);
+    recover(doc, lines, e);
     return doc;
   }
   for (const c of program.comments) {
     doc.comments.push({ line: c.loc.start.line - 1, text: c.value.trim(), range: lines.range(c.range[0], c.range[1]) });
   }
+  addProgram(doc, lines, program, []);
+  return doc;
+}
+
+/** Flattens one parsed program into the model. `prefix` is the table of its top-level keys (a recovered header's body). */
+function addProgram(doc: ConfigDocument, lines: LineIndex, program: AST.TOMLProgram, rootPrefix: string[]): AST.TOMLProgram {
+  const text = doc.text;
   const top = program.body[0];
   const arrayCounts = new Map<string, number>();
   for (const node of top.body) {
     if (node.type === "TOMLKeyValue") {
-      addKeyValue(doc, lines, [], node);
+      addKeyValue(doc, lines, rootPrefix, node);
       continue;
     }
     let prefix = node.resolvedKey.map(String);
@@ -56,7 +70,103 @@ export function parseTomlDocument(uri: string, text: string): ConfigDocument {
     doc.sections.push(section);
     for (const kv of node.body) addKeyValue(doc, lines, prefix, kv);
   }
-  return doc;
+  return program;
+}
+
+/**
+ * Error recovery (issue #14): explain the error at its cause, set the broken statement aside (blanked with
+ * spaces, so offsets stay exact) and parse again, within MAX_TOML_PARSES parses in all. Everything that
+ * still parses is in the model; the keys set aside are listed by `unparsedKeys`.
+ */
+function recover(doc: ConfigDocument, lines: LineIndex, firstError: unknown): void {
+  const budget = { left: (doc.text.length > FULL_RECOVERY_MAX_CHARS ? 2 : MAX_TOML_PARSES) - 1 };
+  const causes: TomlErrorCause[] = [];
+  const programs: AST.TOMLProgram[] = [];
+  const fatal: unknown[] = [];
+  // Jobs: the document, then the bodies of broken headers (parsed on their own under the header's name).
+  const jobs: { text: string; error: unknown; prefix: string[] }[] = [{ text: doc.text, error: firstError, prefix: [] }];
+  for (let j = 0; j < jobs.length; j++) {
+    const job = jobs[j]!;
+    let cur = job.text;
+    let error = job.error;
+    if (error === undefined) {
+      if (budget.left <= 0) break;
+      budget.left--;
+      try {
+        programs.push(addProgram(doc, lines, parseTOML(cur, { tomlVersion: "1.0" }), job.prefix));
+        continue;
+      } catch (e) {
+        error = e;
+      }
+    }
+    for (;;) {
+      if (!(error instanceof ParseError)) {
+        fatal.push(error);
+        break;
+      }
+      const cause = explainTomlError(cur, new LineIndex(cur), error.index, error.message);
+      causes.push(cause);
+      const before = cur;
+      for (const [a, b] of cause.blank) cur = blankOut(cur, a, b);
+      if (cause.body) jobs.push({ text: keepOnly(doc.text, cause.body.start, cause.body.end), error: undefined, prefix: cause.body.path });
+      if (cur === before || budget.left <= 0) break; // no progress, or out of parses: the rest stays unread
+      budget.left--;
+      try {
+        programs.push(addProgram(doc, lines, parseTOML(cur, { tomlVersion: "1.0" }), job.prefix));
+        break;
+      } catch (e) {
+        error = e;
+      }
+    }
+  }
+  for (const c of causes) {
+    doc.syntaxErrors.push({ message: `TOML syntax error: ${c.message}`, range: lines.range(c.start, c.end) });
+    if (c.body) {
+      doc.sections.push({ path: c.body.path, headerRange: lines.range(c.body.headerStart, c.body.headerEnd), range: lines.range(c.body.headerStart, c.body.end) });
+    }
+  }
+  for (const e of fatal) doc.syntaxErrors.push(toSyntaxError(e, lines));
+  if (programs.length) markRecovered(doc);
+  // Source order, as for a file that parses.
+  const byPos = (a: { start: { line: number; character: number } }, b: { start: { line: number; character: number } }) => a.start.line - b.start.line || a.start.character - b.start.character;
+  doc.entries.sort((a, b) => byPos(a.range, b.range));
+  doc.sections.sort((a, b) => byPos(a.headerRange, b.headerRange));
+  doc.syntaxErrors.sort((a, b) => byPos(a.range, b.range));
+  // Comments: the parsed ones, plus a line scan of what was set aside (directives still apply).
+  const seen = new Set<number>();
+  for (const p of programs) {
+    for (const c of p.comments) {
+      const line = c.loc.start.line - 1;
+      if (seen.has(line)) continue;
+      seen.add(line);
+      doc.comments.push({ line, text: c.value.trim(), range: lines.range(c.range[0], c.range[1]) });
+    }
+  }
+  const setAside = new Set<number>();
+  for (const c of causes) for (const [a, b] of c.blank) for (let l = lines.positionAt(a).line; l <= lines.positionAt(b).line; l++) setAside.add(l);
+  if (!programs.length) for (let l = 0; l < lines.lineCount; l++) setAside.add(l);
+  for (const c of scanComments(lines)) if (setAside.has(c.line) && !seen.has(c.line)) doc.comments.push(c);
+  doc.comments.sort((a, b) => a.line - b.line);
+  const unparsed: UnparsedKey[] = [];
+  for (const c of causes) {
+    if (!c.key || !c.blank[0]) continue;
+    const [a, b] = c.blank[0];
+    const table = tableAbove(lines, lines.positionAt(a).line);
+    if (table) unparsed.push({ path: [...table, ...c.key], range: lines.range(a, lines.lineEnd(lines.positionAt(a).line) > b ? b : lines.lineEnd(lines.positionAt(a).line)) });
+  }
+  setUnparsedKeys(doc, unparsed);
+}
+
+/** Replaces every character of text[a, b) except line breaks with a space. */
+function blankOut(text: string, a: number, b: number): string {
+  if (b <= a) return text;
+  const mid = text.slice(a, b).replace(/[^\r\n]/g, " ");
+  return text.slice(0, a) + mid + text.slice(b);
+}
+
+/** The text with everything outside [a, b) blanked. */
+function keepOnly(text: string, a: number, b: number): string {
+  return blankOut(blankOut(text, b, text.length), 0, a);
 }
 
 function keyName(k: AST.TOMLBare | AST.TOMLQuoted): string {

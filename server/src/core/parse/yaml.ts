@@ -27,6 +27,8 @@ import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigValue } from "..
 import { LineIndex } from "../text";
 import type { Range, Severity } from "../types";
 import { MAX_ANALYSED_CHARS, skipReason } from "./guard";
+import { FULL_RECOVERY_MAX_CHARS, markRecovered, setUnparsedKeys, type UnparsedKey } from "./partial";
+import { recoverYaml, type YamlError } from "./yamlRecover";
 
 /** Nodes an alias may expand to in one document, in total. Real configs stay far below (a few hundred). */
 export const MAX_ALIAS_EXPANSION = 10_000;
@@ -85,18 +87,24 @@ export function parseYamlDocument(uri: string, text: string): ConfigDocument {
   let docs: Document.Parsed[];
   let tokens;
   try {
-    tokens = [...new Parser().parse(text)];
-    docs = [...new Composer({ version: "1.2", schema: "core", merge: false, uniqueKeys: false, prettyErrors: false, strict: false }).compose(tokens, true, text.length)];
+    ({ tokens, docs } = compose(text));
   } catch (e) {
     doc.syntaxErrors.push({ message: `YAML syntax error: ${e instanceof Error ? e.message : String(e)}`, range: lines.range(0, 0) });
     return doc;
   }
+  const errors = errorsOfDocs(docs);
+  // Issue #14: set the broken lines aside and compose again, so the rest is analysed with exact offsets.
+  const recovered = errors.length && text.length <= FULL_RECOVERY_MAX_CHARS ? recoverYaml(text, lines, errors, (t) => errorsOfText(t)) : undefined;
+  if (recovered) {
+    ({ tokens, docs } = compose(recovered.text));
+    markRecovered(doc);
+    const keys: UnparsedKey[] = [];
+    for (const a of recovered.setAside) if (a.path) keys.push({ path: a.path, range: lines.range(lines.lineStart(a.first), lines.lineEnd(a.first)) });
+    setUnparsedKeys(doc, keys);
+  }
   collectComments(tokens, doc, lines);
-  for (const d of docs) {
-    for (const err of d.errors) {
-      const [s, e] = err.pos;
-      doc.syntaxErrors.push({ message: `YAML syntax error: ${firstLine(err.message)}`, range: lines.range(s, Math.max(e, s)) });
-    }
+  for (const err of recovered ? recovered.errors : errors) {
+    doc.syntaxErrors.push({ message: `YAML syntax error: ${firstLine(err.message)}`, range: lines.range(err.start, Math.max(err.end, err.start)) });
   }
   // Even a document with errors is walked: the partial model lets detection recognise a broken config.
   const w: Walk = { doc, lines, text, targets: new Map(), budget: MAX_ALIAS_EXPANSION, expanding: new Set() };
@@ -121,6 +129,24 @@ export function parseYamlDocument(uri: string, text: string): ConfigDocument {
     ]);
   }
   return doc;
+}
+
+function compose(text: string): { tokens: ReturnType<Parser["parse"]> extends Iterable<infer T> ? T[] : never; docs: Document.Parsed[] } {
+  const tokens = [...new Parser().parse(text)];
+  const docs = [...new Composer({ version: "1.2", schema: "core", merge: false, uniqueKeys: false, prettyErrors: false, strict: false }).compose(tokens, true, text.length)];
+  return { tokens, docs };
+}
+
+function errorsOfDocs(docs: Document.Parsed[]): YamlError[] {
+  return docs.flatMap((d) => d.errors.map((e) => ({ start: e.pos[0], end: e.pos[1], message: e.message })));
+}
+
+function errorsOfText(text: string): YamlError[] | undefined {
+  try {
+    return errorsOfDocs(compose(text).docs);
+  } catch {
+    return undefined;
+  }
 }
 
 function firstLine(s: string): string {
