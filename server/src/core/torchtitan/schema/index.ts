@@ -32,16 +32,92 @@ function exists(spec: { since?: string; until?: string }, date: string): boolean
 
 const keysCache = new Map<string, Map<string, KeySpec>>();
 
-/** Every base-schema key at that release/date, by dotted path. */
+/**
+ * Every base-schema key at that release/date, by dotted path: the dated keys of data.ts, then the
+ * rename/move map undone from the newest rule back to the date, so a key that moved after the date is
+ * at its old place (`training.batch_size` before 2025-06-05, `[training]` parallel degrees before
+ * 2025-03-18) and a key removed after the date still exists (`float8.scaling_type_*` before 2025-01-31).
+ */
 export function keysAt(when: When): Map<string, KeySpec> {
   const date = dateOf(when);
   let m = keysCache.get(date);
   if (!m) {
-    m = new Map(KEYS.filter((k) => exists(k, date)).map((k) => [k.path, k]));
+    m = deriveKeysAt(date);
+    if (keysCache.size > 512) keysCache.clear();
     keysCache.set(date, m);
   }
   return m;
 }
+
+const DATED_PATHS = new Set(KEYS.map((k) => k.path));
+
+function deriveKeysAt(date: string): Map<string, KeySpec> {
+  const m = new Map(KEYS.filter((k) => exists(k, date)).map((k): [string, KeySpec] => [k.path, k]));
+  const later = RENAMES.filter((r) => r.date > date).sort((a, b) => b.date.localeCompare(a.date));
+  const oldSpec = (rule: RenameRule, from: string, to: KeySpec | undefined): KeySpec | undefined => {
+    if (rule.fromSince && !(rule.fromSince <= date)) return undefined;
+    const type = rule.fromType ?? (to && !rule.convert && !rule.changedMeaning ? to.type : "any");
+    const base: KeySpec = to
+      ? { ...to, path: from, type, renamedTo: { path: to.path, date: rule.date } }
+      : { path: from, type, doc: `Removed from torchtitan on ${rule.date}${rule.advice ? `; instead: ${rule.advice}` : ""}.` };
+    delete base.deprecated;
+    if (to && rule.changedMeaning) delete base.choices;
+    base.until = rule.date;
+    if (rule.fromSince) base.since = rule.fromSince;
+    else if (base.since && base.since >= rule.date) delete base.since;
+    return base;
+  };
+  for (const rule of later) {
+    if (rule.from.endsWith(".*")) {
+      if (!rule.to) continue;
+      const fromPrefix = rule.from.slice(0, -1);
+      const toPrefix = rule.to.slice(0, -1);
+      for (const [path, spec] of [...m]) {
+        if (!path.startsWith(toPrefix)) continue;
+        const from = fromPrefix + path.slice(toPrefix.length);
+        m.delete(path);
+        if (DATED_PATHS.has(from)) continue; // data.ts dates the old key itself
+        const old = oldSpec(rule, from, spec);
+        if (old && !m.has(from)) m.set(from, old);
+      }
+      continue;
+    }
+    if (DATED_PATHS.has(rule.from)) continue; // data.ts dates the old key itself
+    if (!rule.to) {
+      const old = oldSpec(rule, rule.from, undefined);
+      if (old) m.set(rule.from, old);
+      continue;
+    }
+    // The new key, as it is at the date, or as data.ts has it when this rename created it.
+    const to = m.get(rule.to) ?? KEYS.find((k) => k.path === rule.to && k.since === rule.date);
+    if (!to) continue;
+    m.delete(rule.to);
+    const old = oldSpec(rule, rule.from, to);
+    if (old) m.set(rule.from, old);
+  }
+  return m;
+}
+
+/**
+ * The dates at which the base schema changes (each key's since/until and each rename), sorted. Between
+ * two of them the key set is constant, so these are the only dates version inference needs to test.
+ */
+export function schemaChangeDates(): readonly string[] {
+  if (!changeDates) {
+    const set = new Set<string>();
+    for (const k of KEYS) {
+      if (k.since) set.add(k.since);
+      if (k.until) set.add(k.until);
+    }
+    for (const r of RENAMES) {
+      set.add(r.date);
+      if (r.fromSince) set.add(r.fromSince);
+    }
+    changeDates = [...set].sort();
+  }
+  return changeDates;
+}
+let changeDates: string[] | undefined;
 
 /** Schema entry of a key at that release/date (base schema plus the given extension modules). */
 export function keyInfo(when: When, path: string | readonly string[], extensions: readonly ExtensionModule[] = []): KeySpec | undefined {
