@@ -66,7 +66,7 @@ export interface AnalysisResult {
   likelyFramework?: FrameworkId;
   worldSize?: Sourced<number>;
   /** torchtitan only: the targeted version ("v0.2.2", "main@2025-03-01", "v0.2.2+pr2213"). */
-  torchtitanVersion?: Sourced<string>;
+  torchtitanVersion?: Sourced<string> & { decidedBy?: string[] };
   parallel?: ParallelLayout;
   /** Short human name of the layout, e.g. "TP-only", "FSDP+TP", "HSDP". */
   layoutName?: string;

@@ -51,6 +51,9 @@ export interface KeySpec {
 /** Day after v0.1.0: for additions between v0.1.0 and v0.2.0 whose date the spec does not record. */
 export const AFTER_V010 = "2025-06-18";
 
+/** The first extension mechanism, `experimental.custom_args_module`, was added on 2025-03-20 (spec §4.1). */
+export const EXTENSIONS_SINCE = "2025-03-20";
+
 /** `[mx]` was added on 2025-05-14 (fb17e251c, spec §4.3). */
 export const MX_TABLE_SINCE = "2025-05-14";
 
@@ -284,6 +287,7 @@ export const KEYS: readonly KeySpec[] = [
     path: "experimental.custom_args_module",
     type: "str",
     default: "",
+    since: EXTENSIONS_SINCE,
     deprecated: { since: "2025-10-14", advice: "use `job.custom_config_module`; from this field the module no longer extends the schema of the TOML itself" },
     doc: "Module whose `JobConfig` extends the schema. Deprecated since 2025-10-14 (use job.custom_config_module).",
   },
