@@ -206,11 +206,9 @@ function unknown(
     }
     const what = table.length ? `Unknown table [${topName}]` : `Unknown top-level key "${leaf}"`;
     const tc = view.strict ? ` ("Invalid field names in ${dataclassName(parent)} data: ${quoteSet([top[top.length - 1]!])}")` : "";
-    const hint = older
-      ? ` [${topName}] is newer: at ${versionId} ${e.path.join(".")} is ${older.path} (moved on ${older.rule.date}).`
-      : names.length
-        ? ` Did you mean [${names[0]}]?`
-        : forkHint(view);
+    const hint =
+      (older ? ` [${topName}] is newer: at ${versionId} ${e.path.join(".")} is ${older.path} (moved on ${older.rule.date}).` : names.length ? ` Did you mean [${names[0]}]?` : "") +
+      (older || (names.length && !view.workspace.length) ? "" : forkHint(view));
     const sectionSeverity: Severity = !view.strict && !older && fixes.length === 0 ? "information" : severity;
     const d = diag("unknown-section", sectionSeverity, range, `${what}: ${consequence}${tc}.${hint}`, fixes.length ? { fixes } : undefined);
     return [fixes.length === 1 && isClearSuggestion(topName, names) ? markSafe(d) : d];
@@ -235,19 +233,17 @@ function unknown(
       fixes.push(fix(`Move to [${parts.slice(0, -1).join(".")}]`, moveKey(doc, e, parts.slice(0, -1)), fixes.length === 0));
     }
   }
-  // Before torchtitan rejected unknown keys, a key with no near name is more likely a fork's own than a
-  // typo: say so quietly. A near name (a likely typo) stays a warning; from 2025-08-28 upstream rejects it.
-  const sev: Severity = view.unknownModule || (!view.strict && fixes.length === 0) ? "information" : severity;
+  // Before torchtitan rejected unknown keys, a key with no close name is more likely a fork's own than a
+  // typo: say so quietly. A typo-close name (edit distance <= 2) or an old/new name of the key stays a
+  // warning; from 2025-08-28 upstream rejects the key (error).
+  const likelyTypo = older !== undefined || isClearSuggestion(leaf, names);
+  const sev: Severity = view.unknownModule || (!view.strict && !likelyTypo) ? "information" : severity;
   const because = view.unknownModule ? `it is valid only if the custom module ${view.unknownModule.name} adds it; otherwise ${consequence}` : consequence;
   const tc = view.strict ? ` ("Invalid field names in ${dataclassName(table)} data: ${quoteSet([leaf])}")` : "";
   const renamedNote = older ? ` (${older.path} became ${e.path.join(".")} on ${older.rule.date})` : "";
-  const hint = older
-    ? ` Did you mean ${older.path}?${renamedNote}`
-    : fixes.length
-      ? ` Did you mean ${fixes[0]!.title.replace(/^Rename to |^Move to /, "")}?`
-      : view.unknownModule
-        ? ""
-        : forkHint(view);
+  const hint =
+    (older ? ` Did you mean ${older.path}?${renamedNote}` : fixes.length ? ` Did you mean ${fixes[0]!.title.replace(/^Rename to |^Move to /, "")}?` : "") +
+    (view.unknownModule || (fixes.length && !view.workspace.length) ? "" : forkHint(view));
   const d = diag("unknown-key", sev, e.keyRange, `Unknown key "${leaf}" in [${table.join(".")}]: ${because}${tc}.${hint}`, fixes.length ? { fixes } : undefined);
   return [(older && fixes.length === 1) || (names.length && fixes.length === names.length && isClearSuggestion(leaf, names)) ? markSafe(d) : d];
 }
