@@ -521,10 +521,15 @@ export const RENAMES: readonly RenameRule[] = [
   { from: "job.save_config_folder", to: "job.save_config_file", date: "2025-10-21", fromSince: "2025-10-21" },
   { from: "job.use_for_integration_test", date: "2025-08-30", advice: "it had no effect outside torchtitan's own tests" },
   { from: "experimental.custom_model_path", to: "experimental.custom_import", date: "2025-03-19", commit: "b315517d1" },
-  { from: "model.norm_type", fromType: "str", date: "2025-04-17", advice: "the norm is fixed by the model flavor" },
+  { from: "model.norm_type", fromType: "str", date: "2025-04-23", commit: "9cf88aa1a", advice: "the norm is fixed by the model flavor" },
   { from: "model.use_flex_attn", fromType: "bool", date: "2025-04-17", commit: "8c6bf93e5", advice: "pick a flavor with flex attention, e.g. \"debugmodel_flex_attn\"" },
   { from: "model.attn_mask_type", fromType: "str", date: "2025-04-17", commit: "8c6bf93e5", advice: "pick a flavor with the attention variant you need" },
   { from: "profiling.run_profiler", to: "profiling.enable_profiling", date: "2024-04-15" },
+  // Short-lived keys found by comparing this schema with torchtitan's config source at every commit that
+  // changed it (config_manager.py / config/job_config.py, 2024-04 → 2026-02): added and removed again.
+  { from: "experimental.pipeline_parallel_split_mode", fromType: "str", fromSince: "2024-05-21", date: "2024-08-22", commit: "b029b7396", advice: "the pipeline is split by pipeline_parallel_split_points" },
+  { from: "experimental.torch_spmd", fromType: "bool", fromSince: "2024-09-07", date: "2024-09-10", commit: "db6b39acd", advice: "it was an experiment" },
+  { from: "metrics.disable_logging_from_checkpoint", fromType: "bool", fromSince: "2025-03-05", date: "2025-03-10", commit: "99f73969e", advice: "it was reverted" },
   { from: "profiling.profile_every_x_iter", to: "profiling.profile_freq", date: "2024-04-15" },
 ];
 
