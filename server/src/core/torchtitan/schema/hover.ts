@@ -27,7 +27,8 @@ function versionLabel(when: When): string {
 
 export function specMarkdown(spec: KeySpec, when: When, ext?: ExtensionModule): string {
   const lines: string[] = [];
-  lines.push(`**${spec.path}** · \`${typeLabel(spec)}\` · default \`${defaultText(spec, when)}\``);
+  // A workspace source's default is Python text we do not evaluate: not shown.
+  lines.push(ext?.sourcePath ? `**${spec.path}**${spec.type === "any" ? "" : ` · \`${spec.type}\``}` : `**${spec.path}** · \`${typeLabel(spec)}\` · default \`${defaultText(spec, when)}\``);
   const choices = choicesAt(spec, when);
   if (spec.path === "model.converters") {
     const names = converterNamesAt(when);
@@ -36,7 +37,7 @@ export function specMarkdown(spec: KeySpec, when: When, ext?: ExtensionModule): 
   lines.push("", spec.doc);
   if (spec.precision) lines.push("", `**Precision:** ${spec.precision}`);
   if (spec.deprecated && dateOf(when) >= spec.deprecated.since) lines.push("", `**Deprecated** since ${spec.deprecated.since}: ${spec.deprecated.advice}.`);
-  if (ext?.sourcePath) lines.push("", `Known from \`${ext.sourcePath}\` (the ${ext.label} in this workspace; not in upstream torchtitan ${versionLabel(when)}).`);
+  if (ext?.sourcePath) lines.push("", `Known from \`${ext.sourcePath}\` (the ${ext.label} in this workspace), not from upstream torchtitan's schema.`);
   else if (ext) lines.push("", `From the ${ext.label} extension module \`${ext.modules[0]}\`.`);
   if (spec.renamedTo) lines.push("", `Renamed to \`${spec.renamedTo.path}\` on ${spec.renamedTo.date}.`);
   if (!ext?.sourcePath) lines.push("", `Since ${sinceLabel(spec)}${spec.until ? `; ${spec.renamedTo ? "renamed" : "removed"} ${spec.until}` : ""}. Schema of torchtitan ${versionLabel(when)}.`);
@@ -96,7 +97,7 @@ export function keyHoverTargets(doc: ConfigDocument, when: When, workspace: read
     if (!sectionsOf(when).includes(name)) {
       const src = view.workspace.find((w) => sectionsOf(when, [w]).includes(name));
       if (src) {
-        out.push({ range: s.headerRange, markdown: `**[${name}]** — known from \`${src.sourcePath}\` (the ${src.label} in this workspace; not in upstream torchtitan ${versionLabel(when)}).\n\n${keys.length} key${keys.length === 1 ? "" : "s"} set here.` });
+        out.push({ range: s.headerRange, markdown: `**[${name}]** — known from \`${src.sourcePath}\` (the ${src.label} in this workspace), not from upstream torchtitan's schema.\n\n${keys.length} key${keys.length === 1 ? "" : "s"} set here.` });
         continue;
       }
     }
