@@ -1,8 +1,12 @@
 /**
  * Keys and tables against the versioned schema (spec torchtitan.md §4.1–4.3):
- *  - unknown-key / unknown-section: not in the schema of the targeted release (nor in an extension module
- *    the config names). An error from 2025-08-28 on (torchtitan raises "Invalid field names in … data"),
- *    a warning before (silently ignored). Did-you-mean fixes by edit distance.
+ *  - unknown-key / unknown-section: not in the schema of the targeted release or date (schema/index.ts
+ *    keysAt), nor in an extension module the config names, nor in a torchtitan config source of the
+ *    workspace (a fork's job_config.py). Messages name "upstream torchtitan vX": an error from 2025-08-28
+ *    on (torchtitan raises "Invalid field names in … data"); before, upstream silently ignores the key: a
+ *    warning when a typo-close name or an old/new name of the key exists, else information (more likely a
+ *    fork's own key). Did-you-mean: the rename map first (both directions), then edit distance among the
+ *    tables and keys of that date.
  *  - moved-key: an old name of a key (rename/move map §4.3); the fix moves/renames it, inverting the value
  *    where the meaning flipped, and creating the target table when needed.
  *  - removed-key: a key that was removed with no replacement; the fix deletes the line.
