@@ -63,7 +63,7 @@ const FLOAT8_KEY_SINCE: Record<string, string> = { recipe_name: "2025-02-27", fi
 const MP_NOTE_PARAM =
   "Compute dtype. With FSDP/HSDP/CP (dp_shard > 1 or cp > 1) it is FSDP's MixedPrecisionPolicy param_dtype: parameters are all-gathered and computed in it. With DDP or a single device it is the torch.autocast dtype for forward and loss. With TP or PP alone it has no effect (no mixed precision).";
 
-export const KEYS: readonly KeySpec[] = [
+const LISTED_KEYS: readonly KeySpec[] = [
   // ---------------------------------------------------------------- [job]
   { path: "job.config_file", type: "str", nullable: true, doc: "Path of the TOML config; normally given on the command line (`--job.config_file`)." },
   { path: "job.dump_folder", type: "str", default: "./outputs", defaultBefore: [{ until: "2025-10-21", value: "./torchtitan/outputs" }], doc: "Root folder for outputs: checkpoints, traces, TensorBoard logs." },
@@ -312,6 +312,73 @@ export const KEYS: readonly KeySpec[] = [
   { path: "debug.deterministic_warn_only", type: "bool", default: false, since: "2025-10-29", doc: "Only warn when an op has no deterministic implementation." },
   { path: "debug.moe_force_load_balance", type: "bool", default: false, since: "2025-10-29", doc: "Force balanced MoE routing (debugging)." },
 ];
+
+/**
+ * When keys listed without a date (or with the AFTER_V010 placeholder) were really added: the first
+ * commit of torchtitan's config source (config_manager.py, then config/job_config.py) that defines them,
+ * by author date (read with scripts/schema-history.ts from a clone of pytorch/torchtitan). Keys present in
+ * the first config commit (2024-04-11) have no entry. A key is never accepted before this date.
+ */
+const ADDED: Record<string, string> = {
+  "activation_checkpoint.per_op_sac_force_recompute_mm_shapes_by_fqns": "2025-07-16",
+  "activation_checkpoint.early_stop": "2025-08-29",
+  "activation_checkpoint.memory_budget": "2025-10-09",
+  "activation_checkpoint.visualize_memory_budget_pareto": "2025-10-09",
+  "activation_checkpoint.preserve_rng_state": "2025-10-29",
+  "activation_checkpoint.determinism_check": "2025-10-29",
+  "activation_checkpoint.debug": "2025-10-29",
+  "checkpoint.create_seed_checkpoint": "2024-05-02",
+  "checkpoint.async_mode": "2024-05-07",
+  "checkpoint.keep_latest_k": "2024-05-31",
+  "checkpoint.load_step": "2024-12-05",
+  "checkpoint.exclude_from_loading": "2025-02-06",
+  "checkpoint.initial_load_path": "2025-06-13",
+  "checkpoint.initial_load_model_weights_only": "2025-06-13",
+  "comm.save_traces_folder": "2025-07-23",
+  "comm.save_traces_file_prefix": "2025-09-23",
+  "fault_tolerance.enable": "2025-02-28",
+  "fault_tolerance.replica_id": "2025-02-28",
+  "fault_tolerance.group_size": "2025-02-28",
+  "fault_tolerance.min_replica_size": "2025-02-28",
+  "fault_tolerance.semi_sync_method": "2025-04-29",
+  "fault_tolerance.sync_steps": "2025-04-29",
+  "fault_tolerance.should_quantize": "2025-06-16",
+  "fault_tolerance.fragment_sync_delay": "2025-06-16",
+  "fault_tolerance.fragment_update_alpha": "2025-06-16",
+  "fault_tolerance.process_group": "2025-07-18",
+  "fault_tolerance.process_group_timeout_ms": "2025-07-18",
+  "job.print_args": "2024-12-20",
+  "lr_scheduler.decay_ratio": "2025-03-11",
+  "lr_scheduler.decay_type": "2025-03-11",
+  "lr_scheduler.lr_min": "2025-03-11",
+  "metrics.enable_wandb": "2024-12-03",
+  "model.converters": "2025-02-15",
+  "model.print_after_conversion": "2025-02-27",
+  "optimizer.early_step_in_backward": "2024-12-09",
+  "optimizer.eps": "2025-03-04",
+  "optimizer.beta1": "2025-06-11",
+  "optimizer.beta2": "2025-06-11",
+  "optimizer.weight_decay": "2025-06-11",
+  "parallelism.pipeline_parallel_first_stage_less_layers": "2025-07-30",
+  "parallelism.pipeline_parallel_last_stage_less_layers": "2025-07-30",
+  "profiling.enable_memory_snapshot": "2024-06-19",
+  "profiling.save_memory_snapshot_folder": "2024-06-19",
+  "training.mixed_precision_param": "2024-05-20",
+  "training.mixed_precision_reduce": "2024-05-20",
+  "training.seed": "2024-10-01",
+  "training.enable_cpu_offload": "2024-10-28",
+  "training.deterministic": "2024-12-09",
+  "training.gc_debug": "2025-05-28",
+  "training.global_batch_size": "2025-06-05",
+  "training.debug_moe_force_load_balance": "2025-10-03",
+};
+
+export const KEYS: readonly KeySpec[] = LISTED_KEYS.map((k) => {
+  const added = ADDED[k.path];
+  if (!added || (k.since && k.since !== AFTER_V010 && k.since >= added)) return k;
+  const { sinceRelease: _unused, ...rest } = k;
+  return { ...rest, since: added };
+});
 
 function float8LinearKeys(table: string, since: string | undefined, until: string | undefined): KeySpec[] {
   const span = { ...(since ? { since } : {}), ...(until ? { until } : {}) };
