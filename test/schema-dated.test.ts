@@ -73,6 +73,20 @@ describe("schema at a date", () => {
     assert.deepEqual([...keysAt("v0.2.2").keys()].sort(), direct);
   });
 
+  it("keys and tables do not exist before the first commit that defined them (scripts/schema-history.ts)", () => {
+    // [lr_scheduler] came with 0da8901b1 (2025-03-11): a February 2025 typo is not offered it.
+    assert.ok(!sectionsOf("2025-02-14").includes("lr_scheduler"));
+    assert.ok(sectionsOf("2025-03-11").includes("lr_scheduler"));
+    const [d] = schemaDiags("[lr_schedular]\nwarmup = 3\n", "2025-02-14");
+    assert.doesNotMatch(d!.message, /\[lr_scheduler\]/);
+    // torchtitan/config/job_config.py at v0.2.0, class ActivationCheckpoint (L587-635): mode,
+    // selective_ac_option, per_op_sac_force_recompute_mm_shapes_by_fqns, early_stop, memory_budget,
+    // visualize_memory_budget_pareto; preserve_rng_state came on 2025-10-29 (e61f2cce4), first in v0.2.1.
+    assert.ok(keysAt("v0.2.0").has("activation_checkpoint.memory_budget"));
+    assert.ok(!keysAt("v0.2.0").has("activation_checkpoint.preserve_rng_state"));
+    assert.ok(keysAt("v0.2.1").has("activation_checkpoint.preserve_rng_state"));
+  });
+
   it("keyWindow: the span of a key over the TOML era; undefined for keys of every date or of none", () => {
     assert.deepEqual(keyWindow("float8.scaling_type_weight"), { from: "2024-07-30", until: "2025-01-31" });
     assert.deepEqual(keyWindow("training.batch_size"), { until: "2025-06-05" });
