@@ -116,6 +116,18 @@ describe("version inference from every dated key", () => {
     assert.match(r.reportMarkdown ?? "", /Decided by: `/);
   });
 
+  it("keys of different versions: the date most keys fit decides; the odd key is reported against it, and was not relied on", () => {
+    const text = '[training]\nbatch_size = 8\ndtype = "bfloat16"\n[compile]\nenable = true\n[checkpoint]\nenable = true\n[parallelism]\ndata_parallel_shard_degree = -1\n';
+    const v = inferVersion(doc(text), NO_ENV);
+    assert.equal(v.value, "v0.2.2");
+    assert.match(v.detail, /different torchtitan versions: \d+ of \d+ fit v0\.2\.2 .*training\.batch_size belongs to another version/);
+    assert.ok(!v.decidedBy?.includes("training.batch_size"));
+    const r = analyzeDocument("file:///ws/mixed.toml", text, {}, NO_ENV);
+    const d = r.diagnostics.find((x) => x.range.start.line === 1)!;
+    assert.equal(d.code, "moved-key");
+    assert.match(d.message, /training\.batch_size was renamed to training\.local_batch_size/);
+  });
+
   it("a setting or directive date is checked against that date's keys too", () => {
     const text = "# precision-lens: torchtitan-version=main@2025-02-01\n[training]\nbatch_size = 8\ntensor_parallel_degree = 1\n[float8]\nenable_float8_linear = false\n";
     const r = analyzeDocument("file:///ws/d.toml", text, {}, NO_ENV);

@@ -207,26 +207,56 @@ function fromKeys(doc: ConfigDocument): { value: string; detail: string; evidenc
   const named = new Set(hits.flatMap((h) => h.what.split(/[\s/,]+/)));
   for (const k of schemaKeyEvidence(doc)) if (!named.has(k.what)) hits.push(k);
   if (!hits.length) return undefined;
+  const evidence = hits.map((h) => `${h.what} (${h.from ? `from ${h.from}` : ""}${h.from && h.until ? " " : ""}${h.until ? `until ${h.until}` : ""})`);
+  const all = windowOf(hits);
+  // Keys of different versions (a fork that kept an old name, a half-migrated file): the date that the
+  // most keys fit (the latest on a tie) decides; the others are then reported against it.
+  const fit = all.from && all.until && all.from >= all.until ? bestFit(hits) : hits;
+  const { from, until } = windowOf(fit);
+  // Only the keys that bound the window are worth naming.
+  const decisive = fit.filter((h) => (from !== undefined && h.from === from) || (until !== undefined && h.until === until)).map((h) => h.what);
+  const shown = decisive.length > 4 ? [...decisive.slice(0, 4), `${decisive.length - 4} more`] : decisive;
+  const value = versionForWindow(from, until);
+  const span = `${shown.join(", ")} ${decisive.length > 1 ? "exist" : "exists"} only ${from ? `from ${from}` : ""}${from && until ? " and " : ""}${until ? `before ${until}` : ""}`;
+  if (fit !== hits) {
+    const others = hits.filter((h) => !fit.includes(h)).map((h) => h.what);
+    return {
+      value,
+      detail: `the config's keys belong to different torchtitan versions: ${fit.length} of ${hits.length} fit ${value} (${span}); ${others.join(", ")} ${others.length > 1 ? "belong" : "belongs"} to another version`,
+      evidence,
+      decidedBy: decisive,
+    };
+  }
+  return { value, detail: `${span} → ${value}`, evidence, decidedBy: decisive };
+}
+
+function windowOf(hits: readonly KeyEvidence[]): { from?: string; until?: string } {
   let from: string | undefined;
   let until: string | undefined;
   for (const h of hits) {
     if (h.from && (!from || h.from > from)) from = h.from;
     if (h.until && (!until || h.until < until)) until = h.until;
   }
-  const evidence = hits.map((h) => `${h.what} (${h.from ? `from ${h.from}` : ""}${h.from && h.until ? " " : ""}${h.until ? `until ${h.until}` : ""})`);
-  if (from && until && from >= until) {
-    return { value: DEFAULT_VERSION, detail: `the config's keys belong to different torchtitan versions (${evidence.join("; ")}); using ${DEFAULT_VERSION}`, evidence, decidedBy: [] };
+  return { ...(from ? { from } : {}), ...(until ? { until } : {}) };
+}
+
+/** The evidence that holds at the date most of it holds at (the latest such date on a tie). */
+function bestFit(hits: readonly KeyEvidence[]): KeyEvidence[] {
+  const dates = new Set<string>(["0000-01-01", ...Object.values(RELEASES).map((r) => r.date)]);
+  for (const h of hits) {
+    if (h.from) dates.add(h.from);
+    if (h.until) dates.add(dayBefore(h.until));
   }
-  // Only the keys that bound the window are worth naming.
-  const decisive = hits.filter((h) => (from !== undefined && h.from === from) || (until !== undefined && h.until === until)).map((h) => h.what);
-  const shown = decisive.length > 4 ? [...decisive.slice(0, 4), `${decisive.length - 4} more`] : decisive;
-  const value = versionForWindow(from, until);
-  return {
-    value,
-    detail: `${shown.join(", ")} ${decisive.length > 1 ? "exist" : "exists"} only ${from ? `from ${from}` : ""}${from && until ? " and " : ""}${until ? `before ${until}` : ""} → ${value}`,
-    evidence,
-    decidedBy: decisive,
-  };
+  let best: KeyEvidence[] = [];
+  let bestDate = "";
+  for (const d of [...dates].filter((x) => x <= LAST_TOML_DATE).sort()) {
+    const ok = hits.filter((h) => (!h.from || h.from <= d) && (!h.until || d < h.until));
+    if (ok.length >= best.length) {
+      best = ok;
+      bestDate = d;
+    }
+  }
+  return bestDate ? best : hits.slice();
 }
 
 export function inferVersion(doc: ConfigDocument, env: AnalysisEnv): VersionInference {
