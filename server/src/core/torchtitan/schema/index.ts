@@ -120,6 +120,7 @@ export function schemaChangeDates(): readonly string[] {
 let changeDates: string[] | undefined;
 
 const windowCache = new Map<string, { from?: string; until?: string } | null>();
+let everKnown: Set<string> | undefined;
 
 /**
  * The main-branch dates between which the base schema has this key ([from, until); a missing bound is
@@ -130,6 +131,8 @@ export function keyWindow(path: string): { from?: string; until?: string } | und
   let w = windowCache.get(path);
   if (w === undefined) {
     const dates = ["0000-01-01", ...schemaChangeDates()];
+    everKnown ??= new Set(dates.flatMap((d) => [...keysAt(d).keys()]));
+    if (!everKnown.has(path)) return undefined; // a fork's key, or a typo: no evidence, no caching
     const valid = dates.map((d) => keysAt(d).has(path));
     const first = valid.indexOf(true);
     if (first < 0 || valid.every(Boolean)) w = null;
