@@ -9,6 +9,7 @@ import { NO_ENV } from "../server/src/core/analysis";
 import { analyzeDocument } from "../server/src/core/analyze";
 import { parseTomlDocument } from "../server/src/core/parse/toml";
 import { computeSchemaKeys } from "../server/src/core/torchtitan/rules/unknown-key";
+import { keyHoverMarkdown } from "../server/src/core/torchtitan/schema/hover";
 import { KEYS, keysAt, keyWindow, olderNameAt, sectionsOf, suggest } from "../server/src/core/torchtitan/schema/index";
 import { RELEASES } from "../server/src/core/torchtitan/versions";
 import { inferVersion } from "../server/src/core/workspace";
@@ -63,6 +64,8 @@ describe("schema at a date", () => {
     assert.equal(s.type, "int");
     assert.deepEqual(s.renamedTo, { path: "training.local_batch_size", date: "2025-06-05" });
     assert.equal(s.until, "2025-06-05");
+    assert.match(keyHoverMarkdown("2025-02-14", "training.batch_size")!, /Renamed to `training\.local_batch_size` on 2025-06-05/);
+    assert.match(keyHoverMarkdown("2025-02-14", "float8.enable_float8_linear")!, /torchtitan removed later, on 2025-02-15 \(57387af0e\)/);
     // A rename that converts the value keeps no type (optimizer.fused was a bool, implementation a str).
     assert.equal(keysAt("2025-02-01").get("optimizer.fused")!.type, "any");
   });

@@ -59,7 +59,7 @@ function deriveKeysAt(date: string): Map<string, KeySpec> {
     const type = rule.fromType ?? (to && !rule.convert && !rule.changedMeaning ? to.type : "any");
     const base: KeySpec = to
       ? { ...to, path: from, type, renamedTo: { path: to.path, date: rule.date } }
-      : { path: from, type, doc: `Removed from torchtitan on ${rule.date}${rule.advice ? `; instead: ${rule.advice}` : ""}.` };
+      : { path: from, type, doc: `A key of this version that torchtitan removed later, on ${rule.date}${rule.commit ? ` (${rule.commit})` : ""}${rule.advice ? `; after that: ${rule.advice}` : ""}.` };
     delete base.deprecated;
     if (to && rule.changedMeaning) delete base.choices;
     base.until = rule.date;
