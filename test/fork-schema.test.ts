@@ -12,6 +12,7 @@ import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { NO_ENV, type AnalysisEnv, type AnalysisResult } from "../server/src/core/analysis";
 import { analyzeDocument } from "../server/src/core/analyze";
+import { completionsAt } from "../server/src/core/features";
 import { parseTomlDocument } from "../server/src/core/parse/toml";
 import { workspaceSchemas } from "../server/src/core/workspace/forkSchema";
 import { scanClasses, scanJobConfig } from "../server/src/core/workspace/pyDataclass";
@@ -112,6 +113,23 @@ describe("a fork's torchtitan/config/job_config.py in the workspace", () => {
     assert.deepEqual(a[0]!.keys.map((k) => k.path), b[0]!.keys.map((k) => k.path));
     assert.ok(reads.every((p) => p.endsWith(".py")));
     assert.ok(reads.length <= 2 * 2 * 3, `${reads.length} reads`);
+  });
+});
+
+describe("completion offers a fork's keys", () => {
+  it("under [infra], the fork's keys with where they are known from", () => {
+    const r = analyze(FORK_CFG, FORK);
+    const line = lineOf(FORK_CFG, "use_rdma");
+    // Completing at the start of the last [infra] line: the keys not yet written are offered.
+    const lines = readFileSync(FORK_CFG, "utf8").split("\n");
+    const text = [...lines.slice(0, line), "", ...lines.slice(line + 1)].join("\n");
+    const r2 = analyzeDocument(pathToFileURL(FORK_CFG).href, text, {}, nodeEnv(FORK_CFG, [FORK]));
+    const items = completionsAt(r2, { line, character: 0 });
+    const rdma = items.find((i) => i.label === "use_rdma");
+    assert.ok(rdma, items.map((i) => i.label).join(", "));
+    assert.equal(rdma.detail, "bool · torchtitan/config/job_config.py");
+    assert.match(String(rdma.documentation), /Known from `torchtitan\/config\/job_config\.py`/);
+    assert.ok(r.torchtitanSchemaSources?.length === 1);
   });
 });
 

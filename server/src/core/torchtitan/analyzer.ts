@@ -119,6 +119,7 @@ function analyzeTorchtitan(doc: ConfigDocument, settings: AnalysisSettings, env:
     parallel: ctx.dims.resolved ?? ctx.dims.configured,
   };
   if (ctx.precision) out.precision = ctx.precision;
+  if (ctx.workspaceSchema) out.torchtitanSchemaSources = ctx.workspaceSchema;
   if (ctx.simulation) out.simulation = ctx.simulation;
   out.torchtitanVersion = { value: ctx.version.value.id, source: ctx.version.source, detail: ctx.version.detail, ...(ctx.version.decidedBy ? { decidedBy: ctx.version.decidedBy } : {}) };
   return out;
