@@ -192,14 +192,14 @@ data_parallel_shard_degree = -1
     assert.deepEqual(r.diagnostics.filter((d) => d.code === "memory-exceeds-gpu"), []);
   });
   it("the GPU setting decides the capacity: the seed case on an L40S (48 GB) gets it", () => {
-    const r = analyzeDocument("file:///w/seed.toml", SEED, { gpu: "l40s" });
+    const r = analyzeDocument("file:///w/seed.toml", SEED, { gpu: "l40s", worldSize: 8 });
     const d = r.diagnostics.find((x) => x.code === "memory-exceeds-gpu")!;
     assert.equal(d.severity, "information");
     assert.match(d.message, /L40S 48GB's 44\.70 GiB \(GPU from the precisionLens\.gpu setting\)/);
     assert.equal(r.diagnostics.filter((x) => x.code === "memory-exceeds-gpu").length, 1);
   });
   it("a `# precision-lens: gpu=…` directive picks the GPU for this file (over the setting); a bad one is ignored with a warning", () => {
-    const r = analyzeDocument("file:///w/seed.toml", `# precision-lens: gpu=l40s\n${SEED}`, { gpu: "h200" });
+    const r = analyzeDocument("file:///w/seed.toml", `# precision-lens: gpu=l40s\n# precision-lens: world-size=8\n${SEED}`, { gpu: "h200" });
     assert.deepEqual(r.simulation!.throughput!.gpu, { value: "l40s", source: "directive" });
     assert.ok(r.diagnostics.some((d) => d.code === "memory-exceeds-gpu"));
     const bad = analyzeDocument("file:///w/seed.toml", `# precision-lens: gpu=v100\n${SEED}`);
@@ -207,6 +207,11 @@ data_parallel_shard_degree = -1
     assert.equal(w.severity, "warning");
     assert.match(w.message, /Unknown GPU type "v100"/);
     assert.deepEqual(bad.simulation!.throughput!.gpu, { value: "h100-sxm", source: "default" });
+  });
+  it("none while the world size is only run_train.sh's default: a -1 layout's per-GPU figure would rest on a guess", () => {
+    const r = analyzeDocument("file:///w/seed.toml", SEED, { gpu: "l40s" });
+    assert.equal(r.worldSize?.source, "default");
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === "memory-exceeds-gpu"), []);
   });
   it("a debugmodel never gets it", () => {
     const r = analyzeDocument("file:///w/d.toml", '[model]\nname = "llama3"\nflavor = "debugmodel"\n[parallelism]\ndata_parallel_shard_degree = -1\n', { gpu: "l40s" });

@@ -351,7 +351,10 @@ export function fileJson(path: string, r: AnalysisResult): Record<string, unknow
     precision: r.precision ? { paramStorage: r.precision.paramStorage.dtype, compute: r.precision.compute.dtype, gradReduce: r.precision.gradReduce.dtype } : null,
     diagnostics: r.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range })),
   };
-  if (r.torchtitanVersion) out.torchtitanVersion = { value: r.torchtitanVersion.value, source: r.torchtitanVersion.source };
+  if (r.torchtitanVersion) {
+    const v = r.torchtitanVersion;
+    out.torchtitanVersion = { value: v.value, source: v.source, ...(v.decidedBy ? { decidedBy: v.decidedBy } : {}) };
+  }
   if (r.framework === "torchtitan") out.simulation = r.simulation ? simulationToJson(r.simulation) : null;
   return out;
 }

@@ -3,6 +3,7 @@
  * (server, CLI) only ever consume `AnalysisResult`; they never look inside a framework.
  */
 import type { Simulation } from "./engine/types";
+import type { ExtensionModule } from "./torchtitan/schema/data";
 import type { ConfigDocument, ConfigFormat } from "./model";
 import type { Diagnostic, DType, Position } from "./types";
 
@@ -74,7 +75,9 @@ export interface AnalysisResult {
   likelyFramework?: FrameworkId;
   worldSize?: Sourced<number>;
   /** torchtitan only: the targeted version ("v0.2.2", "main@2025-03-01", "v0.2.2+pr2213"). */
-  torchtitanVersion?: Sourced<string>;
+  torchtitanVersion?: Sourced<string> & { decidedBy?: string[] };
+  /** torchtitan only: config sources read from the workspace (a fork's job_config.py), for completion. */
+  torchtitanSchemaSources?: readonly ExtensionModule[];
   parallel?: ParallelLayout;
   /** Short human name of the layout, e.g. "TP-only", "FSDP+TP", "HSDP". */
   layoutName?: string;

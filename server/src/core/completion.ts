@@ -8,8 +8,8 @@
  */
 import type { ConfigDocument } from "./model";
 import type { Position, Range } from "./types";
-import { CONVERTER_DOCS } from "./torchtitan/schema/data";
-import { choicesAt, converterNamesAt, effectiveDefault, keyInfo, keysAt, keysOfTable, sectionsOf, type When } from "./torchtitan/schema/index";
+import { CONVERTER_DOCS, type ExtensionModule } from "./torchtitan/schema/data";
+import { choicesAt, converterNamesAt, effectiveDefault, extensionOf, keyInfo, keysAt, keysOfTable, sectionsOf, type When } from "./torchtitan/schema/index";
 import { defaultText, specMarkdown, typeLabel } from "./torchtitan/schema/hover";
 import { leafEntries, schemaView } from "./torchtitan/schema/view";
 import { tomlValue } from "./edit/toml";
@@ -61,10 +61,10 @@ function scanWritten(doc: ConfigDocument): { tables: Set<string>; keys: Set<stri
   return { tables, keys };
 }
 
-export function complete(doc: ConfigDocument, release: When, position: Position): CompletionItem[] {
+export function complete(doc: ConfigDocument, release: When, position: Position, workspace: readonly ExtensionModule[] = []): CompletionItem[] {
   const lineText = doc.lines.lineText(position.line);
   const before = lineText.slice(0, position.character);
-  const view = schemaView(doc, release);
+  const view = schemaView(doc, release, workspace);
 
   // [table header]
   const hm = /^\s*\[\[?\s*([A-Za-z0-9_."-]*)$/.exec(before);
@@ -116,12 +116,13 @@ export function complete(doc: ConfigDocument, release: When, position: Position)
     // Keys of a sub-table that has its own header in the file belong there.
     if (rel.includes(".") && [...written.tables].some((t) => spec.path.startsWith(t + ".") && t.split(".").length > table.length)) continue;
     const def = effectiveDefault(spec, release);
+    const ext = extensionOf(release, spec.path, view.extensions);
     const valueText = def === undefined ? (spec.type === "str" ? '""' : spec.type === "bool" ? "false" : spec.type.startsWith("list") ? "[]" : "") : tomlValue(def);
     items.push({
       label: rel,
       kind: "key",
-      detail: `${typeLabel(spec)} = ${defaultText(spec, release)}`,
-      documentation: specMarkdown(spec, release),
+      detail: ext?.sourcePath ? `${spec.type} · ${ext.sourcePath}` : `${typeLabel(spec)} = ${defaultText(spec, release)}`,
+      documentation: specMarkdown(spec, release, ext),
       insertText: `${rel} = ${valueText}`,
       range,
       sortText: `${rel.includes(".") ? "1" : "0"}${rel}`,

@@ -88,7 +88,7 @@ export function completionsAt(result: AnalysisResult, position: Position): Compl
   const isTitan = result.framework === "torchtitan" || result.likelyFramework === "torchtitan" || blank;
   if (!isTitan) return [];
   const when = (result.torchtitanVersion && parseVersion(result.torchtitanVersion.value)?.date) ?? "v0.2.2";
-  return complete(result.doc, when, position);
+  return complete(result.doc, when, position, result.torchtitanSchemaSources);
 }
 
 /** True for a new file: at most one line of content besides comments (e.g. a half-typed `[`). */

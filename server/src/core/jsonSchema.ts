@@ -33,6 +33,8 @@ function typeSchema(spec: KeySpec): Json {
       return { type: "array", items: { type: "array", items: { type: "string" } } };
     case "str|list[str]":
       return { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] };
+    case "any":
+      return {};
   }
 }
 

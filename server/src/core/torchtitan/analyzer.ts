@@ -20,6 +20,7 @@ import { simulate, simulationInputFromConfig } from "../engine";
 import { inferVersion, inferWorldSize } from "../workspace";
 import { pickExplicit, versionFromSettings, worldSizeFromSettings, type Explicit } from "../workspace/precedence";
 import { resolveGpu, throughputAlternatives } from "./throughput";
+import { workspaceSchemas } from "../workspace/forkSchema";
 
 /** Top-level tables that only torchtitan configs have (any two, or one of the distinctive ones). */
 const TITAN_TABLES = ["job", "training", "parallelism", "model", "optimizer", "lr_scheduler", "checkpoint", "activation_checkpoint", "metrics", "profiling", "comm", "float8", "quantize", "compile", "validation", "experimental", "memory_estimation", "fault_tolerance"];
@@ -111,6 +112,8 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
     ...(simInput ? { simulationInput: simInput } : {}),
     ...(outsideTomlEra ? { outsideTomlEra } : {}),
   };
+  const workspace = workspaceSchemas(doc, env);
+  if (workspace.length) ctx.workspaceSchema = workspace;
   return { ctx, extra };
 }
 
@@ -127,14 +130,15 @@ function analyzeTorchtitan(doc: ConfigDocument, settings: AnalysisSettings, env:
     layoutName: ctx.layoutName,
     mechanism: ctx.decision.mechanism,
     diagnostics,
-    hovers: mergeHovers(titanHovers(ctx, summary), keyHoverTargets(doc, ctx.version.value.date)),
+    hovers: mergeHovers(titanHovers(ctx, summary), keyHoverTargets(doc, ctx.version.value.date, ctx.workspaceSchema)),
     inlayHints: titanInlayHints(ctx),
     reportMarkdown: reportMarkdown(ctx, summary),
     parallel: ctx.dims.resolved ?? ctx.dims.configured,
   };
   if (ctx.precision) out.precision = ctx.precision;
+  if (ctx.workspaceSchema) out.torchtitanSchemaSources = ctx.workspaceSchema;
   if (ctx.simulation) out.simulation = ctx.simulation;
-  out.torchtitanVersion = { value: ctx.version.value.id, source: ctx.version.source, detail: ctx.version.detail };
+  out.torchtitanVersion = { value: ctx.version.value.id, source: ctx.version.source, detail: ctx.version.detail, ...(ctx.version.decidedBy ? { decidedBy: ctx.version.decidedBy } : {}) };
   if (ctx.version.overrides) out.torchtitanVersion.overrides = ctx.version.overrides.map((o) => ({ value: o.value.id, source: o.source, detail: o.detail }));
   return out;
 }
@@ -145,7 +149,7 @@ function resolveVersion(
   env: AnalysisEnv,
   directives: Directive[],
   extra: Diagnostic[],
-): { version: Sourced<TitanVersion>; outsideTomlEra?: { pin: string; file: string } } {
+): { version: Sourced<TitanVersion> & { decidedBy?: string[] }; outsideTomlEra?: { pin: string; file: string } } {
   // Explicit sources first, by precedence (workspace/precedence.ts): CLI flag > directive > workspace setting.
   const d = directiveValue(directives, "torchtitan-version");
   let fromDirective: Explicit<TitanVersion> | undefined;
@@ -159,7 +163,9 @@ function resolveVersion(
   // auto: a pin in the workspace, then the keys the config uses, then the last TOML release.
   const inferred = inferVersion(doc, env);
   const v = parseVersion(inferred.value) ?? parseVersion(DEFAULT_VERSION)!;
-  const out: { version: Sourced<TitanVersion>; outsideTomlEra?: { pin: string; file: string } } = { version: { value: v, source: inferred.source, detail: inferred.detail } };
+  const out: { version: Sourced<TitanVersion> & { decidedBy?: string[] }; outsideTomlEra?: { pin: string; file: string } } = {
+    version: { value: v, source: inferred.source, detail: inferred.detail, ...(inferred.decidedBy?.length ? { decidedBy: inferred.decidedBy } : {}) },
+  };
   if (inferred.outsideTomlEra) {
     out.outsideTomlEra = inferred.outsideTomlEra;
     extra.push(

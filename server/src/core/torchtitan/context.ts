@@ -11,13 +11,15 @@ import type { Diagnostic, DType } from "../types";
 import type { DecideOptions, MechanismDecision } from "./eras";
 import type { DimsResolution } from "./parallelDims";
 import type { TitanVersion } from "./versions";
+import type { ExtensionModule } from "./schema/data";
 
 export interface TitanContext {
   doc: ConfigDocument;
   settings: AnalysisSettings;
   env: AnalysisEnv;
   directives: Directive[];
-  version: Sourced<TitanVersion>;
+  /** decidedBy: inferred from the config's keys, the keys whose dates bound the version's window. */
+  version: Sourced<TitanVersion> & { decidedBy?: string[] };
   worldSize: Sourced<number>;
   dims: DimsResolution;
   /** The resolved layout (defaults where dims failed validation, so hovers still show something). */
@@ -37,6 +39,8 @@ export interface TitanContext {
   simulationInput?: SimulationInput;
   /** The simulated training step; undefined when the launch fails or a dtype knob is invalid. */
   simulation?: Simulation;
+  /** torchtitan config sources found in the workspace (a fork's job_config.py, a custom module's file). */
+  workspaceSchema?: ExtensionModule[];
   /** Set when the workspace pins a torchtitan that no longer reads TOML. */
   outsideTomlEra?: { pin: string; file: string };
 }

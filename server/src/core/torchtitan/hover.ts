@@ -52,7 +52,7 @@ export function summaryMarkdown(ctx: TitanContext): string {
     for (const o of eras) lines.push(`- ${eraLine(o)}`);
   }
   lines.push("");
-  lines.push(`_Version: ${ctx.version.detail}._`);
+  lines.push(`_Version: ${ctx.version.detail}._${ctx.version.decidedBy?.length ? ` Decided by: ${ctx.version.decidedBy.map((k) => `\`${k}\``).join(", ")}.` : ""}`);
   return lines.join("\n");
 }
 

@@ -8,6 +8,8 @@
 import type { AnalysisEnv, Sourced } from "../analysis";
 import { entriesUnder, findEntry, findSection, hasSection, type ConfigDocument } from "../model";
 import { DEFAULT_VERSION, LAST_TOML_DATE, RELEASES, type Release } from "../torchtitan/versions";
+import { keyWindow } from "../torchtitan/schema/index";
+import { leafEntries } from "../torchtitan/schema/view";
 import { ancestorDirs, displayPath, join } from "./paths";
 
 export interface VersionInference extends Sourced<string> {
@@ -15,6 +17,8 @@ export interface VersionInference extends Sourced<string> {
   source: string;
   /** Every piece of evidence considered, user-facing. */
   evidence: string[];
+  /** source "config-keys": the keys (or tables) whose dates bound the window the version was picked from. */
+  decidedBy?: string[];
   /**
    * Set when the workspace pins a torchtitan that no longer reads TOML (≥ 0.3, or a build dated after
    * 2026-02-23): the pin as written and where. `value` is then the last TOML release, so the analysis can
@@ -177,23 +181,82 @@ export function versionForWindow(from: string | undefined, until: string | undef
   return DEFAULT_VERSION;
 }
 
-function fromKeys(doc: ConfigDocument): { value: string; detail: string; evidence: string[] } | undefined {
+/**
+ * Evidence from the dated schema itself (schema/index.ts keyWindow): every key the config writes that
+ * did not exist over the whole TOML era, including old names and removed keys (`float8.scaling_type_*`
+ * dates a file before 2025-01-31). Keys no upstream schema ever had (a fork's) are not evidence.
+ */
+export function schemaKeyEvidence(doc: ConfigDocument): KeyEvidence[] {
+  const out: KeyEvidence[] = [];
+  const seen = new Set<string>();
+  for (const e of leafEntries(doc)) {
+    const path = e.path.join(".");
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const w = keyWindow(path);
+    if (!w) continue;
+    out.push({ what: path, present: () => true, ...(w.from ? { from: w.from } : {}), ...(w.until ? { until: w.until } : {}) });
+    if (out.length >= 400) break;
+  }
+  return out;
+}
+
+function fromKeys(doc: ConfigDocument): { value: string; detail: string; evidence: string[]; decidedBy: string[] } | undefined {
   const hits = KEY_EVIDENCE.filter((k) => k.present(doc) && (k.from || k.until));
+  // A key a hand-written evidence line already names (e.g. "training.seed / training.deterministic") is not repeated.
+  const named = new Set(hits.flatMap((h) => h.what.split(/[\s/,]+/)));
+  for (const k of schemaKeyEvidence(doc)) if (!named.has(k.what)) hits.push(k);
   if (!hits.length) return undefined;
+  const evidence = hits.map((h) => `${h.what} (${h.from ? `from ${h.from}` : ""}${h.from && h.until ? " " : ""}${h.until ? `until ${h.until}` : ""})`);
+  const all = windowOf(hits);
+  // Keys of different versions (a fork that kept an old name, a half-migrated file): the date that the
+  // most keys fit (the latest on a tie) decides; the others are then reported against it.
+  const fit = all.from && all.until && all.from >= all.until ? bestFit(hits) : hits;
+  const { from, until } = windowOf(fit);
+  // Only the keys that bound the window are worth naming.
+  const decisive = fit.filter((h) => (from !== undefined && h.from === from) || (until !== undefined && h.until === until)).map((h) => h.what);
+  const shown = decisive.length > 4 ? [...decisive.slice(0, 4), `${decisive.length - 4} more`] : decisive;
+  const value = versionForWindow(from, until);
+  const span = `${shown.join(", ")} ${decisive.length > 1 ? "exist" : "exists"} only ${from ? `from ${from}` : ""}${from && until ? " and " : ""}${until ? `before ${until}` : ""}`;
+  if (fit !== hits) {
+    const others = hits.filter((h) => !fit.includes(h)).map((h) => h.what);
+    return {
+      value,
+      detail: `the config's keys belong to different torchtitan versions: ${fit.length} of ${hits.length} fit ${value} (${span}); ${others.join(", ")} ${others.length > 1 ? "belong" : "belongs"} to another version`,
+      evidence,
+      decidedBy: decisive,
+    };
+  }
+  return { value, detail: `${span} → ${value}`, evidence, decidedBy: decisive };
+}
+
+function windowOf(hits: readonly KeyEvidence[]): { from?: string; until?: string } {
   let from: string | undefined;
   let until: string | undefined;
   for (const h of hits) {
     if (h.from && (!from || h.from > from)) from = h.from;
     if (h.until && (!until || h.until < until)) until = h.until;
   }
-  const evidence = hits.map((h) => `${h.what} (${h.from ? `from ${h.from}` : ""}${h.from && h.until ? " " : ""}${h.until ? `until ${h.until}` : ""})`);
-  if (from && until && from >= until) {
-    return { value: DEFAULT_VERSION, detail: `the config's keys belong to different torchtitan versions (${evidence.join("; ")}); using ${DEFAULT_VERSION}`, evidence };
+  return { ...(from ? { from } : {}), ...(until ? { until } : {}) };
+}
+
+/** The evidence that holds at the date most of it holds at (the latest such date on a tie). */
+function bestFit(hits: readonly KeyEvidence[]): KeyEvidence[] {
+  const dates = new Set<string>(["0000-01-01", ...Object.values(RELEASES).map((r) => r.date)]);
+  for (const h of hits) {
+    if (h.from) dates.add(h.from);
+    if (h.until) dates.add(dayBefore(h.until));
   }
-  // Only the keys that bound the window are worth naming.
-  const decisive = hits.filter((h) => h.from === from || h.until === until).map((h) => h.what);
-  const value = versionForWindow(from, until);
-  return { value, detail: `${decisive.join(", ")} ${decisive.length > 1 ? "exist" : "exists"} only ${from ? `from ${from}` : ""}${from && until ? " and " : ""}${until ? `before ${until}` : ""} → ${value}`, evidence };
+  let best: KeyEvidence[] = [];
+  let bestDate = "";
+  for (const d of [...dates].filter((x) => x <= LAST_TOML_DATE).sort()) {
+    const ok = hits.filter((h) => (!h.from || h.from <= d) && (!h.until || d < h.until));
+    if (ok.length >= best.length) {
+      best = ok;
+      bestDate = d;
+    }
+  }
+  return bestDate ? best : hits.slice();
 }
 
 export function inferVersion(doc: ConfigDocument, env: AnalysisEnv): VersionInference {
@@ -232,6 +295,6 @@ export function inferVersion(doc: ConfigDocument, env: AnalysisEnv): VersionInfe
     };
   }
   const keys = fromKeys(doc);
-  if (keys) return { value: keys.value, source: "config-keys", detail: keys.detail, evidence: [...evidence, ...keys.evidence] };
+  if (keys) return { value: keys.value, source: "config-keys", detail: keys.detail, evidence: [...evidence, ...keys.evidence], decidedBy: keys.decidedBy };
   return { value: DEFAULT_VERSION, source: "default", detail: `no torchtitan pin in the workspace and no version-specific keys; assuming ${DEFAULT_VERSION}`, evidence };
 }

@@ -2,6 +2,8 @@
  * memory-exceeds-gpu: the estimated reserved peak per GPU is at least 15% above the GPU's memory.
  * Information only: it is an estimate (named assumptions, allocator overhead), so below a clear margin
  * nothing is said, and the message names the terms that dominate so the user can judge.
+ * Silent when the world size is only the run_train.sh default (source "default"): the per-GPU figure of a
+ * `-1` layout then rests on a guess (a 70B preset is meant for many nodes), and a guess is no finding.
  */
 import { diag } from "../../diagnostics";
 import { GPUS } from "../../engine/gpus";
@@ -23,7 +25,7 @@ export const memoryExceedsGpu: TitanRule = {
   codes: ["memory-exceeds-gpu"],
   run(ctx) {
     const mem = ctx.simulation?.memory;
-    if (!mem?.perGpuBytes) return [];
+    if (!mem?.perGpuBytes || ctx.worldSize.source === "default") return [];
     const gpu = GPUS[ctx.gpu.value];
     const reserved = mem.perGpuBytes.reserved;
     if (reserved < gpu.memoryBytes * (1 + MEMORY_MARGIN)) return [];

@@ -1,8 +1,12 @@
 /**
  * Keys and tables against the versioned schema (spec torchtitan.md §4.1–4.3):
- *  - unknown-key / unknown-section: not in the schema of the targeted release (nor in an extension module
- *    the config names). An error from 2025-08-28 on (torchtitan raises "Invalid field names in … data"),
- *    a warning before (silently ignored). Did-you-mean fixes by edit distance.
+ *  - unknown-key / unknown-section: not in the schema of the targeted release or date (schema/index.ts
+ *    keysAt), nor in an extension module the config names, nor in a torchtitan config source of the
+ *    workspace (a fork's job_config.py). Messages name "upstream torchtitan vX": an error from 2025-08-28
+ *    on (torchtitan raises "Invalid field names in … data"); before, upstream silently ignores the key: a
+ *    warning when a typo-close name or an old/new name of the key exists, else information (more likely a
+ *    fork's own key). Did-you-mean: the rename map first (both directions), then edit distance among the
+ *    tables and keys of that date.
  *  - moved-key: an old name of a key (rename/move map §4.3); the fix moves/renames it, inverting the value
  *    where the meaning flipped, and creating the target table when needed.
  *  - removed-key: a key that was removed with no replacement; the fix deletes the line.
@@ -15,7 +19,8 @@ import { moveKey, deleteEntry, renameTable, setKey, renameKey, headerPrefixOf, f
 import type { ConfigDocument, ConfigEntry, ConfigSection } from "../../model";
 import type { Diagnostic, Fix, Range, Severity, TextEdit } from "../../types";
 import type { TitanContext, TitanRule } from "../context";
-import { converterNamesAt, extensionsDefining, isClearSuggestion, keyInfo, keysAt, keysOfTable, renameFor, sectionsOf, suggest, type RenameResult } from "../schema/index";
+import { converterNamesAt, extensionsDefining, isClearSuggestion, keyInfo, keysAt, keysOfTable, olderNameAt, renameFor, sectionsOf, suggest, type ExtensionModule, type RenameResult } from "../schema/index";
+import { EXTENSIONS_SINCE } from "../schema/data";
 import { dataclassName, leafEntries, markSafe, moduleKeyAt, schemaView, type SchemaView } from "../schema/view";
 
 export const SCHEMA_KEY_CODES = ["unknown-key", "unknown-section", "moved-key", "removed-key", "deprecated-key", "extension-section-without-module"] as const;
@@ -26,7 +31,7 @@ const cache = new WeakMap<TitanContext, Diagnostic[]>();
 export function schemaKeyDiagnostics(ctx: TitanContext): Diagnostic[] {
   let ds = cache.get(ctx);
   if (!ds) {
-    ds = computeSchemaKeys(ctx.doc, ctx.version.value.date, ctx.version.value.id);
+    ds = computeSchemaKeys(ctx.doc, ctx.version.value.date, ctx.version.value.id, ctx.workspaceSchema);
     cache.set(ctx, ds);
   }
   return ds;
@@ -51,12 +56,13 @@ function quoteSet(names: string[]): string {
   return `{${names.map((n) => `'${n}'`).join(", ")}}`;
 }
 
-export function computeSchemaKeys(doc: ConfigDocument, date: string, versionId: string): Diagnostic[] {
-  const view = schemaView(doc, date);
+export function computeSchemaKeys(doc: ConfigDocument, date: string, versionId: string, workspace: readonly ExtensionModule[] = []): Diagnostic[] {
+  const view = schemaView(doc, date, workspace);
   const out: Diagnostic[] = [];
   const known = new Set(sectionsOf(date, view.extensions));
   const severity: Severity = view.strict ? "error" : "warning";
-  const consequence = view.strict ? `torchtitan ${versionId} rejects it at launch` : `torchtitan ${versionId} silently ignores it`;
+  // Checked against upstream's schema of that version: a fork may well define the key (issue #9 §2).
+  const consequence = view.strict ? `upstream torchtitan ${versionId} rejects it at launch` : `upstream torchtitan ${versionId} silently ignores it`;
   const leaves = leafEntries(doc);
   const reportedSections = new Set<string>();
   const moved: { entry: ConfigEntry; r: RenameResult }[] = [];
@@ -82,10 +88,10 @@ export function computeSchemaKeys(doc: ConfigDocument, date: string, versionId: 
     if (r) {
       if (r.removed) out.push(removed(doc, e, r, severity, consequence, date));
       else if (r.to && keyInfo(date, r.to, view.extensions)) moved.push({ entry: e, r });
-      else out.push(...unknown(doc, e, date, known, view, severity, consequence, reportedSections));
+      else out.push(...unknown(doc, e, date, known, view, severity, consequence, reportedSections, versionId));
       continue;
     }
-    out.push(...unknown(doc, e, date, known, view, severity, consequence, reportedSections));
+    out.push(...unknown(doc, e, date, known, view, severity, consequence, reportedSections, versionId));
   }
 
   if (firstUnexplained) {
@@ -155,6 +161,7 @@ function unknown(
   severity: Severity,
   consequence: string,
   reportedSections: Set<string>,
+  versionId: string,
 ): Diagnostic[] {
   const table = e.path.slice(0, -1);
   const leaf = e.path[e.path.length - 1]!;
@@ -168,7 +175,8 @@ function unknown(
     if (view.unknownModule) return [];
     const header = doc.sections.find((s) => s.path.length >= top.length && samePath(s.path.slice(0, top.length), top));
     const range = header && table.length ? header.headerRange : e.keyRange;
-    const exts = extensionsDefining(topName);
+    // Before custom_args_module (2025-03-20) no module could extend the schema: a table is then just unknown.
+    const exts = date >= EXTENSIONS_SINCE ? extensionsDefining(topName) : [];
     if (exts.length) {
       const ext = exts[0]!;
       const [sec, key] = moduleKeyAt(date);
@@ -183,8 +191,10 @@ function unknown(
       return [d];
     }
     const parent = top.slice(0, -1);
+    // A table that only exists later (the rename map read backwards): say where its keys are at this date.
+    const older = table.length ? olderNameAt(e.path, date) : undefined;
     const candidates = sectionsOf(date, view.extensions).filter((s) => s.split(".").length === top.length && samePath(s.split(".").slice(0, -1), parent));
-    const names = suggest(topName, candidates);
+    const names = older ? [] : suggest(topName, candidates);
     // Renaming onto a table the file already has would define it twice (a TOML error): no rename fix then.
     const free = names.filter((n) => !doc.sections.some((s) => !s.isArrayItem && s.path.join(".") === n));
     const fixes: Fix[] = [];
@@ -200,15 +210,24 @@ function unknown(
     }
     const what = table.length ? `Unknown table [${topName}]` : `Unknown top-level key "${leaf}"`;
     const tc = view.strict ? ` ("Invalid field names in ${dataclassName(parent)} data: ${quoteSet([top[top.length - 1]!])}")` : "";
-    const hint = names.length ? ` Did you mean [${names[0]}]?` : "";
-    const d = diag("unknown-section", severity, range, `${what}: ${consequence}${tc}.${hint}`, fixes.length ? { fixes } : undefined);
+    const hint =
+      (older ? ` [${topName}] is newer: at ${versionId} ${e.path.join(".")} is ${older.path} (moved on ${older.rule.date}).` : names.length ? ` Did you mean [${names[0]}]?` : "") +
+      (older || (names.length && !view.workspace.length) ? "" : forkHint(view));
+    const sectionSeverity: Severity = !view.strict && !older && fixes.length === 0 ? "information" : severity;
+    const d = diag("unknown-section", sectionSeverity, range, `${what}: ${consequence}${tc}.${hint}`, fixes.length ? { fixes } : undefined);
     return [fixes.length === 1 && isClearSuggestion(topName, names) ? markSafe(d) : d];
   }
 
-  // Known table, unknown key.
+  // Known table, unknown key. The rename map first: a later name of a key that exists at this date.
+  const older = olderNameAt(e.path, date);
+  const olderParts = older?.path.split(".");
+  const olderHere = olderParts && samePath(olderParts.slice(0, -1), table);
   const inTable = keysOfTable(date, table.join("."), view.extensions).map((k) => k.path.split(".").pop()!);
-  const names = suggest(leaf, inTable);
+  const names = olderHere ? [olderParts[olderParts.length - 1]!] : older ? [] : suggest(leaf, inTable);
   const fixes: Fix[] = names.map((n, i) => fix(`Rename to ${n}`, renameOrReplace(doc, e, table, n), i === 0));
+  if (older && !olderHere && olderParts && !findEntryDeep(doc, olderParts)) {
+    fixes.push(fix(`Move to [${olderParts.slice(0, -1).join(".")}]`, moveKey(doc, e, olderParts.slice(0, -1), { newKey: olderParts[olderParts.length - 1]! }), true));
+  }
   // The same key name in another table (a key written in the wrong table).
   if (!names.length) {
     const homes = [...keysAt(date).keys()].filter((k) => k.endsWith("." + leaf) && k !== e.path.join("."));
@@ -218,12 +237,25 @@ function unknown(
       fixes.push(fix(`Move to [${parts.slice(0, -1).join(".")}]`, moveKey(doc, e, parts.slice(0, -1)), fixes.length === 0));
     }
   }
-  const sev: Severity = view.unknownModule ? "information" : severity;
+  // Before torchtitan rejected unknown keys, a key with no close name is more likely a fork's own than a
+  // typo: say so quietly. A typo-close name (edit distance <= 2) or an old/new name of the key stays a
+  // warning; from 2025-08-28 upstream rejects the key (error).
+  const likelyTypo = older !== undefined || isClearSuggestion(leaf, names);
+  const sev: Severity = view.unknownModule || (!view.strict && !likelyTypo) ? "information" : severity;
   const because = view.unknownModule ? `it is valid only if the custom module ${view.unknownModule.name} adds it; otherwise ${consequence}` : consequence;
   const tc = view.strict ? ` ("Invalid field names in ${dataclassName(table)} data: ${quoteSet([leaf])}")` : "";
-  const hint = fixes.length ? ` Did you mean ${fixes[0]!.title.replace(/^Rename to |^Move to /, "")}?` : "";
+  const renamedNote = older ? ` (${older.path} became ${e.path.join(".")} on ${older.rule.date})` : "";
+  const hint =
+    (older ? ` Did you mean ${older.path}?${renamedNote}` : fixes.length ? ` Did you mean ${fixes[0]!.title.replace(/^Rename to |^Move to /, "")}?` : "") +
+    (view.unknownModule || (fixes.length && !view.workspace.length) ? "" : forkHint(view));
   const d = diag("unknown-key", sev, e.keyRange, `Unknown key "${leaf}" in [${table.join(".")}]: ${because}${tc}.${hint}`, fixes.length ? { fixes } : undefined);
-  return [names.length && fixes.length === names.length && isClearSuggestion(leaf, names) ? markSafe(d) : d];
+  return [(older && fixes.length === 1) || (names.length && fixes.length === names.length && isClearSuggestion(leaf, names)) ? markSafe(d) : d];
+}
+
+/** What a fork user is told about a key upstream does not have. */
+function forkHint(view: SchemaView): string {
+  if (view.workspace.length) return ` It is not defined in ${view.workspace.map((w) => w.sourcePath).join(" or ")} either.`;
+  return " A torchtitan fork may define it (Precision Lens reads a fork's torchtitan/config/job_config.py from the workspace).";
 }
 
 /** Rename in place, or when the target already exists, delete this line (keeping the existing one). */

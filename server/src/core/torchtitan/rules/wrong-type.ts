@@ -40,6 +40,7 @@ const TYPE_WORDS: Record<KeySpec["type"], string> = {
   "list[str]": "a list of strings",
   "list[list[str]]": "a list of lists of strings",
   "str|list[str]": "a string or a list of strings",
+  any: "any value",
 };
 
 function isStrArray(v: ConfigValue): boolean {
@@ -63,6 +64,8 @@ export function typeMatches(type: KeySpec["type"], v: ConfigValue): boolean {
       return v.kind === "array" && (v.items ?? []).every(isStrArray);
     case "str|list[str]":
       return v.kind === "string" || isStrArray(v);
+    case "any":
+      return true;
   }
 }
 

@@ -10,7 +10,7 @@
  */
 
 /** TOML value types, named after the Python annotations. */
-export type KeyType = "str" | "int" | "float" | "number" | "bool" | "list[str]" | "list[list[str]]" | "str|list[str]";
+export type KeyType = "str" | "int" | "float" | "number" | "bool" | "list[str]" | "list[list[str]]" | "str|list[str]" | "any";
 
 export interface KeySpec {
   /** Full dotted path, e.g. "training.mixed_precision_param". */
@@ -44,15 +44,26 @@ export interface KeySpec {
   sinceRelease?: string;
   /** Still accepted but deprecated from this date, with the advice shown. */
   deprecated?: { since: string; advice: string };
+  /** Derived old name (schema at a date before a rename): where the key went, and when. */
+  renamedTo?: { path: string; date: string };
 }
 
 /** Day after v0.1.0: for additions between v0.1.0 and v0.2.0 whose date the spec does not record. */
 export const AFTER_V010 = "2025-06-18";
 
+/** The first extension mechanism, `experimental.custom_args_module`, was added on 2025-03-20 (spec §4.1). */
+export const EXTENSIONS_SINCE = "2025-03-20";
+
+/** `[mx]` was added on 2025-05-14 (fb17e251c, spec §4.3). */
+export const MX_TABLE_SINCE = "2025-05-14";
+
+/** Addition dates of the `[float8]` keys that postdate the table itself (spec §4.3). */
+const FLOAT8_KEY_SINCE: Record<string, string> = { recipe_name: "2025-02-27", filter_fqns: "2025-04-07", emulate: "2025-05-28" };
+
 const MP_NOTE_PARAM =
   "Compute dtype. With FSDP/HSDP/CP (dp_shard > 1 or cp > 1) it is FSDP's MixedPrecisionPolicy param_dtype: parameters are all-gathered and computed in it. With DDP or a single device it is the torch.autocast dtype for forward and loss. With TP or PP alone it has no effect (no mixed precision).";
 
-export const KEYS: readonly KeySpec[] = [
+const LISTED_KEYS: readonly KeySpec[] = [
   // ---------------------------------------------------------------- [job]
   { path: "job.config_file", type: "str", nullable: true, doc: "Path of the TOML config; normally given on the command line (`--job.config_file`)." },
   { path: "job.dump_folder", type: "str", default: "./outputs", defaultBefore: [{ until: "2025-10-21", value: "./torchtitan/outputs" }], doc: "Root folder for outputs: checkpoints, traces, TensorBoard logs." },
@@ -164,7 +175,7 @@ export const KEYS: readonly KeySpec[] = [
   { path: "parallelism.module_fqns_per_model_part", type: "list[list[str]]", nullable: true, since: "2025-07-30", doc: "Explicit split of the model into PP stages: module names per part." },
   { path: "parallelism.pipeline_parallel_first_stage_less_layers", type: "int", default: 1, since: AFTER_V010, sinceRelease: "v0.2.0", doc: "Layers fewer on the first stage (it also holds the embeddings)." },
   { path: "parallelism.pipeline_parallel_last_stage_less_layers", type: "int", default: 1, since: AFTER_V010, sinceRelease: "v0.2.0", doc: "Layers fewer on the last stage (it also holds the output layer)." },
-  { path: "parallelism.pipeline_parallel_layers_per_stage", type: "int", nullable: true, doc: "Transformer layers per virtual stage." },
+  { path: "parallelism.pipeline_parallel_layers_per_stage", type: "int", nullable: true, since: "2025-04-07", doc: "Transformer layers per virtual stage." },
   { path: "parallelism.pipeline_parallel_schedule", type: "str", default: "1F1B", choices: ["1F1B", "GPipe", "Interleaved1F1B", "InterleavedZeroBubble", "LoopedBFS", "ZBVZeroBubble", "DualPipeV"], openChoices: true, doc: "PyTorch pipeline schedule class name." },
   { path: "parallelism.pipeline_parallel_schedule_csv", type: "str", nullable: true, default: "", doc: "CSV file with a custom pipeline schedule." },
   { path: "parallelism.pipeline_parallel_microbatch_size", type: "int", default: 1, min: 1, doc: "Pipeline microbatch size; microbatches = local_batch_size / this." },
@@ -225,12 +236,12 @@ export const KEYS: readonly KeySpec[] = [
 
   // ---------------------------------------------------------------- [float8] / [mx] (until 2025-09-26)
   ...float8LinearKeys("float8", undefined, "2025-09-26"),
-  { path: "float8.force_recompute_fp8_weight_in_bwd", type: "bool", default: false, until: "2025-07-28", doc: "Recompute float8 weights in backward (removed)." },
+  { path: "float8.force_recompute_fp8_weight_in_bwd", type: "bool", default: false, since: "2025-02-18", until: "2025-07-28", doc: "Recompute float8 weights in backward (removed)." },
   { path: "float8.moe_fqns_prototype", type: "str|list[str]", default: [], since: "2025-06-27", until: "2025-09-26", doc: "MoE modules for float8 grouped matmuls (moved to the grouped-MM table)." },
-  { path: "mx.use_fp8_dim1_cast_triton_kernel", type: "bool", default: true, until: "2025-07-24", doc: "Use the Triton kernel for the MX dim-1 cast (replaced by mxfp8_dim1_cast_kernel_choice)." },
+  { path: "mx.use_fp8_dim1_cast_triton_kernel", type: "bool", default: true, since: MX_TABLE_SINCE, until: "2025-07-24", doc: "Use the Triton kernel for the MX dim-1 cast (replaced by mxfp8_dim1_cast_kernel_choice)." },
   { path: "mx.mxfp8_dim1_cast_kernel_choice", type: "str", default: "triton", choices: ["triton", "cuda", "torch"], since: "2025-07-24", until: "2025-09-26", doc: "Kernel for the MXFP8 dim-1 cast." },
-  { path: "mx.recipe_name", type: "str", default: "mxfp8_cublas", defaultBefore: [{ until: "2025-08-01", value: "mxfp8" }], until: "2025-09-26", doc: "MX recipe name." },
-  { path: "mx.filter_fqns", type: "list[str]", default: ["output"], until: "2025-09-26", doc: "Modules not converted to MX." },
+  { path: "mx.recipe_name", type: "str", default: "mxfp8_cublas", defaultBefore: [{ until: "2025-08-01", value: "mxfp8" }], since: MX_TABLE_SINCE, until: "2025-09-26", doc: "MX recipe name." },
+  { path: "mx.filter_fqns", type: "list[str]", default: ["output"], since: MX_TABLE_SINCE, until: "2025-09-26", doc: "Modules not converted to MX." },
   { path: "mx.moe_fqns_prototype", type: "str|list[str]", default: [], since: "2025-07-31", until: "2025-09-26", doc: "MoE modules for MX grouped matmuls (moved to the grouped-MM table)." },
   // [quantize.dense.*] / [quantize.moe.*]: 2025-09-26 → 2025-09-30
   ...float8LinearKeys("quantize.dense.float8", "2025-09-26", "2025-09-30"),
@@ -276,6 +287,7 @@ export const KEYS: readonly KeySpec[] = [
     path: "experimental.custom_args_module",
     type: "str",
     default: "",
+    since: EXTENSIONS_SINCE,
     deprecated: { since: "2025-10-14", advice: "use `job.custom_config_module`; from this field the module no longer extends the schema of the TOML itself" },
     doc: "Module whose `JobConfig` extends the schema. Deprecated since 2025-10-14 (use job.custom_config_module).",
   },
@@ -301,8 +313,80 @@ export const KEYS: readonly KeySpec[] = [
   { path: "debug.moe_force_load_balance", type: "bool", default: false, since: "2025-10-29", doc: "Force balanced MoE routing (debugging)." },
 ];
 
+/**
+ * When keys listed without a date (or with the AFTER_V010 placeholder) were really added: the first
+ * commit of torchtitan's config source (config_manager.py, then config/job_config.py) that defines them,
+ * by author date (read with scripts/schema-history.ts from a clone of pytorch/torchtitan). Keys present in
+ * the first config commit (2024-04-11) have no entry. A key is never accepted before this date.
+ */
+const ADDED: Record<string, string> = {
+  "activation_checkpoint.per_op_sac_force_recompute_mm_shapes_by_fqns": "2025-07-16",
+  "activation_checkpoint.early_stop": "2025-08-29",
+  "activation_checkpoint.memory_budget": "2025-10-09",
+  "activation_checkpoint.visualize_memory_budget_pareto": "2025-10-09",
+  "activation_checkpoint.preserve_rng_state": "2025-10-29",
+  "activation_checkpoint.determinism_check": "2025-10-29",
+  "activation_checkpoint.debug": "2025-10-29",
+  "checkpoint.create_seed_checkpoint": "2024-05-02",
+  "checkpoint.async_mode": "2024-05-07",
+  "checkpoint.keep_latest_k": "2024-05-31",
+  "checkpoint.load_step": "2024-12-05",
+  "checkpoint.exclude_from_loading": "2025-02-06",
+  "checkpoint.initial_load_path": "2025-06-13",
+  "checkpoint.initial_load_model_weights_only": "2025-06-13",
+  "comm.save_traces_folder": "2025-07-23",
+  "comm.save_traces_file_prefix": "2025-09-23",
+  "fault_tolerance.enable": "2025-02-28",
+  "fault_tolerance.replica_id": "2025-02-28",
+  "fault_tolerance.group_size": "2025-02-28",
+  "fault_tolerance.min_replica_size": "2025-02-28",
+  "fault_tolerance.semi_sync_method": "2025-04-29",
+  "fault_tolerance.sync_steps": "2025-04-29",
+  "fault_tolerance.should_quantize": "2025-06-16",
+  "fault_tolerance.fragment_sync_delay": "2025-06-16",
+  "fault_tolerance.fragment_update_alpha": "2025-06-16",
+  "fault_tolerance.process_group": "2025-07-18",
+  "fault_tolerance.process_group_timeout_ms": "2025-07-18",
+  "job.print_args": "2024-12-20",
+  "lr_scheduler.decay_ratio": "2025-03-11",
+  "lr_scheduler.decay_type": "2025-03-11",
+  "lr_scheduler.lr_min": "2025-03-11",
+  "metrics.enable_wandb": "2024-12-03",
+  "model.converters": "2025-02-15",
+  "model.print_after_conversion": "2025-02-27",
+  "optimizer.early_step_in_backward": "2024-12-09",
+  "optimizer.eps": "2025-03-04",
+  "optimizer.beta1": "2025-06-11",
+  "optimizer.beta2": "2025-06-11",
+  "optimizer.weight_decay": "2025-06-11",
+  "parallelism.pipeline_parallel_first_stage_less_layers": "2025-07-30",
+  "parallelism.pipeline_parallel_last_stage_less_layers": "2025-07-30",
+  "profiling.enable_memory_snapshot": "2024-06-19",
+  "profiling.save_memory_snapshot_folder": "2024-06-19",
+  "training.mixed_precision_param": "2024-05-20",
+  "training.mixed_precision_reduce": "2024-05-20",
+  "training.seed": "2024-10-01",
+  "training.enable_cpu_offload": "2024-10-28",
+  "training.deterministic": "2024-12-09",
+  "training.gc_debug": "2025-05-28",
+  "training.global_batch_size": "2025-06-05",
+  "training.debug_moe_force_load_balance": "2025-10-03",
+};
+
+export const KEYS: readonly KeySpec[] = LISTED_KEYS.map((k) => {
+  const added = ADDED[k.path];
+  if (!added || (k.since && k.since !== AFTER_V010 && k.since >= added)) return k;
+  const { sinceRelease: _unused, ...rest } = k;
+  return { ...rest, since: added };
+});
+
 function float8LinearKeys(table: string, since: string | undefined, until: string | undefined): KeySpec[] {
   const span = { ...(since ? { since } : {}), ...(until ? { until } : {}) };
+  // The original [float8] table: keys added after it have their own dates (the later tables start whole).
+  const dated = (k: KeySpec): KeySpec => {
+    const leaf = k.path.slice(table.length + 1);
+    return since === undefined && FLOAT8_KEY_SINCE[leaf] ? { ...k, since: FLOAT8_KEY_SINCE[leaf] } : k;
+  };
   const keys: KeySpec[] = [
     { path: `${table}.enable_fsdp_float8_all_gather`, type: "bool", default: false, ...span, doc: "All-gather float8 weights in FSDP (tensorwise recipe only; effective only with dp_shard > 1).", precision: "FSDP all-gathers the float8-cast weights instead of bf16 ones (less communication)." },
     { path: `${table}.precompute_float8_dynamic_scale_for_fsdp`, type: "bool", default: false, ...span, doc: "Precompute float8 scales for all parameters in one kernel (needs the float8 FSDP all-gather)." },
@@ -310,7 +394,7 @@ function float8LinearKeys(table: string, since: string | undefined, until: strin
     { path: `${table}.filter_fqns`, type: "list[str]", default: [], ...span, doc: "Modules not converted to float8; \"auto_filter_small_kn\" skips layers too small to benefit." },
     { path: `${table}.emulate`, type: "bool", default: false, ...span, doc: "Emulate float8 on hardware without it (tests only; not with compile)." },
   ];
-  return keys;
+  return keys.map(dated);
 }
 
 function mxLinearKeys(table: string, since: string, until: string | undefined): KeySpec[] {
@@ -329,6 +413,13 @@ export interface ExtensionModule {
   modules: readonly string[];
   label: string;
   keys: readonly KeySpec[];
+  /**
+   * Set for a schema read from the workspace (a fork's `torchtitan/config/job_config.py`, or the module
+   * named by `job.custom_config_module`): its path as shown to the user.
+   */
+  sourcePath?: string;
+  /** Workspace schemas only: tables whose dataclass could not be resolved in the file (any key accepted). */
+  openTables?: readonly string[];
 }
 
 const ext = (path: string, type: KeyType, def: unknown, doc: string, more: Partial<KeySpec> = {}): KeySpec => ({ path, type, ...(def === undefined ? { nullable: true } : { default: def }), doc, ...more });
@@ -428,12 +519,16 @@ export interface RenameRule {
   advice?: string;
   /** Converts the old value text for the new key (e.g. a bool to a choice); undefined = keep. */
   convert?: (value: unknown) => string | undefined;
+  /** Type of the old key, when it differs from the new one (default: the new key's type, "any" after a conversion). */
+  fromType?: KeyType;
+  /** When the old key itself was added (for the schema at a date; default: as old as the schema). */
+  fromSince?: string;
 }
 
 export const RENAMES: readonly RenameRule[] = [
   // Parallelism
   { from: "training.data_parallel_degree", to: "training.data_parallel_shard_degree", date: "2024-09-10", commit: "db6b39acd", changedMeaning: "data_parallel_type \"ddp\" corresponds to the replicate degree, \"fsdp\" to the shard degree", alternatives: ["training.data_parallel_replicate_degree"] },
-  { from: "training.data_parallel_type", date: "2024-09-10", commit: "db6b39acd", advice: "set data_parallel_shard_degree (FSDP) or data_parallel_replicate_degree (DDP) instead" },
+  { from: "training.data_parallel_type", fromType: "str", date: "2024-09-10", commit: "db6b39acd", advice: "set data_parallel_shard_degree (FSDP) or data_parallel_replicate_degree (DDP) instead" },
   { from: "training.data_parallel_replicate_degree", to: "parallelism.data_parallel_replicate_degree", date: "2025-03-18", commit: "785c34c99" },
   { from: "training.data_parallel_shard_degree", to: "parallelism.data_parallel_shard_degree", date: "2025-03-18", commit: "785c34c99" },
   { from: "training.tensor_parallel_degree", to: "parallelism.tensor_parallel_degree", date: "2025-03-18", commit: "785c34c99" },
@@ -454,8 +549,8 @@ export const RENAMES: readonly RenameRule[] = [
   { from: "training.enable_float8_linear", to: "float8.enable_float8_linear", date: "2024-07-30", commit: "40f79d79f" },
   { from: "training.enable_fsdp_float8_all_gather", to: "float8.enable_fsdp_float8_all_gather", date: "2024-07-30", commit: "40f79d79f" },
   { from: "training.precompute_float8_dynamic_scale_for_fsdp", to: "float8.precompute_float8_dynamic_scale_for_fsdp", date: "2024-07-30", commit: "40f79d79f" },
-  ...["input", "weight", "grad_output"].map((k): RenameRule => ({ from: `float8.scaling_type_${k}`, date: "2025-01-31", commit: "2271b6386", advice: "delayed scaling was removed; dynamic scaling is the only mode" })),
-  { from: "float8.enable_float8_linear", date: "2025-02-15", commit: "57387af0e", advice: "add \"float8\" to model.converters (the converter name of the targeted release)" },
+  ...["input", "weight", "grad_output"].map((k): RenameRule => ({ from: `float8.scaling_type_${k}`, fromType: "str", fromSince: "2024-07-30", date: "2025-01-31", commit: "2271b6386", advice: "delayed scaling was removed; dynamic scaling is the only mode" })),
+  { from: "float8.enable_float8_linear", fromType: "bool", date: "2025-02-15", commit: "57387af0e", advice: "add \"float8\" to model.converters (the converter name of the targeted release)" },
   { from: "float8.force_recompute_fp8_weight_in_bwd", date: "2025-07-28", commit: "1fefaee08", advice: "no longer needed" },
   { from: "mx.use_fp8_dim1_cast_triton_kernel", to: "mx.mxfp8_dim1_cast_kernel_choice", date: "2025-07-24", commit: "f3e2a75e1", convert: (v) => (v === true ? '"triton"' : v === false ? '"torch"' : undefined) },
   { from: "float8.moe_fqns_prototype", to: "quantize.moe.float8.fqns", date: "2025-09-26", commit: "5b5d46856" },
@@ -477,7 +572,7 @@ export const RENAMES: readonly RenameRule[] = [
   { from: "checkpoint.initial_load_model_weights_only", to: "checkpoint.initial_load_model_only", date: "2025-07-20", commit: "beb29a1c7" },
   { from: "checkpoint.last_save_in_safetensors_format", to: "checkpoint.last_save_in_hf", date: "2025-07-20", commit: "beb29a1c7" },
   { from: "checkpoint.enable_checkpoint", to: "checkpoint.enable", date: "2025-08-22", commit: "cd337db63" },
-  { from: "checkpoint.interval_type", date: "2025-02-27", commit: "031f73f8a", advice: "checkpoint.interval is always in steps" },
+  { from: "checkpoint.interval_type", fromType: "str", date: "2025-02-27", commit: "031f73f8a", advice: "checkpoint.interval is always in steps" },
   // Others
   { from: "training.batch_size", to: "training.local_batch_size", date: "2025-06-05", commit: "8570415c3" },
   { from: "training.warmup_steps", to: "lr_scheduler.warmup_steps", date: "2025-03-11", commit: "0da8901b1" },
@@ -486,17 +581,22 @@ export const RENAMES: readonly RenameRule[] = [
   { from: "metrics.enable_color_printing", to: "metrics.disable_color_printing", date: "2024-12-20", invert: true },
   { from: "metrics.rank_0_only", to: "metrics.save_for_all_ranks", date: "2025-03-19", commit: "7fe3620a1", invert: true },
   { from: "estimate.memory", to: "memory_estimation.enabled", date: "2024-07-01" },
-  { from: "estimate.mode", to: "memory_estimation.disable_fake_mode", date: "2024-07-01", changedMeaning: "the old key named a mode; the new one is a boolean (true = real tensors)" },
+  { from: "estimate.mode", fromType: "str", to: "memory_estimation.disable_fake_mode", date: "2024-07-01", changedMeaning: "the old key named a mode; the new one is a boolean (true = real tensors)" },
   { from: "memory_estimation.enabled", to: "memory_estimation.enable", date: "2025-08-20", commit: "08b8b244f" },
   { from: "validation.enabled", to: "validation.enable", date: "2025-08-22", commit: "cd337db63" },
   { from: "job.print_args", to: "job.print_config", date: "2025-10-14", commit: "7c1048075" },
-  { from: "job.save_config_folder", to: "job.save_config_file", date: "2025-10-21" },
+  { from: "job.save_config_folder", to: "job.save_config_file", date: "2025-10-21", fromSince: "2025-10-21" },
   { from: "job.use_for_integration_test", date: "2025-08-30", advice: "it had no effect outside torchtitan's own tests" },
   { from: "experimental.custom_model_path", to: "experimental.custom_import", date: "2025-03-19", commit: "b315517d1" },
-  { from: "model.norm_type", date: "2025-04-17", advice: "the norm is fixed by the model flavor" },
-  { from: "model.use_flex_attn", date: "2025-04-17", commit: "8c6bf93e5", advice: "pick a flavor with flex attention, e.g. \"debugmodel_flex_attn\"" },
-  { from: "model.attn_mask_type", date: "2025-04-17", commit: "8c6bf93e5", advice: "pick a flavor with the attention variant you need" },
+  { from: "model.norm_type", fromType: "str", date: "2025-04-23", commit: "9cf88aa1a", advice: "the norm is fixed by the model flavor" },
+  { from: "model.use_flex_attn", fromType: "bool", date: "2025-04-17", commit: "8c6bf93e5", advice: "pick a flavor with flex attention, e.g. \"debugmodel_flex_attn\"" },
+  { from: "model.attn_mask_type", fromType: "str", date: "2025-04-17", commit: "8c6bf93e5", advice: "pick a flavor with the attention variant you need" },
   { from: "profiling.run_profiler", to: "profiling.enable_profiling", date: "2024-04-15" },
+  // Short-lived keys found by comparing this schema with torchtitan's config source at every commit that
+  // changed it (config_manager.py / config/job_config.py, 2024-04 → 2026-02): added and removed again.
+  { from: "experimental.pipeline_parallel_split_mode", fromType: "str", fromSince: "2024-05-21", date: "2024-08-22", commit: "b029b7396", advice: "the pipeline is split by pipeline_parallel_split_points" },
+  { from: "experimental.torch_spmd", fromType: "bool", fromSince: "2024-09-07", date: "2024-09-10", commit: "db6b39acd", advice: "it was an experiment" },
+  { from: "metrics.disable_logging_from_checkpoint", fromType: "bool", fromSince: "2025-03-05", date: "2025-03-10", commit: "99f73969e", advice: "it was reverted" },
   { from: "profiling.profile_every_x_iter", to: "profiling.profile_freq", date: "2024-04-15" },
 ];
 

@@ -9,7 +9,7 @@ import { CONVERTER_DOCS, type ExtensionModule, type KeySpec } from "./data";
 import { choicesAt, converterNamesAt, dateOf, effectiveDefault, keyInfo, renameFor, sinceLabel, type When } from "./index";
 import { leafEntries, schemaView } from "./view";
 import { headerPrefixOf } from "../../edit/toml";
-import { extensionsDefining, sectionsOf } from "./index";
+import { extensionOf, extensionsDefining, sectionsOf } from "./index";
 
 export function typeLabel(spec: KeySpec): string {
   return spec.nullable ? `${spec.type} | None` : spec.type;
@@ -27,7 +27,8 @@ function versionLabel(when: When): string {
 
 export function specMarkdown(spec: KeySpec, when: When, ext?: ExtensionModule): string {
   const lines: string[] = [];
-  lines.push(`**${spec.path}** · \`${typeLabel(spec)}\` · default \`${defaultText(spec, when)}\``);
+  // A workspace source's default is Python text we do not evaluate: not shown.
+  lines.push(ext?.sourcePath ? `**${spec.path}**${spec.type === "any" ? "" : ` · \`${spec.type}\``}` : `**${spec.path}** · \`${typeLabel(spec)}\` · default \`${defaultText(spec, when)}\``);
   const choices = choicesAt(spec, when);
   if (spec.path === "model.converters") {
     const names = converterNamesAt(when);
@@ -36,8 +37,10 @@ export function specMarkdown(spec: KeySpec, when: When, ext?: ExtensionModule): 
   lines.push("", spec.doc);
   if (spec.precision) lines.push("", `**Precision:** ${spec.precision}`);
   if (spec.deprecated && dateOf(when) >= spec.deprecated.since) lines.push("", `**Deprecated** since ${spec.deprecated.since}: ${spec.deprecated.advice}.`);
-  if (ext) lines.push("", `From the ${ext.label} extension module \`${ext.modules[0]}\`.`);
-  lines.push("", `Since ${sinceLabel(spec)}${spec.until ? `; removed ${spec.until}` : ""}. Schema of torchtitan ${versionLabel(when)}.`);
+  if (ext?.sourcePath) lines.push("", `Known from \`${ext.sourcePath}\` (the ${ext.label} in this workspace), not from upstream torchtitan's schema.`);
+  else if (ext) lines.push("", `From the ${ext.label} extension module \`${ext.modules[0]}\`.`);
+  if (spec.renamedTo) lines.push("", `Renamed to \`${spec.renamedTo.path}\` on ${spec.renamedTo.date}.`);
+  if (!ext?.sourcePath) lines.push("", `Since ${sinceLabel(spec)}${spec.until ? `; ${spec.renamedTo ? "renamed" : "removed"} ${spec.until}` : ""}. Schema of torchtitan ${versionLabel(when)}.`);
   return lines.join("\n");
 }
 
@@ -48,10 +51,7 @@ export function specMarkdown(spec: KeySpec, when: When, ext?: ExtensionModule): 
 export function keyHoverMarkdown(when: When, path: string | readonly string[], extensions: readonly ExtensionModule[] = []): string | undefined {
   const dotted = typeof path === "string" ? path : path.join(".");
   const spec = keyInfo(when, dotted, extensions);
-  if (spec) {
-    const ext = extensions.find((e) => e.keys.includes(spec));
-    return specMarkdown(spec, when, ext);
-  }
+  if (spec) return specMarkdown(spec, when, extensionOf(when, dotted, extensions));
   const r = renameFor(dotted, when);
   if (r) {
     const last = r.steps[r.steps.length - 1]!;
@@ -69,8 +69,8 @@ const TABLE_HOVER: Record<string, string> = {
 };
 
 /** Hover targets for every key (and table header) the schema knows, or that has a newer name. */
-export function keyHoverTargets(doc: ConfigDocument, when: When): HoverTarget[] {
-  const view = schemaView(doc, when);
+export function keyHoverTargets(doc: ConfigDocument, when: When, workspace: readonly ExtensionModule[] = []): HoverTarget[] {
+  const view = schemaView(doc, when, workspace);
   const out: HoverTarget[] = [];
   for (const e of leafEntries(doc)) {
     const md = keyHoverMarkdown(when, e.path, view.extensions);
@@ -94,6 +94,13 @@ export function keyHoverTargets(doc: ConfigDocument, when: When): HoverTarget[] 
       continue;
     }
     const keys = keysByHeader.get(name) ?? [];
+    if (!sectionsOf(when).includes(name)) {
+      const src = view.workspace.find((w) => sectionsOf(when, [w]).includes(name));
+      if (src) {
+        out.push({ range: s.headerRange, markdown: `**[${name}]** — known from \`${src.sourcePath}\` (the ${src.label} in this workspace), not from upstream torchtitan's schema.\n\n${keys.length} key${keys.length === 1 ? "" : "s"} set here.` });
+        continue;
+      }
+    }
     const doc0 = TABLE_HOVER[name] ?? "";
     out.push({ range: s.headerRange, markdown: `**[${name}]**${doc0 ? ` — ${doc0}` : ""}\n\n${keys.length} key${keys.length === 1 ? "" : "s"} set here. Schema of torchtitan ${versionLabel(when)}.` });
   }

@@ -32,15 +32,118 @@ function exists(spec: { since?: string; until?: string }, date: string): boolean
 
 const keysCache = new Map<string, Map<string, KeySpec>>();
 
-/** Every base-schema key at that release/date, by dotted path. */
+/**
+ * Every base-schema key at that release/date, by dotted path: the dated keys of data.ts, then the
+ * rename/move map undone from the newest rule back to the date, so a key that moved after the date is
+ * at its old place (`training.batch_size` before 2025-06-05, `[training]` parallel degrees before
+ * 2025-03-18) and a key removed after the date still exists (`float8.scaling_type_*` before 2025-01-31).
+ */
 export function keysAt(when: When): Map<string, KeySpec> {
   const date = dateOf(when);
   let m = keysCache.get(date);
   if (!m) {
-    m = new Map(KEYS.filter((k) => exists(k, date)).map((k) => [k.path, k]));
+    m = deriveKeysAt(date);
+    if (keysCache.size > 512) keysCache.clear();
     keysCache.set(date, m);
   }
   return m;
+}
+
+const DATED_PATHS = new Set(KEYS.map((k) => k.path));
+
+function deriveKeysAt(date: string): Map<string, KeySpec> {
+  const m = new Map(KEYS.filter((k) => exists(k, date)).map((k): [string, KeySpec] => [k.path, k]));
+  const later = RENAMES.filter((r) => r.date > date).sort((a, b) => b.date.localeCompare(a.date));
+  const oldSpec = (rule: RenameRule, from: string, to: KeySpec | undefined): KeySpec | undefined => {
+    if (rule.fromSince && !(rule.fromSince <= date)) return undefined;
+    const type = rule.fromType ?? (to && !rule.convert && !rule.changedMeaning ? to.type : "any");
+    const base: KeySpec = to
+      ? { ...to, path: from, type, renamedTo: { path: to.path, date: rule.date } }
+      : { path: from, type, doc: `A key of this version that torchtitan removed later, on ${rule.date}${rule.commit ? ` (${rule.commit})` : ""}${rule.advice ? `; after that: ${rule.advice}` : ""}.` };
+    delete base.deprecated;
+    if (to && rule.changedMeaning) delete base.choices;
+    base.until = rule.date;
+    if (rule.fromSince) base.since = rule.fromSince;
+    else if (base.since && base.since >= rule.date) delete base.since;
+    return base;
+  };
+  for (const rule of later) {
+    if (rule.from.endsWith(".*")) {
+      if (!rule.to) continue;
+      const fromPrefix = rule.from.slice(0, -1);
+      const toPrefix = rule.to.slice(0, -1);
+      for (const [path, spec] of [...m]) {
+        if (!path.startsWith(toPrefix)) continue;
+        const from = fromPrefix + path.slice(toPrefix.length);
+        m.delete(path);
+        if (DATED_PATHS.has(from)) continue; // data.ts dates the old key itself
+        const old = oldSpec(rule, from, spec);
+        if (old && !m.has(from)) m.set(from, old);
+      }
+      continue;
+    }
+    if (DATED_PATHS.has(rule.from)) continue; // data.ts dates the old key itself
+    if (!rule.to) {
+      const old = oldSpec(rule, rule.from, undefined);
+      if (old) m.set(rule.from, old);
+      continue;
+    }
+    // The new key, as it is at the date, or as data.ts has it when this rename created it.
+    const to = m.get(rule.to) ?? KEYS.find((k) => k.path === rule.to && k.since === rule.date);
+    if (!to) continue;
+    m.delete(rule.to);
+    const old = oldSpec(rule, rule.from, to);
+    if (old) m.set(rule.from, old);
+  }
+  return m;
+}
+
+/**
+ * The dates at which the base schema changes (each key's since/until and each rename), sorted. Between
+ * two of them the key set is constant, so these are the only dates version inference needs to test.
+ */
+export function schemaChangeDates(): readonly string[] {
+  if (!changeDates) {
+    const set = new Set<string>();
+    for (const k of KEYS) {
+      if (k.since) set.add(k.since);
+      if (k.until) set.add(k.until);
+    }
+    for (const r of RENAMES) {
+      set.add(r.date);
+      if (r.fromSince) set.add(r.fromSince);
+    }
+    changeDates = [...set].sort();
+  }
+  return changeDates;
+}
+let changeDates: string[] | undefined;
+
+const windowCache = new Map<string, { from?: string; until?: string } | null>();
+let everKnown: Set<string> | undefined;
+
+/**
+ * The main-branch dates between which the base schema has this key ([from, until); a missing bound is
+ * open), from the schema at each change date. Undefined when the key exists over the whole TOML era or
+ * never existed upstream. Assumes one contiguous span (true of every key in the map).
+ */
+export function keyWindow(path: string): { from?: string; until?: string } | undefined {
+  let w = windowCache.get(path);
+  if (w === undefined) {
+    const dates = ["0000-01-01", ...schemaChangeDates()];
+    everKnown ??= new Set(dates.flatMap((d) => [...keysAt(d).keys()]));
+    if (!everKnown.has(path)) return undefined; // a fork's key, or a typo: no evidence, no caching
+    const valid = dates.map((d) => keysAt(d).has(path));
+    const first = valid.indexOf(true);
+    if (first < 0 || valid.every(Boolean)) w = null;
+    else {
+      const end = valid.indexOf(false, first);
+      w = { ...(first > 0 ? { from: dates[first]! } : {}), ...(end > 0 ? { until: dates[end]! } : {}) };
+    }
+    if (windowCache.size > 4096) windowCache.clear();
+    windowCache.set(path, w);
+  }
+  return w ?? undefined;
 }
 
 /** Schema entry of a key at that release/date (base schema plus the given extension modules). */
@@ -52,7 +155,32 @@ export function keyInfo(when: When, path: string | readonly string[], extensions
     const k = e.keys.find((x) => x.path === p && exists(x, dateOf(when)));
     if (k) return k;
   }
+  for (const e of extensions) {
+    const open = e.openTables?.find((t) => p.startsWith(t + "."));
+    if (open) return openTableKey(e, open, p);
+  }
   return undefined;
+}
+
+const openKeyCache = new WeakMap<ExtensionModule, Map<string, KeySpec>>();
+
+/** A key under a table whose dataclass a workspace config source imports from elsewhere: accepted as is. */
+function openTableKey(e: ExtensionModule, table: string, path: string): KeySpec {
+  let m = openKeyCache.get(e);
+  if (!m) openKeyCache.set(e, (m = new Map()));
+  let k = m.get(path);
+  if (!k) {
+    k = { path, type: "any", doc: `[${table}] is declared in ${e.sourcePath ?? e.modules[0]} with a dataclass defined elsewhere; its keys are not checked.` };
+    m.set(path, k);
+  }
+  return k;
+}
+
+/** The extension module (or workspace config source) a key comes from, when not from the base schema. */
+export function extensionOf(when: When, path: string, extensions: readonly ExtensionModule[]): ExtensionModule | undefined {
+  if (keysAt(when).has(path)) return undefined;
+  const d = dateOf(when);
+  return extensions.find((e) => e.keys.some((k) => k.path === path && exists(k, d))) ?? extensions.find((e) => e.openTables?.some((t) => path.startsWith(t + ".")));
 }
 
 /** Every table path (dotted) at that release/date, including intermediate ones ("quantize", "quantize.linear"). */
@@ -63,7 +191,10 @@ export function sectionsOf(when: When, extensions: readonly ExtensionModule[] = 
     for (let i = 1; i < parts.length; i++) set.add(parts.slice(0, i).join("."));
   };
   for (const k of keysAt(when).keys()) add(k);
-  for (const e of extensions) for (const k of e.keys) if (exists(k, dateOf(when))) add(k.path);
+  for (const e of extensions) {
+    for (const k of e.keys) if (exists(k, dateOf(when))) add(k.path);
+    for (const t of e.openTables ?? []) add(t + ".x");
+  }
   return [...set];
 }
 
@@ -179,6 +310,37 @@ export function renameFor(path: string | readonly string[], when: When): RenameR
   return res.steps.length ? res : undefined;
 }
 
+/**
+ * The rename map read backwards: the name a newer key had at `when` (e.g. `training.local_batch_size` was
+ * `training.batch_size` before 2025-06-05; `parallelism.tensor_parallel_degree` was in `[training]` before
+ * 2025-03-18). Undefined when the key is not a later name of a key that exists at that date.
+ */
+export function olderNameAt(path: string | readonly string[], when: When): { path: string; rule: RenameRule } | undefined {
+  const date = dateOf(when);
+  const keys = keysAt(date);
+  let cur = typeof path === "string" ? path : path.join(".");
+  let first: RenameRule | undefined;
+  let cursor = "9999";
+  for (let guard = 0; guard < 20; guard++) {
+    const rule = RENAMES.filter((r) => r.to && r.date > date && r.date < cursor && reverseMatch(r, cur) !== undefined).sort((a, b) => b.date.localeCompare(a.date))[0];
+    if (!rule) return undefined;
+    cur = reverseMatch(rule, cur)!;
+    cursor = rule.date;
+    first ??= rule;
+    if (keys.has(cur)) return { path: cur, rule: first };
+  }
+  return undefined;
+}
+
+function reverseMatch(rule: RenameRule, path: string): string | undefined {
+  if (!rule.to) return undefined;
+  if (rule.to.endsWith(".*")) {
+    const prefix = rule.to.slice(0, -1);
+    return path.startsWith(prefix) ? rule.from.slice(0, -1) + path.slice(prefix.length) : undefined;
+  }
+  return rule.to === path ? rule.from : undefined;
+}
+
 // ------------------------------------------------------------------------------------------ converters
 
 /** Registered converter names at that release/date (empty before 2025-02-15). */
@@ -227,7 +389,9 @@ export function suggest(word: string, candidates: Iterable<string>): string[] {
     const d = editDistance(w, lc);
     const limit = Math.max(2, Math.floor(Math.max(w.length, lc.length) / 3));
     if (d <= limit) scored.push({ c, d });
-    else if (w.length >= 4 && (lc.includes(w) || w.includes(lc)) && lc.length >= 4) scored.push({ c, d: limit + 1 });
+    // One name inside the other only counts when the shorter is at least half the longer: "warmup_steps"
+    // is not a misspelling of "steps".
+    else if (w.length >= 4 && lc.length >= 4 && (lc.includes(w) || w.includes(lc)) && 2 * Math.min(w.length, lc.length) >= Math.max(w.length, lc.length)) scored.push({ c, d: limit + 1 });
   }
   scored.sort((a, b) => a.d - b.d || a.c.localeCompare(b.c));
   return scored.slice(0, 3).map((s) => s.c);

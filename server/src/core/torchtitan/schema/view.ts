@@ -16,6 +16,8 @@ export interface SchemaView {
   unknownModule?: { name: string; entry: ConfigEntry };
   /** The entry naming the module, when any. */
   moduleEntry?: ConfigEntry;
+  /** Config sources read from the workspace (a fork's job_config.py, a custom module's file); also in `extensions`. */
+  workspace: ExtensionModule[];
 }
 
 /** Which key names the extension module at that date (custom_args_module before 2025-10-14). */
@@ -23,9 +25,9 @@ export function moduleKeyAt(date: string): [string, string] {
   return date >= "2025-10-14" ? ["job", "custom_config_module"] : ["experimental", "custom_args_module"];
 }
 
-export function schemaView(doc: ConfigDocument, when: When): SchemaView {
+export function schemaView(doc: ConfigDocument, when: When, workspace: readonly ExtensionModule[] = []): SchemaView {
   const date = dateOf(when);
-  const view: SchemaView = { date, strict: rejectsUnknownKeys(date), extensions: [] };
+  const view: SchemaView = { date, strict: rejectsUnknownKeys(date), extensions: [...workspace], workspace: [...workspace] };
   const [sec, key] = moduleKeyAt(date);
   const entry = findEntry(doc, sec, key);
   const name = stringValue(entry)?.trim();
@@ -33,7 +35,7 @@ export function schemaView(doc: ConfigDocument, when: When): SchemaView {
     view.moduleEntry = entry;
     const m = extensionByModule(name);
     if (m) view.extensions.push(m);
-    else view.unknownModule = { name, entry };
+    else if (!workspace.some((w) => w.modules.includes(name))) view.unknownModule = { name, entry };
   }
   return view;
 }

@@ -1,0 +1,87 @@
+/**
+ * torchtitan config sources in the workspace (issue #9 §2): a fork's `torchtitan/config/job_config.py`
+ * (or the older `torchtitan/config_manager.py`) in a folder above the config, and the module named by
+ * `job.custom_config_module` (or the older `experimental.custom_args_module`) when it resolves to a file
+ * of the workspace. Their dataclass fields are read as text (pyDataclass.ts) and become known keys,
+ * shown in hovers as "known from <path>".
+ *
+ * Files go through AnalysisEnv only (the Node env re-reads a file only when its mtime or size changed);
+ * the scan of a given text is memoised, so re-analysing on every edit costs a few stat calls.
+ */
+import type { AnalysisEnv } from "../analysis";
+import { findEntry, stringValue, type ConfigDocument } from "../model";
+import type { ExtensionModule, KeySpec } from "../torchtitan/schema/data";
+import { ancestorDirs, basename, displayPath, join } from "./paths";
+import { scanJobConfig, type ScannedSchema } from "./pyDataclass";
+
+/** Where torchtitan kept its config dataclasses, relative to the repository root (spec torchtitan.md §0). */
+export const CONFIG_SOURCE_PATHS: readonly (readonly string[])[] = [
+  ["torchtitan", "config", "job_config.py"],
+  ["torchtitan", "config_manager.py"],
+];
+
+const scanCache = new Map<string, ScannedSchema | null>();
+
+function scanCached(text: string): ScannedSchema | undefined {
+  let s = scanCache.get(text);
+  if (s === undefined) {
+    s = scanJobConfig(text) ?? null;
+    if (scanCache.size >= 16) scanCache.delete(scanCache.keys().next().value!);
+    scanCache.set(text, s);
+  }
+  return s ?? undefined;
+}
+
+function joinAll(dir: string, parts: readonly string[]): string {
+  return parts.reduce((d, p) => join(d, p), dir);
+}
+
+function toModule(path: string, scanned: ScannedSchema, env: AnalysisEnv, kind: string, moduleName?: string): ExtensionModule {
+  const shown = displayPath(path, env);
+  const keys: KeySpec[] = scanned.keys.map((k) => ({
+    path: k.path,
+    type: k.type ?? "any",
+    doc: `Defined by \`${k.className}\` in ${shown} (line ${k.line + 1}).`,
+  }));
+  return { modules: moduleName ? [moduleName] : [], label: kind, keys, sourcePath: shown, openTables: scanned.openTables };
+}
+
+/**
+ * The config sources the workspace offers for this document, innermost first: the fork's own schema
+ * (found walking up from the config) and the custom config module it names, when that module is a file
+ * of the workspace.
+ */
+export function workspaceSchemas(doc: ConfigDocument, env: AnalysisEnv): ExtensionModule[] {
+  const dirs = ancestorDirs(env);
+  if (!dirs.length) return [];
+  const out: ExtensionModule[] = [];
+  search: for (const dir of dirs) {
+    const candidates = [...CONFIG_SOURCE_PATHS];
+    // The package folder itself opened as the workspace (…/torchtitan/config/job_config.py from inside).
+    if (basename(dir) === "torchtitan") candidates.push(["config", "job_config.py"], ["config_manager.py"]);
+    for (const rel of candidates) {
+      const path = joinAll(dir, rel);
+      const text = env.readFile(path);
+      if (text === undefined) continue;
+      const scanned = scanCached(text);
+      if (!scanned) continue;
+      out.push(toModule(path, scanned, env, "torchtitan config source"));
+      break search;
+    }
+  }
+  const name = (stringValue(findEntry(doc, "job", "custom_config_module")) ?? stringValue(findEntry(doc, "experimental", "custom_args_module")))?.trim();
+  if (name && /^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)*$/.test(name)) {
+    const parts = name.split(".");
+    modules: for (const dir of dirs) {
+      for (const rel of [[...parts.slice(0, -1), parts[parts.length - 1]! + ".py"], [...parts, "__init__.py"]]) {
+        const path = joinAll(dir, rel);
+        const text = env.readFile(path);
+        if (text === undefined) continue;
+        const scanned = scanCached(text);
+        if (scanned) out.push(toModule(path, scanned, env, "custom config module", name));
+        break modules;
+      }
+    }
+  }
+  return out;
+}
