@@ -54,7 +54,10 @@ export function parseJsonDocument(uri: string, text: string): ConfigDocument {
     if (p.pos < text.length) throw new JsonError("unexpected text after the end of the JSON value", p.pos, p.pos + 1);
   } catch (e) {
     if (e instanceof JsonError) doc.syntaxErrors.push({ message: `JSON syntax error: ${e.message}`, range: lines.range(e.at, Math.max(e.at, Math.min(e.end, text.length))) });
-    else if (e instanceof RangeError) doc.syntaxErrors.push({ message: "JSON syntax error: nesting too deep", range: lines.range(0, 0) });
+    // Past the depth bound the file is not analysed (a valid file never gets a syntax error); any other
+    // RangeError (a stack overflow) becomes an internal-error in analyzeDocument.
+    else if (e instanceof RangeError && e.message === "depth") doc.skipped = `Precision Lens did not analyse this file: its values nest more than ${MAX_DEPTH} levels deep; real training configs nest a few levels.`;
+    else if (e instanceof RangeError) throw e;
     else throw e;
     // Keep comments found up to the error (directives still apply), plus a scan of the rest.
   }

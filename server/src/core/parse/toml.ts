@@ -6,7 +6,7 @@
 import { ParseError, parseTOML, type AST } from "toml-eslint-parser";
 import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigSection, ConfigValue } from "../model";
 import { LineIndex } from "../text";
-import { skipReason } from "./guard";
+import { prepareToml, restoreLongStrings, skipReason } from "./guard";
 
 export function parseTomlDocument(uri: string, text: string): ConfigDocument {
   const lines = new LineIndex(text);
@@ -16,10 +16,19 @@ export function parseTomlDocument(uri: string, text: string): ConfigDocument {
     doc.skipped = skipped;
     return doc;
   }
+  // Bounded before parsing: nesting depth, and long strings parsed in pieces (see guard.ts).
+  const prepared = prepareToml(text, parseStringPiece);
+  if (prepared.skipped) {
+    doc.skipped = prepared.skipped;
+    return doc;
+  }
   let program: AST.TOMLProgram;
   try {
-    program = parseTOML(text, { tomlVersion: "1.0" });
+    program = parseTOML(prepared.parseText, { tomlVersion: "1.0" });
+    restoreLongStrings(program, prepared);
   } catch (e) {
+    // A stack overflow is no syntax error: analyzeDocument turns it into an internal-error.
+    if (!(e instanceof ParseError)) throw e;
     doc.syntaxErrors.push(toSyntaxError(e, lines));
     // Comments still matter for directives (world size, suppressions) in a broken file.
     doc.comments = scanComments(lines);
@@ -57,6 +66,16 @@ export function parseTomlDocument(uri: string, text: string): ConfigDocument {
     for (const kv of node.body) addKeyValue(doc, lines, prefix, kv);
   }
   return doc;
+}
+
+/** The value of `x = "<piece>"`, for guard.ts's long strings; undefined when the piece does not parse. */
+function parseStringPiece(src: string): string | undefined {
+  try {
+    const kv = parseTOML(src, { tomlVersion: "1.0" }).body[0].body[0];
+    return kv?.type === "TOMLKeyValue" && kv.value.type === "TOMLValue" && kv.value.kind === "string" ? kv.value.value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function keyName(k: AST.TOMLBare | AST.TOMLQuoted): string {

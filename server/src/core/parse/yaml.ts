@@ -26,7 +26,7 @@ import { Composer, Parser, isAlias, isMap, isScalar, isSeq, visit, type Document
 import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigValue } from "../model";
 import { LineIndex } from "../text";
 import type { Range, Severity } from "../types";
-import { MAX_ANALYSED_CHARS, skipReason } from "./guard";
+import { MAX_ANALYSED_CHARS, skipReason, yamlNestingReason } from "./guard";
 
 /** Nodes an alias may expand to in one document, in total. Real configs stay far below (a few hundred). */
 export const MAX_ALIAS_EXPANSION = 10_000;
@@ -77,7 +77,7 @@ interface Walk {
 export function parseYamlDocument(uri: string, text: string): ConfigDocument {
   const lines = new LineIndex(text);
   const doc: ConfigDocument = { uri, format: "yaml", text, lines, entries: [], sections: [], comments: [], syntaxErrors: [] };
-  const skipped = skipReason(text);
+  const skipped = skipReason(text) ?? yamlNestingReason(text);
   if (skipped) {
     doc.skipped = skipped;
     return doc;
@@ -88,12 +88,16 @@ export function parseYamlDocument(uri: string, text: string): ConfigDocument {
     tokens = [...new Parser().parse(text)];
     docs = [...new Composer({ version: "1.2", schema: "core", merge: false, uniqueKeys: false, prettyErrors: false, strict: false }).compose(tokens, true, text.length)];
   } catch (e) {
+    // A stack overflow is no syntax error: analyzeDocument turns it into an internal-error.
+    if (e instanceof RangeError) throw e;
     doc.syntaxErrors.push({ message: `YAML syntax error: ${e instanceof Error ? e.message : String(e)}`, range: lines.range(0, 0) });
     return doc;
   }
   collectComments(tokens, doc, lines);
   for (const d of docs) {
     for (const err of d.errors) {
+      // The package reports its own stack overflow as a document error: that is no syntax error.
+      if (/Maximum call stack/.test(err.message)) throw new RangeError(err.message);
       const [s, e] = err.pos;
       doc.syntaxErrors.push({ message: `YAML syntax error: ${firstLine(err.message)}`, range: lines.range(s, Math.max(e, s)) });
     }
