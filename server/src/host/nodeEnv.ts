@@ -33,15 +33,34 @@ function readCached(path: string): string | undefined {
   }
 }
 
+/**
+ * Folder listings, re-read only when the folder's mtime changes: checking N configs in one folder must not
+ * list it N times (that made a monorepo walk quadratic).
+ */
+const dirCache = new Map<string, { mtimeMs: number; names: string[] }>();
+const DIR_CACHE_ENTRIES = 256;
+
+function listCached(path: string): string[] {
+  try {
+    const st = statSync(path);
+    if (!st.isDirectory()) return [];
+    const hit = dirCache.get(path);
+    if (hit && hit.mtimeMs === st.mtimeMs) return hit.names;
+    const names = Object.freeze(readdirSync(path)) as string[];
+    if (dirCache.size >= DIR_CACHE_ENTRIES) dirCache.delete(dirCache.keys().next().value!);
+    dirCache.set(path, { mtimeMs: st.mtimeMs, names });
+    return names;
+  } catch {
+    return [];
+  }
+}
+
 export function nodeEnv(documentPath: string | undefined, workspaceRoots: string[]): AnalysisEnv {
   const env: AnalysisEnv = {
     readFile: readCached,
     listDir(path) {
-      try {
-        return readdirSync(path);
-      } catch {
-        return [];
-      }
+      // The same frozen array while the folder is unchanged (core/workspace/listing.ts memoises on it).
+      return listCached(path) as string[];
     },
     workspaceRoots: workspaceRoots.filter((r) => documentPath === undefined || documentPath.startsWith(r)),
   };
