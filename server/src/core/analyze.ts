@@ -9,7 +9,7 @@ import { directiveValue, parseDirectives } from "./directives";
 import { FRAMEWORKS, frameworkById } from "./frameworks";
 import type { ConfigDocument, ConfigFormat } from "./model";
 import { parseJsonDocument } from "./parse/json";
-import { MAX_ANALYSED_CHARS } from "./parse/guard";
+import { isNestingReason } from "./parse/guard";
 import { parseTomlDocument } from "./parse/toml";
 import { applySuppressions } from "./suppress";
 import { LineIndex } from "./text";
@@ -64,9 +64,9 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
   const doc = parseDocument(uri, text, format);
   const base = { uri, format, doc, hovers: [] as AnalysisResult["hovers"] };
   if (doc.skipped) {
-    // Not analysed (too large, binary, nested too deep): a file that looks like a training config says so
-    // with one warning; unrelated files stay silent. The hover shows the reason too.
-    const likely = doc.text.length <= MAX_ANALYSED_CHARS * 4 ? FRAMEWORKS.find((f) => f.formats.includes(format) && f.detect(salvage(doc))) : undefined;
+    // Not analysed (too large, binary, nested too deep): the hover, status and CLI show the reason. A file
+    // nested too deep that looks like a training config also gets one warning; unrelated files stay silent.
+    const likely = isNestingReason(doc.skipped) ? FRAMEWORKS.find((f) => f.formats.includes(format) && f.detect(salvage(doc))) : undefined;
     const diagnostics = likely ? [diag("not-analysed", "warning", { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, doc.skipped)] : [];
     const out: AnalysisResult = { ...base, framework: null, frameworkReason: doc.skipped, diagnostics };
     if (likely) out.likelyFramework = likely.id;

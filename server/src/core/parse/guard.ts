@@ -20,9 +20,16 @@ export function skipReason(text: string): string | undefined {
   return undefined;
 }
 
+const NESTING_PREFIX = "Precision Lens did not analyse this file: its values nest more than";
+
 /** The user-facing reason for a file whose values nest deeper than the parsers are allowed to go. */
-export function nestingReason(depth: number, line: number): string {
-  return `Precision Lens did not analyse this file: its values nest more than ${MAX_NESTING} levels deep (${depth} at line ${line + 1}); real training configs nest a few levels.`;
+export function nestingReason(limit: number, line?: number): string {
+  return `${NESTING_PREFIX} ${limit} levels deep${line === undefined ? "" : ` (at line ${line + 1})`}; real training configs nest a few levels.`;
+}
+
+/** True for a `skipped` reason given by the nesting bound (that one also gets a diagnostic). */
+export function isNestingReason(reason: string): boolean {
+  return reason.startsWith(NESTING_PREFIX);
 }
 
 /** Raw string literals at least this long are parsed in pieces (see `prepareToml`). */
@@ -69,7 +76,7 @@ export function prepareToml(text: string, parsePiece: (src: string) => string | 
       i = nl < 0 ? n : nl;
     } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
       depth++;
-      if (depth > MAX_NESTING) return { skipped: nestingReason(depth, lineOf(text, i)), parseText: text, longStrings: [] };
+      if (depth > MAX_NESTING) return { skipped: nestingReason(MAX_NESTING, lineOf(text, i)), parseText: text, longStrings: [] };
       i++;
     } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
       if (depth > 0) depth--;
@@ -237,6 +244,18 @@ export function yamlNestingReason(text: string): string | undefined {
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text[i]!;
+    if (i === 0 || text[i - 1] === "\n") {
+      // Compact block collections nest on one line (`- - - - 1`, `? ? ? a`): count the indicators.
+      let j = i;
+      while (j < n && (text[j] === " " || text[j] === "\t")) j++;
+      let indicators = 0;
+      while (j + 1 < n && (text[j] === "-" || text[j] === "?" || text[j] === ":") && (text[j + 1] === " " || text[j + 1] === "\t")) {
+        indicators++;
+        j += 2;
+        while (j < n && (text[j] === " " || text[j] === "\t")) j++;
+      }
+      if (indicators > MAX_NESTING) return nestingReason(MAX_NESTING, lineOf(text, i));
+    }
     if (c === "#" && (i === 0 || /\s/.test(text[i - 1]!))) {
       const nl = text.indexOf("\n", i);
       if (nl < 0) break;
@@ -252,7 +271,7 @@ export function yamlNestingReason(text: string): string | undefined {
       }
       i = j;
     } else if (c === "[" || c === "{") {
-      if (++depth > MAX_NESTING) return nestingReason(depth, lineOf(text, i));
+      if (++depth > MAX_NESTING) return nestingReason(MAX_NESTING, lineOf(text, i));
     } else if ((c === "]" || c === "}") && depth > 0) depth--;
   }
   return undefined;

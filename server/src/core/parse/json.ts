@@ -11,7 +11,7 @@
 import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigValue } from "../model";
 import { LineIndex } from "../text";
 import type { Range } from "../types";
-import { skipReason } from "./guard";
+import { skipReason, nestingReason } from "./guard";
 
 const MAX_DEPTH = 256;
 
@@ -56,7 +56,7 @@ export function parseJsonDocument(uri: string, text: string): ConfigDocument {
     if (e instanceof JsonError) doc.syntaxErrors.push({ message: `JSON syntax error: ${e.message}`, range: lines.range(e.at, Math.max(e.at, Math.min(e.end, text.length))) });
     // Past the depth bound the file is not analysed (a valid file never gets a syntax error); any other
     // RangeError (a stack overflow) becomes an internal-error in analyzeDocument.
-    else if (e instanceof RangeError && e.message === "depth") doc.skipped = `Precision Lens did not analyse this file: its values nest more than ${MAX_DEPTH} levels deep; real training configs nest a few levels.`;
+    else if (e instanceof RangeError && e.message === "depth") doc.skipped = nestingReason(MAX_DEPTH);
     else if (e instanceof RangeError) throw e;
     else throw e;
     // Keep comments found up to the error (directives still apply), plus a scan of the rest.
