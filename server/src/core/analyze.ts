@@ -9,7 +9,7 @@ import { directiveValue, parseDirectives } from "./directives";
 import { FRAMEWORKS, frameworkById } from "./frameworks";
 import type { ConfigDocument, ConfigFormat } from "./model";
 import { parseJsonDocument } from "./parse/json";
-import { isNestingReason } from "./parse/guard";
+import { isNestingReason, MAX_ANALYSED_CHARS } from "./parse/guard";
 import { parseTomlDocument } from "./parse/toml";
 import { applySuppressions } from "./suppress";
 import { LineIndex } from "./text";
@@ -66,8 +66,9 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
   if (doc.skipped) {
     // Not analysed (too large, binary, nested too deep): the hover, status and CLI show the reason. A file
     // nested too deep that looks like a training config also gets one warning; unrelated files stay silent.
-    const likely = isNestingReason(doc.skipped) ? FRAMEWORKS.find((f) => f.formats.includes(format) && f.detect(salvage(doc))) : undefined;
-    const diagnostics = likely ? [diag("not-analysed", "warning", { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, doc.skipped)] : [];
+    // Detection from table headers (a line scan) only up to a few MB, so a 50 MB document stays cheap.
+    const likely = doc.text.length <= 4 * MAX_ANALYSED_CHARS ? FRAMEWORKS.find((f) => f.formats.includes(format) && f.detect(salvage(doc))) : undefined;
+    const diagnostics = likely && isNestingReason(doc.skipped) ? [diag("not-analysed", "warning", { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, doc.skipped)] : [];
     const out: AnalysisResult = { ...base, framework: null, frameworkReason: doc.skipped, diagnostics };
     if (likely) out.likelyFramework = likely.id;
     return out;
