@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { type Stats, chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
@@ -132,7 +132,7 @@ describe("--fix writes atomically (items 4, 5, 13)", () => {
     },
   });
 
-  function fresh(text = FIXABLE): { d: string; f: string; bytes: Buffer; st: ReturnType<typeof statSync> } {
+  function fresh(text = FIXABLE): { d: string; f: string; bytes: Buffer; st: Stats } {
     const d = tmp();
     const f = join(d, "run.toml");
     writeFileSync(f, text);
