@@ -26,9 +26,10 @@ export class TestLspClient {
   /** Answers workspace/configuration with this per section. */
   configuration: Record<string, unknown> = { worldSize: null, torchtitanVersion: "auto" };
 
-  constructor() {
+  /** `nodeArgs`: flags for the server's Node process (e.g. `--max-old-space-size=256` to bound its memory). */
+  constructor(nodeArgs: string[] = []) {
     if (!existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run npm run build first`);
-    this.proc = spawn(process.execPath, [SERVER_BUNDLE, "--stdio"], { stdio: "pipe" });
+    this.proc = spawn(process.execPath, [...nodeArgs, SERVER_BUNDLE, "--stdio"], { stdio: "pipe" });
     this.proc.stderr.on("data", (d: Buffer) => (this.stderr += d.toString()));
     this.conn = createMessageConnection(new StreamMessageReader(this.proc.stdout), new StreamMessageWriter(this.proc.stdin));
     this.conn.onNotification("textDocument/publishDiagnostics", (p: Published) => {
@@ -105,6 +106,12 @@ export class TestLspClient {
 
   change(uri: string, version: number, text: string): Promise<void> {
     return this.conn.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text }] });
+  }
+
+  /** The server process's exit code or signal, or undefined while it runs. */
+  get exited(): string | undefined {
+    if (this.proc.exitCode !== null) return `exit ${this.proc.exitCode}`;
+    return this.proc.signalCode ?? undefined;
   }
 
   async shutdown(): Promise<void> {
