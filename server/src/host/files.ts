@@ -81,10 +81,12 @@ export function collectConfigs(root: string, cwd: string, seen: Set<string> = ne
       const n = ent.name;
       const p = join(dir, n);
       const wanted = CONFIG_EXTENSIONS.has(extname(n).toLowerCase()) && n !== "package-lock.json";
-      // Only symlinks and names we would analyse need a stat: the walk stays one readdir per folder.
+      // Only symlinks, names we would analyse and entries of unknown type (file systems that do not report
+      // it in readdir) need a stat: the walk stays one readdir per folder.
+      const known = ent.isFile() || ent.isDirectory() || ent.isSymbolicLink() || ent.isFIFO() || ent.isSocket() || ent.isCharacterDevice() || ent.isBlockDevice();
       if (ent.isDirectory()) {
         if (SKIP_DIRS.has(n)) continue;
-      } else if (!ent.isSymbolicLink() && !(wanted && ent.isFile())) {
+      } else if (known && !ent.isSymbolicLink() && !(wanted && ent.isFile())) {
         if (wanted) out.skipped.push({ path: shown(p), error: `skipped: not a regular file` });
         continue;
       }
