@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { type Stats, chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { type Stats, chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
@@ -165,6 +165,17 @@ describe("--fix writes atomically (items 4, 5, 13)", () => {
     const text = readFileSync(f, "utf8");
     assert.ok(text.startsWith("[job]\r\nprint_config = true\r\n"), JSON.stringify(text));
     assert.deepEqual(readdirSync(d).sort(), ["link.toml", "run.toml"]);
+  });
+
+  it("the owner is kept (run as root; skipped otherwise)", (t) => {
+    if (typeof process.getuid !== "function" || process.getuid() !== 0) return t.skip("changing a file's owner needs root");
+    const { d, f } = fresh();
+    chownSync(f, 4321, 4322);
+    const r = runCliCaptured(["check", "--fix", "--torchtitan-version", "v0.2.2", "run.toml"], d);
+    assert.match(r.out, /fixed \[moved-key\]/, r.out + r.err);
+    const st = statSync(f);
+    assert.deepEqual([st.uid, st.gid], [4321, 4322]);
+    assert.match(readFileSync(f, "utf8"), /print_config = true/);
   });
 
   it("a file with several hard links is not replaced (a rename would split them)", () => {
