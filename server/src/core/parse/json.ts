@@ -57,7 +57,6 @@ export function parseJsonDocument(uri: string, text: string): ConfigDocument {
     // Past the depth bound the file is not analysed (a valid file never gets a syntax error); any other
     // RangeError (a stack overflow) becomes an internal-error in analyzeDocument.
     else if (e instanceof RangeError && e.message === "depth") doc.skipped = nestingReason(MAX_DEPTH);
-    else if (e instanceof RangeError) throw e;
     else throw e;
     // Keep comments found up to the error (directives still apply), plus a scan of the rest.
   }
