@@ -4,10 +4,16 @@
  * Exit codes: 0 no error-level diagnostic, 1 at least one, 2 usage error or unreadable input.
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { extname, join, relative, resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { analyzeDocument, formatOf } from "./core/analyze";
+import { analyzeDocument, formatOf, internalErrorResult } from "./core/analyze";
+import { MAX_WORLD_SIZE } from "./core/limits";
+import { LineIndex } from "./core/text";
+import { diag } from "./core/diagnostics";
+import type { ConfigDocument } from "./core/model";
+import { collectConfigs, decodeUtf8, firstInvalidUtf8, MAX_FILE_BYTES, readBounded } from "./host/files";
+import { replaceFileAtomically } from "./host/replaceFile";
+import { escapeControls } from "./host/terminal";
 import type { AnalysisResult, AnalysisSettings } from "./core/analysis";
 import { headline } from "./core/features";
 import { fixAll, formatFixReport, type FixAllResult } from "./core/fix";
@@ -30,13 +36,14 @@ export interface CliIO {
 
 const USAGE = `Usage:
   precision-lens check [--world-size N] [--torchtitan-version V] [--gpu G]
-                       [--format text|json|sarif|github]
-                       [--quiet] [--max-warnings N] [--fix] PATH...
+                       [--format text|json|sarif|github] [--quiet] [--max-warnings N]
+                       [--fix] [--verbose] [--] PATH...
   precision-lens check [OPTIONS] --stdin-filename NAME -
       Analyse training configs (files, or folders searched recursively for .toml, .yaml, .yml, .json;
-      - reads one config from standard input, analysed as if it were NAME).
-      Exit 0 when no error-level diagnostic, 1 when any (or more warnings than --max-warnings),
-      2 on usage errors or unreadable input.
+      only regular files, each real folder once; - reads one config from standard input, analysed as if
+      it were NAME). Exit 0 when no error-level diagnostic, 1 when any (or more warnings than
+      --max-warnings), 2 on usage errors or unreadable input, 3 when Precision Lens itself failed on a
+      file (internal-error).
       --fix rewrites the files in place with every fix that needs no choice (moved and renamed keys,
       clear typos), keeping comments and layout, and lists the fixes that need a choice.
   precision-lens explain [--world-size N] [--torchtitan-version V] [--gpu G] [--format text|html] FILE
@@ -56,14 +63,13 @@ Options:
   --quiet                   report errors only
   --max-warnings N          exit 1 when there are more than N warnings
   --stdin-filename NAME     the name of the config read from standard input (-)
-  --fix                     apply the fixes that need no choice, in place
+  --fix                     apply the fixes that need no choice, in place (atomically; see README)
+  --verbose                 also list what the folder walk skipped (special files, link cycles)
+  --                        everything after it is a path, even if it starts with "-"
 `;
 
-/** Extensions `check` picks up when walking a folder. */
-const CONFIG_EXTENSIONS = new Set([".toml", ".yaml", ".yml", ".json"]);
-const SKIP_DIRS = new Set(["node_modules", ".git", ".hg", ".svn", "dist", "out", "__pycache__", ".venv", "venv"]);
-/** Files over this size are reported as unreadable input rather than analysed. */
-const MAX_FILE_BYTES = 8 * 1024 * 1024;
+/** Exit code when Precision Lens itself failed on some file (an internal-error diagnostic). */
+export const EXIT_INTERNAL = 3;
 
 class UsageError extends Error {}
 
@@ -75,6 +81,8 @@ interface CheckOptions {
   quiet?: boolean;
   maxWarnings?: number;
   stdinFilename?: string;
+  verbose: boolean;
+  help: boolean;
 }
 
 export function runCli(argv: string[], io: CliIO): number {
@@ -88,7 +96,14 @@ export function runCli(argv: string[], io: CliIO): number {
       io.stdout("precision-lens 0.1.0\n");
       return 0;
     }
-    if (cmd === "check") return check(parseCheckArgs(rest), io);
+    if (cmd === "check") {
+      const opts = parseCheckArgs(rest);
+      if (opts.help) {
+        io.stdout(USAGE);
+        return 0;
+      }
+      return check(opts, io);
+    }
     if (cmd === "schema") return schema(rest, io);
     if (cmd === "explain") return explain(htmlFormat(rest).rest, io, htmlFormat(rest).html);
     throw new UsageError(`unknown command "${cmd}"`);
@@ -101,67 +116,91 @@ export function runCli(argv: string[], io: CliIO): number {
   }
 }
 
+/**
+ * The options of `check` and `explain`, one row each: the parser is driven by this table, so a new flag
+ * is one row (its value check included). `value` names the flag's argument when it takes one.
+ */
+interface OptionSpec {
+  value?: string;
+  apply(opts: CheckOptions, v: string): void;
+}
+
+const CHECK_OPTIONS: Record<string, OptionSpec> = {
+  "--world-size": {
+    value: "N",
+    apply(opts, v) {
+      // Checked on the digits, not on Number(v): 99999999999999999999 must not become 1e+20.
+      if (!/^\d+$/.test(v) || /^0+$/.test(v)) throw new UsageError(`--world-size must be a positive integer, got "${v}"`);
+      const n = Number(v);
+      if (v.replace(/^0+/, "").length > 7 || n > MAX_WORLD_SIZE) throw new UsageError(`--world-size must be at most ${MAX_WORLD_SIZE} (2^20), got "${v}"`);
+      opts.settings.worldSize = n;
+    },
+  },
+  "--torchtitan-version": {
+    value: "V",
+    apply(opts, v) {
+      if (v !== "auto" && !parseVersion(v)) throw new UsageError(`--torchtitan-version: unknown version "${v}" (use auto, v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213 or main@YYYY-MM-DD, a real date up to 2026-02-23)`);
+      opts.settings.torchtitanVersion = v;
+    },
+  },
+  "--gpu": {
+    value: "G",
+    apply(opts, v) {
+      if (!parseGpu(v)) throw new UsageError(`--gpu: unknown GPU type "${v}" (use ${GPU_IDS.join(", ")})`);
+      opts.settings.gpu = v;
+    },
+  },
+  "--format": {
+    value: "text|json|sarif|github",
+    apply(opts, v) {
+      if (v !== "text" && v !== "json" && v !== "sarif" && v !== "github") throw new UsageError(`--format must be text, json, sarif or github, got "${v}"`);
+      opts.format = v;
+    },
+  },
+  "--quiet": { apply: (opts) => void (opts.quiet = true) },
+  "--max-warnings": {
+    value: "N",
+    apply(opts, v) {
+      if (!/^\d+$/.test(v) || v.replace(/^0+/, "").length > 9) throw new UsageError(`--max-warnings must be a non-negative integer, got "${v}"`);
+      opts.maxWarnings = Number(v);
+    },
+  },
+  "--stdin-filename": { value: "NAME", apply: (opts, v) => void (opts.stdinFilename = v) },
+  "--fix": { apply: (opts) => void (opts.fix = true) },
+  "--verbose": { apply: (opts) => void (opts.verbose = true) },
+  "--help": { apply: (opts) => void (opts.help = true) },
+  "-h": { apply: (opts) => void (opts.help = true) },
+};
+
 function parseCheckArgs(args: string[]): CheckOptions {
   // origin "cli": --world-size / --torchtitan-version win over in-file directives (workspace/precedence.ts).
-  const opts: CheckOptions = { settings: { origin: "cli" }, format: "text", paths: [], fix: false };
+  const opts: CheckOptions = { settings: { origin: "cli" }, format: "text", paths: [], fix: false, verbose: false, help: false };
+  let onlyPaths = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
-    const value = (): string => {
-      const v = inline ?? args[++i];
-      if (v === undefined || (inline === undefined && v.startsWith("--"))) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case "--world-size": {
-        const v = value();
-        if (!/^\d+$/.test(v) || Number(v) < 1) throw new UsageError(`--world-size must be a positive integer, got "${v}"`);
-        opts.settings.worldSize = Number(v);
-        break;
-      }
-      case "--torchtitan-version": {
-        const v = value();
-        if (v !== "auto" && !parseVersion(v)) throw new UsageError(`--torchtitan-version: unknown version "${v}" (use auto, v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213 or main@YYYY-MM-DD up to 2026-02-23)`);
-        opts.settings.torchtitanVersion = v;
-        break;
-      }
-      case "--gpu": {
-        const v = value();
-        if (!parseGpu(v)) throw new UsageError(`--gpu: unknown GPU type "${v}" (use ${GPU_IDS.join(", ")})`);
-        opts.settings.gpu = v;
-        break;
-      }
-      case "--format": {
-        const v = value();
-        if (v !== "text" && v !== "json" && v !== "sarif" && v !== "github") throw new UsageError(`--format must be text, json, sarif or github, got "${v}"`);
-        opts.format = v;
-        break;
-      }
-      case "--fix":
-        opts.fix = true;
-        break;
-      case "--quiet":
-        opts.quiet = true;
-        break;
-      case "--max-warnings": {
-        const v = value();
-        if (!/^\d+$/.test(v)) throw new UsageError(`--max-warnings must be a non-negative integer, got "${v}"`);
-        opts.maxWarnings = Number(v);
-        break;
-      }
-      case "--stdin-filename":
-        opts.stdinFilename = value();
-        break;
-      case "-":
-        opts.paths.push(a);
-        break;
-      default:
-        if (a.startsWith("-")) throw new UsageError(`unknown option "${a}"`);
-        opts.paths.push(a);
+    if (onlyPaths || a === "-" || !a.startsWith("-")) {
+      if (a === "") throw new UsageError('an empty path ("") is not a file or folder');
+      opts.paths.push(a);
+      continue;
     }
+    if (a === "--") {
+      onlyPaths = true;
+      continue;
+    }
+    const eq = a.startsWith("--") ? a.indexOf("=") : -1;
+    const flag = eq > 0 ? a.slice(0, eq) : a;
+    const spec = Object.prototype.hasOwnProperty.call(CHECK_OPTIONS, flag) ? CHECK_OPTIONS[flag] : undefined;
+    if (!spec) throw new UsageError(`unknown option "${a}"`);
+    let v = "";
+    if (spec.value) {
+      const next = eq > 0 ? a.slice(eq + 1) : args[++i];
+      if (next === undefined || (eq < 0 && next.startsWith("--"))) throw new UsageError(`${flag} needs a value (${spec.value})`);
+      v = next;
+    } else if (eq > 0) throw new UsageError(`${flag} takes no value`);
+    spec.apply(opts, v);
   }
-  if (opts.paths.length === 0) throw new UsageError("check needs at least one file or folder");
-  checkStdinOptions(opts.paths, opts.stdinFilename, opts.fix);
+  if (opts.paths.length === 0 && !opts.help) throw new UsageError("check needs at least one file or folder");
+  if (!opts.help) checkStdinOptions(opts.paths, opts.stdinFilename, opts.fix);
   return opts;
 }
 
@@ -172,6 +211,8 @@ interface FileOutcome {
   result?: AnalysisResult;
   error?: string;
   fixes?: FixAllResult;
+  /** Why --fix did not write the fixed text (the file changed meanwhile, a write failed, ...). */
+  fixError?: string;
 }
 
 /** `explain --format html`: the flag is taken out before the shared option parser sees the arguments. */
@@ -184,133 +225,138 @@ function htmlFormat(args: string[]): { html: boolean; rest: string[] } {
 /** `html`: the visual report (charts, what-if matrix) as one self-contained page instead of Markdown. */
 function explain(args: string[], io: CliIO, html = false): number {
   const opts = parseCheckArgs(args);
-  if (opts.fix || opts.format !== "text" || opts.quiet || opts.maxWarnings !== undefined || opts.stdinFilename !== undefined) throw new UsageError("explain takes only --world-size, --torchtitan-version, --gpu and one file");
+  if (opts.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  if (opts.fix || opts.format !== "text" || opts.verbose || opts.quiet || opts.maxWarnings !== undefined || opts.stdinFilename !== undefined) throw new UsageError("explain takes only --world-size, --torchtitan-version, --gpu, --format text|html and one file");
   if (opts.paths.length !== 1) throw new UsageError("explain takes exactly one file");
-  const { files, errors } = collect(opts.paths[0]!, io);
+  const { files, errors } = collectConfigs(opts.paths[0]!, io.cwd);
   if (errors.length || files.length !== 1) {
-    io.stderr(`precision-lens: ${opts.paths[0]}: ${errors[0]?.error ?? "not a single file"}\n`);
+    io.stderr(`precision-lens: ${escapeControls(opts.paths[0]!)}: ${errors[0]?.error ?? "not a single file"}\n`);
     return 2;
   }
   const f = files[0]!;
-  let text: string;
-  try {
-    text = readFileSync(f, "utf8");
-  } catch (e) {
-    io.stderr(`precision-lens: ${opts.paths[0]}: cannot read (${(e as Error).message})\n`);
+  const read = readBounded(f);
+  if (!read.ok) {
+    io.stderr(`precision-lens: ${escapeControls(opts.paths[0]!)}: ${read.error}\n`);
     return 2;
   }
+  const text = decodeUtf8(read.bytes);
   const r = analyzeDocument(pathToFileURL(f).href, text, opts.settings, nodeEnv(f, [io.cwd]), formatOf(f));
+  addEncodingDiagnostic(r, read.bytes);
   if (html) {
     io.stdout(renderReportHtml(buildReportView(r, { settings: opts.settings }), { nonce: randomBytes(16).toString("base64") }));
-    return r.diagnostics.some((d) => d.severity === "error") ? 1 : 0;
+    return exitCode([{ path: opts.paths[0]!, result: r }]);
   }
+  const shown = escapeControls(opts.paths[0]!);
   if (!r.reportMarkdown) {
-    io.stdout(`${opts.paths[0]}: ${r.frameworkReason}; no precision report.\n`);
-    return 0;
+    io.stdout(`${shown}: ${escapeLines(r.frameworkReason)}; no precision report.\n`);
+    for (const d of r.diagnostics) io.stdout(`- line ${d.range.start.line + 1}: ${d.severity} [${d.code}] ${escapeControls(d.message)}\n`);
+    return exitCode([{ path: shown, result: r }]);
   }
-  io.stdout(r.reportMarkdown + "\n");
+  io.stdout(escapeLines(r.reportMarkdown) + "\n");
   if (r.diagnostics.length) {
     io.stdout("\n## Diagnostics\n\n");
-    for (const d of r.diagnostics) io.stdout(`- line ${d.range.start.line + 1}: ${d.severity} [${d.code}] ${d.message}\n`);
+    for (const d of r.diagnostics) io.stdout(`- line ${d.range.start.line + 1}: ${d.severity} [${d.code}] ${escapeControls(d.message)}\n`);
   }
-  return r.diagnostics.some((d) => d.severity === "error") ? 1 : 0;
+  return exitCode([{ path: shown, result: r }]);
+}
+
+/** Escapes control characters line by line, keeping the newlines of a multi-line text. */
+function escapeLines(s: string): string {
+  return s.split("\n").map(escapeControls).join("\n");
 }
 
 function schema(args: string[], io: CliIO): number {
   let v = "v0.2.2";
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
+    if (a === "--help" || a === "-h") {
+      io.stdout(USAGE);
+      return 0;
+    }
     if (a === "--torchtitan-version") v = args[++i] ?? "";
     else if (a.startsWith("--torchtitan-version=")) v = a.slice("--torchtitan-version=".length);
     else throw new UsageError(`schema: unexpected argument "${a}"`);
   }
   const version = parseVersion(v);
-  if (!version) throw new UsageError(`--torchtitan-version: unknown version "${v}" (use v0.1.0, v0.2.0, v0.2.1, v0.2.2 or main@YYYY-MM-DD up to 2026-02-23)`);
+  if (!version) throw new UsageError(`--torchtitan-version: unknown version "${v}" (use v0.1.0, v0.2.0, v0.2.1, v0.2.2 or main@YYYY-MM-DD, a real date up to 2026-02-23)`);
   io.stdout(torchtitanJsonSchemaText(version.schemaRelease));
   return 0;
 }
 
-function collect(root: string, io: CliIO): { files: string[]; errors: FileOutcome[] } {
-  const files: string[] = [];
-  const errors: FileOutcome[] = [];
-  const abs = resolve(io.cwd, root);
-  let st;
+/**
+ * Not valid UTF-8: torchtitan's tomllib (and Python's YAML/JSON loaders reading UTF-8) reject the file, so
+ * a training config gets an error at the first bad byte; other files get nothing. --fix never rewrites it.
+ */
+function addEncodingDiagnostic(r: AnalysisResult, bytes: Uint8Array): boolean {
+  const bad = firstInvalidUtf8(bytes);
+  if (bad < 0) return false;
+  if (!r.framework && !r.likelyFramework) return true;
+  const offset = decodeUtf8(bytes.subarray(0, bad)).length;
+  const pos = new LineIndex(r.doc.text).positionAt(offset);
+  const loader = r.format === "toml" ? "torchtitan's tomllib rejects it" : "Python's loaders reading it as UTF-8 reject it";
+  r.diagnostics.unshift(
+    diag("invalid-utf8", "error", { start: pos, end: { line: pos.line, character: pos.character + 1 } }, `This file is not valid UTF-8 (byte 0x${bytes[bad]!.toString(16).padStart(2, "0")} at offset ${bad}): ${loader}. Save it as UTF-8; --fix does not rewrite it.`),
+  );
+  return true;
+}
+
+function skippedResult(uri: string, reason: string, format: AnalysisResult["format"]): AnalysisResult {
+  const doc: ConfigDocument = { uri, format, text: "", lines: new LineIndex(""), entries: [], sections: [], comments: [], syntaxErrors: [], skipped: reason };
+  return { uri, format, doc, hovers: [], framework: null, frameworkReason: reason, diagnostics: [] };
+}
+
+/** One file, start to end. Never throws: a failure is an internal-error for this file only. */
+function checkFile(f: string, shown: string, opts: CheckOptions, io: CliIO): FileOutcome {
+  const uri = pathToFileURL(f).href;
+  const format = formatOf(f) ?? "toml";
+  const read = readBounded(f);
+  if (!read.ok) {
+    if (read.tooLarge) return { path: shown, result: skippedResult(uri, `Precision Lens did not analyse this file: it is ${read.tooLarge.size} bytes, over the limit of ${read.tooLarge.limit}.`, format) };
+    return { path: shown, error: read.error };
+  }
+  let text = decodeUtf8(read.bytes);
   try {
-    st = statSync(abs);
-  } catch {
-    errors.push({ path: root, error: "no such file or folder" });
-    return { files, errors };
-  }
-  if (st.isFile()) {
-    files.push(abs);
-    return { files, errors };
-  }
-  const walk = (dir: string): void => {
-    let names: string[];
-    try {
-      names = readdirSync(dir).sort();
-    } catch (e) {
-      errors.push({ path: relative(io.cwd, dir) || dir, error: `cannot read folder (${(e as Error).message})` });
-      return;
-    }
-    for (const n of names) {
-      const p = join(dir, n);
-      let s;
-      try {
-        s = statSync(p);
-      } catch {
-        continue;
+    const env = nodeEnv(f, [io.cwd]);
+    let fixes: FixAllResult | undefined;
+    let fixError: string | undefined;
+    const invalidUtf8 = firstInvalidUtf8(read.bytes) >= 0;
+    if (opts.fix && !invalidUtf8) {
+      fixes = fixAll(uri, text, opts.settings, env);
+      if (fixes.changed) {
+        const w = replaceFileAtomically(f, Buffer.from(fixes.text, "utf8"), read);
+        if (w.ok) text = fixes.text;
+        else {
+          fixError = w.error;
+          fixes = { ...fixes, applied: [], changed: false };
+        }
       }
-      if (s.isDirectory()) {
-        if (!SKIP_DIRS.has(n)) walk(p);
-      } else if (CONFIG_EXTENSIONS.has(extname(n).toLowerCase()) && n !== "package-lock.json") files.push(p);
     }
-  };
-  walk(abs);
-  return { files, errors };
+    const result = analyzeDocument(uri, text, opts.settings, env, format);
+    addEncodingDiagnostic(result, text === fixes?.text ? Buffer.from(text, "utf8") : read.bytes);
+    const out: FileOutcome = { path: shown, result };
+    if (fixes) out.fixes = fixes;
+    if (fixError) out.fixError = fixError;
+    return out;
+  } catch (e) {
+    return { path: shown, result: internalErrorResult(uri, text, format, e) };
+  }
 }
 
 function check(opts: CheckOptions, io: CliIO): number {
   const outcomes: FileOutcome[] = [];
+  const seen = new Set<string>();
   for (const p of opts.paths) {
     if (p === "-") {
       outcomes.push(analyzeStdin(opts.stdinFilename!, opts.settings, io, MAX_FILE_BYTES));
       continue;
     }
-    const { files, errors } = collect(p, io);
+    const { files, errors, skipped } = collectConfigs(p, io.cwd, seen);
     outcomes.push(...errors);
-    for (const f of files) {
-      const shown = relative(io.cwd, f) || f;
-      let text: string;
-      try {
-        const st = statSync(f);
-        if (st.size > MAX_FILE_BYTES) {
-          outcomes.push({ path: shown, error: `file is ${st.size} bytes, over the ${MAX_FILE_BYTES}-byte limit` });
-          continue;
-        }
-        text = readFileSync(f, "utf8");
-      } catch (e) {
-        outcomes.push({ path: shown, error: `cannot read (${(e as Error).message})` });
-        continue;
-      }
-      const uri = pathToFileURL(f).href;
-      const env = nodeEnv(f, [io.cwd]);
-      let fixes: FixAllResult | undefined;
-      if (opts.fix) {
-        fixes = fixAll(uri, text, opts.settings, env);
-        if (fixes.changed) {
-          try {
-            writeFileSync(f, fixes.text);
-          } catch (e) {
-            outcomes.push({ path: shown, error: `cannot write the fixed file (${(e as Error).message})` });
-            continue;
-          }
-          text = fixes.text;
-        }
-      }
-      const result = analyzeDocument(uri, text, opts.settings, env, formatOf(f));
-      outcomes.push(fixes ? { path: shown, absPath: f, result, fixes } : { path: shown, absPath: f, result });
-    }
+    if (opts.verbose) for (const s of skipped) io.stderr(`precision-lens: ${escapeControls(s.path)}: ${s.error}\n`);
+    for (const f of files) outcomes.push({ ...checkFile(f, relative(io.cwd, f) || f, opts, io), absPath: f });
   }
   const warnings = countWarnings(outcomes.map((o) => o.result));
   if (opts.quiet) for (const o of outcomes) if (o.result) o.result = errorsOnly(o.result);
@@ -319,11 +365,19 @@ function check(opts: CheckOptions, io: CliIO): number {
   else if (opts.format === "sarif") io.stdout(JSON.stringify(toSarif(reported(), io.cwd), null, 2) + "\n");
   else if (opts.format === "github") io.stdout(toGithub(reported()));
   else io.stdout(toText(outcomes));
-  for (const o of outcomes) if (o.error) io.stderr(`precision-lens: ${o.path}: ${o.error}\n`);
-  if (outcomes.some((o) => o.error)) return 2;
+  for (const o of outcomes) if (o.error) io.stderr(`precision-lens: ${escapeControls(o.path)}: ${o.error}\n`);
+  for (const o of outcomes) if (o.fixError) io.stderr(`precision-lens: ${escapeControls(o.path)}: ${o.fixError}\n`);
+  const code = exitCode(outcomes);
+  if (code !== 0 && code !== 1) return code;
   const tooMany = opts.maxWarnings !== undefined && warnings > opts.maxWarnings;
   if (tooMany) io.stderr(`precision-lens: ${warnings} warning${warnings === 1 ? "" : "s"}, more than --max-warnings ${opts.maxWarnings}\n`);
-  return tooMany || outcomes.some((o) => o.result?.diagnostics.some((d) => d.severity === "error")) ? 1 : 0;
+  return tooMany ? 1 : code;
+}
+
+function exitCode(outcomes: FileOutcome[]): number {
+  if (outcomes.some((o) => o.result?.diagnostics.some((d) => d.code === "internal-error"))) return EXIT_INTERNAL;
+  if (outcomes.some((o) => o.error || o.fixError)) return 2;
+  return outcomes.some((o) => o.result?.diagnostics.some((d) => d.severity === "error")) ? 1 : 0;
 }
 
 /** The JSON contract, version 1. Extend only by adding fields. */
@@ -335,6 +389,7 @@ export function toJson(outcomes: FileOutcome[]): unknown {
       .map((o) => {
         const j = fileJson(o.path, o.result!);
         if (o.fixes) j.fixes = { applied: o.fixes.applied, needsChoice: o.fixes.needsChoice };
+        if (o.fixError) j.fixError = o.fixError;
         return j;
       }),
   };
@@ -351,6 +406,7 @@ export function fileJson(path: string, r: AnalysisResult): Record<string, unknow
     precision: r.precision ? { paramStorage: r.precision.paramStorage.dtype, compute: r.precision.compute.dtype, gradReduce: r.precision.gradReduce.dtype } : null,
     diagnostics: r.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range })),
   };
+  if (r.doc.skipped) out.skipped = r.doc.skipped;
   if (r.torchtitanVersion) {
     const v = r.torchtitanVersion;
     out.torchtitanVersion = { value: v.value, source: v.source, ...(v.decidedBy ? { decidedBy: v.decidedBy } : {}) };
@@ -364,9 +420,16 @@ function toText(outcomes: FileOutcome[]): string {
   let errors = 0;
   let warnings = 0;
   let analysed = 0;
+  let skipped = 0;
   for (const o of outcomes) {
     if (!o.result) continue;
     const r = o.result;
+    if (r.doc.skipped) {
+      lines.push(`${o.path}: not analysed: ${r.doc.skipped}`);
+      skipped++;
+      for (const d of r.diagnostics) if (d.code !== "not-analysed") lines.push(`  ${o.path}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} [${d.code}] ${d.message}`);
+      continue;
+    }
     if (!r.framework) {
       if (r.diagnostics.length === 0 && !o.fixes?.changed) continue;
     } else analysed++;
@@ -383,6 +446,7 @@ function toText(outcomes: FileOutcome[]): string {
       lines.push(`  ${o.path}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} [${d.code}] ${d.message}`);
     }
   }
+  if (skipped) lines.push(`${skipped} file${skipped === 1 ? "" : "s"} not analysed (over a size limit, binary, or too deeply nested)`);
   lines.push(`${analysed} training config${analysed === 1 ? "" : "s"} checked: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`);
-  return lines.join("\n") + "\n";
+  return lines.map(escapeControls).join("\n") + "\n";
 }

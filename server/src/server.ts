@@ -32,6 +32,7 @@ import { documentSymbols, foldingRanges, type DocSymbol } from "./core/symbols";
 import type { Diagnostic } from "./core/types";
 import { nodeEnv, uriToPath } from "./host/nodeEnv";
 import { buildReportView, renderReportHtml } from "./core/report";
+import { clampPosition, clampRange } from "./host/positions";
 import {
   REPORT_HTML_REQUEST,
   REPORT_REQUEST,
@@ -215,35 +216,56 @@ connection.onHover((params) =>
   runSafe("hover", null, async () => {
     const doc = documents.get(params.textDocument.uri);
     if (!doc) return null;
-    const h = hoverAt(await analyze(doc), params.position);
+    const h = hoverAt(await analyze(doc), clampPosition(doc, params.position));
     return h ? { contents: { kind: "markdown" as const, value: h.markdown }, range: h.range } : null;
   }),
 );
 
+/** At most this many quick fixes per request, whatever the client sends. */
+const MAX_CODE_ACTIONS = 64;
+
 connection.onCodeAction((params) =>
-  runSafe("codeAction", [] as CodeAction[], () => {
-    const ours = params.context.diagnostics.map(fromLspDiagnostic).filter((d): d is Diagnostic => !!d);
-    return quickFixes(ours).map((q): CodeAction => {
-      const lspDiag = params.context.diagnostics.find((d) => d.code === q.diagnostic.code && d.range.start.line === q.diagnostic.range.start.line && d.range.start.character === q.diagnostic.range.start.character);
-      const action: CodeAction = {
-        title: q.title,
-        kind: CodeActionKind.QuickFix,
-        edit: { changes: { [params.textDocument.uri]: q.fix.edits } },
-      };
-      if (lspDiag) action.diagnostics = [lspDiag];
-      if (q.fix.isPreferred) action.isPreferred = true;
-      return action;
-    });
+  runSafe("codeAction", [] as CodeAction[], async () => {
+    const doc = documents.get(params.textDocument.uri);
+    if (!doc) return [];
+    // Fixes come only from the server's own analysis of this version: a client diagnostic is matched to
+    // ours by identity (code, range, message) and its `data` is never trusted (a client could send 16k fixes).
+    const ours = new Map((await analyze(doc)).diagnostics.map((d) => [diagnosticKey(d), d]));
+    const matched: { ours: Diagnostic }[] = [];
+    for (const lsp of (params.context?.diagnostics ?? []).slice(0, MAX_CODE_ACTIONS)) {
+      const d = fromLspDiagnostic(lsp);
+      const hit = d && ours.get(diagnosticKey(d));
+      if (hit && !matched.some((m) => m.ours === hit)) matched.push({ ours: hit });
+    }
+    return matched
+      .flatMap(({ ours: d }) => quickFixes([d]).map((q) => ({ q, d })))
+      .slice(0, MAX_CODE_ACTIONS)
+      .map(({ q, d }): CodeAction => {
+        const action: CodeAction = {
+          title: q.title,
+          kind: CodeActionKind.QuickFix,
+          edit: { changes: { [params.textDocument.uri]: q.fix.edits } },
+          diagnostics: [toLspDiagnostic(d)],
+        };
+        if (q.fix.isPreferred) action.isPreferred = true;
+        return action;
+      });
   }),
 );
+
+function diagnosticKey(d: Diagnostic): string {
+  const r = d.range;
+  return `${d.code}\u0000${r?.start?.line}:${r?.start?.character}-${r?.end?.line}:${r?.end?.character}\u0000${d.message}`;
+}
 
 connection.languages.inlayHint.on((params) =>
   runSafe("inlayHint", [] as InlayHint[], async () => {
     const doc = documents.get(params.textDocument.uri);
     if (!doc) return [];
     const r = await analyze(doc);
+    const range = clampRange(doc, params.range);
     return (r.inlayHints ?? [])
-      .filter((h) => h.position.line >= params.range.start.line && h.position.line <= params.range.end.line)
+      .filter((h) => h.position.line >= range.start.line && h.position.line <= range.end.line)
       .map((h): InlayHint => {
         const out: InlayHint = { position: h.position, label: h.label, paddingLeft: true };
         if (h.tooltip) out.tooltip = h.tooltip;
@@ -266,7 +288,7 @@ connection.onCompletion((params) =>
   runSafe("completion", [] as CompletionItem[], async () => {
     const doc = documents.get(params.textDocument.uri);
     if (!doc) return [];
-    return completionsAt(await analyze(doc), params.position).map((c): CompletionItem => {
+    return completionsAt(await analyze(doc), clampPosition(doc, params.position)).map((c): CompletionItem => {
       const item: CompletionItem = { label: c.label, kind: COMPLETION_KIND[c.kind], insertTextFormat: InsertTextFormat.PlainText };
       if (c.detail) item.detail = c.detail;
       if (c.documentation) item.documentation = { kind: "markdown", value: c.documentation };

@@ -26,10 +26,14 @@ export class TestLspClient {
   /** Answers workspace/configuration with this per section. */
   configuration: Record<string, unknown> = { worldSize: null, torchtitanVersion: "auto" };
 
-  /** By default spawns `node dist/server.js --stdio`; `server` spawns another command (the bench's yaml-language-server, the packed bin). */
-  constructor(server?: { command: string; args: string[]; cwd?: string }) {
+  /**
+   * By default spawns `node [nodeArgs] dist/server.js --stdio`; `server` spawns another command (the bench's
+   * yaml-language-server, the packed bin). `nodeArgs`: flags for the server's Node process (e.g.
+   * `--max-old-space-size=256` to bound its memory).
+   */
+  constructor(server?: { command: string; args: string[]; cwd?: string }, nodeArgs: string[] = []) {
     if (!server && !existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run npm run build first`);
-    const { command, args, cwd } = server ?? { command: process.execPath, args: [SERVER_BUNDLE, "--stdio"] };
+    const { command, args, cwd } = server ?? { command: process.execPath, args: [...nodeArgs, SERVER_BUNDLE, "--stdio"] };
     this.proc = spawn(command, args, { stdio: "pipe", cwd });
     this.proc.stderr.on("data", (d: Buffer) => (this.stderr += d.toString()));
     this.conn = createMessageConnection(new StreamMessageReader(this.proc.stdout), new StreamMessageWriter(this.proc.stdin));
@@ -107,6 +111,12 @@ export class TestLspClient {
 
   change(uri: string, version: number, text: string): Promise<void> {
     return this.conn.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text }] });
+  }
+
+  /** The server process's exit code or signal, or undefined while it runs. */
+  get exited(): string | undefined {
+    if (this.proc.exitCode !== null) return `exit ${this.proc.exitCode}`;
+    return this.proc.signalCode ?? undefined;
   }
 
   async shutdown(): Promise<void> {

@@ -132,8 +132,8 @@ export type FrameworkAnalysis = Omit<AnalysisResult, "uri" | "format" | "framewo
 export interface AnalysisEnv {
   /** Reads a file by absolute path; undefined when it does not exist or cannot be read. */
   readFile(path: string): string | undefined;
-  /** Lists file names (not paths) in a directory; empty when absent. */
-  listDir(path: string): string[];
+  /** Lists file names (not paths) in a directory; empty when absent. Read-only: hosts may cache (and freeze) it. */
+  listDir(path: string): readonly string[];
   /** The document's absolute file path, when it has one (untitled documents have none). */
   documentPath?: string;
   /** Workspace folder roots (absolute paths) that contain the document, innermost last. */

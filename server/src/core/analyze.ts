@@ -11,8 +11,10 @@ import { firstContentChar } from "./frameworks/shared";
 import type { ConfigDocument, ConfigFormat } from "./model";
 import { parseJsonDocument } from "./parse/json";
 import { isRecovered, unparsedKeys } from "./parse/partial";
+import { isNestingReason, MAX_ANALYSED_CHARS } from "./parse/guard";
 import { parseTomlDocument } from "./parse/toml";
 import { applySuppressions } from "./suppress";
+import { LineIndex } from "./text";
 import { parseYamlDocument, yamlParseNotes } from "./parse/yaml";
 
 export function formatOf(uri: string): ConfigFormat | undefined {
@@ -60,9 +62,43 @@ function parseTemplatedYaml(uri: string, text: string): ConfigDocument {
 
 export function analyzeDocument(uri: string, text: string, settings: AnalysisSettings = {}, env: AnalysisEnv = NO_ENV, formatHint?: ConfigFormat): AnalysisResult {
   const format = formatHint ?? formatOf(uri) ?? sniffFormat(text) ?? "toml";
+  try {
+    return analyzeParsed(uri, text, settings, env, format);
+  } catch (e) {
+    // Whatever failed (a parser's stack overflow included), this file gets one internal-error and the
+    // caller's other files and requests go on. Never a syntax error: the file may well be valid.
+    return internalErrorResult(uri, text, format, e);
+  }
+}
+
+/** The result for a file whose analysis threw: an `internal-error` diagnostic on the first line. */
+export function internalErrorResult(uri: string, text: string, format: ConfigFormat, e: unknown): AnalysisResult {
+  const message = e instanceof Error ? e.message : String(e);
+  const doc: ConfigDocument = { uri, format, text, lines: new LineIndex(text), entries: [], sections: [], comments: [], syntaxErrors: [] };
+  return {
+    uri,
+    format,
+    doc,
+    hovers: [],
+    framework: null,
+    frameworkReason: `Precision Lens failed to analyse this file (${message})`,
+    diagnostics: [diag("internal-error", "error", { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, `Precision Lens failed to analyse this file (${message}). Please report it; your file is unchanged.`)],
+  };
+}
+
+function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, env: AnalysisEnv, format: ConfigFormat): AnalysisResult {
   const doc = parseDocument(uri, text, format);
   const base = { uri, format, doc, hovers: [] as AnalysisResult["hovers"] };
-  if (doc.skipped) return { ...base, framework: null, frameworkReason: doc.skipped, diagnostics: [] };
+  if (doc.skipped) {
+    // Not analysed (too large, binary, nested too deep): the hover, status and CLI show the reason. A file
+    // nested too deep that looks like a training config also gets one warning; unrelated files stay silent.
+    // Detection from table headers (a line scan) only up to a few MB, so a 50 MB document stays cheap.
+    const likely = doc.text.length <= 4 * MAX_ANALYSED_CHARS ? FRAMEWORKS.find((f) => f.formats.includes(format) && f.detect(salvage(doc))) : undefined;
+    const diagnostics = likely && isNestingReason(doc.skipped) ? [diag("not-analysed", "warning", { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, doc.skipped)] : [];
+    const out: AnalysisResult = { ...base, framework: null, frameworkReason: doc.skipped, diagnostics };
+    if (likely) out.likelyFramework = likely.id;
+    return out;
+  }
 
   const directives = parseDirectives(doc.comments);
   if (directiveValue(directives, "off")) {

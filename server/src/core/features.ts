@@ -9,6 +9,13 @@ import { containsPosition } from "./text";
 import type { Diagnostic, Fix, Position, Range } from "./types";
 
 export function hoverAt(result: AnalysisResult, position: Position): { markdown: string; range: Range } | undefined {
+  // A file that was not analysed (too large, binary, nested too deep) says why: anywhere in a file that
+  // looks like a training config, on the first line of any other file.
+  if (result.doc.skipped && (result.likelyFramework || position.line === 0)) {
+    const line = result.doc.lines.lineCount > 0 ? position.line : 0;
+    const end = Math.min(result.doc.lines.lineText(line).length, 10_000);
+    return { markdown: `**Precision Lens** — ${result.doc.skipped}`, range: { start: { line, character: 0 }, end: { line, character: end } } };
+  }
   // Targets are listed most specific first; the first containing the position wins.
   const t = result.hovers.find((h) => containsPosition(h.range, position));
   return t ? { markdown: t.markdown, range: t.range } : undefined;

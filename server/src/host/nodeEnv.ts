@@ -2,10 +2,11 @@
  * The real AnalysisEnv for Node front ends (server and CLI): bounded, read-only file access. Nothing read
  * is executed; nothing goes to the network.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AnalysisEnv } from "../core/analysis";
+import { decodeUtf8, readBounded } from "./files";
 
 /** Neighbouring files (run scripts, DeepSpeed JSON, lock files) larger than this are not read. */
 const MAX_NEIGHBOUR_BYTES = 4 * 1024 * 1024;
@@ -24,7 +25,10 @@ function readCached(path: string): string | undefined {
     if (!st.isFile() || st.size > MAX_NEIGHBOUR_BYTES) return undefined;
     const hit = fileCache.get(path);
     if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.text;
-    const text = readFileSync(path, "utf8");
+    // A hard byte cap and no blocking, whatever stat said (a file swapped for a FIFO or a device).
+    const read = readBounded(path, MAX_NEIGHBOUR_BYTES);
+    if (!read.ok) return undefined;
+    const text = decodeUtf8(read.bytes);
     if (fileCache.size >= FILE_CACHE_ENTRIES) fileCache.delete(fileCache.keys().next().value!);
     fileCache.set(path, { mtimeMs: st.mtimeMs, size: st.size, text });
     return text;
@@ -33,15 +37,34 @@ function readCached(path: string): string | undefined {
   }
 }
 
+/**
+ * Folder listings, re-read only when the folder's mtime changes: checking N configs in one folder must not
+ * list it N times (that made a monorepo walk quadratic).
+ */
+const dirCache = new Map<string, { mtimeMs: number; names: string[] }>();
+const DIR_CACHE_ENTRIES = 256;
+
+function listCached(path: string): string[] {
+  try {
+    const st = statSync(path);
+    if (!st.isDirectory()) return [];
+    const hit = dirCache.get(path);
+    if (hit && hit.mtimeMs === st.mtimeMs) return hit.names;
+    const names = Object.freeze(readdirSync(path)) as string[];
+    if (dirCache.size >= DIR_CACHE_ENTRIES) dirCache.delete(dirCache.keys().next().value!);
+    dirCache.set(path, { mtimeMs: st.mtimeMs, names });
+    return names;
+  } catch {
+    return [];
+  }
+}
+
 export function nodeEnv(documentPath: string | undefined, workspaceRoots: string[]): AnalysisEnv {
   const env: AnalysisEnv = {
     readFile: readCached,
     listDir(path) {
-      try {
-        return readdirSync(path);
-      } catch {
-        return [];
-      }
+      // The same frozen array while the folder is unchanged (core/workspace/listing.ts memoises on it).
+      return listCached(path) as string[];
     },
     workspaceRoots: workspaceRoots.filter((r) => documentPath === undefined || documentPath.startsWith(r)),
   };

@@ -3,6 +3,8 @@
  * parsers handle quickly (toml-eslint-parser grows super-linearly; see README "Limits").
  */
 
+import { MAX_NESTING } from "../limits";
+
 /** Above this many characters a config is not analysed (real training configs are under 20 kB; a 500 kB TOML file takes about a second to parse and analyse on a 2-core machine). */
 export const MAX_ANALYSED_CHARS = 512_000;
 
@@ -14,6 +16,263 @@ export function skipReason(text: string): string | undefined {
   const probe = text.slice(0, 8192);
   if (probe.includes("\u0000")) {
     return "Precision Lens did not analyse this file: it contains NUL bytes and looks binary.";
+  }
+  return undefined;
+}
+
+const NESTING_PREFIX = "Precision Lens did not analyse this file: its values nest more than";
+
+/** The user-facing reason for a file whose values nest deeper than the parsers are allowed to go. */
+export function nestingReason(limit: number, line?: number): string {
+  return `${NESTING_PREFIX} ${limit} levels deep${line === undefined ? "" : ` (at line ${line + 1})`}; real training configs nest a few levels.`;
+}
+
+/** True for a `skipped` reason given by the nesting bound (that one also gets a diagnostic). */
+export function isNestingReason(reason: string): boolean {
+  return reason.startsWith(NESTING_PREFIX);
+}
+
+/** Raw string literals at least this long are parsed in pieces (see `prepareToml`). */
+export const LONG_STRING_CHARS = 4096;
+
+/** A long string literal replaced by a short placeholder for the parser, and its real value. */
+interface LongString {
+  start: number;
+  /** End of the literal in the original text (exclusive). */
+  end: number;
+  /** End of the placeholder (exclusive); the rest up to `end` is padding whitespace. */
+  placeholderEnd: number;
+  placeholder: string;
+  value: string;
+}
+
+export interface TomlPrepared {
+  /** Set when the file must not be parsed: its values nest too deep. */
+  skipped?: string;
+  /** The text to hand to the parser: the original, or the original with long strings replaced. */
+  parseText: string;
+  longStrings: LongString[];
+}
+
+/**
+ * One linear pass over a TOML text before the parser sees it (the parser recurses per bracket and spreads
+ * a string's code points into one call, so both deep nesting and a 150,000-character string overflow the
+ * stack):
+ *  - counts `[`/`{` nesting outside strings and comments; past MAX_NESTING the file is not parsed;
+ *  - replaces each string literal of LONG_STRING_CHARS or more with a short unique placeholder padded
+ *    with spaces (newlines kept), so every other offset is unchanged; the literal's value is parsed in
+ *    pieces by the same parser and put back into the AST by `restoreLongStrings`.
+ * A literal the pieces do not parse (a bad escape) is left in place for the parser to report.
+ */
+export function prepareToml(text: string, parsePiece: (src: string) => string | undefined): TomlPrepared {
+  let depth = 0;
+  const long: LongString[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x23 /* # */) {
+      const nl = text.indexOf("\n", i);
+      i = nl < 0 ? n : nl;
+    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      depth++;
+      if (depth > MAX_NESTING) return { skipped: nestingReason(MAX_NESTING, lineOf(text, i)), parseText: text, longStrings: [] };
+      i++;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
+      if (depth > 0) depth--;
+      i++;
+    } else if (c === 0x22 /* " */ || c === 0x27 /* ' */) {
+      const q = text[i]!;
+      const multi = text.startsWith(q + q + q, i);
+      const end = stringEnd(text, i, q, multi);
+      if (end < 0) return { parseText: text, longStrings: long }; // unterminated: the parser reports it
+      if (end - i >= LONG_STRING_CHARS) {
+        const value = decodeInPieces(text.slice(i + (multi ? 3 : 1), end - (multi ? 3 : 1)), q, multi, parsePiece);
+        if (value !== undefined) long.push({ start: i, end, placeholderEnd: 0, placeholder: "", value });
+      }
+      i = end;
+    } else i++;
+  }
+  if (!long.length) return { parseText: text, longStrings: long };
+  const ids = new Map<string, string>();
+  let out = "";
+  let at = 0;
+  for (const s of long) {
+    let ph = ids.get(s.value);
+    if (!ph) {
+      ph = `"\uE000${ids.size}"`;
+      ids.set(s.value, ph);
+    }
+    s.placeholder = ph.slice(1, -1);
+    s.placeholderEnd = s.start + ph.length;
+    out += text.slice(at, s.start) + ph + text.slice(s.start + ph.length, s.end).replace(/[^\r\n]/g, " ");
+    at = s.end;
+  }
+  out += text.slice(at);
+  return { parseText: out, longStrings: long };
+}
+
+function lineOf(text: string, offset: number): number {
+  let line = 0;
+  for (let i = text.indexOf("\n"); i >= 0 && i < offset; i = text.indexOf("\n", i + 1)) line++;
+  return line;
+}
+
+/** Offset just past the closing quote(s) of the string literal starting at `i`, or -1 when unterminated. */
+function stringEnd(text: string, i: number, q: string, multi: boolean): number {
+  const n = text.length;
+  if (multi) {
+    let j = i + 3;
+    for (;;) {
+      if (q === '"') {
+        while (j < n && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      } else {
+        const k = text.indexOf("'''", j);
+        j = k < 0 ? n : k;
+      }
+      if (j >= n) return -1;
+      if (text.startsWith(q + q + q, j)) {
+        // Up to two more quotes may belong to the content ("""a"""" is a + one quote).
+        let e = j + 3;
+        while (e < n && text[e] === q && e < j + 5) e++;
+        return e;
+      }
+      j++;
+    }
+  }
+  let j = i + 1;
+  while (j < n) {
+    const ch = text[j]!;
+    if (ch === "\n") return -1;
+    if (ch === q) return j + 1;
+    j += q === '"' && ch === "\\" ? 2 : 1;
+  }
+  return -1;
+}
+
+/**
+ * The value of a long string body, parsed by the real parser in pieces of about LONG_STRING_CHARS (cut
+ * between escape sequences and never inside whitespace a line-ending backslash would trim).
+ */
+function decodeInPieces(body: string, q: string, multi: boolean, parsePiece: (src: string) => string | undefined): string | undefined {
+  const open = multi ? q + q + q : q;
+  let out = "";
+  let from = 0;
+  let first = true;
+  while (from < body.length) {
+    let to = Math.min(body.length, from + LONG_STRING_CHARS);
+    if (to < body.length) {
+      // Step back to a cut point: not inside an escape, not next to whitespace, not before a quote.
+      while (to > from + 16 && !safeCut(body, to, q)) to--;
+      if (to <= from + 16) to = Math.min(body.length, from + LONG_STRING_CHARS);
+    }
+    // Later pieces of a multi-line string start with a newline the parser trims, keeping their own.
+    const piece = (multi && !first ? "\n" : "") + body.slice(from, to);
+    const v = parsePiece(`x = ${open}${piece}${open}\n`);
+    if (v === undefined) return undefined;
+    out += v;
+    from = to;
+    first = false;
+  }
+  return out;
+}
+
+function safeCut(body: string, at: number, q: string): boolean {
+  const prev = body[at - 1]!;
+  const next = body[at]!;
+  if (/\s/.test(prev) || /\s/.test(next) || next === q || prev === q) return false;
+  if (q === "'") return true;
+  // Count the backslashes before the cut and look back for an unfinished \uXXXX / \UXXXXXXXX escape.
+  let k = at - 1;
+  let slashes = 0;
+  while (k >= 0 && body[k] === "\\") {
+    slashes++;
+    k--;
+  }
+  if (slashes % 2 === 1) return false;
+  for (let back = 1; back <= 9 && at - back - 1 >= 0; back++) {
+    const c = body[at - back - 1];
+    const e = body[at - back];
+    if (c === "\\" && (e === "u" || e === "U")) {
+      let s = 0;
+      for (let m = at - back - 2; m >= 0 && body[m] === "\\"; m--) s++;
+      if (s % 2 === 0 && back <= (e === "u" ? 4 : 8)) return false;
+    }
+  }
+  return true;
+}
+
+interface AstNode {
+  type?: string;
+  range?: [number, number];
+  value?: unknown;
+  resolvedKey?: (string | number)[];
+  [k: string]: unknown;
+}
+
+/** Puts the real values and source ends of `prepareToml`'s long strings back into the parser's AST. */
+export function restoreLongStrings(program: unknown, prepared: TomlPrepared): void {
+  if (!prepared.longStrings.length) return;
+  const byStart = new Map(prepared.longStrings.map((s) => [s.start, s]));
+  const ends = new Map(prepared.longStrings.map((s) => [s.placeholderEnd, s.end]));
+  const values = new Map(prepared.longStrings.map((s) => [s.placeholder, s.value]));
+  const stack: unknown[] = [program];
+  const seen = new Set<unknown>();
+  while (stack.length) {
+    const node = stack.pop();
+    if (!node || typeof node !== "object" || seen.has(node)) continue;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const x of node) stack.push(x);
+      continue;
+    }
+    const n = node as AstNode;
+    if (n.range && ends.has(n.range[1])) n.range[1] = ends.get(n.range[1])!;
+    if (n.range && typeof n.value === "string" && byStart.has(n.range[0])) n.value = byStart.get(n.range[0])!.value;
+    if (Array.isArray(n.resolvedKey)) n.resolvedKey = n.resolvedKey.map((k) => (typeof k === "string" && values.has(k) ? values.get(k)! : k));
+    for (const [k, v] of Object.entries(n)) if (k !== "parent" && k !== "loc" && k !== "tokens" && k !== "comments" && v && typeof v === "object") stack.push(v);
+  }
+}
+
+/**
+ * YAML's flow collections (`[...]`, `{...}`) make the `yaml` package recurse per level: a linear scan
+ * bounds their nesting before parsing (quoted scalars and comments skipped). Block nesting is bounded by
+ * indentation and walked with a depth limit in yaml.ts.
+ */
+export function yamlNestingReason(text: string): string | undefined {
+  let depth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text[i]!;
+    if (i === 0 || text[i - 1] === "\n") {
+      // Compact block collections nest on one line (`- - - - 1`, `? ? ? a`): count the indicators.
+      let j = i;
+      while (j < n && (text[j] === " " || text[j] === "\t")) j++;
+      let indicators = 0;
+      while (j + 1 < n && (text[j] === "-" || text[j] === "?" || text[j] === ":") && (text[j + 1] === " " || text[j + 1] === "\t")) {
+        indicators++;
+        j += 2;
+        while (j < n && (text[j] === " " || text[j] === "\t")) j++;
+      }
+      if (indicators > MAX_NESTING) return nestingReason(MAX_NESTING, lineOf(text, i));
+    }
+    if (c === "#" && (i === 0 || /\s/.test(text[i - 1]!))) {
+      const nl = text.indexOf("\n", i);
+      if (nl < 0) break;
+      i = nl;
+    } else if ((c === '"' || c === "'") && (depth > 0 || i === 0 || /[\s:,\[{-]/.test(text[i - 1]!))) {
+      // A quoted scalar: skip to its closing quote ('' and \" escape one).
+      let j = i + 1;
+      while (j < n) {
+        if (c === '"' && text[j] === "\\") j += 2;
+        else if (text[j] === c && c === "'" && text[j + 1] === "'") j += 2;
+        else if (text[j] === c) break;
+        else j++;
+      }
+      i = j;
+    } else if (c === "[" || c === "{") {
+      if (++depth > MAX_NESTING) return nestingReason(MAX_NESTING, lineOf(text, i));
+    } else if ((c === "]" || c === "}") && depth > 0) depth--;
   }
   return undefined;
 }

@@ -11,7 +11,7 @@
 import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigValue } from "../model";
 import { LineIndex } from "../text";
 import type { Range } from "../types";
-import { skipReason } from "./guard";
+import { skipReason, nestingReason } from "./guard";
 
 const MAX_DEPTH = 256;
 
@@ -54,7 +54,9 @@ export function parseJsonDocument(uri: string, text: string): ConfigDocument {
     if (p.pos < text.length) throw new JsonError("unexpected text after the end of the JSON value", p.pos, p.pos + 1);
   } catch (e) {
     if (e instanceof JsonError) doc.syntaxErrors.push({ message: `JSON syntax error: ${e.message}`, range: lines.range(e.at, Math.max(e.at, Math.min(e.end, text.length))) });
-    else if (e instanceof RangeError) doc.syntaxErrors.push({ message: "JSON syntax error: nesting too deep", range: lines.range(0, 0) });
+    // Past the depth bound the file is not analysed (a valid file never gets a syntax error); any other
+    // RangeError (a stack overflow) becomes an internal-error in analyzeDocument.
+    else if (e instanceof RangeError && e.message === "depth") doc.skipped = nestingReason(MAX_DEPTH);
     else throw e;
     // Keep comments found up to the error (directives still apply), plus a scan of the rest.
   }

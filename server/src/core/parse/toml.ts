@@ -6,7 +6,7 @@
 import { ParseError, parseTOML, type AST } from "toml-eslint-parser";
 import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigSection, ConfigValue } from "../model";
 import { LineIndex } from "../text";
-import { skipReason } from "./guard";
+import { prepareToml, restoreLongStrings, skipReason, type TomlPrepared } from "./guard";
 import { FULL_RECOVERY_MAX_CHARS, markRecovered, setUnparsedKeys, type UnparsedKey } from "./partial";
 import { explainTomlError, tableAbove, type TomlErrorCause } from "./tomlRecover";
 
@@ -25,11 +25,20 @@ export function parseTomlDocument(uri: string, text: string): ConfigDocument {
     doc.skipped = skipped;
     return doc;
   }
+  // Bounded before parsing: nesting depth, and long strings parsed in pieces (see guard.ts).
+  const prepared = prepareToml(text, parseStringPiece);
+  if (prepared.skipped) {
+    doc.skipped = prepared.skipped;
+    return doc;
+  }
   let program: AST.TOMLProgram;
   try {
-    program = parseTOML(text, { tomlVersion: "1.0" });
+    program = parseTOML(prepared.parseText, { tomlVersion: "1.0" });
+    restoreLongStrings(program, prepared);
   } catch (e) {
-    recover(doc, lines, e);
+    // A stack overflow is no syntax error: analyzeDocument turns it into an internal-error.
+    if (!(e instanceof ParseError)) throw e;
+    recover(doc, lines, e, prepared);
     return doc;
   }
   for (const c of program.comments) {
@@ -78,13 +87,18 @@ function addProgram(doc: ConfigDocument, lines: LineIndex, program: AST.TOMLProg
  * spaces, so offsets stay exact) and parse again, within MAX_TOML_PARSES parses in all. Everything that
  * still parses is in the model; the keys set aside are listed by `unparsedKeys`.
  */
-function recover(doc: ConfigDocument, lines: LineIndex, firstError: unknown): void {
+function recover(doc: ConfigDocument, lines: LineIndex, firstError: unknown, prepared: TomlPrepared): void {
+  // Parses the text as prepared by guard.ts (long strings as same-length placeholders, so offsets stay exact).
+  const parse = (t: string): AST.TOMLProgram => {
+    const p = parseTOML(t, { tomlVersion: "1.0" });
+    restoreLongStrings(p, prepared);
+    return p;
+  };
   const budget = { left: (doc.text.length > FULL_RECOVERY_MAX_CHARS ? 2 : MAX_TOML_PARSES) - 1 };
   const causes: TomlErrorCause[] = [];
   const programs: AST.TOMLProgram[] = [];
-  const fatal: unknown[] = [];
   // Jobs: the document, then the bodies of broken headers (parsed on their own under the header's name).
-  const jobs: { text: string; error: unknown; prefix: string[] }[] = [{ text: doc.text, error: firstError, prefix: [] }];
+  const jobs: { text: string; error: unknown; prefix: string[] }[] = [{ text: prepared.parseText, error: firstError, prefix: [] }];
   for (let j = 0; j < jobs.length; j++) {
     const job = jobs[j]!;
     let cur = job.text;
@@ -93,26 +107,24 @@ function recover(doc: ConfigDocument, lines: LineIndex, firstError: unknown): vo
       if (budget.left <= 0) break;
       budget.left--;
       try {
-        programs.push(addProgram(doc, lines, parseTOML(cur, { tomlVersion: "1.0" }), job.prefix));
+        programs.push(addProgram(doc, lines, parse(cur), job.prefix));
         continue;
       } catch (e) {
         error = e;
       }
     }
     for (;;) {
-      if (!(error instanceof ParseError)) {
-        fatal.push(error);
-        break;
-      }
+      // A stack overflow (or any non-parse failure) is no syntax error: analyzeDocument reports it.
+      if (!(error instanceof ParseError)) throw error;
       const cause = explainTomlError(cur, new LineIndex(cur), error.index, error.message);
       causes.push(cause);
       const before = cur;
       for (const [a, b] of cause.blank) cur = blankOut(cur, a, b);
-      if (cause.body) jobs.push({ text: keepOnly(doc.text, cause.body.start, cause.body.end), error: undefined, prefix: cause.body.path });
+      if (cause.body) jobs.push({ text: keepOnly(prepared.parseText, cause.body.start, cause.body.end), error: undefined, prefix: cause.body.path });
       if (cur === before || budget.left <= 0) break; // no progress, or out of parses: the rest stays unread
       budget.left--;
       try {
-        programs.push(addProgram(doc, lines, parseTOML(cur, { tomlVersion: "1.0" }), job.prefix));
+        programs.push(addProgram(doc, lines, parse(cur), job.prefix));
         break;
       } catch (e) {
         error = e;
@@ -125,7 +137,6 @@ function recover(doc: ConfigDocument, lines: LineIndex, firstError: unknown): vo
       doc.sections.push({ path: c.body.path, headerRange: lines.range(c.body.headerStart, c.body.headerEnd), range: lines.range(c.body.headerStart, c.body.end) });
     }
   }
-  for (const e of fatal) doc.syntaxErrors.push(toSyntaxError(e, lines));
   if (programs.length) markRecovered(doc);
   // Source order, as for a file that parses.
   const byPos = (a: { start: { line: number; character: number } }, b: { start: { line: number; character: number } }) => a.start.line - b.start.line || a.start.character - b.start.character;
@@ -167,6 +178,16 @@ function blankOut(text: string, a: number, b: number): string {
 /** The text with everything outside [a, b) blanked. */
 function keepOnly(text: string, a: number, b: number): string {
   return blankOut(blankOut(text, b, text.length), 0, a);
+}
+
+/** The value of `x = "<piece>"`, for guard.ts's long strings; undefined when the piece does not parse. */
+function parseStringPiece(src: string): string | undefined {
+  try {
+    const kv = parseTOML(src, { tomlVersion: "1.0" }).body[0].body[0];
+    return kv?.type === "TOMLKeyValue" && kv.value.type === "TOMLValue" && kv.value.kind === "string" ? kv.value.value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function keyName(k: AST.TOMLBare | AST.TOMLQuoted): string {
@@ -218,19 +239,6 @@ function toValue(doc: ConfigDocument, lines: LineIndex, path: string[], node: AS
           return { kind: "datetime", value: node.datetime, range, raw };
       }
   }
-}
-
-function toSyntaxError(e: unknown, lines: LineIndex): { message: string; range: ConfigDocument["syntaxErrors"][number]["range"] } {
-  if (e instanceof ParseError) {
-    const start = Math.max(0, Math.min(e.index, lines.text.length));
-    // Underline the offending token (up to the end of the word) or one character.
-    let end = start;
-    while (end < lines.text.length && !/[\s,\]\}=]/.test(lines.text[end]!)) end++;
-    if (end === start) end = Math.min(start + 1, lines.text.length);
-    return { message: `TOML syntax error: ${e.message}`, range: lines.range(start, end) };
-  }
-  const message = e instanceof Error ? e.message : String(e);
-  return { message: `TOML syntax error: ${message}`, range: lines.range(0, 0) };
 }
 
 /** A line scan for `#` comments, used only when the parser failed. Ignores `#` inside quoted strings. */

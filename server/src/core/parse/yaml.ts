@@ -26,7 +26,7 @@ import { Composer, Parser, isAlias, isMap, isScalar, isSeq, visit, type Document
 import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigValue } from "../model";
 import { LineIndex } from "../text";
 import type { Range, Severity } from "../types";
-import { MAX_ANALYSED_CHARS, skipReason } from "./guard";
+import { MAX_ANALYSED_CHARS, skipReason, yamlNestingReason } from "./guard";
 import { FULL_RECOVERY_MAX_CHARS, markRecovered, setUnparsedKeys, type UnparsedKey } from "./partial";
 import { recoverYaml, type YamlError } from "./yamlRecover";
 
@@ -79,7 +79,7 @@ interface Walk {
 export function parseYamlDocument(uri: string, text: string): ConfigDocument {
   const lines = new LineIndex(text);
   const doc: ConfigDocument = { uri, format: "yaml", text, lines, entries: [], sections: [], comments: [], syntaxErrors: [] };
-  const skipped = skipReason(text);
+  const skipped = skipReason(text) ?? yamlNestingReason(text);
   if (skipped) {
     doc.skipped = skipped;
     return doc;
@@ -89,10 +89,14 @@ export function parseYamlDocument(uri: string, text: string): ConfigDocument {
   try {
     ({ tokens, docs } = compose(text));
   } catch (e) {
+    // A stack overflow is no syntax error: analyzeDocument turns it into an internal-error.
+    if (e instanceof RangeError) throw e;
     doc.syntaxErrors.push({ message: `YAML syntax error: ${e instanceof Error ? e.message : String(e)}`, range: lines.range(0, 0) });
     return doc;
   }
   const errors = errorsOfDocs(docs);
+  const overflow = errors.find((e) => /Maximum call stack/.test(e.message));
+  if (overflow) throw new RangeError(overflow.message);
   // Issue #14: set the broken lines aside and compose again, so the rest is analysed with exact offsets.
   const recovered = errors.length && text.length <= FULL_RECOVERY_MAX_CHARS ? recoverYaml(text, lines, errors, (t) => errorsOfText(t)) : undefined;
   if (recovered) {
@@ -104,6 +108,8 @@ export function parseYamlDocument(uri: string, text: string): ConfigDocument {
   }
   collectComments(tokens, doc, lines);
   for (const err of recovered ? recovered.errors : errors) {
+    // The package reports its own stack overflow as a document error: that is no syntax error.
+    if (/Maximum call stack/.test(err.message)) throw new RangeError(err.message);
     doc.syntaxErrors.push({ message: `YAML syntax error: ${firstLine(err.message)}`, range: lines.range(err.start, Math.max(err.end, err.start)) });
   }
   // Even a document with errors is walked: the partial model lets detection recognise a broken config.

@@ -3,6 +3,7 @@
  * and hovers. Everything is computed once per document version into a TitanContext.
  */
 import type { AnalysisEnv, AnalysisSettings, HoverTarget, FrameworkAnalysis, FrameworkAnalyzer, ParallelLayout, Sourced } from "../analysis";
+import { MAX_WORLD_SIZE } from "../limits";
 import { diag } from "../diagnostics";
 import { directiveValue, parseDirectives, type Directive } from "../directives";
 import { findEntry, stringValue, type ConfigDocument } from "../model";
@@ -188,13 +189,16 @@ function resolveWorldSize(read: DimsRead, settings: AnalysisSettings, env: Analy
   let fromDirective: Explicit<number> | undefined;
   if (d) {
     const n = /^\d+$/.test(d.value) ? Number(d.value) : NaN;
-    if (Number.isInteger(n) && n > 0) fromDirective = { value: n, source: "directive", detail: `\`# precision-lens: world-size=${n}\` on line ${d.line + 1}`, label: `\`# precision-lens: world-size=${n}\` (line ${d.line + 1})` };
+    if (Number.isInteger(n) && n > MAX_WORLD_SIZE) extra.push(diag("invalid-directive", "warning", d.range, `world-size=${d.value} in the precision-lens directive is above ${MAX_WORLD_SIZE} (2^20), the largest world size Precision Lens analyses; it is ignored.`));
+    else if (Number.isInteger(n) && n > 0) fromDirective = { value: n, source: "directive", detail: `\`# precision-lens: world-size=${n}\` on line ${d.line + 1}`, label: `\`# precision-lens: world-size=${n}\` (line ${d.line + 1})` };
     else extra.push(diag("invalid-directive", "warning", d.range, `world-size in the precision-lens directive must be a positive integer, got "${d.value}"; it is ignored.`));
   }
-  const explicit = pickExplicit(settings, worldSizeFromSettings(settings), fromDirective);
+  // A setting above MAX_WORLD_SIZE (2^20) is ignored, like a directive or run script above it.
+  const bounded = settings.worldSize && settings.worldSize > MAX_WORLD_SIZE ? { ...settings, worldSize: null } : settings;
+  const explicit = pickExplicit(settings, worldSizeFromSettings(bounded), fromDirective);
   if (explicit) return explicit;
   const script = inferWorldSize(env);
-  if (script) return { value: script.value, source: script.source, detail: script.detail };
+  if (script && script.value <= MAX_WORLD_SIZE) return { value: script.value, source: script.source, detail: script.detail };
   const { configured, typeErrors } = read;
   if (!typeErrors.length && configured.dp_shard !== -1) {
     const product = configured.dp_replicate * configured.dp_shard * configured.cp * configured.tp * configured.pp;

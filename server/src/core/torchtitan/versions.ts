@@ -43,7 +43,9 @@ export function parseVersion(id: string): TitanVersion | undefined {
   const m = /^main@(\d{4})-(\d{2})-(\d{2})$/.exec(v);
   if (m) {
     const date = `${m[1]}-${m[2]}-${m[3]}`;
-    if (Number.isNaN(Date.parse(date)) || date > LAST_TOML_DATE) return undefined;
+    // A real calendar date: Date.parse accepts 2025-02-30 (it rolls over to March), so round-trip it.
+    const parsed = new Date(`${date}T00:00:00Z`);
+    if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date || date > LAST_TOML_DATE) return undefined;
     return { id: v, date, era: eraForDate(date), schemaRelease: releaseAtOrBefore(date), whatIf: false };
   }
   return undefined;

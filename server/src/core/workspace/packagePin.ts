@@ -51,7 +51,7 @@ export function findPackagePin(text: string, pkg: string, lock: boolean): string
 /** The nearest exact pin of `pkg` above the document, or undefined. */
 export function packagePin(env: AnalysisEnv, pkg: string): PackagePin | undefined {
   for (const dir of ancestorDirs(env)) {
-    const names = env.listDir(dir).sort();
+    const names = [...env.listDir(dir)].sort();
     const files = [...names.filter((n) => /^requirements.*\.txt$/i.test(n)), ...names.filter((n) => n === "pyproject.toml"), ...names.filter((n) => LOCKS.includes(n))];
     for (const n of files) {
       const path = join(dir, n);

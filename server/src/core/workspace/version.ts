@@ -5,6 +5,7 @@
  *
  * Nothing is executed; dependency files are scanned with regular expressions.
  */
+import { matchingNames } from "./listing";
 import type { AnalysisEnv, Sourced } from "../analysis";
 import { entriesUnder, findEntry, findSection, hasSection, type ConfigDocument } from "../model";
 import { DEFAULT_VERSION, LAST_TOML_DATE, RELEASES, type Release } from "../torchtitan/versions";
@@ -265,7 +266,7 @@ export function inferVersion(doc: ConfigDocument, env: AnalysisEnv): VersionInfe
   for (const dir of ancestorDirs(env)) {
     const names = env.listDir(dir);
     for (const dep of DEP_FILES) {
-      for (const name of names.filter(dep.test).sort()) {
+      for (const name of matchingNames(names, `dep:${DEP_FILES.indexOf(dep)}`, dep.test)) {
         const path = join(dir, name);
         const text = env.readFile(path);
         if (text === undefined) continue;

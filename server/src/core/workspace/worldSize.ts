@@ -8,6 +8,7 @@
  * Returns undefined when no script says anything (the caller falls back to 8).
  */
 import type { AnalysisEnv, Sourced } from "../analysis";
+import { matchingNames } from "./listing";
 import { ancestorDirs, basename, displayPath, join } from "./paths";
 
 const SCRIPT = /\.(sh|bash|slurm|sbatch)$/i;
@@ -22,7 +23,7 @@ export function inferWorldSize(env: AnalysisEnv): WorldSizeInference | undefined
   if (!env.documentPath) return undefined;
   const config = basename(env.documentPath);
   for (const dir of ancestorDirs(env)) {
-    for (const name of env.listDir(dir).filter((n) => SCRIPT.test(n)).sort()) {
+    for (const name of matchingNames(env.listDir(dir), "run-scripts", (n) => SCRIPT.test(n))) {
       const path = join(dir, name);
       const text = env.readFile(path);
       if (text === undefined || !text.includes(config)) continue;

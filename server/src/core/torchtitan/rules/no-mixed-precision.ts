@@ -59,13 +59,15 @@ function seedFixes(ctx: TitanContext, d: ParallelLayout, cause: DimField | undef
  */
 export function lowerToEnableFsdp(d: ParallelLayout, field: DimField, worldSize: number): { degree: number; dpShard: number } | undefined {
   const rest = d.dp_replicate * d.cp * d.tp * d.pp / d[field];
-  for (let v = d[field] - 1; v >= 1; v--) {
-    const denom = rest * v;
-    if (worldSize % denom !== 0) continue;
-    const s = worldSize / denom;
-    if (s > 1) return { degree: v, dpShard: s };
+  // v must divide m = worldSize / rest: search the divisors of m (O(sqrt m)), never count down from d[field].
+  if (!Number.isSafeInteger(worldSize) || !Number.isSafeInteger(rest) || rest < 1 || worldSize % rest !== 0) return undefined;
+  const m = worldSize / rest;
+  let best: number | undefined;
+  for (let a = 1; a * a <= m; a++) {
+    if (m % a !== 0) continue;
+    for (const v of [a, m / a]) if (v < d[field] && m / v > 1 && (best === undefined || v > best)) best = v;
   }
-  return undefined;
+  return best === undefined ? undefined : { degree: best, dpShard: m / best };
 }
 
 /** Model families whose routed experts run through grouped_mm (llama4, deepseek_v3, gpt_oss, qwen3 MoE flavors). */
