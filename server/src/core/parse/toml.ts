@@ -8,7 +8,7 @@ import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigSection, ConfigV
 import { LineIndex } from "../text";
 import { prepareToml, restoreLongStrings, skipReason, type TomlPrepared } from "./guard";
 import { FULL_RECOVERY_MAX_CHARS, markRecovered, setUnparsedKeys, type UnparsedKey } from "./partial";
-import { explainTomlError, tableAbove, type TomlErrorCause } from "./tomlRecover";
+import { commentStart, explainTomlError, tableAbove, type TomlErrorCause } from "./tomlRecover";
 
 /**
  * At most this many parses for a file with syntax errors, recovery included: each syntax error costs one
@@ -246,19 +246,10 @@ function scanComments(lines: LineIndex): ConfigComment[] {
   const out: ConfigComment[] = [];
   for (let line = 0; line < lines.lineCount; line++) {
     const t = lines.lineText(line);
-    let quote: string | undefined;
-    for (let i = 0; i < t.length; i++) {
-      const c = t[i]!;
-      if (quote) {
-        if (c === "\\" && quote === '"') i++;
-        else if (c === quote) quote = undefined;
-      } else if (c === '"' || c === "'") quote = c;
-      else if (c === "#") {
-        const start = lines.lineStart(line) + i;
-        out.push({ line, text: t.slice(i + 1).trim(), range: lines.range(start, start + t.length - i) });
-        break;
-      }
-    }
+    const i = commentStart(t);
+    if (i < 0) continue;
+    const start = lines.lineStart(line) + i;
+    out.push({ line, text: t.slice(i + 1).trim(), range: lines.range(start, start + t.length - i) });
   }
   return out;
 }

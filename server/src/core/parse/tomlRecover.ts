@@ -67,8 +67,8 @@ export function splitKey(k: string): string[] {
   return out;
 }
 
-/** Offset of the end of a line's content before a trailing comment and trailing blanks (string-aware enough for headers and keys). */
-function contentEnd(t: string): number {
+/** Index of the `#` that starts a line's comment, outside quoted strings; -1 when the line has none. */
+export function commentStart(t: string): number {
   let quote: string | undefined;
   for (let i = 0; i < t.length; i++) {
     const c = t[i]!;
@@ -76,9 +76,15 @@ function contentEnd(t: string): number {
       if (c === "\\" && quote === '"') i++;
       else if (c === quote) quote = undefined;
     } else if (c === '"' || c === "'") quote = c;
-    else if (c === "#") return t.slice(0, i).trimEnd().length;
+    else if (c === "#") return i;
   }
-  return t.trimEnd().length;
+  return -1;
+}
+
+/** Offset of the end of a line's content before a trailing comment and trailing blanks (string-aware enough for headers and keys). */
+function contentEnd(t: string): number {
+  const hash = commentStart(t);
+  return (hash < 0 ? t : t.slice(0, hash)).trimEnd().length;
 }
 
 interface Statement {
