@@ -40,3 +40,19 @@ export function autocastWeightCasts(ctx: SimContext, forward: OpResult[]): { cas
   const cache = ctx.assumptions.get("autocast_cache") === "enabled";
   return { casts: countAutocastCasts(uses, ctx.autocast.dtype, cache).casts, castParams: uses.map((u) => u.tensor as OpName) };
 }
+
+/** torchtitan's JobConfig defaults for `training.seq_len` and `training.local_batch_size`, used where the input is silent. */
+export const DEFAULT_SEQ_LEN = 2048;
+export const DEFAULT_LOCAL_BATCH = 8;
+
+/** The shape of one step: parallel degrees (at least 1), sequence length and local batch. */
+export function stepShape(ctx: SimContext): { tp: number; pp: number; cp: number; seq: number; local: number } {
+  const L = ctx.input.layout;
+  return {
+    tp: Math.max(1, L.tp),
+    pp: Math.max(1, L.pp),
+    cp: Math.max(1, L.cp),
+    seq: ctx.input.seqLen ?? DEFAULT_SEQ_LEN,
+    local: ctx.input.localBatchSize ?? DEFAULT_LOCAL_BATCH,
+  };
+}

@@ -10,7 +10,7 @@
 import { DTYPE_BYTES, formatBytes, type EDType } from "./dtypes";
 import { numel, paramCounts, type ModelArch, type ParamGroup } from "./models";
 import type { OpName } from "./ops";
-import { autocastWeightCasts, reshardAfterForward, type SimContext } from "./context";
+import { autocastWeightCasts, reshardAfterForward, stepShape, type SimContext } from "./context";
 import type { MemoryEstimate, MemoryTerm, OpResult, ParamResult } from "./types";
 
 const B = (d: EDType): number => DTYPE_BYTES[d];
@@ -177,7 +177,7 @@ export function savedPerBlock(ctx: SimContext, forward: OpResult[], arch: ModelA
   const add = (s: Saved) => saved.set(s.key, s);
   const get = (n: OpName) => forward.find((r) => r.op === n)!;
   const composite = ctx.assumptions.get("rms_norm_kernel") === "composite";
-  const seq = ctx.input.seqLen ?? 2048;
+  const { seq } = stepShape(ctx);
   for (const r of forward) {
     const op = ctx.graph.find((o) => o.name === r.op)!;
     if (op.scope !== "block") continue;
@@ -231,12 +231,7 @@ export function savedPerBlock(ctx: SimContext, forward: OpResult[], arch: ModelA
 }
 
 function activations(ctx: SimContext, forward: OpResult[], arch: ModelArch, layers: number) {
-  const L = ctx.input.layout;
-  const tp = Math.max(1, L.tp);
-  const cp = Math.max(1, L.cp);
-  const pp = Math.max(1, L.pp);
-  const seq = ctx.input.seqLen ?? 2048;
-  const local = ctx.input.localBatchSize ?? 8;
+  const { tp, cp, pp, seq, local } = stepShape(ctx);
   const sched = ppSchedule(ctx);
   const mbSize = pp > 1 ? sched.microbatchSize : local;
   const tokens = (mbSize * seq) / cp;
@@ -347,8 +342,7 @@ export interface PpSchedule {
  * plus the one in flight (torch schedules.py `_get_1f1b_rank_ops` / `get_rank_warmup_ops`).
  */
 export function ppSchedule(ctx: SimContext): PpSchedule {
-  const pp = Math.max(1, ctx.input.layout.pp);
-  const local = ctx.input.localBatchSize ?? 8;
+  const { pp, local } = stepShape(ctx);
   const name = ctx.input.ppSchedule ?? "1F1B";
   const m = ctx.input.ppMicrobatches && ctx.input.ppMicrobatches > 0 ? ctx.input.ppMicrobatches : Math.max(1, Math.floor(local / Math.max(1, ctx.input.ppMicrobatchSize ?? 1)));
   const microbatchSize = Math.max(1, Math.floor(local / m));

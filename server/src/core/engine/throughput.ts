@@ -19,7 +19,7 @@ import { DTYPE_BYTES, type EDType } from "./dtypes";
 import { GPUS, DEFAULT_GPU, type GpuId, type GpuSpec } from "./gpus";
 import { paramCounts, numel } from "./models";
 import { ppSchedule } from "./memory";
-import { reshardAfterForward, type SimContext } from "./context";
+import { reshardAfterForward, stepShape, type SimContext } from "./context";
 import type { Collective, MemoryEstimate, OpResult } from "./types";
 
 export interface ThroughputTerm {
@@ -123,11 +123,7 @@ export function estimateStepThroughput(
   if (!arch || memory.paramsPerGpu === undefined) return undefined;
   const gpu = GPUS[gpuId];
   const L = ctx.input.layout;
-  const tp = Math.max(1, L.tp);
-  const pp = Math.max(1, L.pp);
-  const cp = Math.max(1, L.cp);
-  const seq = ctx.input.seqLen ?? 2048;
-  const local = ctx.input.localBatchSize ?? 8;
+  const { tp, pp, cp, seq, local } = stepShape(ctx);
   const D = arch.dims.dim;
   const layers = arch.dims.nLayers;
   const notes = new Set<string>();
