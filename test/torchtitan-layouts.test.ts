@@ -27,7 +27,10 @@ describe("torchtitan layouts (v0.2.2)", () => {
     assert.deepEqual(r.worldSize && [r.worldSize.value, r.worldSize.source], [1, "directive"]);
     assert.equal(r.precision?.paramStorage.dtype, "float32");
     assert.equal(r.precision?.compute.dtype, "bfloat16");
-    assert.equal(r.precision?.gradReduce.dtype, "float32");
+    // One device: no gradient reduction at all (null in JSON, "none" in text), as for the YAML/JSON frameworks.
+    assert.equal(r.precision?.gradReduce.dtype, null);
+    assert.match(r.precision!.gradReduce.knob, /^one device: no gradient reduction/);
+    assert.match(r.hovers.map((h) => h.markdown).join("\n"), /\| gradient reduction \| none \| one device/);
   });
 
   it("DDP: autocast, fp32 all-reduce", () => {
