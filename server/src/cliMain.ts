@@ -3,6 +3,7 @@
  *   precision-lens check [--world-size N] [--torchtitan-version V] [--format text|json] PATH...
  * Exit codes: 0 no error-level diagnostic, 1 at least one, 2 usage error or unreadable input.
  */
+import { diagnosticJson } from "./cli/diagnosticJson";
 import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { extname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -326,7 +327,7 @@ export function fileJson(path: string, r: AnalysisResult): Record<string, unknow
     parallel: r.parallel ? { ...r.parallel } : null,
     mechanism: r.mechanism ?? null,
     precision: r.precision ? { paramStorage: r.precision.paramStorage.dtype, compute: r.precision.compute.dtype, gradReduce: r.precision.gradReduce.dtype } : null,
-    diagnostics: r.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range })),
+    diagnostics: r.diagnostics.map(diagnosticJson),
   };
   if (r.torchtitanVersion) out.torchtitanVersion = { value: r.torchtitanVersion.value, source: r.torchtitanVersion.source };
   if (r.framework === "torchtitan") out.simulation = r.simulation ? simulationToJson(r.simulation) : null;

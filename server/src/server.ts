@@ -26,6 +26,7 @@ import {
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { analyzeDocument, formatOf } from "./core/analyze";
+import { codeHref } from "./core/codes";
 import type { AnalysisResult, AnalysisSettings } from "./core/analysis";
 import { codeLenses, completionsAt, headline, hoverAt, quickFixes } from "./core/features";
 import { documentSymbols, foldingRanges, type DocSymbol } from "./core/symbols";
@@ -159,7 +160,10 @@ const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.
 function toLspDiagnostic(d: Diagnostic): LspDiagnostic {
   const out: LspDiagnostic = { range: d.range, severity: SEVERITY[d.severity], code: d.code, source: d.source, message: d.message };
   if (d.data) out.data = d.data;
-  if (d.unnecessary) out.tags = [DiagnosticTag.Unnecessary];
+  out.codeDescription = { href: codeHref(d.code) };
+  const tags = [...(d.unnecessary ? [DiagnosticTag.Unnecessary] : []), ...(d.deprecated ? [DiagnosticTag.Deprecated] : [])];
+  if (tags.length) out.tags = tags;
+  if (d.related?.length) out.relatedInformation = d.related.map((r) => ({ location: r.location, message: r.message }));
   return out;
 }
 
