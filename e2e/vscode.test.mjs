@@ -139,7 +139,7 @@ describe("Precision Lens in VS Code (code-server 4.100.3, chromium)", { skip }, 
       const row = problems().locator(".monaco-list-row", { hasText: "no-mixed-precision" }).first();
       await row.waitFor();
       const text = await row.innerText();
-      assert.match(text, /Mixed precision is disabled: this is a TP-only run on 8 GPUs/);
+      assert.match(text, /No mixed precision: TP-only on 8 GPUs trains in fp32/);
       assert.match(text, /precision-lens\s*\(?no-mixed-precision\)?/);
       assert.match(text, /\[Ln \d+, Col \d+\]/);
       await screenshot("problems-panel");

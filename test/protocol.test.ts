@@ -41,7 +41,7 @@ describe("language server over stdio", () => {
     assert.equal(d.source, "precision-lens");
     assert.equal(d.severity, 2);
     assert.deepEqual(d.range, { start: { line: TP_LINE, character: 0 }, end: { line: TP_LINE, character: "tensor_parallel_degree = 8".length } });
-    assert.match(d.message, /TP-only run on 8 GPUs/);
+    assert.match(d.message, /^No mixed precision: TP-only on 8 GPUs trains in fp32/);
   });
 
   it("summaryChanged names framework, version and world size", async () => {

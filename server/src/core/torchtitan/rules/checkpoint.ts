@@ -21,7 +21,7 @@ export const keepLatestK: TitanRule = {
     const k = intValue(e);
     if (!e || k === undefined || (k !== 1 && k >= 0)) return [];
     return [
-      diag("keep-latest-k", "error", e.value.range, `checkpoint.keep_latest_k = ${k} is invalid: torchtitan raises ValueError (use 0 to keep all, or 2 or more)`, {
+      diag("keep-latest-k", "error", e.value.range, `checkpoint.keep_latest_k = ${k} is invalid: torchtitan raises ValueError (use 0 to keep every checkpoint, or 2 or more)`, {
         fixes: [fix("Change to 2", [{ range: e.value.range, newText: "2" }], true), fix("Change to 0 (keep all)", [{ range: e.value.range, newText: "0" }])],
       }),
     ];
