@@ -77,7 +77,7 @@ tensor_parallel_degree = 8
     // The long explanation moves to the detail (hover, report): world size source, -1 resolution, torchtitan's log line.
     assert.ok(d.detail?.includes("(world size from run_train.sh default (NGPU=8)); data_parallel_shard_degree = -1 resolves to 1"), d.detail);
     assert.ok(d.detail?.endsWith('only logs the warning "Mixed precision training with TP or PP is only supported when FSDP/HSDP/CP is enabled."'), d.detail);
-    assert.ok(d.detail.includes("float32"));
+    assert.ok(d.detail!.includes("float32"));
     assert.equal(r.mechanism, "none");
     assert.deepEqual([r.precision?.paramStorage.dtype, r.precision?.compute.dtype, r.precision?.gradReduce.dtype], ["float32", "float32", "float32"]);
   });
