@@ -32,7 +32,8 @@ export const noMixedPrecision: TitanRule = {
       `This is a ${ctx.layoutName} run on ${worldSizePhrase(ctx)}; ${shard} and cp = ${d.cp}, so FSDP is off and torchtitan ${ctx.version.value.id} applies no mixed precision (${ctx.decision.reason}). ` +
       `Compute, parameters and gradients are all float32 (mixed_precision_param = "${ctx.knobs.param.dtype ?? "?"}" is not applied).${moe}${launchLog}`;
     const shardShort = ctx.dims.dpShardInferred ? `dp_shard -1 → ${d.dp_shard}` : `dp_shard ${d.dp_shard}`;
-    const message = `No mixed precision: ${ctx.layoutName} on ${gpus(ctx.worldSize.value)} trains in fp32 (${shardShort}, so no FSDP)`;
+    const experts = moe ? "routed experts still bf16; " : "";
+    const message = `No mixed precision: ${ctx.layoutName} on ${gpus(ctx.worldSize.value)} trains in fp32 (${experts}${shardShort}, so no FSDP)`;
     return [
       diag(
         "no-mixed-precision",
