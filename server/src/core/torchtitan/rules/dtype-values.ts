@@ -65,7 +65,7 @@ export const dtypeValues: TitanRule = {
             "reduce-dtype-not-allowed",
             "warning",
             e.value.range,
-            `${k.key} = "${s}" is not an allowed choice in torchtitan ${ctx.version.value.id}; it is used anyway, with a warning`,
+            `${k.key} = "${s}" is not allowed in torchtitan ${ctx.version.value.id}: used anyway, with a warning`,
             { fixes: [fix(`Change to "${spec.default}"`, [{ range: e.value.range, newText: `"${spec.default}"` }], true)] },
             {
               detail: `${k.key} = "${s}" is not an allowed choice in torchtitan ${ctx.version.value.id} (only ${spec.choices.map((c) => `"${c}"`).join(", ")}); the TOML value is accepted with a tyro warning and ${k.key === "training.mixed_precision_reduce" ? "FSDP then reduces gradients in " + s + ", losing precision in the sum" : "used as is"}.`,
