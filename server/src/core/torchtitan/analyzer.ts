@@ -184,7 +184,7 @@ function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: Analysi
   if (d) {
     const n = /^\d+$/.test(d.value) ? Number(d.value) : NaN;
     if (Number.isInteger(n) && n > 0) fromDirective = { value: n, source: "directive", detail: `\`# precision-lens: world-size=${n}\` on line ${d.line + 1}`, label: `\`# precision-lens: world-size=${n}\` (line ${d.line + 1})`, location: { uri: doc.uri, range: d.range } };
-    else extra.push(diag("invalid-directive", "warning", d.range, `world-size in the precision-lens directive must be a positive integer, got "${d.value}"; it is ignored.`));
+    else extra.push(diag("invalid-directive", "warning", d.range, `world-size in the precision-lens directive must be a positive integer, got "${d.value.slice(0, 30)}"; it is ignored.`));
   }
   const explicit = pickExplicit(settings, worldSizeFromSettings(settings), fromDirective);
   if (explicit) return explicit;
