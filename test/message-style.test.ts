@@ -36,6 +36,11 @@ const STILL_LONG: ReadonlySet<string> = new Set([
   "yaml-1.1-boolean",
   "yaml-alias-limit",
   // frameworks (wt-9b): every <framework>/<CODE> is matched by its prefix below
+  // on main since this branch started (issues #10, #11a): not shortened yet
+  "memory-exceeds-gpu",
+  "parallel-dims-limit",
+  "invalid-utf8",
+  "not-analysed",
 ]);
 const STILL_LONG_PREFIXES: readonly string[] = ["torchtune/", "accelerate/", "lightning/", "axolotl/", "deepspeed/"];
 

@@ -34,6 +34,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = {
   // torchtitan: parallel layout
   "parallel-dims-degree": { summary: "A parallelism degree below 1: ParallelDims rejects it at launch." },
   "parallel-dims-type": { summary: "A parallelism degree that is not an integer." },
+  "parallel-dims-limit": { summary: "A parallelism degree beyond what Precision Lens analyses; it cannot say what happens." },
   "parallel-dims-dp-shard": { summary: "data_parallel_shard_degree is neither -1 nor at least 1." },
   "parallel-dims-resolved": { summary: "data_parallel_shard_degree = -1 resolves to 0: the other degrees need more GPUs than the world size." },
   "parallel-dims-product": { summary: "The parallel degrees do not multiply to the world size." },
@@ -52,6 +53,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = {
   "no-effect": { summary: "A setting that only FSDP reads, in a layout without FSDP.", tags: U },
   "cpu-offload-without-fsdp": { summary: "CPU offload works only through FSDP; this layout has none." },
   "pp-bubble": { summary: "Fewer microbatches than pipeline stages: the pipeline idles (a bubble)." },
+  "memory-exceeds-gpu": { summary: "The estimated peak memory per GPU exceeds the GPU's capacity." },
   // torchtitan: schema (keys, types, values)
   "unknown-key": { summary: "A key the targeted torchtitan release does not know." },
   "unknown-section": { summary: "A table the targeted torchtitan release does not know." },
@@ -88,6 +90,8 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = {
   "unused-suppression": { summary: "A disable= comment that suppresses nothing.", tags: U },
   "invalid-directive": { summary: "A `# precision-lens:` directive with a value it cannot use." },
   "internal-error": { summary: "The analysis itself failed; the file is unchanged." },
+  "invalid-utf8": { summary: "The file is not valid UTF-8; the framework's loader rejects it." },
+  "not-analysed": { summary: "A config file Precision Lens did not analyse (e.g. nested beyond its bound)." },
   // torchtune
   "torchtune/TT1": { summary: "dtype: fp16 in a training recipe: torchtune rejects full fp16 training." },
   "torchtune/TT2": { summary: "A dtype name torchtune does not accept." },
@@ -139,6 +143,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = {
   "axolotl/AX7": { summary: "Deprecated FSDP1 configuration syntax.", tags: D },
   "axolotl/AX8": { summary: "A bitsandbytes 8-bit optimizer with FSDP2." },
   "axolotl/deepspeed-config-missing": { summary: "The referenced DeepSpeed config file was not found." },
+  "lightning/deepspeed-config-missing": { summary: "The referenced DeepSpeed config file was not found." },
   // DeepSpeed
   "deepspeed/DS1": { summary: "fp16 and bf16 both enabled, or Apex amp with DeepSpeed's own mode." },
   "deepspeed/DS2": { summary: "Apex amp with ZeRO: DeepSpeed asserts they are incompatible." },
