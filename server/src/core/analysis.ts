@@ -5,7 +5,7 @@
 import type { Simulation } from "./engine/types";
 import type { ExtensionModule } from "./torchtitan/schema/data";
 import type { ConfigDocument, ConfigFormat } from "./model";
-import type { Diagnostic, DType, Position } from "./types";
+import type { Diagnostic, DType, Position, SourceLocation } from "./types";
 
 export type FrameworkId = "torchtitan" | "torchtune" | "accelerate" | "lightning" | "axolotl" | "deepspeed";
 
@@ -16,6 +16,8 @@ export interface Sourced<T> {
   detail: string;
   /** Explicit sources this one won over (a directive over the workspace setting, a CLI flag over a directive). */
   overrides?: { value: T; source: string; detail: string }[];
+  /** Where in a file the value was read (the directive, the run script line, the pin), when it was read from one. */
+  location?: SourceLocation;
 }
 
 /** The parallel degrees after resolution (torchtitan names; other frameworks map onto them). */

@@ -2,6 +2,7 @@
  * Hugging Face accelerate config YAML (spec other-frameworks.md §2): detection, resolution per
  * `distributed_type` × `mixed_precision` (§2.3), the DeepSpeed link (§2.4) and diagnostics AC1–AC13 (§2.6).
  */
+import { relateLast } from "./related";
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer, Mechanism, ParallelLayout, Sourced } from "../analysis";
 import type { ConfigDocument, ConfigEntry } from "../model";
 import { dsConflict, dsTable, loadDs, type LinkedDs } from "./deepspeed";
@@ -222,6 +223,7 @@ function deepspeedLink(doc: ConfigDocument, v: View, env: AnalysisEnv, d: Diags)
   const req = requestedMode(v, "accelerate");
   const c = dsConflict(ds.facts, req.mode);
   if (c && req.key) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", v.keyRange(...req.key), `${req.label} here, but ${rel} has ${c.what}. ${c.consequence}`);
+  if (c) relateLast(d, "deepspeed/DS9", ds.path, c.entry.range, `${rel} has ${c.what}`);
   return ds;
 }
 

@@ -2,6 +2,7 @@
  * Axolotl YAML (spec other-frameworks.md §4): detection, resolution per mode (§4.3, itself inferred from
  * the code paths) and diagnostics AX1–AX8 (§4.4), plus the `deepspeed:` link (DS9).
  */
+import { relateLast } from "./related";
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer, Mechanism, ParallelLayout, Sourced } from "../analysis";
 import type { ConfigDocument } from "../model";
 import type { DType } from "../types";
@@ -121,6 +122,7 @@ function analyzeAxolotl(doc: ConfigDocument, settings: AnalysisSettings, env: An
       const req = requestedMode(v, "axolotl");
       const c = dsConflict(ds.facts, req.mode, "axolotl");
       if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", req.key ? v.keyRange(...req.key) : v.keyRange("deepspeed"), `${req.label} here, but ${dsRel} has ${c.what}. ${c.consequence}`);
+      if (c) relateLast(d, "deepspeed/DS9", ds.path, c.entry.range, `${dsRel} has ${c.what}`);
     } else if (!dsRel.includes("${") && !/^\{/.test(dsRel)) {
       ds = missingDs(dsRel);
       if (env.documentPath) d.add("deepspeed-config-missing", "information", v.entry("deepspeed")!.value.range, missingDsMessage(dsRel, ds));

@@ -2,6 +2,7 @@
  * DeepSpeed JSON configs (spec other-frameworks.md §5): detection, the resolved precision per ZeRO stage
  * (§5.3), diagnostics DS1–DS9 (§5.4) and the link back to the YAML configs that reference the file.
  */
+import { relateLast } from "./related";
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer, Mechanism, Sourced } from "../analysis";
 import type { ConfigDocument, ConfigEntry } from "../model";
 import { jsonDuplicateKeys, parseJsonDocument } from "../parse/json";
@@ -389,6 +390,7 @@ function ds9FromJson(f: DsFacts, r: Referrer, d: Diags): void {
   if (!c) return;
   const e = c.entry;
   d.add("DS9", c.inferred ? "information" : "warning", e.range, `${c.what} here, but ${r.relPath} (${r.framework}), which uses this file, sets ${r.label}. ${c.consequence}`);
+  relateLast(d, "deepspeed/DS9", r.path, r.keyRange, `${r.relPath} sets ${r.label}`);
 }
 
 export interface DsConflict {

@@ -5,6 +5,7 @@
  * top-level `precision`. Resolution per strategy × precision (§3.3), diagnostics PL1–PL12 (§3.5), and the
  * DeepSpeed strategy's `config` link (DS9).
  */
+import { relateLast } from "./related";
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer, Mechanism, ParallelLayout, Sourced } from "../analysis";
 import type { ConfigDocument, ConfigEntry } from "../model";
 import type { DType } from "../types";
@@ -212,6 +213,7 @@ function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: 
       const req = requestedMode(new View(doc), "lightning");
       const c = dsConflict(ds.facts, req.mode, "lightning");
       if (c && pe) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", pe.keyRange, `${req.label} here, but ${cfgRel} has ${c.what}. ${c.consequence}`);
+      if (c && pe) relateLast(d, "deepspeed/DS9", ds.path, c.entry.range, `${cfgRel} has ${c.what}`);
     } else if (env.documentPath && !cfgRel.includes("${")) {
       const e = st.args?.entry("config");
       if (e) d.add("deepspeed-config-missing", "information", e.value.range, `The DeepSpeed config \`${cfgRel}\` was not found next to this file or in a folder above it, so its own settings cannot be checked. The run is still DeepSpeed (fp32 master weights in the ZeRO optimizer); shown with the precision block Lightning adds from \`precision\` when the file has none.`);

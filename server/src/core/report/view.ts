@@ -12,6 +12,7 @@ import { headline } from "../features";
 import { throughputOf, type ThroughputData } from "./throughput";
 import { buildWhatIf, type WhatIfView } from "./whatIf";
 import { GPUS, parseGpu } from "../engine/gpus";
+import { REPORT_DIAGNOSTICS_SEPARATOR } from "../explain";
 
 /** The GPU table's capacity (one source of truth, engine/gpus.ts); callers may pass another lookup. */
 function engineGpuMemory(gpu: string): { bytes: number; label: string } | undefined {
@@ -200,6 +201,7 @@ export function buildReportView(result: AnalysisResult, options: ReportOptions =
     const w = buildWhatIf(result, options.settings);
     if (w) view.whatIf = w;
   }
-  if (result.reportMarkdown) view.reportMarkdown = result.reportMarkdown;
+  // The page lists the diagnostics itself; the text report's own diagnostics section (with links) is left out.
+  if (result.reportMarkdown) view.reportMarkdown = result.reportMarkdown.split(REPORT_DIAGNOSTICS_SEPARATOR)[0]!;
   return view;
 }
