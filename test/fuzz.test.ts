@@ -10,21 +10,11 @@ import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
 import { applyEdits } from "../server/src/core/diagnostics";
 import { LineIndex } from "../server/src/core/text";
+import { rng } from "./support/rng";
 
 const EXAMPLES = resolve(__dirname, "../examples");
 const ITERATIONS = Number(process.env.FUZZ_ITERATIONS ?? 1500);
 
-/** mulberry32: small deterministic PRNG so failures reproduce from the printed seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TOKENS = ["[", "]", "[[", "=", '"', "'", "\n", "-1", "0", "8", "1e9", "-", "#", ".", "{", "}", ",", "true", '"bf16"', '"float16"', "\u0000", "\r\n", "precision-lens: world-size=0", "tensor_parallel_degree = ", "[parallelism]"];
 

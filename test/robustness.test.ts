@@ -18,6 +18,7 @@ import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { TestLspClient } from "./support/lspClient";
+import { rng } from "./support/rng";
 
 const ROOT = resolve(__dirname, "..");
 const CLI = join(ROOT, "dist/cli.js");
@@ -28,16 +29,6 @@ const CLI_TIMEOUT_MS = 30_000;
 const ANSWER_TIMEOUT_MS = 15_000;
 const HEAP_MB = 384;
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TITAN = readFileSync(join(ROOT, "examples/tp_only_8gpu.toml"), "utf8");
 const ACCEL = readFileSync(join(ROOT, "examples/yaml/accelerate/fsdp2_bf16.yaml"), "utf8");
