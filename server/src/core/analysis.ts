@@ -6,6 +6,9 @@ import type { Simulation } from "./engine/types";
 import type { ExtensionModule } from "./torchtitan/schema/data";
 import type { ConfigDocument, ConfigFormat } from "./model";
 import type { Diagnostic, DType, Position } from "./types";
+import type { Mechanism, ParallelLayout } from "./layout";
+
+export type { Mechanism, ParallelLayout };
 
 export type FrameworkId = "torchtitan" | "torchtune" | "accelerate" | "lightning" | "axolotl" | "deepspeed";
 
@@ -17,20 +20,6 @@ export interface Sourced<T> {
   /** Explicit sources this one won over (a directive over the workspace setting, a CLI flag over a directive). */
   overrides?: { value: T; source: string; detail: string }[];
 }
-
-/** The parallel degrees after resolution (torchtitan names; other frameworks map onto them). */
-export interface ParallelLayout {
-  dp_replicate: number;
-  dp_shard: number;
-  cp: number;
-  tp: number;
-  pp: number;
-  ep: number;
-  etp: number;
-}
-
-/** How mixed precision is applied: FSDP's MixedPrecisionPolicy, torch.autocast, nothing, or a failed launch. */
-export type Mechanism = "fully_shard" | "autocast" | "none" | "error";
 
 export interface ResolvedDtype {
   /**
