@@ -233,7 +233,7 @@ data_parallel_shard_degree = -1
 
 describe("huge files", () => {
   it("a file with thousands of unknown tables is explained up to the cap, then summarised in one line", async () => {
-    const { MAX_EXPLAINED } = await import("../server/src/core/torchtitan/rules/unknown-key");
+    const { MAX_EXPLAINED } = await import("../server/src/core/frameworks/torchtitan/rules/unknown-key");
     let text = `${HEAD}\n[parallelism]\ndata_parallel_shard_degree = -1\n`;
     for (let i = 0; i < 1500; i++) text += `[extra_${i}]\nkey_${i} = ${i}\n`;
     const r = analyzeFixture(text, { settings: { torchtitanVersion: "v0.2.2" } });

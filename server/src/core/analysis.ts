@@ -3,7 +3,7 @@
  * (server, CLI) only ever consume `AnalysisResult`; they never look inside a framework.
  */
 import type { Simulation } from "./engine/types";
-import type { ExtensionModule } from "./torchtitan/schema/data";
+import type { ExtensionModule } from "./frameworks/torchtitan/schema/data";
 import type { ConfigDocument, ConfigFormat } from "./model";
 import type { Diagnostic, DType, Position } from "./types";
 import type { Mechanism, ParallelLayout } from "./layout";

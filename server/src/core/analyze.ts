@@ -6,7 +6,7 @@
 import { NO_ENV, type AnalysisEnv, type AnalysisResult, type AnalysisSettings } from "./analysis";
 import { diag, sortDiagnostics } from "./diagnostics";
 import { directiveValue, parseDirectives } from "./directives";
-import { FRAMEWORKS, frameworkById } from "./frameworks";
+import { FRAMEWORKS, frameworkById } from "./frameworks/index";
 import { firstContentChar } from "./frameworks/shared";
 import type { ConfigDocument, ConfigFormat } from "./model";
 import { parseJsonDocument } from "./parse/json";

@@ -4,7 +4,7 @@
 import type { AnalysisResult } from "./analysis";
 import { complete, type CompletionItem } from "./completion";
 import { formatBytes } from "./engine";
-import { parseVersion } from "./torchtitan/versions";
+import { parseVersion } from "./frameworks/torchtitan/versions";
 import { containsPosition } from "./text";
 import type { Diagnostic, Fix, Position, Range } from "./types";
 
