@@ -7,7 +7,7 @@ import { NO_ENV, type AnalysisEnv, type AnalysisResult, type AnalysisSettings } 
 import { diag, sortDiagnostics } from "./diagnostics";
 import { directiveValue, parseDirectives } from "./directives";
 import { FRAMEWORKS, frameworkById } from "./frameworks/index";
-import { firstContentChar } from "./frameworks/shared";
+import { firstContentChar } from "./frameworks/common/view";
 import type { ConfigDocument, ConfigFormat } from "./model";
 import { parseJsonDocument } from "./parse/json";
 import { isRecovered, unparsedKeys } from "./parse/partial";

@@ -7,33 +7,14 @@ import type { ConfigDocument, ConfigEntry } from "../../model";
 import { dsConflict, dsTable, loadDs, type LinkedDs } from "../deepspeed/analyzer";
 import { simLayout, withPerOp, type EngineSpec } from "../common/engineView";
 import { requestedMode } from "../common/deepspeedLinks";
-import {
-  deleteLines,
-  diagnostics,
-  dt,
-  FORCED,
-  launchErrors,
-  precisionHint,
-  fix,
-  hoversAt,
-  insertLineAfter,
-  layout,
-  looksBoolKey,
-  launcherRow,
-  nearest,
-  noReduce,
-  parseNoteDiagnostics,
-  quoteList,
-  replaceValue,
-  settingWorldSize,
-  summaryMarkdown,
-  toResolved,
-  View,
-  yaml11Booleans,
-  type Diags,
-  type FrameworkLayout,
-  type PrecisionTable,
-} from "../shared";
+import { diagnostics, type Diags, launchErrors, parseNoteDiagnostics } from "../common/diagnosticBuilder";
+import { deleteLines, fix, insertLineAfter, replaceValue } from "../common/edits";
+import { FORCED, hoversAt, precisionHint, summaryMarkdown } from "../common/precisionHover";
+import { dt, launcherRow, noReduce, type PrecisionTable, toResolved } from "../common/precisionTable";
+import { type FrameworkLayout, layout, settingWorldSize } from "../common/resolvedLayout";
+import { View } from "../common/view";
+import { nearest, quoteList } from "../common/wording";
+import { looksBoolKey, yaml11Booleans } from "../common/yamlBooleans";
 
 /** ClusterConfig fields (spec §2.1), plus the legacy keys the loader converts (`fp16`, `dynamo_backend`). */
 const CLUSTER_KEYS = [

@@ -10,7 +10,13 @@ import { AXOLOTL_BUNDLED_VERSION, axolotlBundledDs } from "./dsConfigs";
 import { dsConflict, dsFacts, dsTable, loadDs, type LinkedDs } from "../deepspeed/analyzer";
 import { simLayout, withPerOp, type EngineSpec } from "../common/engineView";
 import { requestedMode } from "../common/deepspeedLinks";
-import { deleteLines, diagnostics, dt, fix, FORCED, hoversAt, insertLineAfter, launchErrors, layout, looksBoolKey, noReduce, parseNoteDiagnostics, precisionHint, replaceValue, settingWorldSize, summaryMarkdown, toResolved, View, yaml11Booleans, type PrecisionTable } from "../shared";
+import { diagnostics, launchErrors, parseNoteDiagnostics } from "../common/diagnosticBuilder";
+import { deleteLines, fix, insertLineAfter, replaceValue } from "../common/edits";
+import { FORCED, hoversAt, precisionHint, summaryMarkdown } from "../common/precisionHover";
+import { dt, noReduce, type PrecisionTable, toResolved } from "../common/precisionTable";
+import { layout, settingWorldSize } from "../common/resolvedLayout";
+import { View } from "../common/view";
+import { looksBoolKey, yaml11Booleans } from "../common/yamlBooleans";
 
 export function detectAxolotl(doc: ConfigDocument): string | undefined {
   const v = new View(doc);

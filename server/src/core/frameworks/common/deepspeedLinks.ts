@@ -11,7 +11,8 @@
  */
 import type { AnalysisEnv } from "../../analysis";
 import { parseYamlDocument } from "../../parse/yaml";
-import { dirname, joinPath, readLinked, View } from "../shared";
+import { dirname, joinPath, readLinked } from "./linkedFiles";
+import { View } from "./view";
 
 export type DsMode = "bf16" | "fp16" | "fp32";
 

@@ -8,7 +8,13 @@ import { jsonDuplicateKeys, parseJsonDocument } from "../../parse/json";
 import { parseYamlDocument } from "../../parse/yaml";
 import type { DType, TextEdit } from "../../types";
 import { referrersOf, standaloneLauncher, type Referrer } from "../common/deepspeedLinks";
-import { diagnostics, dt, firstContentChar, fix, FORCED, hoversAt, launcherRow, launchErrors, layout, noReduce, precisionHint, readLinked, replaceValue, settingWorldSize, summaryMarkdown, toResolved, View, type Diags, type PrecisionTable } from "../shared";
+import { diagnostics, type Diags, launchErrors } from "../common/diagnosticBuilder";
+import { fix, replaceValue } from "../common/edits";
+import { readLinked } from "../common/linkedFiles";
+import { FORCED, hoversAt, precisionHint, summaryMarkdown } from "../common/precisionHover";
+import { dt, launcherRow, noReduce, type PrecisionTable, toResolved } from "../common/precisionTable";
+import { layout, settingWorldSize } from "../common/resolvedLayout";
+import { firstContentChar, View } from "../common/view";
 
 export type { DsMode } from "../common/deepspeedLinks";
 import type { DsMode } from "../common/deepspeedLinks";

@@ -12,7 +12,14 @@ import { dsConflict, dsTable, loadDs, type LinkedDs } from "../deepspeed/analyze
 import { simLayout, withPerOp, type EngineSpec } from "../common/engineView";
 import { requestedMode } from "../common/deepspeedLinks";
 import { fsdpInitsFp32, lightningVersion, type LightningVersion } from "./version";
-import { diagnostics, dt, fix, FORCED, hoversAt, insertLineAfter, launchErrors, layout, looksBoolKey, nearest, noReduce, parseNoteDiagnostics, precisionHint, replaceValue, settingWorldSize, summaryMarkdown, toResolved, View, yaml11Booleans, type PrecisionTable } from "../shared";
+import { diagnostics, launchErrors, parseNoteDiagnostics } from "../common/diagnosticBuilder";
+import { fix, insertLineAfter, replaceValue } from "../common/edits";
+import { FORCED, hoversAt, precisionHint, summaryMarkdown } from "../common/precisionHover";
+import { dt, noReduce, type PrecisionTable, toResolved } from "../common/precisionTable";
+import { layout, settingWorldSize } from "../common/resolvedLayout";
+import { View } from "../common/view";
+import { nearest } from "../common/wording";
+import { looksBoolKey, yaml11Booleans } from "../common/yamlBooleans";
 import { pureLowPrecisionState } from "../../pureLowPrecision";
 
 const CANONICAL = ["32-true", "64-true", "16-mixed", "bf16-mixed", "16-true", "bf16-true", "transformer-engine", "transformer-engine-float16"];

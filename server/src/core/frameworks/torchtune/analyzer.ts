@@ -6,7 +6,13 @@ import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyze
 import type { ConfigDocument } from "../../model";
 import type { DType } from "../../types";
 import { compilesOptimizerStep, torchtuneVersion } from "./version";
-import { appendLine, deleteLines, diagnostics, dt, fix, FORCED, hoversAt, indentOf, insertLineAfter, launchErrors, layout, looksBoolKey, noReduce, parseNoteDiagnostics, precisionHint, replaceValue, summaryMarkdown, toResolved, View, yaml11Booleans, type PrecisionTable } from "../shared";
+import { diagnostics, launchErrors, parseNoteDiagnostics } from "../common/diagnosticBuilder";
+import { appendLine, deleteLines, fix, indentOf, insertLineAfter, replaceValue } from "../common/edits";
+import { FORCED, hoversAt, precisionHint, summaryMarkdown } from "../common/precisionHover";
+import { dt, noReduce, type PrecisionTable, toResolved } from "../common/precisionTable";
+import { layout } from "../common/resolvedLayout";
+import { View } from "../common/view";
+import { looksBoolKey, yaml11Booleans } from "../common/yamlBooleans";
 import { simLayout, withPerOp, type EngineSpec } from "../common/engineView";
 import { pureBf16Risk } from "../../pureLowPrecision";
 
