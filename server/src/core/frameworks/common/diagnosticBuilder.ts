@@ -21,7 +21,7 @@ export function diagnostics(ns: string) {
 export type Diags = ReturnType<typeof diagnostics>;
 
 /** The errors among the diagnostics: any of them stops the launch before training. */
-export function launchErrors(d: Diags): Diagnostic[] {
+export function launchErrors(d: { readonly out: readonly Diagnostic[] }): Diagnostic[] {
   return d.out.filter((x) => x.severity === "error");
 }
 
