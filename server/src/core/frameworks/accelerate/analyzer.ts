@@ -4,7 +4,8 @@
  */
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer, Mechanism, ParallelLayout, Sourced } from "../../analysis";
 import type { ConfigDocument, ConfigEntry } from "../../model";
-import { dsConflict, dsTable, loadDs, type LinkedDs } from "../deepspeed/analyzer";
+import { dsConflict, type LinkedDs, loadDs } from "../deepspeed/linked";
+import { dsTable } from "../deepspeed/resolve";
 import { simLayout, withPerOp, type EngineSpec } from "../common/engineView";
 import { requestedMode } from "../common/deepspeedLinks";
 import { diagnostics, type Diags, launchErrors, parseNoteDiagnostics } from "../common/diagnosticBuilder";

@@ -5,7 +5,8 @@
 import type { AnalysisEnv, AnalysisSettings, Sourced } from "../../analysis";
 import type { ConfigDocument, ConfigEntry } from "../../model";
 import { parseJsonDocument } from "../../parse/json";
-import { dsFacts, loadDs, type LinkedDs } from "../deepspeed/analyzer";
+import { dsFacts } from "../deepspeed/facts";
+import { type LinkedDs, loadDs } from "../deepspeed/linked";
 import { settingWorldSize } from "../common/resolvedLayout";
 import { View } from "../common/view";
 import { axolotlBundledDs } from "./dsConfigs";

@@ -5,7 +5,7 @@
 import type { AnalysisEnv, AnalysisSettings, Sourced } from "../../analysis";
 import type { ConfigDocument, ConfigEntry } from "../../model";
 import type { Range } from "../../types";
-import { loadDs, type LinkedDs } from "../deepspeed/analyzer";
+import { type LinkedDs, loadDs } from "../deepspeed/linked";
 import { settingWorldSize } from "../common/resolvedLayout";
 import { View } from "../common/view";
 import { CANONICAL, LEGACY } from "./data";

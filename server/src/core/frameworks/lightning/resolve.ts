@@ -4,7 +4,8 @@
  */
 import type { Mechanism, ParallelLayout } from "../../analysis";
 import type { DType } from "../../types";
-import { dsTable, type LinkedDs } from "../deepspeed/analyzer";
+import { type LinkedDs } from "../deepspeed/linked";
+import { dsTable } from "../deepspeed/resolve";
 import { simLayout, type EngineSpec } from "../common/engineView";
 import { dt, noReduce, type PrecisionTable } from "../common/precisionTable";
 import { layout } from "../common/resolvedLayout";

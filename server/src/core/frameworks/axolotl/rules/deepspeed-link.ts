@@ -6,7 +6,7 @@
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { requestedMode } from "../../common/deepspeedLinks";
 import type { FrameworkRule } from "../../common/rule";
-import { dsConflict, type LinkedDs } from "../../deepspeed/analyzer";
+import { dsConflict, type LinkedDs } from "../../deepspeed/linked";
 import type { AxolotlContext } from "../context";
 import { AXOLOTL_BUNDLED_VERSION } from "../dsConfigs";
 

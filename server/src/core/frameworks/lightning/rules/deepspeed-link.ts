@@ -6,7 +6,7 @@ import { diagnostics } from "../../common/diagnosticBuilder";
 import { requestedMode } from "../../common/deepspeedLinks";
 import type { FrameworkRule } from "../../common/rule";
 import { View } from "../../common/view";
-import { dsConflict } from "../../deepspeed/analyzer";
+import { dsConflict } from "../../deepspeed/linked";
 import type { LightningContext } from "../context";
 
 export const deepspeedLink: FrameworkRule<LightningContext> = {
