@@ -1,5 +1,5 @@
 /**
- * The torchtitan analyser: detection, world size, version, parallel dims, mechanism, precision, rules
+ * The torchtitan analyser: detection (detect.ts), world size, version, parallel dims, mechanism, precision, rules
  * and hovers. Everything is computed once per document version into a TitanContext.
  */
 import type { AnalysisEnv, AnalysisSettings, HoverTarget, FrameworkAnalysis, FrameworkAnalyzer, ParallelLayout, Sourced } from "../../analysis";
@@ -14,8 +14,9 @@ import { keyHoverTargets } from "./schema/hover";
 import { readKnobs } from "./knobs";
 import type { DecideOptions } from "./eras";
 import { layoutName, readDims, resolveDims, type DimsRead } from "./parallelDims";
-import { resolvePrecision } from "./precision";
+import { resolvePrecision } from "./resolve";
 import { TITAN_RULES } from "./rules/index";
+import { detectTorchtitan } from "./detect";
 import { DEFAULT_VERSION, parseVersion, type TitanVersion } from "./versions";
 import { simulate, simulationInputFromConfig } from "../../engine";
 import { inferVersion, inferWorldSize } from "../../workspace";
@@ -23,24 +24,10 @@ import { pickExplicit, versionFromSettings, worldSizeFromSettings, type Explicit
 import { resolveGpu, throughputAlternatives } from "./throughput";
 import { workspaceSchemas } from "../../workspace/forkSchema";
 
-/** Top-level tables that only torchtitan configs have (any two, or one of the distinctive ones). */
-const TITAN_TABLES = ["job", "training", "parallelism", "model", "optimizer", "lr_scheduler", "checkpoint", "activation_checkpoint", "metrics", "profiling", "comm", "float8", "quantize", "compile", "validation", "experimental", "memory_estimation", "fault_tolerance"];
-const DISTINCTIVE = ["parallelism", "activation_checkpoint", "lr_scheduler", "quantize", "float8", "memory_estimation"];
-
 /** run_train.sh's default NGPU (spec torchtitan.md §5.3). */
 export const DEFAULT_WORLD_SIZE = 8;
 
-export function detectTorchtitan(doc: ConfigDocument): string | undefined {
-  const tops = new Set<string>();
-  for (const s of doc.sections) tops.add(s.path[0]!);
-  for (const e of doc.entries) if (e.path.length > 1) tops.add(e.path[0]!);
-  const found = TITAN_TABLES.filter((t) => tops.has(t));
-  const distinctive = found.filter((t) => DISTINCTIVE.includes(t));
-  // pyproject.toml has [project]/[tool.*], Cargo.toml has [package]: neither has these tables.
-  if (distinctive.length >= 1 && found.length >= 2) return `torchtitan config: has ${found.slice(0, 4).map((t) => `[${t}]`).join(", ")} tables`;
-  if (found.length >= 3 && (tops.has("training") || tops.has("job"))) return `torchtitan config: has ${found.slice(0, 4).map((t) => `[${t}]`).join(", ")} tables`;
-  return undefined;
-}
+export { detectTorchtitan };
 
 export const torchtitanAnalyzer: FrameworkAnalyzer = {
   id: "torchtitan",

@@ -7,7 +7,7 @@ import { shortDtype } from "../../dtypes";
 import type { DType } from "../../types";
 import type { TitanContext } from "./context";
 import { ERAS, eraById, type EraId } from "./eras";
-import { resolvePrecision } from "./precision";
+import { resolvePrecision } from "./resolve";
 
 export interface EraOutcome {
   era: EraId;
