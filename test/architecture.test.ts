@@ -88,4 +88,28 @@ describe("architecture", () => {
     const cycles = findCycles(graph).map((c) => [...c, c[0]!].map((p) => relative(SRC, p)).join(" -> "));
     assert.deepEqual(cycles, [], `import cycles in server/src:\n  ${cycles.join("\n  ")}`);
   });
+
+  it("every rule file of every framework is in its rules/index.ts (a new rule is one file plus one line)", () => {
+    const fw = join(SRC, "core", "frameworks");
+    const ids = readdirSync(fw).filter((n) => existsSync(join(fw, n, "rules", "index.ts")));
+    assert.deepEqual(ids.sort(), ["accelerate", "axolotl", "deepspeed", "lightning", "torchtitan", "torchtune"]);
+    for (const id of ids) {
+      const dir = join(fw, id, "rules");
+      const index = join(dir, "index.ts");
+      // Listed directly, or through a registry index.ts imports (torchtitan's schema/rules.ts).
+      const listed = new Set<string>();
+      const queue = [index];
+      while (queue.length) {
+        const f = queue.pop()!;
+        for (const t of importsOf(f, readFileSync(f, "utf8"))) {
+          if (listed.has(t) || !t.startsWith(join(fw, id))) continue;
+          listed.add(t);
+          queue.push(t);
+        }
+      }
+      const files = readdirSync(dir).filter((n) => n.endsWith(".ts") && n !== "index.ts");
+      assert.ok(files.length > 0, `${id}: no rule files`);
+      for (const f of files) assert.ok(listed.has(join(dir, f)), `${id}/rules/${f} is not reachable from ${id}/rules/index.ts`);
+    }
+  });
 });

@@ -9,7 +9,7 @@ import { dsConflict } from "../../deepspeed/linked";
 import type { AccelerateContext } from "../context";
 
 export const deepspeedLink: FrameworkRule<AccelerateContext> = {
-  codes: ["deepspeed-config-missing", "deepspeed/DS9"],
+  codes: ["accelerate/deepspeed-config-missing", "deepspeed/DS9"],
   run({ v, env, dsFileEntry, dsRel: rel, ds }) {
     const d = diagnostics("accelerate");
     if (!dsFileEntry || !rel) return d.out;

@@ -11,7 +11,7 @@ import type { AxolotlContext } from "../context";
 import { AXOLOTL_BUNDLED_VERSION } from "../dsConfigs";
 
 export const deepspeedLink: FrameworkRule<AxolotlContext> = {
-  codes: ["deepspeed/DS9", "deepspeed-config-missing"],
+  codes: ["deepspeed/DS9", "axolotl/deepspeed-config-missing"],
   run({ v, env, ds, dsSource, dsRel }) {
     const d = diagnostics("axolotl");
     if (!ds) return d.out;

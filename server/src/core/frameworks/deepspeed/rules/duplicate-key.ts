@@ -1,11 +1,11 @@
-/** duplicate-key: a key defined twice in one object; DeepSpeed refuses duplicate keys when it loads the config. */
+/** deepspeed/duplicate-key: a key defined twice in one object; DeepSpeed refuses duplicate keys when it loads the config. */
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { jsonDuplicateKeys } from "../../../parse/json";
 import type { FrameworkRule } from "../../common/rule";
 import type { DeepSpeedContext } from "../context";
 
 export const duplicateKey: FrameworkRule<DeepSpeedContext> = {
-  codes: ["duplicate-key"],
+  codes: ["deepspeed/duplicate-key"],
   run({ doc }) {
     const d = diagnostics("deepspeed");
     for (const dup of jsonDuplicateKeys(doc)) {

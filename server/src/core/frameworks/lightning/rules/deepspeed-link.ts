@@ -10,7 +10,7 @@ import { dsConflict } from "../../deepspeed/linked";
 import type { LightningContext } from "../context";
 
 export const deepspeedLink: FrameworkRule<LightningContext> = {
-  codes: ["deepspeed/DS9", "deepspeed-config-missing"],
+  codes: ["deepspeed/DS9", "lightning/deepspeed-config-missing"],
   run({ doc, env, st, pe, cfgRel, ds }) {
     const d = diagnostics("lightning");
     if (!cfgRel) return d.out;
