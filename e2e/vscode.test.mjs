@@ -139,8 +139,11 @@ describe("Precision Lens in VS Code (code-server 4.100.3, chromium)", { skip }, 
       const row = problems().locator(".monaco-list-row", { hasText: "no-mixed-precision" }).first();
       await row.waitFor();
       const text = await row.innerText();
-      assert.match(text, /Mixed precision is disabled: this is a TP-only run on 8 GPUs/);
+      assert.match(text, /No mixed precision: TP-only on 8 GPUs trains in fp32/);
       assert.match(text, /precision-lens\s*\(?no-mixed-precision\)?/);
+      // relatedInformation (issue #12): the -1 line and the pin that gave the version, as child rows.
+      await problems().locator(".monaco-list-row", { hasText: "-1 resolves to 1 on 8 GPUs" }).first().waitFor();
+      await problems().locator(".monaco-list-row", { hasText: "torchtitan 0.2.2 pinned in pyproject.toml" }).first().waitFor();
       assert.match(text, /\[Ln \d+, Col \d+\]/);
       await screenshot("problems-panel");
       // Clicking the entry reveals the warning's line in the editor (the panel leaves little room).
@@ -152,7 +155,10 @@ describe("Precision Lens in VS Code (code-server 4.100.3, chromium)", { skip }, 
   test("pyproject.toml in the same workspace gets no diagnostics", async () => {
     await step("pyproject-clean", async () => {
       await problems().locator(".monaco-list-row", { hasText: TP_FILE }).first().waitFor();
-      assert.equal(await problems().locator(".monaco-list-row", { hasText: "pyproject.toml" }).count(), 0, "pyproject.toml has diagnostics");
+      // The seed warning's relatedInformation names pyproject.toml's pin ("… pinned in pyproject.toml"); only a
+      // file row of its own would mean diagnostics on pyproject.toml.
+      const pyRows = problems().locator(".monaco-list-row", { hasText: "pyproject.toml" });
+      assert.equal(await pyRows.filter({ hasNotText: "pinned in pyproject.toml" }).count(), 0, "pyproject.toml has diagnostics");
       await openFile("pyproject.toml");
       assert.equal(await editor().locator(".squiggly-warning, .squiggly-error, .squiggly-info").count(), 0, "pyproject.toml shows squiggles");
       await screenshot("pyproject-no-diagnostics");

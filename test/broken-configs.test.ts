@@ -37,7 +37,7 @@ components = ["model", "loss"]
 [parallelism]
 data_parallel_shard_degree = -1
 tensor_parallel_degree = 8
-#^^^^^^^^^^^^^^^^^^^^^^^^^ warning[no-mixed-precision]: Mixed precision is disabled: this is a TP-only run on 8 GPUs
+#^^^^^^^^^^^^^^^^^^^^^^^^^ warning[no-mixed-precision]: No mixed precision: TP-only on 8 GPUs trains in fp32
 
 [activation_checkpoint]
 mode = "selective"

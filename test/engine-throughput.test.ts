@@ -263,7 +263,7 @@ describe("the comparison: mixed precision on/off and the nearest FSDP layout", (
     assert.match(r.out, /\| TP 4 \+ FSDP 2 in bf16 \(FSDP mixed precision\) \| fully_shard \| bfloat16 \|/);
     assert.match(r.out, /^TP 8 as configured \(float32\): ≈ [\d,]+ tokens\/s\/GPU; TP 8 with autocast bf16 \(as PR #2213 would apply\): ≈ [\d,]+ tokens\/s\/GPU; TP 4 \+ FSDP 2 in bf16 \(FSDP mixed precision\): ≈ [\d,]+ tokens\/s\/GPU\.$/m);
     assert.match(r.out, /`matmul_efficiency` = `0.44`/);
-    assert.match(r.out, /GPU for the throughput and memory estimates: \*\*B200 180GB\*\* \(set by the precisionLens\.gpu setting \(or --gpu\) to b200\)/);
+    assert.match(r.out, /GPU for the throughput and memory estimates: \*\*B200 180GB\*\* \(--gpu b200 on the command line\)/);
     assert.match(runCliCaptured(["explain", "examples/tp_only_8gpu.toml"], ROOT).out, /estimates: \*\*H100 SXM 80GB\*\* \(the default; set precisionLens\.gpu/);
     const bad = runCliCaptured(["check", "--gpu", "v100", "examples/tp_only_8gpu.toml"], ROOT);
     assert.equal(bad.code, 2);

@@ -266,7 +266,7 @@ pipeline_parallel_microbatch_size = 1
     const base = `# precision-lens: world-size=16\n${HEAD}\n[training]\nlocal_batch_size = LBS\n\n[parallelism]\ndata_parallel_shard_degree = -1\npipeline_parallel_degree = 2\npipeline_parallel_schedule = "Interleaved1F1B"\n`;
     const bubble = analyzeFixture(base.replace("LBS", "2")).diagnostics.filter((d) => d.code === "pp-bubble");
     assert.equal(bubble.length, 1);
-    assert.match(bubble[0]!.message, /at least 4 are needed/);
+    assert.match(bubble[0]!.detail ?? "", /at least 4 are needed/);
     assert.deepEqual(analyzeFixture(base.replace("LBS", "4")).diagnostics.filter((d) => d.code === "pp-bubble"), []);
   });
 });

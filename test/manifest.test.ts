@@ -48,10 +48,10 @@ test("settings: worldSize, torchtitanVersion, gpu, trace.server with resource sc
   assert.equal(props["precisionLens.torchtitanVersion"]!.default, "auto");
   assert.equal(props["precisionLens.torchtitanVersion"]!.scope, "resource");
   assert.deepEqual(props["precisionLens.trace.server"]!.enum, ["off", "messages", "verbose"]);
-  assert.equal(props["precisionLens.gpu"]!.default, "h100-sxm");
+  assert.equal(props["precisionLens.gpu"]!.default, "auto");
   assert.equal(props["precisionLens.gpu"]!.scope, "resource");
   // The setting offers exactly the engine's GPU table (one source of truth), and the server parses each.
-  assert.deepEqual(props["precisionLens.gpu"]!.enum, [...GPU_IDS]);
+  assert.deepEqual(props["precisionLens.gpu"]!.enum, ["auto", ...GPU_IDS]);
   for (const id of GPU_IDS) assert.equal(parseGpu(id), id);
   assert.deepEqual(Object.keys(SETTINGS), ["worldSize", "torchtitanVersion", "gpu", "trace.server"]);
 });

@@ -63,7 +63,7 @@ describe("Neovim as an LSP client", { skip }, () => {
   it("the seed warning arrives in Neovim's diagnostics", () => {
     assert.ok(o, "the Lua client ran");
     assert.deepEqual(o.diagnostics!.map((d) => [d.code, d.severity, d.source, d.range.start.line, d.range.start.character, d.range.end.character]), [["no-mixed-precision", 2, "precision-lens", tpLine, 0, "tensor_parallel_degree = 8".length]]);
-    assert.match(o.diagnostics![0]!.message, /TP-only run on 8 GPUs/);
+    assert.match(o.diagnostics![0]!.message, /^No mixed precision: TP-only on 8 GPUs trains in fp32/);
     // vim.diagnostic holds it too (0-based lnum, WARN = 2).
     assert.deepEqual(o.nvim_diagnostics, [{ lnum: tpLine, col: 0, severity: 2, source: "precision-lens" }]);
   });

@@ -3,10 +3,10 @@
  * Waits on notifications with timeouts; never sleeps.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { TestLspClient } from "./support/lspClient";
 
 const EXAMPLE = resolve(__dirname, "../examples/tp_only_8gpu.toml");
@@ -41,7 +41,15 @@ describe("language server over stdio", () => {
     assert.equal(d.source, "precision-lens");
     assert.equal(d.severity, 2);
     assert.deepEqual(d.range, { start: { line: TP_LINE, character: 0 }, end: { line: TP_LINE, character: "tensor_parallel_degree = 8".length } });
-    assert.match(d.message, /TP-only run on 8 GPUs/);
+    assert.match(d.message, /^No mixed precision: TP-only on 8 GPUs trains in fp32/);
+    // Issue #12: the code's page, and what decided it (the `-1` line) as relatedInformation.
+    const lsp = d as typeof d & { codeDescription?: { href: string }; relatedInformation?: { location: { uri: string; range: { start: { line: number } } }; message: string }[]; tags?: number[] };
+    assert.ok(lsp.codeDescription?.href.endsWith("/docs/diagnostics/no-mixed-precision.md"), JSON.stringify(lsp.codeDescription));
+    // The page bundled beside the server (docs/diagnostics), as a file: URI that opens offline.
+    assert.ok(lsp.codeDescription!.href.startsWith("file://") && existsSync(fileURLToPath(lsp.codeDescription!.href)), lsp.codeDescription!.href);
+    const shardLine = TEXT.split("\n").findIndex((l) => l.startsWith("data_parallel_shard_degree"));
+    assert.deepEqual(lsp.relatedInformation?.map((r) => [r.location.uri, r.location.range.start.line, r.message]), [[URI, shardLine, "-1 resolves to 1 on 8 GPUs"]]);
+    assert.equal(lsp.tags, undefined);
   });
 
   it("summaryChanged names framework, version and world size", async () => {

@@ -65,8 +65,9 @@ describe("what-if matrix (world sizes × torchtitan versions)", () => {
     assert.ok(cell(4, "v0.2.2").error && cell(4, "v0.2.2").error!.length > 0);
     assert.equal(cell(4, "v0.2.2").peakBytes, undefined);
     // Memory per cell is the engine's estimate for that layout: the current cell equals the analysis.
-    assert.equal(cell(8, "v0.2.2").peakBytes, SEED.simulation!.memory.perGpuBytes!.peak);
-    assert.equal(cell(16, "v0.2.2").peakBytes, analyse("tp_only_8gpu.toml", undefined, { worldSize: 16 }).simulation!.memory.perGpuBytes!.peak);
+    // (the reserved peak, as nvidia-smi shows it).
+    assert.equal(cell(8, "v0.2.2").peakBytes, SEED.simulation!.memory.perGpuBytes!.reserved);
+    assert.equal(cell(16, "v0.2.2").peakBytes, analyse("tp_only_8gpu.toml", undefined, { worldSize: 16 }).simulation!.memory.perGpuBytes!.reserved);
     assert.ok(cell(16, "v0.2.2").peakBytes! < cell(8, "v0.2.2").peakBytes!, "sharding over more GPUs lowers memory per GPU");
   });
   it("sets in-file directives aside for the other cells, and the directive's cell is current", () => {
@@ -110,7 +111,7 @@ describe("what-if matrix SVG", () => {
     const cell = /<g class="pl-cell pl-mech-none pl-current"[^>]*>(.*?)<\/g>/.exec(svg)![1]!;
     const tps = SEED.simulation!.throughput!.tokensPerSecondPerGpu;
     assert.ok(tps > 0);
-    assert.deepEqual(all(cell, /<text[^>]*>([^<]*)<\/text>/), ["no MP · fp32", `${thousands(tps)} tok/s`, `${(SEED.simulation!.memory.perGpuBytes!.peak / 2 ** 30).toFixed(1)} GiB peak`]);
+    assert.deepEqual(all(cell, /<text[^>]*>([^<]*)<\/text>/), ["no MP · fp32", `${thousands(tps)} tok/s`, `${(SEED.simulation!.memory.perGpuBytes!.reserved / 2 ** 30).toFixed(1)} GiB peak`]);
     const pr = /<g class="pl-cell pl-mech-autocast" data-world-size="8" data-version="v0.2.2\+pr2213">(.*?)<\/g>/.exec(svg)![1]!;
     assert.equal(all(pr, /<text[^>]*>([^<]*)<\/text>/)[0], "autocast · bf16");
     assert.equal(count(svg, ">launch fails<"), 15, "1, 2 and 4 GPUs cannot hold TP 8, in every version");
@@ -126,7 +127,12 @@ describe("memory bar SVG", () => {
   const m: MemoryView = { ...SEED_VIEW.memory! };
   delete m.capacity;
   it("stacks the engine's terms; widths are proportional to bytes and add up to the peak", () => {
-    assert.deepEqual(m.segments.map((s) => s.name), SEED.simulation!.memory.terms.filter((t) => t.bytes > 0).map((t) => t.name));
+    // The engine's terms (they add up to the allocated peak), then the allocator's reserve up to the reserved peak.
+    const bytes = SEED.simulation!.memory.perGpuBytes!;
+    assert.deepEqual(m.segments.map((s) => s.name), [...SEED.simulation!.memory.terms.filter((t) => t.bytes > 0).map((t) => t.name), "allocator_reserve"]);
+    assert.equal(m.segments.at(-1)!.bytes, bytes.reserved - bytes.peak);
+    assert.equal(m.peakBytes, bytes.reserved);
+    assert.equal(m.allocatedBytes, bytes.peak);
     const svg = memoryBarSvg(m);
     const rects = all(svg, /(<rect class="pl-seg pl-seg-\d pl-kind-[^"]*" data-term="[^"]*"[^>]*>)/);
     assert.equal(rects.length, m.segments.length);
@@ -153,7 +159,7 @@ describe("memory bar SVG", () => {
     assert.match(over, /class="pl-text pl-strong pl-over"[^>]*>[\d.]+ GiB peak</);
   });
   it("escapes term names and details", () => {
-    const bad: MemoryView = { segments: [{ name: '<b>"x"</b>', kind: "persistent", bytes: 1, detail: "a & b" }], peakBytes: 1, persistentBytes: 1 };
+    const bad: MemoryView = { segments: [{ name: '<b>"x"</b>', kind: "persistent", bytes: 1, detail: "a & b" }], peakBytes: 1, allocatedBytes: 1, persistentBytes: 1 };
     const svg = memoryBarSvg(bad);
     assert.ok(!svg.includes("<b>"));
     assert.match(svg, /&lt;b&gt;&quot;x&quot;&lt;\/b&gt;/);
@@ -219,6 +225,8 @@ describe("throughput bars SVG and the throughput plug-in", () => {
       mfu: 0.21,
       gpu: { value: "h100-sxm", source: "default" },
       alternatives: [
+        // The model lists the configured run first: it becomes the current bar.
+        { label: "TP 8 as configured (float32)", mechanism: "none", compute: "float32", tokensPerSecondPerGpu: 1234.4, peakBytes: 7e10 },
         { label: "TP 4 + FSDP 2 in bf16", mechanism: "fully_shard", compute: "bfloat16", tokensPerSecondPerGpu: 3000, peakBytes: 3e10 },
         { label: "broken", tokensPerSecondPerGpu: Number.NaN, peakBytes: -1 },
         { nolabel: true },
@@ -230,7 +238,7 @@ describe("throughput bars SVG and the throughput plug-in", () => {
     assert.equal(v.throughput.mfu, 0.21);
     assert.deepEqual(
       v.throughput.bars.map((b) => [b.label, b.tokensPerSecondPerGpu, b.current]),
-      [["TP-only as written", 1234.4, true], ["TP 4 + FSDP 2 in bf16", 3000, false], ["broken", undefined, false]],
+      [["TP 8 as configured (float32)", 1234.4, true], ["TP 4 + FSDP 2 in bf16", 3000, false], ["broken", undefined, false]],
     );
     assert.equal(v.throughput.bars[2]!.peakBytes, undefined, "a negative size is dropped");
     assert.deepEqual(v.memory!.capacity, { bytes: 80e9, label: "H100 SXM 80 GB", source: "default" });

@@ -82,7 +82,7 @@ describe("--format sarif", () => {
     const [res, ...rest] = log.runs[0]!.results;
     assert.equal(rest.length, 0);
     assert.deepEqual([res!.ruleId, res!.level], ["no-mixed-precision", "warning"]);
-    assert.match(res!.message.text, /TP-only run on 8 GPUs/);
+    assert.match(res!.message.text, /^No mixed precision: TP-only on 8 GPUs trains in fp32/);
     const loc = res!.locations[0]!.physicalLocation;
     assert.deepEqual(loc.artifactLocation, { uri: "examples/tp_only_8gpu.toml", uriBaseId: "%SRCROOT%" });
     // LSP line 25, characters 0..26 → SARIF line 26, columns 1..27 (end exclusive).
@@ -123,7 +123,7 @@ describe("--format github", () => {
     assert.equal(r.code, 1);
     const lines = r.out.trimEnd().split("\n");
     assert.ok(lines.every((l) => /^::(error|warning|notice) file=[^,]+,line=\d+,endLine=\d+(,col=\d+,endColumn=\d+)?,title=precision-lens [^:,]+::[^\n]+$/.test(l)), r.out);
-    assert.match(lines[0]!, /^::warning file=examples\/tp_only_8gpu\.toml,line=26,endLine=26,col=1,endColumn=27,title=precision-lens no-mixed-precision::Mixed precision is disabled: this is a TP-only run/);
+    assert.match(lines[0]!, /^::warning file=examples\/tp_only_8gpu\.toml,line=26,endLine=26,col=1,endColumn=27,title=precision-lens no-mixed-precision::No mixed precision: TP-only on 8 GPUs trains in fp32/);
     assert.ok(lines.some((l) => l.startsWith("::error file=examples/bad_degrees.toml,") && l.includes("title=precision-lens parallel-dims-product::")));
   });
 

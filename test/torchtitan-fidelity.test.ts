@@ -200,7 +200,7 @@ data_parallel_shard_degree = 1
     assert.equal(collective(r.simulation!, "ddp_all_reduce"), H);
     // memory-exceeds-gpu (an estimate, its own tests in engine-throughput) is not this test's subject.
     assert.deepEqual(r.diagnostics.filter((d) => d.code !== "memory-exceeds-gpu").map((d) => `${d.severity}:${d.code}`).sort(), ["information:fp32-param-dtype", "warning:bf16-storage-fp32-compute"]);
-    assert.match(r.diagnostics.find((d) => d.code === "bf16-storage-fp32-compute")!.message, /CUDA autocast to fp32 stays on and up-casts/);
+    assert.match(r.diagnostics.find((d) => d.code === "bf16-storage-fp32-compute")!.detail ?? "", /CUDA autocast to fp32 stays on and up-casts/);
   });
 
   it("a CPU autocast to fp32 is still disabled (the warning belongs there)", () => {
@@ -243,7 +243,7 @@ dtype = "bfloat16"
 [optimizer]
 lr = 3e-6
 `);
-    assert.ok(r.diagnostics.find((d) => d.code === "pure-bf16")!.message.includes(why.trim()));
+    assert.ok((r.diagnostics.find((d) => d.code === "pure-bf16")!.detail ?? "").includes(why.trim()));
     const tt = analyzeFixture("model:\n  _component_: torchtune.models.llama3_2.llama3_2_1b\ndtype: bf16\nepochs: 1\noptimizer:\n  _component_: torch.optim.AdamW\n  lr: 3e-6\n", { uri: "file:///fixture/full_finetune_single_device.yaml" });
     const tt3 = tt.diagnostics.find((d) => d.code === "torchtune/TT3");
     assert.equal(tt3?.severity, "warning");

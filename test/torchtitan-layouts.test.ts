@@ -27,7 +27,10 @@ describe("torchtitan layouts (v0.2.2)", () => {
     assert.deepEqual(r.worldSize && [r.worldSize.value, r.worldSize.source], [1, "directive"]);
     assert.equal(r.precision?.paramStorage.dtype, "float32");
     assert.equal(r.precision?.compute.dtype, "bfloat16");
-    assert.equal(r.precision?.gradReduce.dtype, "float32");
+    // One device: no gradient reduction at all (null in JSON, "none" in text), as for the YAML/JSON frameworks.
+    assert.equal(r.precision?.gradReduce.dtype, null);
+    assert.match(r.precision!.gradReduce.knob, /^one device: no gradient reduction/);
+    assert.match(r.hovers.map((h) => h.markdown).join("\n"), /\| gradient reduction \| none \| one device/);
   });
 
   it("DDP: autocast, fp32 all-reduce", () => {
@@ -70,11 +73,14 @@ describe("torchtitan layouts (v0.2.2)", () => {
 [parallelism]
 data_parallel_shard_degree = -1
 tensor_parallel_degree = 8
-#^^^^^^^^^^^^^^^^^^^^^^^^^ warning[no-mixed-precision]: Mixed precision is disabled: this is a TP-only run on 8 GPUs (world size from run_train.sh default (NGPU=8)); data_parallel_shard_degree = -1 resolves to 1
+#^^^^^^^^^^^^^^^^^^^^^^^^^ warning[no-mixed-precision]: No mixed precision: TP-only on 8 GPUs trains in fp32 (dp_shard -1 → 1, so no FSDP)
 `);
     const d = r.diagnostics[0]!;
-    assert.ok(d.message.endsWith('only logs the warning "Mixed precision training with TP or PP is only supported when FSDP/HSDP/CP is enabled."'), d.message);
-    assert.ok(d.message.includes("float32"));
+    assert.ok(d.message.length <= 120, d.message);
+    // The long explanation moves to the detail (hover, report): world size source, -1 resolution, torchtitan's log line.
+    assert.ok(d.detail?.includes("(world size from run_train.sh default (NGPU=8)); data_parallel_shard_degree = -1 resolves to 1"), d.detail);
+    assert.ok(d.detail?.endsWith('only logs the warning "Mixed precision training with TP or PP is only supported when FSDP/HSDP/CP is enabled."'), d.detail);
+    assert.ok(d.detail!.includes("float32"));
     assert.equal(r.mechanism, "none");
     assert.deepEqual([r.precision?.paramStorage.dtype, r.precision?.compute.dtype, r.precision?.gradReduce.dtype], ["float32", "float32", "float32"]);
   });

@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { inflateRawSync } from "node:zlib";
+import { DIAGNOSTIC_CODES } from "../server/src/core/codes";
 
 const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { name: string; version: string; main: string };
 const VSIX = `dist/${pkg.name}-${pkg.version}.vsix`;
@@ -24,6 +25,7 @@ const REQUIRED = [
   "extension/LICENSE.txt",
 ];
 const OPTIONAL = ["extension/readme.md", "extension/changelog.md"];
+const DOCS_PAGE = /^extension\/docs\/diagnostics\/[A-Za-z0-9_/.-]+\.md$/;
 
 interface ZipEntry {
   name: string;
@@ -73,7 +75,9 @@ const why = `${VSIX} is missing: run \`npm run package\` first`;
 test("the .vsix holds only allow-listed files", { skip: !have && !process.env.CI ? why : false }, () => {
   assert.ok(have, why);
   const names = listZip(readFileSync(VSIX)).map((e) => e.name);
-  const unexpected = names.filter((n) => !REQUIRED.includes(n) && !OPTIONAL.includes(n.toLowerCase()));
+  // The diagnostic pages ship too: a diagnostic's code links to its page, opened offline in the editor.
+  const unexpected = names.filter((n) => !REQUIRED.includes(n) && !OPTIONAL.includes(n.toLowerCase()) && !DOCS_PAGE.test(n));
+  for (const code of ["no-mixed-precision", "accelerate/AC1", ...Object.keys(DIAGNOSTIC_CODES)]) assert.ok(names.includes(`extension/docs/diagnostics/${code}.md`), `the page of ${code} is packaged`);
   assert.deepEqual(unexpected, [], `files outside the .vscodeignore allow-list: ${unexpected.join(", ")}`);
   const missing = REQUIRED.filter((n) => !names.includes(n));
   assert.deepEqual(missing, [], `required files missing from the .vsix: ${missing.join(", ")}`);

@@ -51,12 +51,12 @@ export const SETTINGS: Record<string, SettingSchema> = {
   },
   gpu: {
     type: "string",
-    enum: [...GPU_IDS],
-    enumDescriptions: GPU_IDS.map((id) => `${GPUS[id].label}: ${GPUS[id].source}.`),
-    default: DEFAULT_GPU,
+    enum: ["auto", ...GPU_IDS],
+    enumDescriptions: [`The default, ${GPUS[DEFAULT_GPU].label}, unless a \`# precision-lens: gpu=…\` directive names another.`, ...GPU_IDS.map((id) => `${GPUS[id].label}: ${GPUS[id].source}.`)],
+    default: "auto",
     scope: "resource",
     markdownDescription:
-      "GPU type for the throughput (tokens/s per GPU) and memory-capacity estimates in the report. Peak rates and memory come from the vendors' data sheets; the estimate's other constants are named assumptions listed in the report.",
+      "GPU type for the throughput (tokens/s per GPU) and memory-capacity estimates in the report (`auto`: H100 SXM). Peak rates and memory come from the vendors' data sheets; the estimate's other constants are named assumptions listed in the report. A `# precision-lens: gpu=…` comment in the file wins over this setting.",
   },
   "trace.server": {
     type: "string",

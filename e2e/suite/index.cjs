@@ -69,7 +69,7 @@ async function run() {
     assert.ok(ext.isActive, "extension not active");
     const d = ds.find((x) => codeOf(x) === "no-mixed-precision");
     assert.equal(d.severity, vscode.DiagnosticSeverity.Warning);
-    assert.match(d.message, /TP-only run on 8 GPUs/);
+    assert.match(d.message, /^No mixed precision: TP-only on 8 GPUs trains in fp32/);
     const api = ext.exports;
     await api.ready;
     console.log(`client timings: ${JSON.stringify(api.timings)}`);

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { relative, resolve } from "node:path";
+import { diagnosticJson } from "./cli/diagnosticJson";
 import { pathToFileURL } from "node:url";
 import { analyzeDocument, formatOf, internalErrorResult } from "./core/analyze";
 import { MAX_WORLD_SIZE } from "./core/limits";
@@ -404,7 +405,7 @@ export function fileJson(path: string, r: AnalysisResult): Record<string, unknow
     parallel: r.parallel ? { ...r.parallel } : null,
     mechanism: r.mechanism ?? null,
     precision: r.precision ? { paramStorage: r.precision.paramStorage.dtype, compute: r.precision.compute.dtype, gradReduce: r.precision.gradReduce.dtype } : null,
-    diagnostics: r.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range })),
+    diagnostics: r.diagnostics.map(diagnosticJson),
   };
   if (r.doc.skipped) out.skipped = r.doc.skipped;
   if (r.torchtitanVersion) {

@@ -2,6 +2,9 @@
  * The language server: wires LSP to the analysis core and nothing more. Speaks --stdio and --node-ipc
  * (vscode-languageserver picks the transport from argv).
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import {
   CodeActionKind,
   CompletionItemKind,
@@ -26,6 +29,7 @@ import {
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { analyzeDocument, formatOf } from "./core/analyze";
+import { codeHref } from "./core/codes";
 import type { AnalysisResult, AnalysisSettings } from "./core/analysis";
 import { codeLenses, completionsAt, headline, hoverAt, quickFixes } from "./core/features";
 import { documentSymbols, foldingRanges, type DocSymbol } from "./core/symbols";
@@ -160,12 +164,24 @@ async function publish(uri: string): Promise<void> {
   }
 }
 
+/**
+ * The diagnostic pages shipped beside the bundle (docs/diagnostics in the .vsix and the npm package): a
+ * code's link opens them in the editor, offline. Without them (a bare dist/server.js) the published pages.
+ */
+const DOCS_BASE = ((): string | undefined => {
+  const local = join(__dirname, "..", "docs", "diagnostics");
+  return existsSync(join(local, "README.md")) ? pathToFileURL(local).href : undefined;
+})();
+
 const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information, hint: DiagnosticSeverity.Hint } as const;
 
 function toLspDiagnostic(d: Diagnostic): LspDiagnostic {
   const out: LspDiagnostic = { range: d.range, severity: SEVERITY[d.severity], code: d.code, source: d.source, message: d.message };
   if (d.data) out.data = d.data;
-  if (d.unnecessary) out.tags = [DiagnosticTag.Unnecessary];
+  out.codeDescription = { href: codeHref(d.code, DOCS_BASE) };
+  const tags = [...(d.unnecessary ? [DiagnosticTag.Unnecessary] : []), ...(d.deprecated ? [DiagnosticTag.Deprecated] : [])];
+  if (tags.length) out.tags = tags;
+  if (d.related?.length) out.relatedInformation = d.related.map((r) => ({ location: r.location, message: r.message }));
   return out;
 }
 

@@ -7,12 +7,14 @@
  *
  * A marker line is a comment whose body is carets and an expectation. The carets mark columns of the
  * nearest line above that is not a marker. `#^` starts at the column of the `#`, so column 0 can be
- * marked. A single `|` instead of carets marks an empty range at its column (e.g. the end of a line). The expectation is `severity[code]` optionally followed by `: text`, which must occur in the
- * message. Every diagnostic must be expected and every expectation met: nothing extra, nothing missing.
+ * marked. A single `|` instead of carets marks an empty range at its column (e.g. the end of a line). The
+ * expectation is `severity[code]` optionally followed by `: text`, which must occur in the message or, for a
+ * diagnostic whose short message leaves the explanation to its `detail` (hover, report), in that detail.
+ * Every diagnostic must be expected and every expectation met: nothing extra, nothing missing.
  *
  * JSON has no comments, so in a fixture whose uri ends in `.json` the marker lines start with `//` instead
- * (the carets mark their own columns: `//^` starts at column 2); they are removed before the analysis and the carets mark the
- * nearest line above in the text without them.
+ * (the carets mark their own columns: `//^` starts at column 2); they are removed before the analysis and the
+ * carets mark the nearest line above in the text without them.
  */
 import assert from "node:assert/strict";
 import { analyzeDocument } from "../../server/src/core/analyze";
@@ -110,7 +112,7 @@ export function checkDiagnostics(text: string, opts: FixtureOptions = {}): Analy
   const missing: Expectation[] = [];
   for (const e of expected) {
     const i = unmatched.findIndex(
-      (d) => d.code === e.code && d.severity === e.severity && sameRange(d.range, e.range) && (!e.messagePart || d.message.includes(e.messagePart)),
+      (d) => d.code === e.code && d.severity === e.severity && sameRange(d.range, e.range) && (!e.messagePart || d.message.includes(e.messagePart) || !!d.detail?.includes(e.messagePart)),
     );
     if (i < 0) missing.push(e);
     else unmatched.splice(i, 1);

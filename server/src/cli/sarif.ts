@@ -14,18 +14,17 @@ import { pathToFileURL } from "node:url";
 import type { Diagnostic, Range, Severity } from "../core/types";
 import { TOOL_NAME, TOOL_VERSION, type ReportedFile } from "./report";
 
-/**
- * Where the per-code documentation pages live. ASSUMPTION: the repository's public address; the pages
- * themselves (docs/diagnostics/<code>.md) are written by a later issue.
- */
-export const REPOSITORY_URL = "https://github.com/precision-lens/precision-lens";
+import { codeHref, codeInfo, REPOSITORY_URL } from "../core/codes";
+
+export { REPOSITORY_URL };
 export const SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
 
 /** SARIF has no "information"/"hint": both are notes. */
 const LEVEL: Record<Severity, "error" | "warning" | "note"> = { error: "error", warning: "warning", information: "note", hint: "note" };
 
+/** The code's documentation page (the same address LSP's codeDescription.href and the CLI's JSON carry). */
 export function helpUri(code: string): string {
-  return `${REPOSITORY_URL}/blob/main/docs/diagnostics/${code.split("/").map(encodeURIComponent).join("/")}.md`;
+  return codeHref(code);
 }
 
 /** A SARIF region from a zero-based, end-exclusive LSP range. */
@@ -51,7 +50,7 @@ export function toSarif(files: readonly ReportedFile[], cwd: string): unknown {
       rules.push({
         id: d.code,
         name: d.code.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : "")),
-        shortDescription: { text: `Precision Lens diagnostic ${d.code}` },
+        shortDescription: { text: codeInfo(d.code)?.summary ?? `Precision Lens diagnostic ${d.code}` },
         helpUri: helpUri(d.code),
         help: { text: `See ${helpUri(d.code)}` },
         defaultConfiguration: { level: LEVEL[d.severity] },

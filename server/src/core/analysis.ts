@@ -5,7 +5,7 @@
 import type { Simulation } from "./engine/types";
 import type { ExtensionModule } from "./frameworks/torchtitan/schema/data";
 import type { ConfigDocument, ConfigFormat } from "./model";
-import type { Diagnostic, DType, Position } from "./types";
+import type { Diagnostic, DType, Position, SourceLocation } from "./types";
 import type { Mechanism, ParallelLayout } from "./layout";
 
 export type { Mechanism, ParallelLayout };
@@ -19,6 +19,8 @@ export interface Sourced<T> {
   detail: string;
   /** Explicit sources this one won over (a directive over the workspace setting, a CLI flag over a directive). */
   overrides?: { value: T; source: string; detail: string }[];
+  /** Where in a file the value was read (the directive, the run script line, the pin), when it was read from one. */
+  location?: SourceLocation;
 }
 
 export interface ResolvedDtype {

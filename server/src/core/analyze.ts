@@ -4,7 +4,9 @@
  * a diagnostic so the user sees that something went wrong instead of a silent editor.
  */
 import { NO_ENV, type AnalysisEnv, type AnalysisResult, type AnalysisSettings } from "./analysis";
+import { applyCodeTags } from "./codes";
 import { diag, sortDiagnostics } from "./diagnostics";
+import { diagnosticsReportSection, REPORT_DIAGNOSTICS_SEPARATOR } from "./explain";
 import { directiveValue, parseDirectives } from "./directives";
 import { FRAMEWORKS, frameworkById } from "./frameworks/index";
 import { firstContentChar } from "./frameworks/common/view";
@@ -137,8 +139,12 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
 
   try {
     const r = analyzer.analyze(doc, settings, env);
-    // Suppressions (`# precision-lens: disable=CODE`) apply to every framework; unused ones add hints.
-    const out: AnalysisResult = { ...base, ...r, framework: analyzer.id, frameworkReason: reason, diagnostics: sortDiagnostics(applySuppressions(doc, r.diagnostics)) };
+    // Suppressions (`# precision-lens: disable=CODE`) apply to every framework; unused ones add hints. Tags
+    // (unnecessary, deprecated) come from the code registry, per code, for every analyser alike.
+    const diagnostics = sortDiagnostics(applyCodeTags(applySuppressions(doc, r.diagnostics)));
+    const out: AnalysisResult = { ...base, ...r, framework: analyzer.id, frameworkReason: reason, diagnostics };
+    // The report carries every diagnostic with its long explanation (messages are one short sentence).
+    if (out.reportMarkdown && diagnostics.length) out.reportMarkdown = `${out.reportMarkdown}${REPORT_DIAGNOSTICS_SEPARATOR}${diagnosticsReportSection(diagnostics).replace(/^## Diagnostics/, "")}`;
     return doc.syntaxErrors.length ? withSyntaxErrors(out, format) : out;
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);

@@ -1,10 +1,18 @@
 import type { ConfigDocument } from "./model";
-import { DIAGNOSTIC_SOURCE, type Diagnostic, type DiagnosticData, type Fix, type Range, type Severity, type TextEdit } from "./types";
+import { DIAGNOSTIC_SOURCE, type Diagnostic, type DiagnosticData, type Fix, type Range, type RelatedInformation, type Severity, type TextEdit } from "./types";
+
+/** What a rule may add beyond the short message: the long explanation and what decided the diagnostic. */
+export interface DiagExtra {
+  detail?: string;
+  related?: RelatedInformation[];
+}
 
 /** Builds a diagnostic with our source; keeps call sites short. */
-export function diag(code: string, severity: Severity, range: Range, message: string, data?: DiagnosticData): Diagnostic {
+export function diag(code: string, severity: Severity, range: Range, message: string, data?: DiagnosticData, extra?: DiagExtra): Diagnostic {
   const d: Diagnostic = { code, severity, message, range, source: DIAGNOSTIC_SOURCE };
   if (data && (data.fixes?.length || data.facts)) d.data = data;
+  if (extra?.detail) d.detail = extra.detail;
+  if (extra?.related?.length) d.related = extra.related;
   return d;
 }
 

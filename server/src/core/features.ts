@@ -4,6 +4,7 @@
 import type { AnalysisResult } from "./analysis";
 import { complete, type CompletionItem } from "./completion";
 import { formatBytes } from "./engine";
+import { diagnosticMarkdown } from "./explain";
 import { parseVersion } from "./frameworks/torchtitan/versions";
 import { containsPosition } from "./text";
 import type { Diagnostic, Fix, Position, Range } from "./types";
@@ -18,7 +19,12 @@ export function hoverAt(result: AnalysisResult, position: Position): { markdown:
   }
   // Targets are listed most specific first; the first containing the position wins.
   const t = result.hovers.find((h) => containsPosition(h.range, position));
-  return t ? { markdown: t.markdown, range: t.range } : undefined;
+  // A diagnostic's long explanation (its message is one short sentence) leads the hover over its range.
+  const explained = result.diagnostics.filter((d) => d.detail && containsPosition(d.range, position));
+  if (!explained.length) return t ? { markdown: t.markdown, range: t.range } : undefined;
+  const blocks = explained.map(diagnosticMarkdown);
+  if (t) blocks.push(t.markdown);
+  return { markdown: blocks.join("\n\n---\n\n"), range: t?.range ?? explained[0]!.range };
 }
 
 export interface QuickFix {

@@ -49,8 +49,29 @@ export interface Diagnostic {
   range: Range;
   source: "precision-lens";
   data?: DiagnosticData;
-  /** Marks a diagnostic about code that has no effect (rendered faded by editors). */
+  /** Marks a diagnostic about code that has no effect (rendered faded by editors). Set from the code registry (codes.ts). */
   unnecessary?: boolean;
+  /** Marks a diagnostic about a deprecated setting (rendered struck through). Set from the code registry (codes.ts). */
+  deprecated?: boolean;
+  /**
+   * The long explanation behind a short `message` (Markdown): shown in the hover over the diagnostic's range,
+   * in the report and in the CLI's JSON. Absent when the message says everything.
+   */
+  detail?: string;
+  /** What decided this diagnostic (LSP relatedInformation): the `-1` line, the run script line, the pin, the other file. */
+  related?: RelatedInformation[];
+}
+
+/** A place (in this document or another file) and why it matters to a diagnostic. */
+export interface RelatedInformation {
+  location: SourceLocation;
+  message: string;
+}
+
+/** A range in a document: `uri` is the document's URI (file:// for files on disk). */
+export interface SourceLocation {
+  uri: string;
+  range: Range;
 }
 
 /** Torch dtype spellings used everywhere in output and JSON. */

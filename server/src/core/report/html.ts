@@ -195,7 +195,7 @@ export function renderReportHtml(view: ReportView, opts: HtmlOptions): string {
     for (const a of view.assumptions) body.push(`<li><code>${esc(a.name)}</code> = <code>${esc(a.value)}</code>: ${esc(a.doc)}</li>`);
     body.push("</ul></section>");
   }
-  if (view.memory) body.push(`<p class="pl-note">Memory figures are estimates (peak ${gib(view.memory.peakBytes)} adds every transient copy as if alive at once).</p>`);
+  if (view.memory) body.push(`<p class="pl-note">Memory figures are estimates: the reserved peak ${gib(view.memory.peakBytes)} is what nvidia-smi and torchtitan's max_reserved show (the allocated peak ${gib(view.memory.allocatedBytes)} times the allocator's overhead).</p>`);
   if (view.reportMarkdown) {
     body.push('<section id="pl-text"><h2>Full report</h2>');
     if (opts.interactive) body.push('<p><button type="button" class="pl-link" id="pl-open-markdown">Open as Markdown</button></p>');

@@ -96,7 +96,7 @@ export function memoryBarSvg(m: MemoryView): string {
   } else {
     out.push(textEl(MEM_X0, MEM_BAR_Y - 12, "GPU memory not known (no GPU type): bar drawn to the estimated peak", "pl-text pl-muted"));
   }
-  out.push(textEl(MEM_X0, MEM_BAR_Y + MEM_BAR_H + 18, `persistent ${gib(m.persistentBytes)} · peak ${gib(m.peakBytes)} (estimate)`, "pl-text pl-muted"));
+  out.push(textEl(MEM_X0, MEM_BAR_Y + MEM_BAR_H + 18, `persistent ${gib(m.persistentBytes)} · allocated ${gib(m.allocatedBytes)} · reserved ${gib(m.peakBytes)} (estimate)`, "pl-text pl-muted"));
   m.segments.forEach((s, i) => {
     const y = legendY + i * 18;
     out.push(`<rect class="pl-seg pl-seg-${i % 6}" x="${px(MEM_X0)}" y="${px(y - 10)}" width="12" height="12"/>`);

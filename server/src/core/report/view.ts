@@ -12,6 +12,7 @@ import { headline } from "../features";
 import { throughputOf, type ThroughputData } from "./throughput";
 import { buildWhatIf, type WhatIfView } from "./whatIf";
 import { GPUS, parseGpu } from "../engine/gpus";
+import { REPORT_DIAGNOSTICS_SEPARATOR } from "../explain";
 
 /** The GPU table's capacity (one source of truth, engine/gpus.ts); callers may pass another lookup. */
 function engineGpuMemory(gpu: string): { bytes: number; label: string } | undefined {
@@ -25,15 +26,18 @@ export { throughputOf, type ThroughputData, type ThroughputAlternative } from ".
 /** One memory term of the stacked bar (the engine's MemoryTerm, as shown). */
 export interface MemorySegment {
   name: string;
-  kind: "persistent" | "activation" | "transient";
+  kind: "persistent" | "activation" | "transient" | "reserve";
   bytes: number;
   detail: string;
 }
 
 export interface MemoryView {
-  /** Stacked left to right; they add up to `peakBytes`. */
+  /** Stacked left to right; they add up to `peakBytes` (the last, `allocator_reserve`, is reserved − allocated). */
   segments: MemorySegment[];
+  /** Reserved peak: what nvidia-smi and torchtitan's max_reserved show (allocated × the allocator overhead). */
   peakBytes: number;
+  /** Allocated peak (the engine's terms, all live together). */
+  allocatedBytes: number;
   persistentBytes: number;
   /** The GPU's memory, when a GPU type is known; the bar is drawn against it. */
   capacity?: { bytes: number; label: string; source: string };
@@ -122,8 +126,10 @@ function fileName(uri: string): string {
 function memoryView(sim: Simulation, capacity: MemoryView["capacity"]): MemoryView | undefined {
   const m = sim.memory;
   if (!m.perGpuBytes) return undefined;
-  const segments = m.terms.filter((t) => Number.isFinite(t.bytes) && t.bytes > 0).map((t) => ({ name: t.name, kind: t.kind, bytes: t.bytes, detail: t.detail }));
-  const out: MemoryView = { segments, peakBytes: m.perGpuBytes.peak, persistentBytes: m.perGpuBytes.persistent };
+  const segments: MemorySegment[] = m.terms.filter((t) => Number.isFinite(t.bytes) && t.bytes > 0).map((t) => ({ name: t.name, kind: t.kind, bytes: t.bytes, detail: t.detail }));
+  const { peak, reserved, persistent } = m.perGpuBytes;
+  if (reserved > peak) segments.push({ name: "allocator_reserve", kind: "reserve", bytes: reserved - peak, detail: "cached by PyTorch's allocator beyond the allocated peak (assumption allocator_reserved_overhead)" });
+  const out: MemoryView = { segments, peakBytes: Math.max(reserved, peak), allocatedBytes: peak, persistentBytes: persistent };
   if (capacity) out.capacity = capacity;
   return out;
 }
@@ -139,12 +145,20 @@ function dtypeStrip(sim: Simulation): DtypeStripOp[] {
 }
 
 function throughputView(result: AnalysisResult, t: ThroughputData | undefined): ThroughputView {
+  // The model's first alternative is the configured run itself: it is the current bar.
+  if (t?.alternatives?.length) {
+    const view: ThroughputView = { bars: t.alternatives.map((a, i) => ({ ...a, current: i === 0 })) };
+    if (t.gpu) view.gpu = t.gpu;
+    if (t.stepSeconds !== undefined) view.stepSeconds = t.stepSeconds;
+    if (t.mfu !== undefined) view.mfu = t.mfu;
+    return view;
+  }
   const current: ThroughputBar = { label: result.layoutName ? `${result.layoutName} as written` : "as written", current: true };
   if (result.mechanism) current.mechanism = result.mechanism;
   if (result.precision?.compute.dtype) current.compute = result.precision.compute.dtype;
   if (t?.tokensPerSecondPerGpu !== undefined) current.tokensPerSecondPerGpu = t.tokensPerSecondPerGpu;
-  const peak = result.simulation?.memory.perGpuBytes?.peak;
-  if (peak !== undefined) current.peakBytes = peak;
+  const bytes = result.simulation?.memory.perGpuBytes;
+  if (bytes) current.peakBytes = Math.max(bytes.reserved, bytes.peak);
   const view: ThroughputView = { bars: [current, ...(t?.alternatives ?? []).map((a) => ({ ...a, current: false }))] };
   if (t?.gpu) view.gpu = t.gpu;
   if (t?.stepSeconds !== undefined) view.stepSeconds = t.stepSeconds;
@@ -187,6 +201,7 @@ export function buildReportView(result: AnalysisResult, options: ReportOptions =
     const w = buildWhatIf(result, options.settings);
     if (w) view.whatIf = w;
   }
-  if (result.reportMarkdown) view.reportMarkdown = result.reportMarkdown;
+  // The page lists the diagnostics itself; the text report's own diagnostics section (with links) is left out.
+  if (result.reportMarkdown) view.reportMarkdown = result.reportMarkdown.split(REPORT_DIAGNOSTICS_SEPARATOR)[0]!;
   return view;
 }

@@ -38,7 +38,7 @@ export interface WhatIfCell {
   /** Matmul compute dtype (torch spelling); absent when the launch fails. */
   compute?: string;
   layoutName?: string;
-  /** Estimated peak memory per GPU; absent for models of unknown size or failed launches. */
+  /** Estimated reserved peak memory per GPU; absent for models of unknown size or failed launches. */
   peakBytes?: number;
   /** From the throughput model, when present. */
   tokensPerSecondPerGpu?: number;
@@ -66,7 +66,8 @@ export function whatIfCell(doc: ConfigDocument, worldSize: number, version: stri
   const cell: Omit<WhatIfCell, "current"> = { worldSize, version, mechanism: ctx.decision.mechanism };
   if (ctx.precision?.compute.dtype && ctx.decision.mechanism !== "error") cell.compute = ctx.precision.compute.dtype;
   if (ctx.dims.resolved) cell.layoutName = ctx.layoutName;
-  const peak = ctx.simulation?.memory.perGpuBytes?.peak;
+  const bytes = ctx.simulation?.memory.perGpuBytes;
+  const peak = bytes ? Math.max(bytes.reserved, bytes.peak) : undefined;
   if (peak !== undefined && Number.isFinite(peak)) cell.peakBytes = peak;
   const tps = throughputOf(ctx.simulation)?.tokensPerSecondPerGpu;
   if (tps !== undefined) cell.tokensPerSecondPerGpu = tps;

@@ -3,6 +3,7 @@
  * own: files are read through AnalysisEnv only).
  */
 import type { AnalysisEnv } from "../analysis";
+import type { SourceLocation } from "../types";
 
 function sepOf(p: string): string {
   return p.includes("/") || !p.includes("\\") ? "/" : "\\";
@@ -72,4 +73,17 @@ export function displayPath(p: string, env: AnalysisEnv): string {
   if (!root) return basename(p);
   const rel = p.slice(trimSep(root).length).replace(/^[\\/]+/, "");
   return rel.replace(/\\/g, "/") || basename(p);
+}
+
+/** A file path as a file:// URI (POSIX and Windows drive paths; spaces and other specials percent-encoded). */
+export function fileUri(p: string): string {
+  const slashed = p.replace(/\\/g, "/");
+  const path = (slashed.startsWith("/") ? slashed : `/${slashed}`).split("/").map(encodeURIComponent).join("/");
+  return `file://${path.replace(/^\/([A-Za-z])%3A/, "/$1:")}`;
+}
+
+/** The whole of line `line` (zero-based) of a file, as a location for relatedInformation. */
+export function lineLocation(path: string, text: string, line: number): SourceLocation {
+  const l = text.split(/\r?\n/)[line] ?? "";
+  return { uri: fileUri(path), range: { start: { line, character: 0 }, end: { line, character: l.length } } };
 }

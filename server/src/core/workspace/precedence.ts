@@ -29,6 +29,7 @@ export function pickExplicit<T>(settings: AnalysisSettings, fromSettings: Explic
   const [win, ...lost] = ordered;
   if (!win) return undefined;
   const out: Sourced<T> = { value: win.value, source: win.source, detail: win.detail };
+  if (win.location) out.location = win.location;
   if (lost.length) {
     out.detail = `${win.detail}; overrides ${lost.map((l) => l.label).join(" and ")}`;
     out.overrides = lost.map((l) => ({ value: l.value, source: l.source, detail: l.detail }));

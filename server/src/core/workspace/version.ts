@@ -11,7 +11,7 @@ import { entriesUnder, findEntry, findSection, hasSection, type ConfigDocument }
 import { DEFAULT_VERSION, LAST_TOML_DATE, RELEASES, type Release } from "../frameworks/torchtitan/versions";
 import { keyWindow } from "../frameworks/torchtitan/schema/index";
 import { leafEntries } from "../frameworks/torchtitan/schema/view";
-import { ancestorDirs, displayPath, join } from "./paths";
+import { ancestorDirs, displayPath, join, lineLocation } from "./paths";
 
 export interface VersionInference extends Sourced<string> {
   /** "workspace-pin" | "config-keys" | "default". */
@@ -42,6 +42,8 @@ export interface Pin {
   raw: string;
   /** The line it came from, trimmed. */
   line: string;
+  /** Zero-based number of that line in the file. */
+  lineNo: number;
 }
 
 /** Finds an exact torchtitan pin in one dependency file's text (undefined for ranges or no mention). */
@@ -53,32 +55,32 @@ export function findPin(text: string, kind: string): Pin | undefined {
       if (!/^\s*name\s*=\s*"torchtitan"\s*$/.test(lines[i]!)) continue;
       for (let j = i + 1; j < Math.min(lines.length, i + 12) && !/^\s*\[/.test(lines[j]!); j++) {
         const tag = /[?&]tag=(v?[\w.]+)/.exec(lines[j]!) ?? /\btag\s*=\s*"(v?[\w.]+)"/.exec(lines[j]!);
-        if (tag) return { raw: tag[1]!, line: lines[j]!.trim() };
+        if (tag) return { raw: tag[1]!, line: lines[j]!.trim(), lineNo: j };
       }
       for (let j = i + 1; j < Math.min(lines.length, i + 12) && !/^\s*\[/.test(lines[j]!); j++) {
         const v = /^\s*version\s*=\s*"([^"]+)"/.exec(lines[j]!);
-        if (v) return { raw: v[1]!, line: `torchtitan ${v[1]}` };
+        if (v) return { raw: v[1]!, line: `torchtitan ${v[1]}`, lineNo: j };
       }
     }
     return undefined;
   }
-  for (const rawLine of lines) {
-    const line = rawLine.replace(/(^|\s)#.*$/, "").trim();
+  for (let lineNo = 0; lineNo < lines.length; lineNo++) {
+    const line = lines[lineNo]!.replace(/(^|\s)#.*$/, "").trim();
     if (!/torchtitan/i.test(line)) continue;
     // torchtitan==0.2.2 / ===0.2.2 (requirements, PEP 621 dependency strings)
     const eq = /\btorchtitan\s*(?:\[[^\]]*\])?\s*===?\s*([0-9][\w.+-]*)/i.exec(line);
-    if (eq) return { raw: eq[1]!, line };
+    if (eq) return { raw: eq[1]!, line, lineNo };
     // git+https://github.com/pytorch/torchtitan(.git)@v0.2.1 (PEP 508 direct reference)
     const git = /github\.com[/:]pytorch\/torchtitan(?:\.git)?@([\w.-]+)/i.exec(line);
-    if (git) return { raw: git[1]!, line };
+    if (git) return { raw: git[1]!, line, lineNo };
     // poetry: torchtitan = "0.2.2" / "==0.2.2" / { git = "…", tag = "v0.2.1" } / { version = "0.2.2" }
     const poetry = /^torchtitan\s*=\s*(.+)$/i.exec(line);
     if (poetry) {
       const v = poetry[1]!;
       const tag = /\b(?:tag|rev)\s*=\s*"([^"]+)"/.exec(v);
-      if (tag) return { raw: tag[1]!, line };
+      if (tag) return { raw: tag[1]!, line, lineNo };
       const plain = /^"\s*(?:==)?\s*([0-9][\w.+-]*)\s*"$/.exec(v.trim()) ?? /\bversion\s*=\s*"\s*(?:==)?\s*([0-9][\w.+-]*)\s*"/.exec(v);
-      if (plain) return { raw: plain[1]!, line };
+      if (plain) return { raw: plain[1]!, line, lineNo };
     }
   }
   return undefined;
@@ -263,6 +265,7 @@ function bestFit(hits: readonly KeyEvidence[]): KeyEvidence[] {
 export function inferVersion(doc: ConfigDocument, env: AnalysisEnv): VersionInference {
   const evidence: string[] = [];
   let outside: VersionInference["outsideTomlEra"];
+  let outsideLocation: VersionInference["location"];
   for (const dir of ancestorDirs(env)) {
     const names = env.listDir(dir);
     for (const dep of DEP_FILES) {
@@ -275,9 +278,11 @@ export function inferVersion(doc: ConfigDocument, env: AnalysisEnv): VersionInfe
         const where = displayPath(path, env);
         const meaning = interpretPin(pin.raw);
         evidence.push(`${where}: ${pin.line}`);
-        if (meaning.kind === "release") return { value: meaning.version, source: "workspace-pin", detail: `torchtitan ${pin.raw} pinned in ${where}`, evidence };
-        if (meaning.kind === "main") return { value: `main@${meaning.date}`, source: "workspace-pin", detail: `torchtitan ${pin.raw} (a main-branch build of ${meaning.date}) pinned in ${where}`, evidence };
+        const location = lineLocation(path, text, pin.lineNo);
+        if (meaning.kind === "release") return { value: meaning.version, source: "workspace-pin", detail: `torchtitan ${pin.raw} pinned in ${where}`, evidence, location };
+        if (meaning.kind === "main") return { value: `main@${meaning.date}`, source: "workspace-pin", detail: `torchtitan ${pin.raw} (a main-branch build of ${meaning.date}) pinned in ${where}`, evidence, location };
         if (meaning.kind === "outside") {
+          if (!outside) outsideLocation = location;
           outside ??= { pin: pin.raw, file: where };
           evidence.push(meaning.why);
           continue;
@@ -293,6 +298,7 @@ export function inferVersion(doc: ConfigDocument, env: AnalysisEnv): VersionInfe
       detail: `torchtitan ${outside.pin} pinned in ${outside.file} no longer reads TOML configs; showing ${DEFAULT_VERSION}, the last release that does`,
       evidence,
       outsideTomlEra: outside,
+      ...(outsideLocation ? { location: outsideLocation } : {}),
     };
   }
   const keys = fromKeys(doc);

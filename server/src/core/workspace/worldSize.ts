@@ -9,7 +9,7 @@
  */
 import type { AnalysisEnv, Sourced } from "../analysis";
 import { matchingNames } from "./listing";
-import { ancestorDirs, basename, displayPath, join } from "./paths";
+import { ancestorDirs, basename, displayPath, join, lineLocation } from "./paths";
 
 const SCRIPT = /\.(sh|bash|slurm|sbatch)$/i;
 
@@ -31,7 +31,9 @@ export function inferWorldSize(env: AnalysisEnv): WorldSizeInference | undefined
       if (!r) continue;
       const file = displayPath(path, env);
       const slurm = /^#SBATCH\b/m.test(text) || /\.(slurm|sbatch)$/i.test(name);
-      return { value: r.value, source: slurm ? "slurm" : "run-script", detail: `${r.detail} in ${file}`, file };
+      const out: WorldSizeInference = { value: r.value, source: slurm ? "slurm" : "run-script", detail: `${r.detail} in ${file}`, file };
+      if (r.line !== undefined) out.location = lineLocation(path, text, r.line);
+      return out;
     }
   }
   return undefined;
@@ -40,11 +42,24 @@ export function inferWorldSize(env: AnalysisEnv): WorldSizeInference | undefined
 interface Found {
   value: number;
   detail: string;
+  /** Zero-based physical line of the script that gave the value (the first line of a continued command). */
+  line?: number;
 }
 
 /** Joins backslash-continued lines so one command is one line. */
 function logicalLines(text: string): string[] {
   return text.replace(/\\\r?\n/g, " ").split(/\r?\n/);
+}
+
+/** The physical line each logical line starts on. */
+function logicalStarts(text: string): number[] {
+  const starts: number[] = [];
+  let physical = 0;
+  for (const chunk of text.split(/(?<!\\)\r?\n/)) {
+    starts.push(physical);
+    physical += chunk.split(/\r?\n/).length;
+  }
+  return starts;
 }
 
 /** Shell assignments `VAR=value`, `export VAR=value`, `VAR=${VAR:-value}` (last one wins, like a shell). */
@@ -129,6 +144,8 @@ function flag(line: string, names: string[]): string | undefined {
 
 export function worldSizeFromScript(text: string, config: string): Found | undefined {
   const lines = logicalLines(text);
+  const starts = logicalStarts(text);
+  const at = (l: string): number | undefined => starts[lines.indexOf(l)];
   const vars = assignments(lines);
   const slurm = slurmVars(lines);
   // 1) An invocation that names the config and sets NGPU inline: `NGPU=16 ./run_train.sh --job.config_file x.toml`.
@@ -137,7 +154,7 @@ export function worldSizeFromScript(text: string, config: string): Found | undef
     const inline = /(?:^|[\s;])NGPU=("[^"]*"|'[^']*'|\S+)/.exec(l);
     if (inline && !/torchrun/.test(l)) {
       const r = resolve(inline[1]!, vars, slurm);
-      if (r) return { value: r.value, detail: `NGPU=${r.value}` };
+      if (r) return { value: r.value, detail: `NGPU=${r.value}`, line: at(l) };
     }
   }
   // 2) torchrun --nnodes A --nproc_per_node B.
@@ -158,15 +175,16 @@ export function worldSizeFromScript(text: string, config: string): Found | undef
     if (/NGPU/.test(procWord)) {
       const via = proc.via.startsWith("NGPU=${") ? ` (default of ${proc.via})` : "";
       const nn = nodesWord ? ` × torchrun --nnodes ${shown(nodesWord, nodes)}` : "";
-      return { value: nodes.value * proc.value, detail: `NGPU=${proc.value}${via}${nn}` };
+      return { value: nodes.value * proc.value, detail: `NGPU=${proc.value}${via}${nn}`, line: at(l) };
     }
-    return { value: nodes.value * proc.value, detail: `torchrun --nnodes ${nodesWord ? shown(nodesWord, nodes) : "1 (default)"} --nproc_per_node ${shown(procWord, proc)}` };
+    return { value: nodes.value * proc.value, detail: `torchrun --nnodes ${nodesWord ? shown(nodesWord, nodes) : "1 (default)"} --nproc_per_node ${shown(procWord, proc)}`, line: at(l) };
   }
   // 3) A plain NGPU assignment (COMM_MODE dry runs take the world size from NGPU).
   const ngpu = vars.get("NGPU");
   if (ngpu !== undefined) {
     const r = resolve("$NGPU", vars, slurm);
-    if (r) return { value: r.value, detail: r.via.startsWith("NGPU=${") ? `NGPU=${r.value} (default of ${r.via})` : `NGPU=${r.value}` };
+    const assigned = lines.filter((l) => !/^\s*#/.test(l) && /(?:^|[\s;])(?:export\s+)?NGPU=/.test(l)).pop();
+    if (r) return { value: r.value, detail: r.via.startsWith("NGPU=${") ? `NGPU=${r.value} (default of ${r.via})` : `NGPU=${r.value}`, line: assigned === undefined ? undefined : at(assigned) };
   }
   return undefined;
 }

@@ -11,6 +11,7 @@
  */
 import type { AnalysisEnv } from "../../analysis";
 import { parseYamlDocument } from "../../parse/yaml";
+import type { Range } from "../../types";
 import { dirname, joinPath, readLinked } from "./linkedFiles";
 import { View } from "./view";
 
@@ -24,6 +25,8 @@ export interface Referrer {
   relPath: string;
   /** What it sets, e.g. "`mixed_precision: bf16`". */
   label: string;
+  /** Where it sets it in the YAML (the key), when written. */
+  keyRange?: Range;
   mode?: DsMode;
   worldSize?: number;
 }
@@ -137,6 +140,8 @@ export function referrersOf(env: AnalysisEnv): Referrer[] {
       const req = requestedMode(v, link.framework);
       const r: Referrer = { framework: link.framework, path, relPath: relative(dir, path), label: req.label };
       if (req.mode) r.mode = req.mode;
+      const keyRange = req.key ? v.keyRange(...req.key) : undefined;
+      if (keyRange) r.keyRange = keyRange;
       const ws = worldSizeOf(v, link.framework);
       if (ws) r.worldSize = ws;
       out.push(r);

@@ -41,7 +41,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const extra: Diagnostic[] = [];
   const { version, outsideTomlEra } = resolveVersion(doc, settings, env, directives, extra);
   const read = readDims(doc);
-  const worldSize = resolveWorldSize(read, settings, env, directives, extra);
+  const worldSize = resolveWorldSize(doc, read, settings, env, directives, extra);
   const dims = resolveDims(read, worldSize.value, { epDivisibility: version.value.date >= "2025-07-08" && version.value.date < "2025-12-17" });
   const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };
   const modelName = stringValue(findEntry(doc, "model", "name"));
@@ -143,8 +143,13 @@ function resolveVersion(
   let fromDirective: Explicit<TitanVersion> | undefined;
   if (d) {
     const v = parseVersion(d.value);
-    if (v) fromDirective = { value: v, source: "directive", detail: `set by \`# precision-lens: torchtitan-version=${d.value}\` on line ${d.line + 1}`, label: `\`# precision-lens: torchtitan-version=${d.value}\` (line ${d.line + 1})` };
-    else extra.push(diag("invalid-directive", "warning", d.range, `Unknown torchtitan version "${d.value}" in the precision-lens directive; use v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213 or main@YYYY-MM-DD (up to 2026-02-23). It is ignored.`));
+    if (v) fromDirective = { value: v, source: "directive", detail: `set by \`# precision-lens: torchtitan-version=${d.value}\` on line ${d.line + 1}`, label: `\`# precision-lens: torchtitan-version=${d.value}\` (line ${d.line + 1})`, location: { uri: doc.uri, range: d.range } };
+    else
+      extra.push(
+        diag("invalid-directive", "warning", d.range, `Unknown torchtitan version "${d.value.slice(0, 30)}" in the directive; it is ignored`, undefined, {
+          detail: `Unknown torchtitan version "${d.value}" in the precision-lens directive; use v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213 or main@YYYY-MM-DD (up to 2026-02-23). It is ignored.`,
+        }),
+      );
   }
   const explicit = pickExplicit(settings, versionFromSettings(settings, parseVersion), fromDirective);
   if (explicit) return { version: explicit };
@@ -154,6 +159,7 @@ function resolveVersion(
   const out: { version: Sourced<TitanVersion> & { decidedBy?: string[] }; outsideTomlEra?: { pin: string; file: string } } = {
     version: { value: v, source: inferred.source, detail: inferred.detail, ...(inferred.decidedBy?.length ? { decidedBy: inferred.decidedBy } : {}) },
   };
+  if (inferred.location) out.version.location = inferred.location;
   if (inferred.outsideTomlEra) {
     out.outsideTomlEra = inferred.outsideTomlEra;
     extra.push(
@@ -161,7 +167,12 @@ function resolveVersion(
         "toml-not-read",
         "warning",
         FILE_START,
-        `The workspace pins torchtitan ${inferred.outsideTomlEra.pin} (${inferred.outsideTomlEra.file}), which no longer reads TOML configs: from 2026-02-23 torchtitan is configured in Python and ignores this file. It is analysed as ${DEFAULT_VERSION}, the last release that reads TOML.`,
+        `torchtitan ${inferred.outsideTomlEra.pin.slice(0, 30)} (pinned in the workspace) no longer reads TOML; analysed as ${DEFAULT_VERSION}`,
+        undefined,
+        {
+          detail: `The workspace pins torchtitan ${inferred.outsideTomlEra.pin} (${inferred.outsideTomlEra.file}), which no longer reads TOML configs: from 2026-02-23 torchtitan is configured in Python and ignores this file. It is analysed as ${DEFAULT_VERSION}, the last release that reads TOML.`,
+          ...(inferred.location ? { related: [{ location: inferred.location, message: `torchtitan ${inferred.outsideTomlEra.pin} pinned here` }] } : {}),
+        },
       ),
     );
   }
@@ -170,22 +181,22 @@ function resolveVersion(
 
 const FILE_START = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
-function resolveWorldSize(read: DimsRead, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], extra: Diagnostic[]): Sourced<number> {
+function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], extra: Diagnostic[]): Sourced<number> {
   // Explicit sources first, by precedence (workspace/precedence.ts): CLI flag > directive > workspace setting.
   const d = directiveValue(directives, "world-size");
   let fromDirective: Explicit<number> | undefined;
   if (d) {
     const n = /^\d+$/.test(d.value) ? Number(d.value) : NaN;
-    if (Number.isInteger(n) && n > MAX_WORLD_SIZE) extra.push(diag("invalid-directive", "warning", d.range, `world-size=${d.value} in the precision-lens directive is above ${MAX_WORLD_SIZE} (2^20), the largest world size Precision Lens analyses; it is ignored.`));
-    else if (Number.isInteger(n) && n > 0) fromDirective = { value: n, source: "directive", detail: `\`# precision-lens: world-size=${n}\` on line ${d.line + 1}`, label: `\`# precision-lens: world-size=${n}\` (line ${d.line + 1})` };
-    else extra.push(diag("invalid-directive", "warning", d.range, `world-size in the precision-lens directive must be a positive integer, got "${d.value}"; it is ignored.`));
+    if (Number.isInteger(n) && n > MAX_WORLD_SIZE) extra.push(diag("invalid-directive", "warning", d.range, `world-size=${d.value.slice(0, 30)} in the precision-lens directive is above ${MAX_WORLD_SIZE} (2^20), the largest world size Precision Lens analyses; it is ignored.`));
+    else if (Number.isInteger(n) && n > 0) fromDirective = { value: n, source: "directive", detail: `\`# precision-lens: world-size=${n}\` on line ${d.line + 1}`, label: `\`# precision-lens: world-size=${n}\` (line ${d.line + 1})`, location: { uri: doc.uri, range: d.range } };
+    else extra.push(diag("invalid-directive", "warning", d.range, `world-size in the precision-lens directive must be a positive integer, got "${d.value.slice(0, 30)}"; it is ignored.`));
   }
   // A setting above MAX_WORLD_SIZE (2^20) is ignored, like a directive or run script above it.
   const bounded = settings.worldSize && settings.worldSize > MAX_WORLD_SIZE ? { ...settings, worldSize: null } : settings;
   const explicit = pickExplicit(settings, worldSizeFromSettings(bounded), fromDirective);
   if (explicit) return explicit;
   const script = inferWorldSize(env);
-  if (script && script.value <= MAX_WORLD_SIZE) return { value: script.value, source: script.source, detail: script.detail };
+  if (script && script.value <= MAX_WORLD_SIZE) return script.location ? { value: script.value, source: script.source, detail: script.detail, location: script.location } : { value: script.value, source: script.source, detail: script.detail };
   const { configured, typeErrors } = read;
   if (!typeErrors.length && configured.dp_shard !== -1) {
     const product = configured.dp_replicate * configured.dp_shard * configured.cp * configured.tp * configured.pp;

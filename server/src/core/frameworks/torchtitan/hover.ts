@@ -37,7 +37,7 @@ export function summaryMarkdown(ctx: TitanContext): string {
     lines.push("|---|---|---|");
     lines.push(`| parameter storage | \`${p.paramStorage.dtype}\` | ${p.paramStorage.knob} |`);
     lines.push(`| compute (matmuls) | \`${p.compute.dtype}\` | ${p.compute.knob} |`);
-    lines.push(`| gradient reduction | \`${p.gradReduce.dtype}\` | ${p.gradReduce.knob} |`);
+    lines.push(`| gradient reduction | ${p.gradReduce.dtype ? `\`${p.gradReduce.dtype}\`` : "none"} | ${p.gradReduce.knob} |`);
   }
   if (ctx.simulation) {
     lines.push("");

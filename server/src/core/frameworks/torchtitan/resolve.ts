@@ -9,8 +9,12 @@ import type { PrecisionKnobs } from "./context";
 import type { MechanismDecision } from "./eras";
 import type { ParallelLayout } from "../../analysis";
 
+/** One GPU: there is no gradient reduction at all (null, shown as "none", as for the YAML/JSON frameworks). */
+const ONE_DEVICE = { dtype: null, knob: "one device: no gradient reduction; gradients stay in training.dtype" } as const;
+
 export function resolvePrecision(decision: MechanismDecision, knobs: PrecisionKnobs, layout: ParallelLayout): ResolvedPrecision | undefined {
   if (decision.mechanism === "error") return undefined;
+  const oneDevice = layout.dp_replicate * layout.dp_shard * layout.cp * layout.tp * layout.pp === 1;
   const storage = knobs.trainingDtype.dtype;
   if (!storage) return undefined; // an unknown training.dtype fails model construction (KeyError)
   const storageKnob = knobs.trainingDtype.isDefault ? "training.dtype (default float32)" : "training.dtype";
@@ -33,7 +37,7 @@ export function resolvePrecision(decision: MechanismDecision, knobs: PrecisionKn
         : p === "float32"
           ? { dtype: p, knob: `training.mixed_precision_param = float32: CUDA autocast to fp32 stays on and up-casts the ${storage} weights and activations of matmuls and attention` }
           : { dtype: p, knob: "training.mixed_precision_param (torch.autocast dtype, matmuls only)" };
-    const gradReduce = decision.ddp ? { dtype: storage, knob: "DDP all-reduces gradients in their own dtype (training.dtype)" } : { dtype: storage, knob: "no gradient reduction on one device; gradients stay in training.dtype" };
+    const gradReduce = decision.ddp ? { dtype: storage, knob: "DDP all-reduces gradients in their own dtype (training.dtype)" } : oneDevice ? { ...ONE_DEVICE } : { dtype: storage, knob: "no data-parallel gradient reduction; gradients stay in training.dtype" };
     return { paramStorage, compute, gradReduce };
   }
   // No mixed precision: everything in the storage dtype.
@@ -41,6 +45,6 @@ export function resolvePrecision(decision: MechanismDecision, knobs: PrecisionKn
   return {
     paramStorage,
     compute: { dtype: storage, knob: `${storageKnob}: no mixed precision in this layout` },
-    gradReduce: { dtype: storage, knob: noDp ? "no data-parallel gradient reduction; gradients stay in training.dtype" : "gradients are reduced in training.dtype" },
+    gradReduce: oneDevice ? { ...ONE_DEVICE } : { dtype: storage, knob: noDp ? "no data-parallel gradient reduction; gradients stay in training.dtype" : "gradients are reduced in training.dtype" },
   };
 }

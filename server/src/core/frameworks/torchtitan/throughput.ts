@@ -16,15 +16,17 @@ import { lowerToEnableFsdp } from "./rules/no-mixed-precision";
 
 /** The GPU type: a `# precision-lens: gpu=…` directive, then the setting (or --gpu), then H100 SXM. */
 export function resolveGpu(settings: AnalysisSettings, directives: readonly Directive[] = [], extra: Diagnostic[] = []): Sourced<GpuId> {
+  // Precedence as for the world size (workspace/precedence.ts): --gpu > directive > setting > default.
+  const raw = settings.gpu?.trim();
+  const id = raw && raw !== "auto" ? parseGpu(raw) : undefined;
+  if (id && settings.origin === "cli") return { value: id, source: "setting", detail: `--gpu ${raw} on the command line` };
   const d = directiveValue(directives, "gpu");
   if (d) {
     const id = parseGpu(d.value);
     if (id) return { value: id, source: "directive", detail: `set by \`# precision-lens: gpu=${d.value}\` on line ${d.line + 1}` };
     extra.push(diag("invalid-directive", "warning", d.range, `Unknown GPU type "${d.value}" in the precision-lens directive; use ${GPU_IDS.join(", ")}. It is ignored.`));
   }
-  const raw = settings.gpu?.trim();
-  const id = raw ? parseGpu(raw) : undefined;
-  if (id) return { value: id, source: "setting", detail: `set by the precisionLens.gpu setting (or --gpu) to ${raw}` };
+  if (id) return { value: id, source: "setting", detail: `set by the precisionLens.gpu setting to ${raw}` };
   return { value: DEFAULT_GPU, source: "default", detail: "the default; set precisionLens.gpu or --gpu for another GPU type" };
 }
 

@@ -4,6 +4,7 @@
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { requestedMode } from "../../common/deepspeedLinks";
+import { relateLast } from "../../common/related";
 import type { FrameworkRule } from "../../common/rule";
 import { dsConflict } from "../../deepspeed/linked";
 import type { AccelerateContext } from "../context";
@@ -21,6 +22,7 @@ export const deepspeedLink: FrameworkRule<AccelerateContext> = {
     const req = requestedMode(v, "accelerate");
     const c = dsConflict(ds.facts, req.mode);
     if (c && req.key) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", v.keyRange(...req.key), `${req.label} here, but ${rel} has ${c.what}. ${c.consequence}`);
+    if (c) relateLast(d, "deepspeed/DS9", ds.path, c.entry.range, `${rel} has ${c.what}`);
     return d.out;
   },
 };

@@ -5,6 +5,7 @@
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { requestedMode } from "../../common/deepspeedLinks";
+import { relateLast } from "../../common/related";
 import type { FrameworkRule } from "../../common/rule";
 import { dsConflict, type LinkedDs } from "../../deepspeed/linked";
 import type { AxolotlContext } from "../context";
@@ -23,6 +24,7 @@ export const deepspeedLink: FrameworkRule<AxolotlContext> = {
     } else if (dsSource === "file") {
       const c = dsConflict(ds.facts, req.mode, "axolotl");
       if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", at, `${req.label} here, but ${dsRel!} has ${c.what}. ${c.consequence}`);
+      if (c) relateLast(d, "deepspeed/DS9", ds.path, c.entry.range, `${dsRel!} has ${c.what}`);
     } else if (dsSource === "missing") {
       if (env.documentPath) d.add("deepspeed-config-missing", "information", v.entry("deepspeed")!.value.range, missingDsMessage(dsRel!, ds));
       const c = ds.missing === "bundled" ? dsConflict(ds.facts, req.mode, "axolotl") : undefined;

@@ -1,6 +1,7 @@
 /** deepspeed/DS9 seen from the JSON side: a YAML config that uses this file requests another mode. */
 import { diagnostics } from "../../common/diagnosticBuilder";
 import type { FrameworkRule } from "../../common/rule";
+import { relateLast } from "../../common/related";
 import type { DeepSpeedContext } from "../context";
 import { dsConflict } from "../linked";
 
@@ -13,6 +14,7 @@ export const DS9: FrameworkRule<DeepSpeedContext> = {
       if (!c) continue;
       const e = c.entry;
       d.add("DS9", c.inferred ? "information" : "warning", e.range, `${c.what} here, but ${r.relPath} (${r.framework}), which uses this file, sets ${r.label}. ${c.consequence}`);
+      relateLast(d, "deepspeed/DS9", r.path, r.keyRange, `${r.relPath} sets ${r.label}`);
     }
     return d.out;
   },

@@ -7,6 +7,7 @@
  *    AssertionError "global batch size must be multiple of local batch size times data-parallel degree".
  *  - pp-microbatch: with PP, local_batch_size % pipeline_parallel_microbatch_size != 0 → ValueError.
  */
+import { decidedBy } from "../related";
 import { diag } from "../../../diagnostics";
 import { intValue } from "../../../model";
 import { findLeaf as findEntry } from "../schema/facts";
@@ -31,8 +32,9 @@ export const seqLenDivisibility: TitanRule = {
         "seq-len-divisibility",
         "error",
         range,
-        `Sequence length ${seq}${e ? "" : " (default)"} must be divisible by the product of TP degree (${tp}) and 2 * CP degree (${cp}) = ${div}: torchtitan asserts it when parallelizing the model. ${up} would work.`,
+        `seq_len ${seq}${e ? "" : " (default)"} is not divisible by tp × 2 × cp = ${div}: torchtitan asserts (${up} works)`,
         e ? { fixes: [{ title: `Change to ${up}`, edits: [{ range: e.value.range, newText: String(up) }] }] } : undefined,
+        { detail: `Sequence length ${seq}${e ? "" : " (default)"} must be divisible by the product of TP degree (${tp}) and 2 * CP degree (${cp}) = ${div}: torchtitan asserts it when parallelizing the model. ${up} would work.` },
       ),
     ];
   },
@@ -55,8 +57,12 @@ export const globalBatchSize: TitanRule = {
         "global-batch-size",
         "error",
         g.value.range,
-        `global_batch_size = ${global} is not a multiple of local_batch_size × data-parallel degree = ${local} × ${dp} = ${unit}: torchtitan asserts "global batch size must be multiple of local batch size times data-parallel degree". Use -1 (= ${unit}) or a multiple of ${unit} for gradient accumulation.`,
+        `global_batch_size = ${global} is not a multiple of local batch × DP degree = ${unit}: torchtitan asserts`,
         { fixes: [{ title: "Change to -1 (local × DP)", edits: [{ range: g.value.range, newText: "-1" }] }, ...(global > unit ? [{ title: `Change to ${Math.round(global / unit) * unit}`, edits: [{ range: g.value.range, newText: String(Math.max(1, Math.round(global / unit)) * unit) }] }] : [])] },
+        {
+          detail: `global_batch_size = ${global} is not a multiple of local_batch_size × data-parallel degree = ${local} × ${dp} = ${unit}: torchtitan asserts "global batch size must be multiple of local batch size times data-parallel degree". Use -1 (= ${unit}) or a multiple of ${unit} for gradient accumulation.`,
+          related: decidedBy(ctx, { shard: true, worldSize: true }),
+        },
       ),
     ];
   },
@@ -74,6 +80,10 @@ export const ppMicrobatch: TitanRule = {
     if (mb <= 0 || local % mb === 0) return [];
     const range = (mbE ?? localE)?.value.range;
     if (!range) return [];
-    return [diag("pp-microbatch", "error", range, `Batch size ${local} must be divisible by microbatch_size ${mb}: with pipeline parallelism torchtitan raises ValueError at launch (local_batch_size % pipeline_parallel_microbatch_size != 0).`)];
+    return [
+      diag("pp-microbatch", "error", range, `Batch size ${local} must be divisible by microbatch_size ${mb}: torchtitan raises ValueError at launch`, undefined, {
+        detail: `Batch size ${local} must be divisible by microbatch_size ${mb}: with pipeline parallelism torchtitan raises ValueError at launch (local_batch_size % pipeline_parallel_microbatch_size != 0).`,
+      }),
+    ];
   },
 };

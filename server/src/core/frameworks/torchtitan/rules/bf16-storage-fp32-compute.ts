@@ -20,12 +20,15 @@ export const bf16StorageFp32Compute: TitanRule = {
         "bf16-storage-fp32-compute",
         "warning",
         param.entry.value.range,
-        `training.dtype = "bfloat16" stores weights, gradients and optimizer state in bf16, but mixed_precision_param = "float32" asks for fp32 compute: ${how}, so the run pays fp32 compute cost without fp32 master weights. Use mixed_precision_param = "bfloat16" for full bf16 training, or training.dtype = "float32" for fp32 masters.`,
+        `bf16 storage with fp32 compute: every matmul up-casts, so fp32 cost without fp32 master weights`,
         {
           fixes: [
             fix('Change mixed_precision_param to "bfloat16"', [{ range: param.entry.value.range, newText: '"bfloat16"' }], true),
             ...(trainingDtype.entry ? [fix('Change training.dtype to "float32"', [{ range: trainingDtype.entry.value.range, newText: '"float32"' }])] : []),
           ],
+        },
+        {
+          detail: `training.dtype = "bfloat16" stores weights, gradients and optimizer state in bf16, but mixed_precision_param = "float32" asks for fp32 compute: ${how}, so the run pays fp32 compute cost without fp32 master weights. Use mixed_precision_param = "bfloat16" for full bf16 training, or training.dtype = "float32" for fp32 masters.`,
         },
       ),
     ];

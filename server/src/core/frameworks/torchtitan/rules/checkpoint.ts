@@ -6,6 +6,7 @@
  *    a seed checkpoint.").
  *  - validation-steps: validation.steps must be > 0 or -1 ("validation steps must be positive or -1").
  */
+import { decidedBy } from "../related";
 import { diag, fix } from "../../../diagnostics";
 import { setKey } from "../../../edit/toml";
 import { intValue } from "../../../model";
@@ -20,7 +21,7 @@ export const keepLatestK: TitanRule = {
     const k = intValue(e);
     if (!e || k === undefined || (k !== 1 && k >= 0)) return [];
     return [
-      diag("keep-latest-k", "error", e.value.range, `checkpoint.keep_latest_k = ${k} is invalid: torchtitan raises ValueError (use 0 to keep every checkpoint, or 2 or more).`, {
+      diag("keep-latest-k", "error", e.value.range, `checkpoint.keep_latest_k = ${k} is invalid: torchtitan raises ValueError (use 0 to keep every checkpoint, or 2 or more)`, {
         fixes: [fix("Change to 2", [{ range: e.value.range, newText: "2" }], true), fix("Change to 0 (keep all)", [{ range: e.value.range, newText: "0" }])],
       }),
     ];
@@ -38,9 +39,10 @@ export const seedCheckpoint: TitanRule = {
     const en = findEntry(ctx.doc, "checkpoint", enableKey);
     if (en?.value.value !== true) {
       out.push(
-        diag("seed-checkpoint", "error", e.value.range, `create_seed_checkpoint needs checkpoint.${enableKey} = true: torchtitan asserts "Must enable checkpointing when creating a seed checkpoint."`, {
-          fixes: [fix(`Set checkpoint.${enableKey} = true`, setKey(ctx.doc, ["checkpoint"], enableKey, "true"), true)],
-        }),
+        diag("seed-checkpoint", "error", e.value.range, `create_seed_checkpoint needs checkpoint.${enableKey} = true: torchtitan asserts it`,
+          { fixes: [fix(`Set checkpoint.${enableKey} = true`, setKey(ctx.doc, ["checkpoint"], enableKey, "true"), true)] },
+          { detail: `create_seed_checkpoint needs checkpoint.${enableKey} = true: torchtitan asserts "Must enable checkpointing when creating a seed checkpoint."` },
+        ),
       );
     }
     // With no world-size evidence (run_train.sh's NGPU=8 default) the launch command decides; stay quiet.
@@ -50,7 +52,12 @@ export const seedCheckpoint: TitanRule = {
           "seed-checkpoint",
           "error",
           e.value.range,
-          `create_seed_checkpoint needs a single device, but the world size is ${ctx.worldSize.value} (${ctx.worldSize.detail}): torchtitan asserts "Must create seed checkpoint using a single device, to disable sharding." Run it with NGPU=1.`,
+          `create_seed_checkpoint needs a single device, but the world size is ${ctx.worldSize.value}: torchtitan asserts it`,
+          undefined,
+          {
+            detail: `create_seed_checkpoint needs a single device, but the world size is ${ctx.worldSize.value} (${ctx.worldSize.detail}): torchtitan asserts "Must create seed checkpoint using a single device, to disable sharding." Run it with NGPU=1.`,
+            related: decidedBy(ctx, { worldSize: true }),
+          },
         ),
       );
     }
@@ -64,6 +71,6 @@ export const validationSteps: TitanRule = {
     const e = findEntry(ctx.doc, "validation", "steps");
     const s = intValue(e);
     if (!e || s === undefined || s > 0 || s === -1) return [];
-    return [diag("validation-steps", "error", e.value.range, `validation.steps = ${s} is invalid: torchtitan raises ValueError "validation steps must be positive or -1".`, { fixes: [fix("Change to -1 (whole dataset)", [{ range: e.value.range, newText: "-1" }], true)] })];
+    return [diag("validation-steps", "error", e.value.range, `validation.steps = ${s} is invalid: torchtitan requires a positive number or -1`, { fixes: [fix("Change to -1 (whole dataset)", [{ range: e.value.range, newText: "-1" }], true)] }, { detail: `validation.steps = ${s} is invalid: torchtitan raises ValueError "validation steps must be positive or -1".` })];
   },
 };

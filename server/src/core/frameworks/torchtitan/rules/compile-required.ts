@@ -37,8 +37,9 @@ export const asyncTpWithoutCompile: TitanRule = {
         "async-tp-without-compile",
         "error",
         e.value.range,
-        `Async tensor parallelism needs the model compiled: torchtitan raises RuntimeError "Async TP requires 'model' in --compile.components and --compile.enable" at launch.`,
+        "Async tensor parallelism needs the model compiled: torchtitan raises RuntimeError at launch",
         { fixes: [enableCompileFix(ctx.doc, date), fix("Set enable_async_tensor_parallel = false", [{ range: e.value.range, newText: "false" }])] },
+        { detail: `Async tensor parallelism needs the model compiled: torchtitan raises RuntimeError "Async TP requires 'model' in --compile.components and --compile.enable" at launch.` },
       ),
     ];
   },
@@ -52,6 +53,6 @@ export const memoryBudgetWithoutCompile: TitanRule = {
     const date = ctx.version.value.date;
     if (date < "2025-10-09") return []; // not a mode yet: invalid-value reports it
     if (compileState(ctx.doc, date).model) return [];
-    return [diag("memory-budget-without-compile", "error", e.value.range, `activation_checkpoint.mode = "memory_budget" needs the model compiled: torchtitan asserts "Memory budget mode requires model to be compiled".`, { fixes: [enableCompileFix(ctx.doc, date)] })];
+    return [diag("memory-budget-without-compile", "error", e.value.range, `activation_checkpoint.mode = "memory_budget" needs the model compiled: torchtitan asserts it`, { fixes: [enableCompileFix(ctx.doc, date)] }, { detail: `activation_checkpoint.mode = "memory_budget" needs the model compiled: torchtitan asserts "Memory budget mode requires model to be compiled".` })];
   },
 };

@@ -4,6 +4,7 @@
  * (spec torchtitan.md §2.4, inferred from code paths, not executed).
  */
 import { diag } from "../../../diagnostics";
+import { decidedBy } from "../related";
 import { boolValue, findEntry } from "../../../model";
 import type { TitanRule } from "../context";
 
@@ -19,7 +20,12 @@ export const cpuOffloadWithoutFsdp: TitanRule = {
         "cpu-offload-without-fsdp",
         "warning",
         e.range,
-        `training.enable_cpu_offload = true needs FSDP (it is applied through FSDP's CPUOffloadPolicy), but this ${ctx.layoutName} layout has no FSDP: the weights are built on the CPU and nothing moves them to the GPU, so the run is likely to fail or crawl. Enable FSDP (data_parallel_shard_degree > 1) or turn offload off.`,
+        `CPU offload needs FSDP, but this ${ctx.layoutName} layout has none: the weights stay on the CPU`,
+        undefined,
+        {
+          detail: `training.enable_cpu_offload = true needs FSDP (it is applied through FSDP's CPUOffloadPolicy), but this ${ctx.layoutName} layout has no FSDP: the weights are built on the CPU and nothing moves them to the GPU, so the run is likely to fail or crawl. Enable FSDP (data_parallel_shard_degree > 1) or turn offload off.`,
+          related: decidedBy(ctx, { shard: true, worldSize: true }),
+        },
       ),
     ];
   },

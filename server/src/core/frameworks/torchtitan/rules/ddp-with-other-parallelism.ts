@@ -6,6 +6,7 @@ import { diag, fix } from "../../../diagnostics";
 import type { TitanRule } from "../context";
 import { DDP_ERROR } from "../eras";
 import { dimsAnchor, setDim, worldSizePhrase } from "../locate";
+import { decidedBy } from "../related";
 
 export const ddpWithOtherParallelism: TitanRule = {
   codes: ["ddp-with-other-parallelism"],
@@ -21,8 +22,12 @@ export const ddpWithOtherParallelism: TitanRule = {
         "ddp-with-other-parallelism",
         "error",
         where.range,
-        `data_parallel_replicate_degree = ${d.dp_replicate} with data_parallel_shard_degree = 1 means DDP, and torchtitan cannot combine DDP with ${others || "other parallelisms"}: it raises RuntimeError "${DDP_ERROR}" at launch on ${worldSizePhrase(ctx)}.`,
+        `DDP (replicate ${d.dp_replicate}, shard 1) cannot be combined with ${[d.tp > 1 ? "TP" : "", d.pp > 1 ? "PP" : ""].filter(Boolean).join(" and ") || "other parallelisms"}: torchtitan raises RuntimeError at launch`,
         { fixes: [fix(`Shard instead of replicate: data_parallel_shard_degree = ${d.dp_replicate}, data_parallel_replicate_degree = 1 (FSDP with mixed precision)`, edits, true)] },
+        {
+          detail: `data_parallel_replicate_degree = ${d.dp_replicate} with data_parallel_shard_degree = 1 means DDP, and torchtitan cannot combine DDP with ${others || "other parallelisms"}: it raises RuntimeError "${DDP_ERROR}" at launch on ${worldSizePhrase(ctx)}.`,
+          related: decidedBy(ctx, { shard: true, worldSize: true }),
+        },
       ),
     ];
   },

@@ -11,6 +11,7 @@ import { DTYPE_ALIASES, isTorchDtypeKey } from "../../../dtypes";
 import type { Diagnostic, DType } from "../../../types";
 import type { KnobValue, TitanRule } from "../context";
 import { KNOB_SPECS, type KnobSpec } from "../knobs";
+import { clip, decidedBy } from "../related";
 import { editDistance } from "../schema/index";
 
 export const dtypeValues: TitanRule = {
@@ -34,8 +35,11 @@ export const dtypeValues: TitanRule = {
             "unknown-dtype",
             "error",
             e.value.range,
-            `${k.key} = ${raw} is not a dtype torchtitan knows (TORCH_DTYPE_MAP has "float16", "float32", "bfloat16"); the TOML value is not validated, so the run fails with KeyError at launch. Allowed here: ${spec.choices.map((c) => `"${c}"`).join(", ")}.`,
+            `${k.key} = ${clip(raw, 24)} is not in torchtitan's TORCH_DTYPE_MAP: KeyError at launch`,
             { fixes: [fix(`Change to "${suggestion}"`, [{ range: e.value.range, newText: `"${suggestion}"` }], true)] },
+            {
+              detail: `${k.key} = ${raw} is not a dtype torchtitan knows (TORCH_DTYPE_MAP has "float16", "float32", "bfloat16"); the TOML value is not validated, so the run fails with KeyError at launch. Allowed here: ${spec.choices.map((c) => `"${c}"`).join(", ")}.`,
+            },
           ),
         );
         continue;
@@ -46,8 +50,11 @@ export const dtypeValues: TitanRule = {
             "float16-without-grad-scaler",
             "warning",
             e.value.range,
-            `${k.key} = "float16" trains in fp16 without loss scaling: torchtitan has no GradScaler, so small gradients underflow to zero and large activations overflow. Use "bfloat16" (same memory, fp32 range).`,
+            `${k.key} = "float16" trains in fp16 without loss scaling: torchtitan has no GradScaler`,
             { fixes: [fix('Change to "bfloat16"', [{ range: e.value.range, newText: '"bfloat16"' }], true)] },
+            {
+              detail: `${k.key} = "float16" trains in fp16 without loss scaling: torchtitan has no GradScaler, so small gradients underflow to zero and large activations overflow. Use "bfloat16" (same memory, fp32 range).`,
+            },
           ),
         );
         continue;
@@ -58,8 +65,12 @@ export const dtypeValues: TitanRule = {
             "reduce-dtype-not-allowed",
             "warning",
             e.value.range,
-            `${k.key} = "${s}" is not an allowed choice in torchtitan ${ctx.version.value.id} (only ${spec.choices.map((c) => `"${c}"`).join(", ")}); the TOML value is accepted with a tyro warning and ${k.key === "training.mixed_precision_reduce" ? "FSDP then reduces gradients in " + s + ", losing precision in the sum" : "used as is"}.`,
+            `${k.key} = "${s}" is not allowed in torchtitan ${ctx.version.value.id}: used anyway, with a warning`,
             { fixes: [fix(`Change to "${spec.default}"`, [{ range: e.value.range, newText: `"${spec.default}"` }], true)] },
+            {
+              detail: `${k.key} = "${s}" is not an allowed choice in torchtitan ${ctx.version.value.id} (only ${spec.choices.map((c) => `"${c}"`).join(", ")}); the TOML value is accepted with a tyro warning and ${k.key === "training.mixed_precision_reduce" ? "FSDP then reduces gradients in " + s + ", losing precision in the sum" : "used as is"}.`,
+              related: decidedBy(ctx, { version: true }),
+            },
           ),
         );
       }

@@ -10,6 +10,7 @@ import { diag, fix } from "../../../diagnostics";
 import type { Fix } from "../../../types";
 import type { TitanContext, TitanRule } from "../context";
 import { dimsAnchor, setDim, worldSizePhrase } from "../locate";
+import { decidedBy } from "../related";
 import { lowerToEnableFsdp } from "./no-mixed-precision";
 
 export const epWithoutFsdpMesh: TitanRule = {
@@ -19,11 +20,21 @@ export const epWithoutFsdpMesh: TitanRule = {
     if (!d || ctx.decision.errorCode !== "ep-without-fsdp-mesh" || !ctx.decision.error) return [];
     const where = dimsAnchor(ctx, ["ep", "tp", "dp_shard"]);
     const shard = ctx.dims.dpShardInferred ? `data_parallel_shard_degree = -1 resolves to ${d.dp_shard}` : `data_parallel_shard_degree = ${d.dp_shard}`;
-    const message =
+    const detail =
       `${ctx.modelName} with expert_parallel_degree = ${d.ep} needs a real FSDP dimension in torchtitan ${ctx.version.value.id}: ${shard} and context_parallel_degree = ${d.cp}, so dp_shard * cp = 1, ` +
       `yet its parallelize applies FSDP whenever EP is on and asks for the fsdp mesh, which does not exist at size 1. ` +
       `The launch fails on ${worldSizePhrase(ctx)} with ValueError "${ctx.decision.error}" (torchtitan v0.2.0 still ran this layout, wrapping the model on a size-1 mesh).`;
-    return [diag("ep-without-fsdp-mesh", "error", where.range, message, { fixes: fixes(ctx, d), facts: { worldSize: ctx.worldSize.value, worldSizeSource: ctx.worldSize.source, layout: ctx.layoutName } })];
+    const message = `${ctx.modelName} with EP ${d.ep} and no FSDP dimension (dp_shard·cp = 1): the fsdp mesh is missing, launch fails`;
+    return [
+      diag(
+        "ep-without-fsdp-mesh",
+        "error",
+        where.range,
+        message,
+        { fixes: fixes(ctx, d), facts: { worldSize: ctx.worldSize.value, worldSizeSource: ctx.worldSize.source, layout: ctx.layoutName } },
+        { detail, related: decidedBy(ctx, { shard: true, worldSize: true, version: true }) },
+      ),
+    ];
   },
 };
 

@@ -24,6 +24,11 @@ export const fp32ParamDtype: TitanRule = {
             ? "CUDA autocast stays on with dtype fp32 (PyTorch disables autocast for an unsupported dtype only on CPU and other non-CUDA devices), so linears, attention and the logits up-cast the bf16 weights and activations to fp32"
             : "CUDA autocast stays on with dtype fp32 (PyTorch disables autocast for an unsupported dtype only on CPU and other non-CUDA devices), and every tensor is already fp32"
           : "this layout applies no mixed precision anyway";
-    return [diag("fp32-param-dtype", "information", k.entry.range, `mixed_precision_param = "float32" means no mixed precision: ${how}. Compute runs in ${ctx.precision?.compute.dtype ?? "float32"}.`)];
+    const compute = ctx.precision?.compute.dtype ?? "float32";
+    return [
+      diag("fp32-param-dtype", "information", k.entry.range, `mixed_precision_param = "float32": no mixed precision, compute runs in ${compute}`, undefined, {
+        detail: `mixed_precision_param = "float32" means no mixed precision: ${how}. Compute runs in ${compute}.`,
+      }),
+    ];
   },
 };

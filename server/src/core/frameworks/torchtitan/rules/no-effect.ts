@@ -3,6 +3,7 @@
  * fsdp_reshard_after_forward are read only by apply_fsdp, which runs only when FSDP is enabled.
  */
 import { diag } from "../../../diagnostics";
+import { decidedBy } from "../related";
 import { findEntry } from "../../../model";
 import type { Diagnostic } from "../../../types";
 import type { TitanRule } from "../context";
@@ -21,9 +22,12 @@ export const noEffect: TitanRule = {
     for (const [section, key, what] of FSDP_ONLY) {
       const e = findEntry(ctx.doc, section, key);
       if (!e) continue;
-      const d = diag("no-effect", "information", e.range, `${section}.${key} has no effect here: it sets ${what}, and this ${ctx.layoutName} layout does not use FSDP (data_parallel_shard_degree = ${ctx.layout.dp_shard}, context_parallel_degree = ${ctx.layout.cp}).`);
-      d.unnecessary = true;
-      out.push(d);
+      out.push(
+        diag("no-effect", "information", e.range, `${section}.${key} has no effect: this ${ctx.layoutName} layout has no FSDP (dp_shard ${ctx.layout.dp_shard}, cp ${ctx.layout.cp})`, undefined, {
+          detail: `${section}.${key} has no effect here: it sets ${what}, and this ${ctx.layoutName} layout does not use FSDP (data_parallel_shard_degree = ${ctx.layout.dp_shard}, context_parallel_degree = ${ctx.layout.cp}).`,
+          related: decidedBy(ctx, { shard: true, worldSize: true }),
+        }),
+      );
     }
     return out;
   },

@@ -11,6 +11,7 @@ import type { TitanContext, TitanRule } from "../context";
 import { WARN_TP_PP } from "../eras";
 import { KNOB_SPECS } from "../knobs";
 import { dimsAnchor, setDim, worldSizePhrase } from "../locate";
+import { decidedBy, gpus } from "../related";
 import type { DimField } from "../parallelDims";
 
 export const noMixedPrecision: TitanRule = {
@@ -27,10 +28,22 @@ export const noMixedPrecision: TitanRule = {
     const launchLog = warned ? ` At launch torchtitan only logs the warning "${WARN_TP_PP}"` : " torchtitan logs no warning about it in this version.";
     // MoE grouped GEMMs cast tokens and expert weights to bf16 whatever the policy (spec torchtitan.md §1.4).
     const moe = isMoeModel(ctx) ? " Only the routed experts of this MoE model still compute in bf16 (grouped_mm always casts to bf16)." : "";
-    const message =
-      `Mixed precision is disabled: this is a ${ctx.layoutName} run on ${worldSizePhrase(ctx)}; ${shard} and cp = ${d.cp}, so FSDP is off and torchtitan ${ctx.version.value.id} applies no mixed precision (${ctx.decision.reason}). ` +
+    const long =
+      `This is a ${ctx.layoutName} run on ${worldSizePhrase(ctx)}; ${shard} and cp = ${d.cp}, so FSDP is off and torchtitan ${ctx.version.value.id} applies no mixed precision (${ctx.decision.reason}). ` +
       `Compute, parameters and gradients are all float32 (mixed_precision_param = "${ctx.knobs.param.dtype ?? "?"}" is not applied).${moe}${launchLog}`;
-    return [diag("no-mixed-precision", "warning", where.range, message, { fixes: seedFixes(ctx, d, cause), facts: { worldSize: ctx.worldSize.value, worldSizeSource: ctx.worldSize.source, layout: ctx.layoutName } })];
+    const shardShort = ctx.dims.dpShardInferred ? `dp_shard -1 → ${d.dp_shard}` : `dp_shard ${d.dp_shard}`;
+    const experts = moe ? "routed experts still bf16; " : "";
+    const message = `No mixed precision: ${ctx.layoutName} on ${gpus(ctx.worldSize.value)} trains in fp32 (${experts}${shardShort}, so no FSDP)`;
+    return [
+      diag(
+        "no-mixed-precision",
+        "warning",
+        where.range,
+        message,
+        { fixes: seedFixes(ctx, d, cause), facts: { worldSize: ctx.worldSize.value, worldSizeSource: ctx.worldSize.source, layout: ctx.layoutName } },
+        { detail: long, related: decidedBy(ctx, { shard: true, worldSize: true, version: true }) },
+      ),
+    ];
   },
 };
 

@@ -43,7 +43,11 @@ export const ppBubble: TitanRule = {
         "pp-bubble",
         "information",
         where,
-        `Only ${n} microbatch${n === 1 ? "" : "es"} (local_batch_size ${local} / pipeline_parallel_microbatch_size ${mb}) for ${l.pp} pipeline ranks with ${schedule} (${stagesPerRank === 1 ? "one stage" : "at least two stages"} per rank): ${stagesPerRank === 1 ? "" : "at least "}${needed} are needed to fill the pipeline, so ranks sit idle in a bubble and torchtitan logs a warning. Raise local_batch_size or lower the microbatch size.`,
+        `Pipeline bubble: ${n} microbatch${n === 1 ? "" : "es"} for ${needed} stages (${l.pp} ranks, ${schedule}), so ranks sit idle`,
+        undefined,
+        {
+          detail: `Only ${n} microbatch${n === 1 ? "" : "es"} (local_batch_size ${local} / pipeline_parallel_microbatch_size ${mb}) for ${l.pp} pipeline ranks with ${schedule} (${stagesPerRank === 1 ? "one stage" : "at least two stages"} per rank): ${stagesPerRank === 1 ? "" : "at least "}${needed} are needed to fill the pipeline, so ranks sit idle in a bubble and torchtitan logs a warning. Raise local_batch_size or lower the microbatch size.`,
+        },
       ),
     ];
   },

@@ -22,8 +22,9 @@ export const pureBf16: TitanRule = {
     const lrEntry = findEntry(ctx.doc, "optimizer", "lr");
     const lr = lrEntry && (lrEntry.value.kind === "float" || lrEntry.value.kind === "integer") ? (lrEntry.value.value as number) : undefined;
     const { long, why } = pureBf16Risk({ lr });
-    const message = `training.dtype = "bfloat16" is pure bf16: ${pureLowPrecisionState("bf16")}${reduction(ctx)}.${why} ${alternative(ctx)}`;
-    return [diag("pure-bf16", long ? "warning" : "information", e.value.range, message, { fixes: [fix(fixTitle(ctx), [{ range: e.value.range, newText: '"float32"' }])] })];
+    const detail = `training.dtype = "bfloat16" is pure bf16: ${pureLowPrecisionState("bf16")}${reduction(ctx)}.${why} ${alternative(ctx)}`;
+    const message = `Pure bf16: no fp32 master copy of weights, gradients or optimizer state${lr !== undefined && long ? ` (lr = ${lr} updates may round away)` : ""}`;
+    return [diag("pure-bf16", long ? "warning" : "information", e.value.range, message, { fixes: [fix(fixTitle(ctx), [{ range: e.value.range, newText: '"float32"' }])] }, { detail })];
   },
 };
 

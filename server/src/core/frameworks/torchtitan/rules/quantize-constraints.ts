@@ -11,6 +11,7 @@
  *    precompute needs the all-gather (information, faded).
  *  - quantize-without-compile: float8/MX grouped MM without compile (torchtitan warns; slow) (information).
  */
+import { clip, decidedBy, gpus } from "../related";
 import { diag, fix } from "../../../diagnostics";
 import type { ConfigEntry } from "../../../model";
 import type { Diagnostic } from "../../../types";
@@ -35,7 +36,11 @@ export const float8GroupedMmPpCp: TitanRule = {
     if (pp === 1 && cp === 1) return [];
     const range = converterRange(ctx, (n) => n.includes("float8") && (n.includes("grouped_mm") || n.includes("moe")))!;
     const which = [pp !== 1 ? `pipeline_parallel_degree = ${pp}` : "", cp !== 1 ? `context_parallel_degree = ${cp}` : ""].filter(Boolean).join(" and ");
-    return [diag("float8-grouped-mm-pp-cp", "error", range, `Float8 grouped matmuls do not support pipeline or context parallelism: torchtitan asserts pipeline_parallel_degree == 1 and context_parallel_degree == 1, but this config has ${which}.`)];
+    return [
+      diag("float8-grouped-mm-pp-cp", "error", range, `Float8 grouped matmuls with ${[pp !== 1 ? `PP ${pp}` : "", cp !== 1 ? `CP ${cp}` : ""].filter(Boolean).join(" and ")}: torchtitan asserts PP = CP = 1`, undefined, {
+        detail: `Float8 grouped matmuls do not support pipeline or context parallelism: torchtitan asserts pipeline_parallel_degree == 1 and context_parallel_degree == 1, but this config has ${which}.`,
+      }),
+    ];
   },
 };
 
@@ -48,7 +53,11 @@ export const mxTpCompile: TitanRule = {
     const c = compileState(ctx.doc, date);
     if (!c.model || ctx.dims.configured.tp <= 1) return [];
     const range = converterRange(ctx, (n) => n.endsWith("mx") && !n.includes("grouped") && !n.includes("moe"))!;
-    return [diag("mx-tp-compile", "error", range, `MXFP8 Linear with tensor parallelism (tensor_parallel_degree = ${ctx.dims.configured.tp}) and torch.compile fails: torchtitan asserts "TP not yet supported with torch.compile for mxfp8". Turn compile off or use TP = 1.`)];
+    return [
+      diag("mx-tp-compile", "error", range, `MXFP8 Linear with TP ${ctx.dims.configured.tp} and torch.compile: torchtitan asserts TP is not supported there yet`, undefined, {
+        detail: `MXFP8 Linear with tensor parallelism (tensor_parallel_degree = ${ctx.dims.configured.tp}) and torch.compile fails: torchtitan asserts "TP not yet supported with torch.compile for mxfp8". Turn compile off or use TP = 1.`,
+      }),
+    ];
   },
 };
 
@@ -60,7 +69,11 @@ export const float8EmulateCompile: TitanRule = {
     if (e?.value.value !== true || !activeQuant(ctx.doc, date).float8Linear) return [];
     const c = compileState(ctx.doc, date);
     if (!c.model) return [];
-    return [diag("float8-emulate-compile", "warning", e.value.range, `float8 emulate = true only works with compile off: with torch.compile on, Float8Linear still needs a GPU with SM 8.9 or later ("Failed to swap to Float8Linear because float8 is only supported on SM89 or later").`)];
+    return [
+      diag("float8-emulate-compile", "warning", e.value.range, "float8 emulate = true with torch.compile on: Float8Linear still needs an SM 8.9+ GPU", undefined, {
+        detail: `float8 emulate = true only works with compile off: with torch.compile on, Float8Linear still needs a GPU with SM 8.9 or later ("Failed to swap to Float8Linear because float8 is only supported on SM89 or later").`,
+      }),
+    ];
   },
 };
 
@@ -76,8 +89,11 @@ export const float8RecipeWithAllGather: TitanRule = {
         "float8-recipe-with-all-gather",
         "error",
         ag.value.range,
-        `enable_fsdp_float8_all_gather = true cannot be combined with recipe_name = ${recipe.value.raw ?? JSON.stringify(recipe.value.value)}: torchtitan asserts they are not supported together (the float8 all-gather is tensorwise only).`,
+        `Float8 all-gather with recipe_name = ${clip(recipe.value.raw ?? JSON.stringify(recipe.value.value), 24)}: torchtitan asserts (it is tensorwise only)`,
         { fixes: [fix("Set enable_fsdp_float8_all_gather = false", [{ range: ag.value.range, newText: "false" }], true)] },
+        {
+          detail: `enable_fsdp_float8_all_gather = true cannot be combined with recipe_name = ${recipe.value.raw ?? JSON.stringify(recipe.value.value)}: torchtitan asserts they are not supported together (the float8 all-gather is tensorwise only).`,
+        },
       ),
     ];
   },
@@ -97,9 +113,13 @@ export const float8AllGatherNoEffect: TitanRule = {
         "float8-all-gather-no-effect",
         "information",
         ag!.value.range,
-        `enable_fsdp_float8_all_gather has no effect here: it needs data_parallel_shard_degree > 1 (resolved dp_shard = ${dpShard} on ${ctx.worldSize.value} GPUs; CP alone does not count), so weights are all-gathered in the usual dtype.`,
+        `enable_fsdp_float8_all_gather has no effect: dp_shard is ${dpShard} on ${gpus(ctx.worldSize.value)}, so there is no FSDP all-gather`,
+        undefined,
+        {
+          detail: `enable_fsdp_float8_all_gather has no effect here: it needs data_parallel_shard_degree > 1 (resolved dp_shard = ${dpShard} on ${ctx.worldSize.value} GPUs; CP alone does not count), so weights are all-gathered in the usual dtype.`,
+          related: decidedBy(ctx, { shard: true, worldSize: true }),
+        },
       );
-      d.unnecessary = true;
       out.push(d);
     }
     if (pre?.value.value === true && (!agOn || (dpShard !== undefined && dpShard <= 1))) {
@@ -107,9 +127,13 @@ export const float8AllGatherNoEffect: TitanRule = {
         "float8-all-gather-no-effect",
         "information",
         pre.value.range,
-        `precompute_float8_dynamic_scale_for_fsdp has no effect here: it only works with the float8 FSDP all-gather active (enable_fsdp_float8_all_gather = true and dp_shard > 1).`,
+        `precompute_float8_dynamic_scale_for_fsdp has no effect without an active float8 FSDP all-gather`,
+        undefined,
+        {
+          detail: `precompute_float8_dynamic_scale_for_fsdp has no effect here: it only works with the float8 FSDP all-gather active (enable_fsdp_float8_all_gather = true and dp_shard > 1).`,
+          related: decidedBy(ctx, { shard: true, worldSize: true }),
+        },
       );
-      d.unnecessary = true;
       out.push(d);
     }
     return out;
@@ -124,6 +148,10 @@ export const quantizeWithoutCompile: TitanRule = {
     if (!q.float8Grouped && !q.mxGrouped) return [];
     if (compileState(ctx.doc, date).model) return [];
     const range = converterRange(ctx, (n) => n.includes("grouped_mm") || n.includes("moe"))!;
-    return [diag("quantize-without-compile", "information", range, `Low-precision grouped matmuls without torch.compile: torchtitan warns that this is slow. Set [compile] enable = true with "model" in components.`)];
+    return [
+      diag("quantize-without-compile", "information", range, "Low-precision grouped matmuls without torch.compile: torchtitan warns that this is slow", undefined, {
+        detail: `Low-precision grouped matmuls without torch.compile: torchtitan warns that this is slow. Set [compile] enable = true with "model" in components.`,
+      }),
+    ];
   },
 };

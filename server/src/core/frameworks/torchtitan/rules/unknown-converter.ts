@@ -6,6 +6,7 @@
  *  - mixed-quantization: float8 and MX converters together → AssertionError "Cannot combine model
  *    converters with different quantization types" (error).
  */
+import { clip, decidedBy } from "../related";
 import { diag, fix } from "../../../diagnostics";
 import type { Diagnostic } from "../../../types";
 import type { TitanRule } from "../context";
@@ -28,7 +29,11 @@ export const unknownConverter: TitanRule = {
       const was = renamed ? ` "${c.name}" is the name of this converter in another torchtitan release; in ${id} it is "${renamed}".` : cands.length ? ` Did you mean "${cands[0]}"?` : "";
       const reg = names.length ? `registered names: ${names.map((n) => `"${n}"`).join(", ")}` : "this version has no model converters";
       const tpNote = renamed && c.name === "float8" ? ' (Note: the parallelize code still tests for "float8" to pick Float8 tensor-parallel styles; with the new name, float8 + TP uses regular TP all-gathers.)' : "";
-      const d = diag("unknown-converter", "error", c.range, `Converter "${c.name}" is not registered in torchtitan ${id} (${reg}): the run fails with KeyError at launch.${was}${tpNote}`, fixes.length ? { fixes } : undefined);
+      const short = `Converter "${clip(c.name, 40)}" is not registered in torchtitan ${id}: KeyError at launch${renamed ? ` (now "${renamed}")` : ""}`;
+      const d = diag("unknown-converter", "error", c.range, short, fixes.length ? { fixes } : undefined, {
+        detail: `Converter "${c.name}" is not registered in torchtitan ${id} (${reg}): the run fails with KeyError at launch.${was}${tpNote}`,
+        related: decidedBy(ctx, { version: true }),
+      });
       out.push(renamed || (fixes.length === 1 && isClearSuggestion(c.name, cands)) ? markSafe(d) : d);
     }
     return out;
@@ -49,7 +54,11 @@ export const mixedQuantization: TitanRule = {
         "mixed-quantization",
         "error",
         other.range,
-        `Converters "${first.name}" and "${other.name}" mix float8 and MX quantization: torchtitan asserts "Cannot combine model converters with different quantization types: '${other.kind!.float8OrMx}' and '${first.kind!.float8OrMx}'". Keep only float8 or only MX converters.`,
+        `Converters "${first.name}" and "${other.name}" mix float8 and MX quantization: torchtitan asserts`,
+        undefined,
+        {
+          detail: `Converters "${first.name}" and "${other.name}" mix float8 and MX quantization: torchtitan asserts "Cannot combine model converters with different quantization types: '${other.kind!.float8OrMx}' and '${first.kind!.float8OrMx}'". Keep only float8 or only MX converters.`,
+        },
       ),
     ];
   },

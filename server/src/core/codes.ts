@@ -1,0 +1,190 @@
+/**
+ * The registry of diagnostic codes: one entry per code any analyser can emit, with a one-line summary and
+ * the editor tags that apply to every diagnostic of that code (LSP DiagnosticTag: `unnecessary` fades the
+ * range, `deprecated` strikes it through). Tags are applied centrally (`applyCodeTags`, from analyze.ts),
+ * never by the rules. Each code has its page, docs/diagnostics/<code>.md (framework codes contain a `/`,
+ * so their pages sit in a subfolder); `codeHref` is the one place that builds its address, for LSP's
+ * codeDescription.href, the CLI's JSON and SARIF's helpUri.
+ *
+ * Where codes are declared: the torchtitan rules list theirs in `TitanRule.codes` (rules/index.ts); the
+ * framework analysers emit `<framework>/<CODE>` through `diagnostics(ns).add`. test/diagnostic-codes.test.ts
+ * ties both to this table (every declared or emitted code is here, every code here has its page).
+ */
+import type { Diagnostic } from "./types";
+
+export type CodeTag = "unnecessary" | "deprecated";
+
+export interface CodeInfo {
+  /** One line: what the diagnostic says is wrong. */
+  summary: string;
+  /** Tags every diagnostic of this code carries. */
+  tags?: readonly CodeTag[];
+}
+
+/**
+ * ASSUMPTION: the repository's public address (README's install section uses the same). The pages are
+ * docs/diagnostics/<code>.md on the main branch.
+ */
+export const REPOSITORY_URL = "https://github.com/precision-lens/precision-lens";
+
+const U: readonly CodeTag[] = ["unnecessary"];
+const D: readonly CodeTag[] = ["deprecated"];
+
+export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = {
+  // torchtitan: parallel layout
+  "parallel-dims-degree": { summary: "A parallelism degree below 1: ParallelDims rejects it at launch." },
+  "parallel-dims-type": { summary: "A parallelism degree that is not an integer." },
+  "parallel-dims-limit": { summary: "A parallelism degree beyond what Precision Lens analyses; it cannot say what happens." },
+  "parallel-dims-dp-shard": { summary: "data_parallel_shard_degree is neither -1 nor at least 1." },
+  "parallel-dims-resolved": { summary: "data_parallel_shard_degree = -1 resolves to 0: the other degrees need more GPUs than the world size." },
+  "parallel-dims-product": { summary: "The parallel degrees do not multiply to the world size." },
+  "parallel-dims-etp": { summary: "expert_tensor_parallel_degree must equal tensor_parallel_degree or be 1." },
+  "parallel-dims-ep-divisibility": { summary: "Expert parallelism does not divide the data-parallel × context-parallel ranks (2025-07-08 … 2025-12-17)." },
+  "ddp-with-other-parallelism": { summary: "DDP (dp_replicate > 1 without sharding) combined with TP or PP: torchtitan refuses it." },
+  "ep-without-fsdp-mesh": { summary: "An MoE model with expert parallelism and no FSDP mesh: launch error from v0.2.1." },
+  // torchtitan: precision
+  "no-mixed-precision": { summary: "The layout gets no mixed precision: compute, parameters and gradients stay fp32." },
+  "unknown-dtype": { summary: "A dtype string torchtitan's TORCH_DTYPE_MAP does not know: KeyError at launch." },
+  "float16-without-grad-scaler": { summary: "float16 training without loss scaling (torchtitan has no GradScaler)." },
+  "reduce-dtype-not-allowed": { summary: "A dtype outside the knob's allowed values (e.g. mixed_precision_reduce = \"bfloat16\" in v0.2.2)." },
+  "fp32-param-dtype": { summary: "mixed_precision_param = \"float32\": no mixed precision, on purpose." },
+  "pure-bf16": { summary: "training.dtype = \"bfloat16\": no fp32 master copy of weights, gradients or optimizer state." },
+  "bf16-storage-fp32-compute": { summary: "bf16 parameter storage with fp32 compute: every matmul up-casts." },
+  "no-effect": { summary: "A setting that only FSDP reads, in a layout without FSDP.", tags: U },
+  "cpu-offload-without-fsdp": { summary: "CPU offload works only through FSDP; this layout has none." },
+  "pp-bubble": { summary: "Fewer microbatches than pipeline stages: the pipeline idles (a bubble)." },
+  "memory-exceeds-gpu": { summary: "The estimated peak memory per GPU exceeds the GPU's capacity." },
+  // torchtitan: schema (keys, types, values)
+  "unknown-key": { summary: "A key the targeted torchtitan release does not know." },
+  "unknown-section": { summary: "A table the targeted torchtitan release does not know." },
+  "moved-key": { summary: "A key that moved or was renamed between torchtitan releases." },
+  "removed-key": { summary: "A key that a torchtitan release removed." },
+  "deprecated-key": { summary: "A key torchtitan still reads but has deprecated.", tags: D },
+  "extension-section-without-module": { summary: "A table from an extension module in a config that does not name the module." },
+  "wrong-type": { summary: "A value of the wrong type for its key." },
+  "invalid-value": { summary: "A value outside the key's allowed set or range." },
+  // torchtitan: quantization, compile, batch shape, checkpointing
+  "unknown-converter": { summary: "A model converter name the release does not register: KeyError at launch." },
+  "mixed-quantization": { summary: "Float8 and MX converters together: torchtitan allows one quantization at a time." },
+  "float8-grouped-mm-pp-cp": { summary: "Float8 grouped matmuls with pipeline or context parallelism: torchtitan asserts." },
+  "mx-tp-compile": { summary: "MXFP8 Linear with tensor parallelism and torch.compile: torchtitan asserts." },
+  "float8-emulate-compile": { summary: "float8 emulate with torch.compile on still needs an SM 8.9+ GPU." },
+  "float8-recipe-with-all-gather": { summary: "A float8 recipe together with float8 all-gather: torchtitan asserts." },
+  "float8-all-gather-no-effect": { summary: "A float8 FSDP setting that does nothing in this layout.", tags: U },
+  "quantize-without-compile": { summary: "Low-precision matmuls without torch.compile: slow." },
+  "async-tp-without-compile": { summary: "Async tensor parallelism needs the model compiled." },
+  "memory-budget-without-compile": { summary: "Activation checkpointing in memory_budget mode needs the model compiled." },
+  "seq-len-divisibility": { summary: "seq_len is not divisible by what tensor and context parallelism need." },
+  "global-batch-size": { summary: "global_batch_size is not a multiple of local_batch_size × data-parallel degree." },
+  "pp-microbatch": { summary: "local_batch_size is not divisible by the pipeline microbatch size." },
+  "keep-latest-k": { summary: "checkpoint.keep_latest_k = 1 (or negative): torchtitan raises ValueError." },
+  "seed-checkpoint": { summary: "A seed checkpoint needs checkpointing enabled and a single-rank layout." },
+  "validation-steps": { summary: "validation.steps must be positive or -1." },
+  "toml-not-read": { summary: "The workspace pins a torchtitan that no longer reads TOML configs." },
+  // every framework
+  "toml-syntax": { summary: "The TOML file does not parse." },
+  "yaml-syntax": { summary: "The YAML file does not parse." },
+  "json-syntax": { summary: "The JSON file does not parse." },
+  "yaml-1.1-boolean": { summary: "A bare yes/no/on/off that PyYAML (YAML 1.1) reads as a boolean." },
+  "yaml-alias-limit": { summary: "YAML alias expansion stopped at its node limit." },
+  "unused-suppression": { summary: "A disable= comment that suppresses nothing.", tags: U },
+  "invalid-directive": { summary: "A `# precision-lens:` directive with a value it cannot use." },
+  "internal-error": { summary: "The analysis itself failed; the file is unchanged." },
+  "invalid-utf8": { summary: "The file is not valid UTF-8; the framework's loader rejects it." },
+  "not-analysed": { summary: "A config file Precision Lens did not analyse (e.g. nested beyond its bound)." },
+  // torchtune
+  "torchtune/TT1": { summary: "dtype: fp16 in a training recipe: torchtune rejects full fp16 training." },
+  "torchtune/TT2": { summary: "A dtype name torchtune does not accept." },
+  "torchtune/TT3": { summary: "dtype: bf16 is pure bf16: no fp32 master copy." },
+  "torchtune/TT4": { summary: "optimizer_in_bwd with gradient clipping or accumulation: the recipe raises." },
+  "torchtune/TT5": { summary: "compile: True compiles the optimizer step, which optimizer_in_bwd rejects." },
+  "torchtune/TT6": { summary: "Tensor parallelism without a plan, or with a LoRA model." },
+  "torchtune/TT7": { summary: "Activation offloading without activation checkpointing: the recipe raises." },
+  "torchtune/TT8": { summary: "A bitsandbytes optimizer in a distributed recipe." },
+  "torchtune/TT9": { summary: "Replicate-only data parallelism: torchtune applies no FSDP." },
+  "torchtune/TT10": { summary: "FSDP CPU offload without fused AdamW: the CPU optimizer step is slow." },
+  "torchtune/TT11": { summary: "fsdp.cpu_offload is never read; the recipes read fsdp_cpu_offload.", tags: U },
+  "torchtune/TT12": { summary: "The parallel dims do not multiply to the world size." },
+  // accelerate
+  "accelerate/AC1": { summary: "A bare no/NO that PyYAML reads as a boolean where accelerate expects a string." },
+  "accelerate/AC2": { summary: "An unknown accelerate config key or distributed_type." },
+  "accelerate/AC3": { summary: "mixed_precision is not one of no, fp16, bf16, fp8." },
+  "accelerate/AC4": { summary: "A key that must live in the DeepSpeed file when deepspeed_config_file is set." },
+  "accelerate/AC5": { summary: "FSDP with bf16/fp16 mixed precision reduces gradients in low precision." },
+  "accelerate/AC6": { summary: "FSDP1-only options, or the wrong reshard_after_forward type for the FSDP version." },
+  "accelerate/AC7": { summary: "An option FSDP2 does not support (forward prefetch, LOCAL_STATE_DICT)." },
+  "accelerate/AC8": { summary: "RAM-efficient loading without fsdp_sync_module_states." },
+  "accelerate/AC9": { summary: "parallelism_config keys without their parallelism_config_ prefix are ignored.", tags: U },
+  "accelerate/AC10": { summary: "Parallelism sizes that do not fit the world size or each other." },
+  "accelerate/AC11": { summary: "fp16 mixed precision: prefer bf16 on Ampere or newer; load the model in fp32." },
+  "accelerate/AC12": { summary: "fp8 without an explicit backend." },
+  "accelerate/AC13": { summary: "FSDP1 under accelerate launch: the exported sharding strategy wins over reshard_after_forward." },
+  "accelerate/deepspeed-config-missing": { summary: "The referenced DeepSpeed config file was not found." },
+  // Lightning
+  "lightning/PL1": { summary: "A precision value Lightning does not accept." },
+  "lightning/PL2": { summary: "A legacy precision alias (16, bf16, 32, 64).", tags: D },
+  "lightning/PL3": { summary: "A precision the FSDP strategy does not support." },
+  "lightning/PL4": { summary: "A precision or clipping mode the DeepSpeed strategy does not support." },
+  "lightning/PL5": { summary: "A precision ModelParallelStrategy does not support." },
+  "lightning/PL6": { summary: "Norm-based gradient clipping with the FSDP strategy." },
+  "lightning/PL7": { summary: "precision: 16-true trains in fp16 with no loss scaling." },
+  "lightning/PL8": { summary: "precision: bf16-true is pure bf16: no fp32 master copy." },
+  "lightning/PL9": { summary: "FSDP with bf16-mixed/16-mixed reduces gradients in low precision." },
+  "lightning/PL10": { summary: "Both precision and a Precision plugin are set." },
+  "lightning/PL11": { summary: "16-mixed on CPU: Lightning switches to bf16-mixed." },
+  "lightning/PL12": { summary: "ModelParallelStrategy sizes do not match devices × num_nodes." },
+  // Axolotl
+  "axolotl/AX1": { summary: "A bf16 value (or key) Axolotl's schema rejects." },
+  "axolotl/AX2": { summary: "bf16 and fp16 both on: Axolotl silently drops fp16.", tags: U },
+  "axolotl/AX3": { summary: "bfloat16/float16: true only sets the load dtype; bf16 AMP stays on." },
+  "axolotl/AX4": { summary: "A full fine-tune in pure bf16 (no fp32 master copy)." },
+  "axolotl/AX5": { summary: "An FSDP2-only option without FSDP2, or DeepSpeed together with FSDP." },
+  "axolotl/AX6": { summary: "fp16 on a full fine-tune: the GradScaler fails on fp16 gradients." },
+  "axolotl/AX7": { summary: "Deprecated FSDP1 configuration syntax.", tags: D },
+  "axolotl/AX8": { summary: "A bitsandbytes 8-bit optimizer with FSDP2." },
+  "axolotl/deepspeed-config-missing": { summary: "The referenced DeepSpeed config file was not found." },
+  "lightning/deepspeed-config-missing": { summary: "The referenced DeepSpeed config file was not found." },
+  // DeepSpeed
+  "deepspeed/DS1": { summary: "fp16 and bf16 both enabled, or Apex amp with DeepSpeed's own mode." },
+  "deepspeed/DS2": { summary: "Apex amp with ZeRO: DeepSpeed asserts they are incompatible." },
+  "deepspeed/DS3": { summary: "\"auto\" values in a file the deepspeed launcher runs directly." },
+  "deepspeed/DS4": { summary: "bf16 master-weight options and what they keep in bf16." },
+  "deepspeed/DS5": { summary: "bf16 gradient accumulation." },
+  "deepspeed/DS6": { summary: "Gradients averaged across ranks in 16 bits (no communication_data_type)." },
+  "deepspeed/DS7": { summary: "An invalid DeepSpeed value (communication dtype, loss scale, optimizer clipping)." },
+  "deepspeed/DS8": { summary: "The batch-size trio does not multiply out." },
+  "deepspeed/DS9": { summary: "This DeepSpeed file and the config that references it disagree on precision." },
+  "deepspeed/duplicate-key": { summary: "A key defined twice in one JSON object: DeepSpeed refuses the file." },
+};
+
+export function codeInfo(code: string): CodeInfo | undefined {
+  return Object.prototype.hasOwnProperty.call(DIAGNOSTIC_CODES, code) ? DIAGNOSTIC_CODES[code] : undefined;
+}
+
+/** The repository path of a code's page: docs/diagnostics/<code>.md (framework codes: <framework>/<CODE>.md). */
+export function codeDocPath(code: string): string {
+  return `docs/diagnostics/${code}.md`;
+}
+
+/** Where the pages are published: docs/diagnostics on the repository's main branch. */
+export const PUBLISHED_DOCS = `${REPOSITORY_URL}/blob/main/docs/diagnostics`;
+
+/**
+ * The address of a code's page (LSP codeDescription.href, CLI JSON `href`, SARIF helpUri): under `base`,
+ * the published pages by default; the language server passes the pages bundled with it (a file: URI), so
+ * the link opens offline in the editor.
+ */
+export function codeHref(code: string, base: string = PUBLISHED_DOCS): string {
+  return `${base}/${code.split("/").map(encodeURIComponent).join("/")}.md`;
+}
+
+/** Applies the registry's tags to diagnostics (called once, centrally, on every analysis result). */
+export function applyCodeTags(ds: Diagnostic[]): Diagnostic[] {
+  for (const d of ds) {
+    const tags = codeInfo(d.code)?.tags;
+    if (!tags) continue;
+    if (tags.includes("unnecessary")) d.unnecessary = true;
+    if (tags.includes("deprecated")) d.deprecated = true;
+  }
+  return ds;
+}

@@ -1,0 +1,25 @@
+/**
+ * Where a diagnostic's long explanation goes once its message is one short sentence: the hover over the
+ * diagnostic's range and the precision report. The same Markdown block serves both, and links the code's page.
+ */
+import { codeHref } from "./codes";
+import type { Diagnostic } from "./types";
+
+/** `**code**` (linked to its page), the message, then the long explanation when there is one. */
+export function diagnosticMarkdown(d: Diagnostic): string {
+  const lines = [`**[${d.code}](${codeHref(d.code)})** (${d.severity}): ${d.message}`];
+  if (d.detail) lines.push("", d.detail);
+  for (const r of d.related ?? []) lines.push("", `- ${r.message}`);
+  return lines.join("\n");
+}
+
+/** The report's diagnostics section (empty string when there are none). */
+/** Separates the report from its diagnostics section (analyze.ts appends it; the HTML report lists diagnostics itself). */
+export const REPORT_DIAGNOSTICS_SEPARATOR = "\n\n---\n\n## Diagnostics";
+
+export function diagnosticsReportSection(ds: readonly Diagnostic[]): string {
+  if (!ds.length) return "";
+  const parts = ["## Diagnostics"];
+  for (const d of ds) parts.push("", `### Line ${d.range.start.line + 1}`, "", diagnosticMarkdown(d));
+  return parts.join("\n");
+}
