@@ -7,7 +7,7 @@
  *   node --import tsx scripts/schema-history.ts /path/to/torchtitan [--extra]
  */
 import { execFileSync } from "node:child_process";
-import { keysAt } from "../server/src/core/torchtitan/schema/index";
+import { keysAt } from "../server/src/core/frameworks/torchtitan/schema/index";
 import { scanJobConfig } from "../server/src/core/workspace/pyDataclass";
 
 const repo = process.argv[2];

@@ -2,7 +2,7 @@
  * Broken files (issue #14): a syntax error costs only what it touches. Each fixture is a variant of one
  * TP-only torchtitan config (the seed case of examples/tp_only_8gpu.toml, written out here) with one
  * break; the seed warning of the intact part stays, and the break gets exactly one syntax error at its
- * cause. Inline expectations as in test/torchtitan-rules.test.ts (`|` marks an empty range: a position
+ * cause. Inline expectations as in test/frameworks-torchtitan.test.ts (`|` marks an empty range: a position
  * between characters, where taplo puts its caret).
  */
 import assert from "node:assert/strict";

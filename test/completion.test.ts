@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import { complete } from "../server/src/core/completion";
 import { parseTomlDocument } from "../server/src/core/parse/toml";
 import { documentSymbols, foldingRanges } from "../server/src/core/symbols";
-import { keyHoverMarkdown, keyHoverTargets } from "../server/src/core/torchtitan/schema/hover";
+import { keyHoverMarkdown, keyHoverTargets } from "../server/src/core/frameworks/torchtitan/schema/hover";
 
 /** `|` marks the cursor. */
 function at(textWithCursor: string) {

@@ -25,8 +25,8 @@ import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { NO_ENV } from "../server/src/core/analysis";
 import { analyzeDocument } from "../server/src/core/analyze";
-import { keysAt } from "../server/src/core/torchtitan/schema/index";
-import { parseVersion } from "../server/src/core/torchtitan/versions";
+import { keysAt } from "../server/src/core/frameworks/torchtitan/schema/index";
+import { parseVersion } from "../server/src/core/frameworks/torchtitan/versions";
 import { CORPUS, CORPUS_SKIP, corpusAvailable } from "./support/corpus";
 
 const WILD = join(CORPUS, "wild/torchtitan");

@@ -14,7 +14,7 @@ import type { AnalysisEnv } from "../server/src/core/analysis";
 import { analyzeDocument } from "../server/src/core/analyze";
 import { codeDocPath, codeHref, codeInfo, DIAGNOSTIC_CODES } from "../server/src/core/codes";
 import { hoverAt } from "../server/src/core/features";
-import { TITAN_RULES } from "../server/src/core/torchtitan/rules/index";
+import { TITAN_RULES } from "../server/src/core/frameworks/torchtitan/rules/index";
 
 const ROOT = resolve(__dirname, "..");
 const SRC = join(ROOT, "server", "src", "core");

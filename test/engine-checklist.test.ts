@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { eraById, type EraId } from "../server/src/core/torchtitan/eras";
+import { eraById, type EraId } from "../server/src/core/frameworks/torchtitan/eras";
 import { autocastOpDtype, autocastOutcome, countAutocastCasts, policyFor, type AutocastContext } from "../server/src/core/engine/autocast";
 import { castForwardInputs, castForwardOutputs, clampPolicy, fsdpLifecycle } from "../server/src/core/engine/fsdp";
 import { promoteTypes } from "../server/src/core/engine/promote";

@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ParallelLayout } from "../server/src/core/analysis";
 import { simulate, simulationToJson } from "../server/src/core/engine";
-import { eraById } from "../server/src/core/torchtitan/eras";
-import { parseVersion } from "../server/src/core/torchtitan/versions";
+import { eraById } from "../server/src/core/frameworks/torchtitan/eras";
+import { parseVersion } from "../server/src/core/frameworks/torchtitan/versions";
 import { layout } from "./engine-support";
 
 const F = "float32";

@@ -6,6 +6,7 @@ import { analyzeDocument } from "../server/src/core/analyze";
 import { headline } from "../server/src/core/features";
 import { applyEdits } from "../server/src/core/diagnostics";
 import { LineIndex } from "../server/src/core/text";
+import { checkDiagnostics } from "./support/fixture";
 
 const uri = "file:///x/ds_config.json";
 const analyze = (text: string, env?: AnalysisEnv, u = uri) => analyzeDocument(u, text, {}, env);
@@ -214,5 +215,82 @@ describe("cross-file links (DS9 on both files)", () => {
     const r = analyzeDocument("file:///l/t.yaml", yaml, {}, fakeEnv({ "/l/ds.json": ds }, "/l/t.yaml"));
     assert.deepEqual(codes(r), ["information:deepspeed/DS9@2:2"]);
     assert.match(r.diagnostics[0]!.message, /cannot be simultaneously enabled/);
+  });
+});
+
+describe("DeepSpeed rules as JSON fixtures (inline `//` expectations)", () => {
+  const json = { uri: "file:///x/ds_config.json" };
+  it("DS1: fp16 and bf16 both enabled, reported on both blocks", () => {
+    checkDiagnostics(
+      `{
+  "zero_optimization": {"stage": 2},
+  "fp16": {"enabled": true},
+//         ^^^^^^^^^^^^^^^ error[deepspeed/DS1]: DeepSpeed refuses to start
+  "bf16": {"enabled": true}
+//         ^^^^^^^^^^^^^^^ error[deepspeed/DS1]: bfloat16 and fp16 modes cannot be simultaneously enabled
+}
+`,
+      json,
+    );
+  });
+
+  it("DS1 + DS2: Apex amp with a 16-bit mode and with ZeRO", () => {
+    checkDiagnostics(
+      `{
+  "zero_optimization": {"stage": 1},
+  "bf16": {"enabled": true},
+  "communication_data_type": "fp32",
+  "amp": {"enabled": true}
+//        ^^^^^^^^^^^^^^^ error[deepspeed/DS1]: (Apex AMP) is combined with DeepSpeed's own bf16 mode
+//        ^^^^^^^^^^^^^^^ error[deepspeed/DS2]: Amp and ZeRO are not currently compatible
+}
+`,
+      json,
+    );
+  });
+
+  it("DS5 + DS6: bf16 with accumulation in bf16 and a bf16 gradient reduction", () => {
+    checkDiagnostics(
+      `{
+  "zero_optimization": {"stage": 2},
+  "bf16": {"enabled": true},
+//         ^^^^^^^^^^^^^^^ information[deepspeed/DS6]: gradients are averaged across ranks in bf16
+  "gradient_accumulation_steps": 4
+//^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[deepspeed/DS5]: gradients are accumulated in bf16 across the 4 micro-steps
+}
+`,
+      json,
+    );
+  });
+
+  it("DS7 and DS8: invalid communication dtype and a batch trio that does not divide", () => {
+    checkDiagnostics(
+      `{
+  "zero_optimization": {"stage": 2},
+  "fp16": {"enabled": true, "loss_scale": -1},
+//                                        ^^ error[deepspeed/DS7]: it must be ≥ 0
+  "communication_data_type": "int8",
+//                           ^^^^^^ error[deepspeed/DS7]: must be "fp32", "fp16" or "bf16"
+  "train_batch_size": 30,
+//                    ^^ error[deepspeed/DS8]: is not a multiple of
+  "train_micro_batch_size_per_gpu": 4
+}
+`,
+      json,
+    );
+  });
+
+  it("duplicate-key: DeepSpeed refuses duplicate keys", () => {
+    checkDiagnostics(
+      `{
+  "zero_optimization": {"stage": 2},
+  "communication_data_type": "fp32",
+  "bf16": {"enabled": true},
+  "bf16": {"enabled": true}
+//^^^^^^ error[deepspeed/duplicate-key]: is defined twice in the same object
+}
+`,
+      json,
+    );
   });
 });

@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 import type { AnalysisEnv } from "../server/src/core/analysis";
 import { analyzeDocument } from "../server/src/core/analyze";
 import { nodeEnv } from "../server/src/host/nodeEnv";
-import { FRAMEWORKS } from "../server/src/core/frameworks";
+import { FRAMEWORKS } from "../server/src/core/frameworks/index";
 
 const EXAMPLES = resolve(__dirname, "..", "examples", "yaml");
 

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
-import { perOpSection } from "../server/src/core/frameworks/engineView";
+import { perOpSection } from "../server/src/core/frameworks/common/engineView";
 
 const tt = "# tune run --nproc_per_node 8 full_finetune_distributed --config x\nmodel:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\noptimizer:\n  _component_: torch.optim.AdamW\nloss:\n  _component_: x\ndtype: bf16\n";
 

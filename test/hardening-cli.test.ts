@@ -9,7 +9,7 @@ import { type Stats, chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdi
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
-import { FRAMEWORKS } from "../server/src/core/frameworks";
+import { FRAMEWORKS } from "../server/src/core/frameworks/index";
 import type { FrameworkAnalyzer } from "../server/src/core/analysis";
 import { collectConfigs, firstInvalidUtf8, readBounded } from "../server/src/host/files";
 import { NODE_FS, replaceFileAtomically, type ReplaceFs } from "../server/src/host/replaceFile";

@@ -9,7 +9,7 @@ import { hoverAt } from "../server/src/core/features";
 import { MAX_DEGREE } from "../server/src/core/limits";
 import { parseTomlDocument } from "../server/src/core/parse/toml";
 import { LONG_STRING_CHARS } from "../server/src/core/parse/guard";
-import { lowerToEnableFsdp } from "../server/src/core/torchtitan/rules/no-mixed-precision";
+import { lowerToEnableFsdp } from "../server/src/core/frameworks/torchtitan/rules/no-mixed-precision";
 import type { ParallelLayout } from "../server/src/core/analysis";
 import { clampPosition, clampRange } from "../server/src/host/positions";
 import { TextDocument } from "vscode-languageserver-textdocument";

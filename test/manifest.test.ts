@@ -10,7 +10,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { manifestFields } from "../client/scripts/manifest";
 import { DOCUMENT_SELECTOR } from "../client/src/selector";
 import { SETTINGS, TORCHTITAN_VERSIONS, isValidTorchtitanVersion } from "../client/src/settings";
-import { VERSION_CHOICES } from "../server/src/core/torchtitan/versions";
+import { VERSION_CHOICES } from "../server/src/core/frameworks/torchtitan/versions";
 
 interface Manifest {
   engines: { vscode: string };

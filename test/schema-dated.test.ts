@@ -8,10 +8,10 @@ import { describe, it } from "node:test";
 import { NO_ENV } from "../server/src/core/analysis";
 import { analyzeDocument } from "../server/src/core/analyze";
 import { parseTomlDocument } from "../server/src/core/parse/toml";
-import { computeSchemaKeys } from "../server/src/core/torchtitan/rules/unknown-key";
-import { keyHoverMarkdown } from "../server/src/core/torchtitan/schema/hover";
-import { KEYS, keysAt, keyWindow, olderNameAt, sectionsOf, suggest } from "../server/src/core/torchtitan/schema/index";
-import { RELEASES } from "../server/src/core/torchtitan/versions";
+import { computeSchemaKeys } from "../server/src/core/frameworks/torchtitan/rules/unknown-key";
+import { keyHoverMarkdown } from "../server/src/core/frameworks/torchtitan/schema/hover";
+import { KEYS, keysAt, keyWindow, olderNameAt, sectionsOf, suggest } from "../server/src/core/frameworks/torchtitan/schema/index";
+import { RELEASES } from "../server/src/core/frameworks/torchtitan/versions";
 import { inferVersion } from "../server/src/core/workspace";
 
 const doc = (text: string) => parseTomlDocument("file:///ws/train.toml", text);

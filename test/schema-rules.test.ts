@@ -4,8 +4,8 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { TITAN_RULES } from "../server/src/core/torchtitan/rules/index";
-import { SCHEMA_RULE_CODES } from "../server/src/core/torchtitan/schema/rules";
+import { TITAN_RULES } from "../server/src/core/frameworks/torchtitan/rules/index";
+import { SCHEMA_RULE_CODES } from "../server/src/core/frameworks/torchtitan/schema/rules";
 import { analyzeFixture, checkDiagnostics as checkDiagnosticsRaw, checkFix as checkFixRaw, type FixtureOptions } from "./support/fixture";
 
 /** Small fixtures do not have enough tables for detection: name the framework in a directive. */

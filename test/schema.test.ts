@@ -23,9 +23,9 @@ import {
   renameFor,
   sectionsOf,
   suggest,
-} from "../server/src/core/torchtitan/schema/index";
-import { SCHEMA_RULE_CODES } from "../server/src/core/torchtitan/schema/rules";
-import type { Release } from "../server/src/core/torchtitan/versions";
+} from "../server/src/core/frameworks/torchtitan/schema/index";
+import { SCHEMA_RULE_CODES } from "../server/src/core/frameworks/torchtitan/schema/rules";
+import type { Release } from "../server/src/core/frameworks/torchtitan/versions";
 import { CORPUS, CORPUS_SKIP, corpusAvailable, listFiles } from "./support/corpus";
 
 describe("schema data", () => {

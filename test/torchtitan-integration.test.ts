@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { runCliCaptured } from "./support/cli";
-import { parseVersion } from "../server/src/core/torchtitan/versions";
+import { parseVersion } from "../server/src/core/frameworks/torchtitan/versions";
 
 const ROOT = resolve(__dirname, "..");
 const SEED = readFileSync(join(ROOT, "examples/tp_only_8gpu.toml"), "utf8");

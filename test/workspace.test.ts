@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import type { AnalysisEnv } from "../server/src/core/analysis";
 import { parseTomlDocument } from "../server/src/core/parse/toml";
-import { parseVersion } from "../server/src/core/torchtitan/versions";
+import { parseVersion } from "../server/src/core/frameworks/torchtitan/versions";
 import { findPin, inferVersion, inferWorldSize, interpretPin, KEY_EVIDENCE, versionForWindow } from "../server/src/core/workspace";
 
 /** Files by absolute path; directories are implied by the paths. */

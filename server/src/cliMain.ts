@@ -21,7 +21,7 @@ import { fixAll, formatFixReport, type FixAllResult } from "./core/fix";
 import { torchtitanJsonSchemaText } from "./core/jsonSchema";
 import { GPU_IDS, parseGpu, simulationToJson } from "./core/engine";
 import { buildReportView, renderReportHtml } from "./core/report";
-import { parseVersion } from "./core/torchtitan/versions";
+import { parseVersion } from "./core/frameworks/torchtitan/versions";
 import { nodeEnv } from "./host/nodeEnv";
 import { analyzeStdin, checkStdinOptions, countWarnings, errorsOnly, StdinUsageError } from "./cli/check";
 import { toGithub } from "./cli/github";

@@ -15,8 +15,8 @@ import { NO_ENV } from "../../server/src/core/analysis";
 import type { ParallelLayout } from "../../server/src/core/analysis";
 import { renderDtypeTableMarkdown, renderSimulationMarkdown, simulate, simulationInputFromConfig, simulationToJson } from "../../server/src/core/engine";
 import type { SimulationInput } from "../../server/src/core/engine/types";
-import { eraById } from "../../server/src/core/torchtitan/eras";
-import { readKnobs } from "../../server/src/core/torchtitan/knobs";
+import { eraById } from "../../server/src/core/frameworks/torchtitan/eras";
+import { readKnobs } from "../../server/src/core/frameworks/torchtitan/knobs";
 
 const argIdx = process.argv.indexOf("--iterations");
 const N = argIdx > 0 ? Math.max(5, Number(process.argv[argIdx + 1]) || 200) : 200;

@@ -11,6 +11,10 @@
  * expectation is `severity[code]` optionally followed by `: text`, which must occur in the message or, for a
  * diagnostic whose short message leaves the explanation to its `detail` (hover, report), in that detail.
  * Every diagnostic must be expected and every expectation met: nothing extra, nothing missing.
+ *
+ * JSON has no comments, so in a fixture whose uri ends in `.json` the marker lines start with `//` instead
+ * (the carets mark their own columns: `//^` starts at column 2); they are removed before the analysis and the
+ * carets mark the nearest line above in the text without them.
  */
 import assert from "node:assert/strict";
 import { analyzeDocument } from "../../server/src/core/analyze";
@@ -51,6 +55,31 @@ export function parseExpectations(text: string): Expectation[] {
   return out;
 }
 
+const JSON_MARKER = /^(\s*)(\/\/)(\s*)(\^+|\|)\s+(error|warning|information|hint)\[([^\]]+)\](?::\s*(.*))?$/;
+
+/** A JSON fixture: the text without its `//` marker lines, and the expectations in that text's lines. */
+export function parseJsonFixture(text: string): { clean: string; expected: Expectation[] } {
+  const lines = text.split(/\r?\n/);
+  const kept: string[] = [];
+  const expected: Expectation[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const m = JSON_MARKER.exec(lines[i]!);
+    if (!m) {
+      kept.push(lines[i]!);
+      continue;
+    }
+    const target = kept.length - 1;
+    assert.ok(target >= 0, `marker on line ${i + 1} has no line above it`);
+    const slashCol = m[1]!.length;
+    const caretCol = slashCol + m[2]!.length + m[3]!.length;
+    const end = m[4] === "|" ? caretCol : caretCol + m[4]!.length;
+    const e: Expectation = { range: { start: { line: target, character: caretCol }, end: { line: target, character: end } }, severity: m[5]!, code: m[6]! };
+    if (m[7]) e.messagePart = m[7].trim();
+    expected.push(e);
+  }
+  return { clean: kept.join("\n"), expected };
+}
+
 function fmt(d: { range: Range; severity: string; code: string; message?: string }): string {
   const r = d.range;
   return `${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character} ${d.severity}[${d.code}]${d.message ? ": " + d.message : ""}`;
@@ -72,8 +101,9 @@ export function analyzeFixture(text: string, opts: FixtureOptions = {}): Analysi
 
 /** Runs the analysis and asserts the diagnostics match the inline expectations exactly. */
 export function checkDiagnostics(text: string, opts: FixtureOptions = {}): AnalysisResult {
-  const result = analyzeFixture(text, opts);
-  const expected = parseExpectations(text);
+  const json = opts.uri?.endsWith(".json") ? parseJsonFixture(text) : undefined;
+  const result = analyzeFixture(json?.clean ?? text, opts);
+  const expected = json?.expected ?? parseExpectations(text);
   // The memory-capacity estimate (memory-exceeds-gpu) depends on model size and GPU, not on the concern a
   // fixture is about: it is checked only by fixtures that expect it.
   const ignore = [...(opts.ignore ?? []), ...(expected.some((e) => e.code === CAPACITY_CODE) ? [] : [CAPACITY_CODE])];

@@ -15,7 +15,7 @@ import { parseDocument } from "../../server/src/core/analyze";
 import { NO_ENV } from "../../server/src/core/analysis";
 import { ASSUMPTIONS, GPUS, simulate } from "../../server/src/core/engine";
 import type { Simulation } from "../../server/src/core/engine/types";
-import { buildTitanContext, detectTorchtitan } from "../../server/src/core/torchtitan/analyzer";
+import { buildTitanContext, detectTorchtitan } from "../../server/src/core/frameworks/torchtitan/analyzer";
 
 export const GiB = 1024 ** 3;
 /**

@@ -3,9 +3,12 @@
  * (server, CLI) only ever consume `AnalysisResult`; they never look inside a framework.
  */
 import type { Simulation } from "./engine/types";
-import type { ExtensionModule } from "./torchtitan/schema/data";
+import type { ExtensionModule } from "./frameworks/torchtitan/schema/data";
 import type { ConfigDocument, ConfigFormat } from "./model";
 import type { Diagnostic, DType, Position, SourceLocation } from "./types";
+import type { Mechanism, ParallelLayout } from "./layout";
+
+export type { Mechanism, ParallelLayout };
 
 export type FrameworkId = "torchtitan" | "torchtune" | "accelerate" | "lightning" | "axolotl" | "deepspeed";
 
@@ -19,20 +22,6 @@ export interface Sourced<T> {
   /** Where in a file the value was read (the directive, the run script line, the pin), when it was read from one. */
   location?: SourceLocation;
 }
-
-/** The parallel degrees after resolution (torchtitan names; other frameworks map onto them). */
-export interface ParallelLayout {
-  dp_replicate: number;
-  dp_shard: number;
-  cp: number;
-  tp: number;
-  pp: number;
-  ep: number;
-  etp: number;
-}
-
-/** How mixed precision is applied: FSDP's MixedPrecisionPolicy, torch.autocast, nothing, or a failed launch. */
-export type Mechanism = "fully_shard" | "autocast" | "none" | "error";
 
 export interface ResolvedDtype {
   /**

@@ -8,10 +8,10 @@
  */
 import type { ConfigDocument } from "./model";
 import type { Position, Range } from "./types";
-import { CONVERTER_DOCS, type ExtensionModule } from "./torchtitan/schema/data";
-import { choicesAt, converterNamesAt, effectiveDefault, extensionOf, keyInfo, keysAt, keysOfTable, sectionsOf, type When } from "./torchtitan/schema/index";
-import { defaultText, specMarkdown, typeLabel } from "./torchtitan/schema/hover";
-import { leafEntries, schemaView } from "./torchtitan/schema/view";
+import { CONVERTER_DOCS, type ExtensionModule } from "./frameworks/torchtitan/schema/data";
+import { choicesAt, converterNamesAt, effectiveDefault, extensionOf, keyInfo, keysAt, keysOfTable, sectionsOf, type When } from "./frameworks/torchtitan/schema/index";
+import { defaultText, specMarkdown, typeLabel } from "./frameworks/torchtitan/schema/hover";
+import { leafEntries, schemaView } from "./frameworks/torchtitan/schema/view";
 import { tomlValue } from "./edit/toml";
 
 export type CompletionKind = "section" | "key" | "value";

@@ -5,7 +5,7 @@ import type { AnalysisResult } from "./analysis";
 import { complete, type CompletionItem } from "./completion";
 import { formatBytes } from "./engine";
 import { diagnosticMarkdown } from "./explain";
-import { parseVersion } from "./torchtitan/versions";
+import { parseVersion } from "./frameworks/torchtitan/versions";
 import { containsPosition } from "./text";
 import type { Diagnostic, Fix, Position, Range } from "./types";
 

@@ -12,7 +12,7 @@ import { NO_ENV } from "./analysis";
 import { analyzeDocument } from "./analyze";
 import { applyEdits } from "./diagnostics";
 import { LineIndex } from "./text";
-import { safeFixOf, SAFE_FIX_FACT } from "./torchtitan/schema/view";
+import { safeFixOf, SAFE_FIX_FACT } from "./frameworks/torchtitan/schema/view";
 import type { Diagnostic } from "./types";
 
 export { SAFE_FIX_FACT };

@@ -20,43 +20,9 @@ import { GPUS, DEFAULT_GPU, type GpuId, type GpuSpec } from "./gpus";
 import { paramCounts, numel } from "./models";
 import { ppSchedule } from "./memory";
 import { reshardAfterForward, stepShape, type SimContext } from "./context";
-import type { Collective, MemoryEstimate, OpResult } from "./types";
+import type { Collective, MemoryEstimate, OpResult, ThroughputEstimate, ThroughputJson, ThroughputTerm } from "./types";
 
-export interface ThroughputTerm {
-  name: string;
-  seconds: number;
-  detail: string;
-}
-
-export interface ThroughputAlternative {
-  label: string;
-  mechanism: string;
-  /** dtype the transformer-block linears compute in. */
-  compute: string;
-  tokensPerSecondPerGpu: number | null;
-  /** Reserved peak memory per GPU (bytes), or null when the model is unknown. */
-  peakBytes: number | null;
-}
-
-export interface ThroughputEstimate {
-  tokensPerSecondPerGpu: number;
-  stepSeconds: number;
-  mfu: number;
-  gpu: { value: GpuId; source: string };
-  /** Time per step by term; compute terms are on the critical path, communication terms are the exposed part. */
-  terms: ThroughputTerm[];
-  /** Filled by the analyser: the same config with mixed precision on/off and the nearest FSDP layout. */
-  alternatives: ThroughputAlternative[];
-  notes: string[];
-}
-
-export interface ThroughputJson {
-  tokensPerSecondPerGpu: number;
-  stepSeconds: number;
-  mfu: number;
-  gpu: { value: GpuId; source: string };
-  alternatives: ThroughputAlternative[];
-}
+export type { ThroughputAlternative, ThroughputEstimate, ThroughputJson, ThroughputTerm } from "./types";
 
 const B = (d: EDType): number => DTYPE_BYTES[d];
 

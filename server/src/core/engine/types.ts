@@ -1,7 +1,7 @@
 /**
  * Public shapes of the simulator: what the torchtitan analyser passes in, and what comes out.
  */
-import type { Mechanism, ParallelLayout } from "../analysis";
+import type { Mechanism, ParallelLayout } from "../layout";
 import type { DType } from "../types";
 import type { AssumptionName, AssumptionUse } from "./assumptions";
 import type { AutocastDevice } from "./autocast";
@@ -10,7 +10,6 @@ import type { ClampedPolicy, FsdpLifecycle } from "./fsdp";
 import type { Float8RecipeName } from "./float8";
 import type { OpKind, OpName } from "./ops";
 import type { GpuId } from "./gpus";
-import type { ThroughputEstimate, ThroughputJson } from "./throughput";
 
 export type ActivationCheckpointMode = "none" | "full" | "selective" | "memory_budget";
 
@@ -227,4 +226,40 @@ export interface SimulationJson {
   };
   assumptions: { name: string; value: string }[];
   throughput: ThroughputJson | null;
+}
+
+export interface ThroughputTerm {
+  name: string;
+  seconds: number;
+  detail: string;
+}
+
+export interface ThroughputAlternative {
+  label: string;
+  mechanism: string;
+  /** dtype the transformer-block linears compute in. */
+  compute: string;
+  tokensPerSecondPerGpu: number | null;
+  /** Reserved peak memory per GPU (bytes), or null when the model is unknown. */
+  peakBytes: number | null;
+}
+
+export interface ThroughputEstimate {
+  tokensPerSecondPerGpu: number;
+  stepSeconds: number;
+  mfu: number;
+  gpu: { value: GpuId; source: string };
+  /** Time per step by term; compute terms are on the critical path, communication terms are the exposed part. */
+  terms: ThroughputTerm[];
+  /** Filled by the analyser: the same config with mixed precision on/off and the nearest FSDP layout. */
+  alternatives: ThroughputAlternative[];
+  notes: string[];
+}
+
+export interface ThroughputJson {
+  tokensPerSecondPerGpu: number;
+  stepSeconds: number;
+  mfu: number;
+  gpu: { value: GpuId; source: string };
+  alternatives: ThroughputAlternative[];
 }

@@ -7,8 +7,8 @@
  */
 import { NO_ENV, type AnalysisResult, type AnalysisSettings, type Mechanism } from "../analysis";
 import type { ConfigDocument } from "../model";
-import { buildTitanContext } from "../torchtitan/analyzer";
-import { parseVersion } from "../torchtitan/versions";
+import { buildTitanContext } from "../frameworks/torchtitan/analyzer";
+import { parseVersion } from "../frameworks/torchtitan/versions";
 import { throughputOf } from "./throughput";
 
 /** Rows: powers of two up to 1024 (a config's own world size is added when it is not one of them). */

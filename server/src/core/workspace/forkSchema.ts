@@ -10,7 +10,7 @@
  */
 import type { AnalysisEnv } from "../analysis";
 import { findEntry, stringValue, type ConfigDocument } from "../model";
-import type { ExtensionModule, KeySpec } from "../torchtitan/schema/data";
+import type { ExtensionModule, KeySpec } from "../frameworks/torchtitan/schema/data";
 import { ancestorDirs, basename, displayPath, join } from "./paths";
 import { scanJobConfig, type ScannedSchema } from "./pyDataclass";
 

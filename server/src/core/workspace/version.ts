@@ -8,9 +8,9 @@
 import { matchingNames } from "./listing";
 import type { AnalysisEnv, Sourced } from "../analysis";
 import { entriesUnder, findEntry, findSection, hasSection, type ConfigDocument } from "../model";
-import { DEFAULT_VERSION, LAST_TOML_DATE, RELEASES, type Release } from "../torchtitan/versions";
-import { keyWindow } from "../torchtitan/schema/index";
-import { leafEntries } from "../torchtitan/schema/view";
+import { DEFAULT_VERSION, LAST_TOML_DATE, RELEASES, type Release } from "../frameworks/torchtitan/versions";
+import { keyWindow } from "../frameworks/torchtitan/schema/index";
+import { leafEntries } from "../frameworks/torchtitan/schema/view";
 import { ancestorDirs, displayPath, join, lineLocation } from "./paths";
 
 export interface VersionInference extends Sourced<string> {

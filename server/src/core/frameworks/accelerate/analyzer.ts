@@ -1,0 +1,38 @@
+/**
+ * Hugging Face accelerate config YAML (spec other-frameworks.md §2): the context computed once
+ * (context.ts), the rules AC1–AC13 and the DeepSpeed link (rules/), the resolution per `distributed_type` ×
+ * `mixed_precision` (resolve.ts) and the hover (hover.ts).
+ */
+import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer } from "../../analysis";
+import type { ConfigDocument } from "../../model";
+import { launchErrors } from "../common/diagnosticBuilder";
+import { withPerOp } from "../common/engineView";
+import { toResolved } from "../common/precisionTable";
+import { runRules } from "../common/rule";
+import { accelerateContext } from "./context";
+import { detectAccelerate } from "./detect";
+import { accelerateHover } from "./hover";
+import { resolveAccelerate } from "./resolve";
+import { ACCELERATE_RULES } from "./rules/index";
+
+export { detectAccelerate };
+
+export const accelerateAnalyzer: FrameworkAnalyzer = {
+  id: "accelerate",
+  formats: ["yaml"],
+  detect: detectAccelerate,
+  analyze: analyzeAccelerate,
+};
+
+function analyzeAccelerate(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis {
+  const ctx = accelerateContext(doc, settings, env);
+  const diagnostics = runRules(ctx, ACCELERATE_RULES);
+  const r = resolveAccelerate(ctx);
+  const failed = launchErrors({ out: diagnostics });
+  const { markdown, hovers, inlayHints } = accelerateHover(ctx, r, failed);
+  const out: FrameworkAnalysis = { layoutName: r.layoutName, mechanism: failed.length ? "error" : r.mechanism, diagnostics, hovers, reportMarkdown: withPerOp(markdown, r.engine), inlayHints };
+  if (r.table) out.precision = toResolved(r.table, r.setBy);
+  if (ctx.worldSize) out.worldSize = ctx.worldSize;
+  if (r.parallel) out.parallel = r.parallel;
+  return out;
+}

@@ -1,0 +1,15 @@
+/** accelerate/AC12: fp8 without `fp8_config.backend`: the backend (and a silent fp16 fallback) depends on what is installed. */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import type { FrameworkRule } from "../../common/rule";
+import type { AccelerateContext } from "../context";
+
+export const AC12: FrameworkRule<AccelerateContext> = {
+  codes: ["accelerate/AC12"],
+  run({ v, mixed, mixedEntry, distType }) {
+    const d = diagnostics("accelerate");
+    if (mixed === "fp8" && !v.has("fp8_config", "backend") && mixedEntry && distType !== "DEEPSPEED") {
+      d.add("AC12", "information", mixedEntry.value.range, "fp8 without `fp8_config.backend`: accelerate picks the first installed of torchao, TransformerEngine and MS-AMP, and on GPUs older than Ada/Hopper (compute capability < 8.9) it warns and silently falls back to fp16.");
+    }
+    return d.out;
+  },
+};

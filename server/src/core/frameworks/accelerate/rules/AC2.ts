@@ -1,0 +1,36 @@
+/** accelerate/AC2: a `distributed_type` accelerate does not know, and top-level keys that are not accelerate config keys (`accelerate launch` refuses the file). */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { deleteLines, fix, replaceValue } from "../../common/edits";
+import { nearest } from "../../common/wording";
+import { CLUSTER_KEYS, DISTRIBUTED_TYPES, SAGEMAKER_KEYS } from "../data";
+import type { FrameworkRule } from "../../common/rule";
+import type { AccelerateContext } from "../context";
+
+export const AC2: FrameworkRule<AccelerateContext> = {
+  codes: ["accelerate/AC2"],
+  run({ doc, v, distType, distEntry }) {
+    const d = diagnostics("accelerate");
+    if (distType && !DISTRIBUTED_TYPES.includes(distType) && distEntry?.value.kind === "string") {
+      const to = nearest(distType, DISTRIBUTED_TYPES);
+      d.add("AC2", "error", distEntry.value.range, `\`distributed_type: ${distType}\` is not a DistributedType accelerate knows (${DISTRIBUTED_TYPES.join(", ")}); the launch fails with ValueError.`, to ? [fix(`Change to ${to}`, [replaceValue(distEntry, to)], true)] : []);
+    }
+    const sagemaker = v.str("compute_environment") === "AMAZON_SAGEMAKER";
+    const allowed = sagemaker ? SAGEMAKER_KEYS : CLUSTER_KEYS;
+    for (const k of v.childKeys()) {
+      if (k.startsWith("(document")) continue;
+      if (allowed.includes(k)) continue;
+      const r = v.keyRange(k)!;
+      const span = v.sectionRange(k)!;
+      let hint = "";
+      if (k.startsWith("fsdp_")) hint = " It looks like an FSDP option: move it under `fsdp_config`.";
+      else if (k.startsWith("parallelism_config_")) hint = " Move it under `parallelism_config`.";
+      else if (/^(zero|offload|deepspeed)/.test(k)) hint = " It looks like a DeepSpeed option: move it under `deepspeed_config`.";
+      else {
+        const near = nearest(k, allowed);
+        if (near) hint = ` Did you mean \`${near}\`?`;
+      }
+      d.add("AC2", "error", r, `\`${k}\` is not an accelerate ${sagemaker ? "SageMaker " : ""}config key: \`accelerate launch\` refuses the file (ValueError "The config file at ... had unknown keys").${hint}`, [fix(`Remove \`${k}\``, [deleteLines(doc, span)], true)]);
+    }
+    return d.out;
+  },
+};

@@ -1,0 +1,23 @@
+/** accelerate/AC3: `mixed_precision` is not one of no, fp16, bf16, fp8: accelerate raises ValueError. */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { fix, replaceValue } from "../../common/edits";
+import { nearest } from "../../common/wording";
+import { MIXED, MIXED_MAP } from "../data";
+import type { FrameworkRule } from "../../common/rule";
+import type { AccelerateContext } from "../context";
+
+export const AC3: FrameworkRule<AccelerateContext> = {
+  codes: ["accelerate/AC3"],
+  run({ mixedEntry }) {
+    const d = diagnostics("accelerate");
+    if (mixedEntry && mixedEntry.value.kind === "string") {
+      const m = (mixedEntry.value.value as string).toLowerCase();
+      if (!MIXED.includes(m)) {
+        const to = MIXED_MAP[m] ?? nearest(m, MIXED);
+        const quote = (s: string) => (s === "no" ? "'no'" : s);
+        d.add("AC3", "error", mixedEntry.value.range, `\`mixed_precision: ${mixedEntry.value.raw ?? m}\` is not one of no, fp16, bf16, fp8: accelerate raises ValueError "Unknown mixed_precision mode".${to ? ` Did you mean ${quote(to)}?` : ""}`, to ? [fix(`Change to ${quote(to)}`, [replaceValue(mixedEntry, quote(to))], true)] : []);
+      }
+    }
+    return d.out;
+  },
+};

@@ -1,0 +1,21 @@
+/** accelerate/AC7: FSDP2 rejects forward prefetch and LOCAL_STATE_DICT. */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { fix, replaceValue } from "../../common/edits";
+import type { FrameworkRule } from "../../common/rule";
+import type { AccelerateContext } from "../context";
+
+export const AC7: FrameworkRule<AccelerateContext> = {
+  codes: ["accelerate/AC7"],
+  run({ v, distType, fsdpVersion }) {
+    const d = diagnostics("accelerate");
+    if (distType !== "FSDP") return d.out;
+    const f = v.at("fsdp_config");
+    if (fsdpVersion === 2) {
+      const fp = f.entry("fsdp_forward_prefetch");
+      if (fp && fp.value.value === true) d.add("AC7", "error", fp.value.range, "`fsdp_forward_prefetch: true` is not supported with `fsdp_version: 2`: accelerate raises ValueError.", [fix("Set to false", [replaceValue(fp, "false")], true)]);
+      const sd = f.entry("fsdp_state_dict_type");
+      if (sd && sd.value.value === "LOCAL_STATE_DICT") d.add("AC7", "error", sd.value.range, "`fsdp_state_dict_type: LOCAL_STATE_DICT` is not supported with `fsdp_version: 2`: accelerate raises ValueError. Use SHARDED_STATE_DICT.", [fix("Use SHARDED_STATE_DICT", [replaceValue(sd, "SHARDED_STATE_DICT")], true)]);
+    }
+    return d.out;
+  },
+};

@@ -1,0 +1,22 @@
+/** accelerate/AC8: FSDP1 CPU-RAM-efficient loading needs `fsdp_sync_module_states: true`. */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { fix, replaceValue } from "../../common/edits";
+import type { FrameworkRule } from "../../common/rule";
+import type { AccelerateContext } from "../context";
+
+export const AC8: FrameworkRule<AccelerateContext> = {
+  codes: ["accelerate/AC8"],
+  run({ v, distType, fsdpVersion }) {
+    const d = diagnostics("accelerate");
+    if (distType !== "FSDP") return d.out;
+    const f = v.at("fsdp_config");
+    if (fsdpVersion !== 2) {
+      const sync = f.entry("fsdp_sync_module_states");
+      const cre = f.entry("fsdp_cpu_ram_efficient_loading");
+      if (sync && sync.value.value === false && (!cre || cre.value.value === true)) {
+        d.add("AC8", "error", sync.value.range, `\`fsdp_cpu_ram_efficient_loading\` is ${cre ? "true" : "true by default at launch"} and needs \`fsdp_sync_module_states: true\` (only rank 0 loads the weights); \`accelerate launch\` raises ValueError.`, [fix("Set fsdp_sync_module_states: true", [replaceValue(sync, "true")], true)]);
+      }
+    }
+    return d.out;
+  },
+};

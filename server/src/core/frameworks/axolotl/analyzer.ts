@@ -1,0 +1,37 @@
+/**
+ * Axolotl YAML (spec other-frameworks.md §4): the context computed once (context.ts, with the `deepspeed:`
+ * link), the rules AX1–AX8 and the DeepSpeed link (rules/), the resolution per mode (resolve.ts) and the
+ * hover (hover.ts).
+ */
+import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer } from "../../analysis";
+import type { ConfigDocument } from "../../model";
+import { launchErrors } from "../common/diagnosticBuilder";
+import { withPerOp } from "../common/engineView";
+import { toResolved } from "../common/precisionTable";
+import { runRules } from "../common/rule";
+import { axolotlContext } from "./context";
+import { detectAxolotl } from "./detect";
+import { axolotlHover } from "./hover";
+import { axolotlResolution } from "./resolve";
+import { AXOLOTL_RULES } from "./rules/index";
+
+export { detectAxolotl };
+
+export const axolotlAnalyzer: FrameworkAnalyzer = {
+  id: "axolotl",
+  formats: ["yaml"],
+  detect: detectAxolotl,
+  analyze: analyzeAxolotl,
+};
+
+function analyzeAxolotl(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis {
+  const ctx = axolotlContext(doc, settings, env);
+  const diagnostics = runRules(ctx, AXOLOTL_RULES);
+  const r = axolotlResolution(ctx);
+  const failed = launchErrors({ out: diagnostics });
+  const { markdown, hovers, inlayHints } = axolotlHover(ctx, r, failed);
+  const out: FrameworkAnalysis = { layoutName: r.layoutName, mechanism: failed.length ? "error" : r.mechanism, precision: toResolved(r.table), diagnostics, hovers, reportMarkdown: withPerOp(markdown, r.engine), inlayHints };
+  if (ctx.worldSize) out.worldSize = ctx.worldSize;
+  if (r.parallel) out.parallel = r.parallel;
+  return out;
+}

@@ -1,0 +1,105 @@
+/**
+ * Everything an Axolotl rule reads, computed once per document version: the precision flags, the FSDP
+ * version, the adapter, the linked (or inline, or bundled) DeepSpeed config, the world size.
+ */
+import type { AnalysisEnv, AnalysisSettings, Sourced } from "../../analysis";
+import type { ConfigDocument, ConfigEntry } from "../../model";
+import { parseJsonDocument } from "../../parse/json";
+import { dsFacts } from "../deepspeed/facts";
+import { type LinkedDs, loadDs } from "../deepspeed/linked";
+import { settingWorldSize } from "../common/resolvedLayout";
+import { View } from "../common/view";
+import { axolotlBundledDs } from "./dsConfigs";
+
+export interface AxolotlContext {
+  doc: ConfigDocument;
+  settings: AnalysisSettings;
+  env: AnalysisEnv;
+  v: View;
+  bf16E: ConfigEntry | undefined;
+  fp16E: ConfigEntry | undefined;
+  adapter: string | undefined;
+  fullFT: boolean;
+  fsdpList: ConfigEntry | undefined;
+  hasFsdpConfig: boolean;
+  fsdpVersion: number | undefined;
+  fsdpOn: boolean;
+  fsdp2: boolean;
+  dsRel: string | undefined;
+  /** `deepspeed:` holds the DeepSpeed config itself as a mapping (schema: path or dict). */
+  dsInline: boolean;
+  dsOn: boolean;
+  /** bf16 value: auto (default), true, false; "full" is documented but rejected by the schema. */
+  bf16: "auto" | boolean | "invalid";
+  fp16: boolean;
+  /** The DeepSpeed config in effect: inline, read from the linked file, or stood in for a missing one. */
+  ds: LinkedDs | undefined;
+  /** How `ds` was found. */
+  dsSource: "inline" | "file" | "missing" | undefined;
+  worldSize: Sourced<number> | undefined;
+  sizes: { dp_shard: number | undefined; dp_replicate: number | undefined; tp: number | undefined; cp: number | undefined };
+}
+
+export function axolotlContext(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): AxolotlContext {
+  const v = new View(doc);
+  const bf16E = v.entry("bf16");
+  const fp16E = v.entry("fp16");
+  const adapter = v.str("adapter");
+  const fullFT = !adapter;
+  const fsdpList = v.entry("fsdp");
+  const hasFsdpConfig = v.isSection("fsdp_config") || (v.entry("fsdp_config") !== undefined && v.entry("fsdp_config")!.value.kind !== "null");
+  const versionRaw = v.scalar("fsdp_version") ?? v.scalar("fsdp_config", "fsdp_version") ?? v.scalar("fsdp_config", "version");
+  const fsdpVersion = versionRaw !== undefined ? Number(versionRaw) : undefined;
+  const fsdpOn = (fsdpList !== undefined && fsdpList.value.kind !== "null") || hasFsdpConfig || fsdpVersion !== undefined;
+  const fsdp2 = fsdpOn && fsdpVersion === 2;
+  const dsRel = v.str("deepspeed");
+  const dsInline = v.isSection("deepspeed");
+  const dsOn = !!dsRel || dsInline;
+
+  let bf16: "auto" | boolean | "invalid" = "auto";
+  if (bf16E) {
+    if (bf16E.value.kind === "boolean") bf16 = bf16E.value.value as boolean;
+    else if (bf16E.value.kind === "string" && bf16E.value.value === "auto") bf16 = "auto";
+    else if (bf16E.value.kind === "null") bf16 = "auto";
+    else bf16 = "invalid";
+  }
+  const fp16 = v.bool("fp16") === true;
+
+  // The DeepSpeed link.
+  let ds: LinkedDs | undefined;
+  let dsSource: AxolotlContext["dsSource"];
+  if (dsInline) {
+    const view = v.at("deepspeed");
+    ds = { path: "the inline `deepspeed:` mapping", doc, view, facts: dsFacts(view) };
+    dsSource = "inline";
+  } else if (dsRel) {
+    ds = loadDs(env, dsRel);
+    if (ds) dsSource = "file";
+    else if (!dsRel.includes("${") && !/^\{/.test(dsRel)) {
+      ds = missingDs(dsRel);
+      dsSource = "missing";
+    }
+  }
+
+  let worldSize: Sourced<number> | undefined = settingWorldSize(settings.worldSize);
+  const sizes = { dp_shard: v.int("dp_shard_size"), dp_replicate: v.int("dp_replicate_size"), tp: v.int("tensor_parallel_size"), cp: v.int("context_parallel_size") ?? v.int("sequence_parallel_degree") };
+  const anySize = Object.values(sizes).some((x) => x !== undefined);
+  if (!worldSize && anySize && sizes.dp_shard !== undefined && sizes.dp_shard > 0) {
+    const w = (sizes.dp_shard ?? 1) * (sizes.dp_replicate ?? 1) * (sizes.tp ?? 1) * (sizes.cp ?? 1);
+    worldSize = { value: w, source: "parallel-sizes", detail: "the product of dp_shard_size × dp_replicate_size × tensor_parallel_size × context_parallel_size" };
+  }
+  return { doc, settings, env, v, bf16E, fp16E, adapter, fullFT, fsdpList, hasFsdpConfig, fsdpVersion, fsdpOn, fsdp2, dsRel, dsInline, dsOn, bf16, fp16, ds, dsSource, worldSize, sizes };
+}
+
+/**
+ * A `deepspeed:` file that is not on disk still means DeepSpeed: the HF Trainer hands the path to DeepSpeed,
+ * which keeps fp32 master weights in its ZeRO optimizer whatever the file says about fp16/bf16. A known
+ * Axolotl bundled name is read from the table in dsConfigs.ts; any other file is taken as
+ * `"auto"` precision with an unknown stage.
+ */
+function missingDs(rel: string): LinkedDs {
+  const bundled = axolotlBundledDs(rel);
+  const doc = bundled?.doc ?? parseJsonDocument("axolotl-missing:deepspeed.json", '{"zero_optimization": {"stage": "auto"}, "bf16": {"enabled": "auto"}, "fp16": {"enabled": "auto"}}');
+  const view = new View(doc);
+  return { path: bundled ? `deepspeed_configs/${bundled.name}` : rel, doc, view, facts: dsFacts(view), missing: bundled ? "bundled" : "unknown" };
+}

@@ -1,0 +1,16 @@
+/** axolotl/AX4 [inferred]: a bf16 full fine-tune without DeepSpeed or FSDP1 is pure bf16 (no fp32 master copy). */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import type { FrameworkRule } from "../../common/rule";
+import type { AxolotlContext } from "../context";
+
+export const AX4: FrameworkRule<AxolotlContext> = {
+  codes: ["axolotl/AX4"],
+  run({ v, fullFT, bf16, bf16E, dsOn, fsdpOn, fsdp2 }) {
+    const d = diagnostics("axolotl");
+    const amp = bf16 === true || bf16 === "auto";
+    if (fullFT && amp && !dsOn && !(fsdpOn && !fsdp2) && !v.bool("fp8")) {
+      d.add("AX4", "information", bf16E?.value.range ?? v.keyRange("base_model"), `[inferred] Full fine-tune with bf16 ${bf16 === "auto" ? "(auto, the default)" : ""} on ${fsdp2 ? "FSDP2" : "a single GPU or DDP"}: Axolotl loads the model in bf16 and ${fsdp2 ? "its FSDP2 path does not upcast" : "nothing upcasts it"}, so weights, gradients and optimizer state are pure bf16 with no fp32 master copy. Use DeepSpeed ZeRO (fp32 master partitions) if you need fp32 master weights, or accept it.`.replace("  ", " "));
+    }
+    return d.out;
+  },
+};

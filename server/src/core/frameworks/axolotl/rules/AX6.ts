@@ -1,0 +1,16 @@
+/** axolotl/AX6: `fp16: true` on a full fine-tune: the GradScaler fails on fp16 gradients. */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { fix, replaceValue } from "../../common/edits";
+import type { FrameworkRule } from "../../common/rule";
+import type { AxolotlContext } from "../context";
+
+export const AX6: FrameworkRule<AxolotlContext> = {
+  codes: ["axolotl/AX6"],
+  run({ fp16, fullFT, fp16E, bf16E, bf16 }) {
+    const d = diagnostics("axolotl");
+    if (fp16 && fullFT && fp16E && bf16 !== true) {
+      d.add("AX6", "warning", fp16E.value.range, "`fp16: true` on a full fine-tune loads the model in fp16, and the GradScaler then fails with \"Attempting to unscale FP16 gradients\". Use bf16 or a LoRA adapter.", bf16E ? [fix("Use bf16 instead", [replaceValue(fp16E, "false"), replaceValue(bf16E, "true")], true)] : [fix("Use bf16 instead", [replaceValue(fp16E, "false")], true)]);
+    }
+    return d.out;
+  },
+};

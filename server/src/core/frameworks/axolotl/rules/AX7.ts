@@ -1,0 +1,23 @@
+/** axolotl/AX7: the deprecated FSDP1 `fsdp:` list, and `fsdp_`-prefixed keys under `fsdp_config`. */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { deleteLines, fix } from "../../common/edits";
+import type { FrameworkRule } from "../../common/rule";
+import type { AxolotlContext } from "../context";
+
+export const AX7: FrameworkRule<AxolotlContext> = {
+  codes: ["axolotl/AX7"],
+  run({ v, doc, fsdpList, fsdpVersion }) {
+    const d = diagnostics("axolotl");
+    if (fsdpList && fsdpList.value.kind === "array") {
+      const migrate = fsdpVersion === undefined ? fix("Replace the legacy list with fsdp_version: 2", [{ range: fsdpList.range, newText: "fsdp_version: 2" }], true) : fix("Remove the legacy fsdp list", [deleteLines(doc, fsdpList.range)], true);
+      d.add("AX7", "warning", fsdpList.keyRange, "The `fsdp:` list is the deprecated FSDP1 syntax (Axolotl warns). Configure FSDP with un-prefixed keys under `fsdp_config` and `fsdp_version: 2`.", [migrate]);
+    }
+    const prefixed = v.childKeys("fsdp_config").filter((k) => k.startsWith("fsdp_") && k !== "fsdp_version");
+    if (prefixed.length) {
+      d.add("AX7", "warning", v.keyRange("fsdp_config"), `\`fsdp_config\` uses deprecated \`fsdp_\`-prefixed keys (${prefixed.map((k) => `\`${k}\``).join(", ")}); Axolotl warns and wants the un-prefixed names${fsdpVersion === 2 ? "" : " together with `fsdp_version: 2`"}.`, [
+        fix("Strip the fsdp_ prefixes", prefixed.map((k) => ({ range: v.keyRange("fsdp_config", k)!, newText: k.replace(/^fsdp_/, "") })), true),
+      ]);
+    }
+    return d.out;
+  },
+};

@@ -1,0 +1,64 @@
+/** Cross-file links: finding a file a config names by a relative path (paths joined by hand: no node:path in the core). */
+import type { AnalysisEnv } from "../../analysis";
+
+export interface Linked {
+  /** Absolute path of the linked file. */
+  path: string;
+  text: string;
+}
+
+export function dirname(p: string): string {
+  const i = Math.max(p.lastIndexOf("/"), p.lastIndexOf("\\"));
+  return i <= 0 ? (i === 0 ? "/" : ".") : p.slice(0, i);
+}
+
+export function joinPath(base: string, rel: string): string {
+  if (/^([A-Za-z]:[\\/]|\/)/.test(rel)) return normalize(rel);
+  return normalize(`${base}/${rel}`);
+}
+
+function normalize(p: string): string {
+  const abs = p.startsWith("/");
+  const drive = /^[A-Za-z]:/.exec(p)?.[0] ?? "";
+  const parts = p.slice(drive.length).split(/[\\/]+/);
+  const out: string[] = [];
+  for (const x of parts) {
+    if (!x || x === ".") continue;
+    if (x === "..") {
+      if (out.length && out[out.length - 1] !== "..") out.pop();
+      else if (!abs) out.push("..");
+    } else out.push(x);
+  }
+  return `${drive}${abs ? "/" : ""}${out.join("/")}`;
+}
+
+/**
+ * Finds a file a config names by a relative path. Tried in order: relative to the document's folder (the
+ * spec's rule), then each enclosing folder up to 6 levels, then the workspace roots (Assumption
+ * `link-search-upward`: Axolotl resolves `deepspeed:` from the working directory, usually the repo root,
+ * e.g. `deepspeed_configs/zero2.json` from `examples/llama-3/x.yaml`). Only exact paths are read.
+ */
+export function readLinked(env: AnalysisEnv, rel: string): Linked | undefined {
+  if (!env.documentPath || !rel || rel.includes("${")) return undefined;
+  const tried = new Set<string>();
+  let dir = dirname(env.documentPath);
+  for (let i = 0; i < 7; i++) {
+    const p = joinPath(dir, rel);
+    if (!tried.has(p)) {
+      tried.add(p);
+      const text = env.readFile(p);
+      if (text !== undefined) return { path: p, text };
+    }
+    if (/^\/?$/.test(dir) || /^[A-Za-z]:\/?$/.test(dir) || /^\.\.?$/.test(dir)) break;
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  for (const r of env.workspaceRoots ?? []) {
+    const p = joinPath(r, rel);
+    if (tried.has(p)) continue;
+    const text = env.readFile(p);
+    if (text !== undefined) return { path: p, text };
+  }
+  return undefined;
+}

@@ -1,0 +1,53 @@
+/** The precision table (parameters, compute, gradients, reduction, optimizer state) a YAML/JSON analyser resolves to, and its reduction to the shared `ResolvedPrecision`. */
+import type { ResolvedPrecision } from "../../analysis";
+import { shortDtype } from "../../dtypes";
+import type { DType } from "../../types";
+
+/** One row of the precision table: the dtype (or a phrase such as "load dtype") and what set it. */
+export interface Row {
+  dtype: DType | string;
+  from: string;
+  /** `none`: no such step (no gradient reduction on one device); `launcher`: filled in by the launcher. Both are null in the contract. */
+  kind?: "none" | "launcher";
+}
+
+export interface PrecisionTable {
+  P: Row;
+  C: Row;
+  G: Row;
+  R: Row;
+  O: Row;
+}
+
+export function dt(dtype: DType | string, from: string): Row {
+  return { dtype, from };
+}
+
+/** The gradient-reduction row of a single-device run: there is none ("none" in text, null in JSON). */
+export function noReduce(from = "one device: no gradient reduction"): Row {
+  return { dtype: "none", from, kind: "none" };
+}
+
+/** A row the launcher decides (DeepSpeed `"auto"` filled by HF Trainer/accelerate). */
+export function launcherRow(from: string): Row {
+  return { dtype: "set by the launcher", from, kind: "launcher" };
+}
+
+/**
+ * The three contract fields from a full table. `none`/`launcher` rows become null; other non-dtype phrases
+ * ("load dtype", "8-bit") fall back to float32 with the phrase as knob.
+ */
+export function toResolved(t: PrecisionTable, setBy?: string): ResolvedPrecision {
+  const conv = (r: Row) => (r.kind ? { dtype: null, knob: r.from } : isDType(r.dtype) ? { dtype: r.dtype, knob: r.from } : { dtype: "float32" as DType, knob: `${r.from} (${r.dtype}; shown as float32, the usual load dtype)` });
+  const out: ResolvedPrecision = { paramStorage: conv(t.P), compute: conv(t.C), gradReduce: conv(t.R) };
+  if (setBy) out.setBy = setBy;
+  return out;
+}
+
+export function isDType(s: string): s is DType {
+  return ["float32", "bfloat16", "float16", "float8_e4m3fn", "float8_e5m2", "float64"].includes(s);
+}
+
+export function short(d: DType | string): string {
+  return isDType(d) ? shortDtype(d) : d;
+}

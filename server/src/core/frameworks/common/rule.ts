@@ -1,0 +1,43 @@
+/**
+ * The rule shape every framework shares (torchtitan's `TitanRule` is the same): one concern, named by its
+ * diagnostic code(s), a pure function of the framework's context computed once per document version.
+ */
+import type { ConfigDocument } from "../../model";
+import type { Diagnostic } from "../../types";
+import { diagnostics, parseNoteDiagnostics } from "./diagnosticBuilder";
+import { yaml11Booleans } from "./yamlBooleans";
+
+export interface FrameworkRule<C> {
+  /** The diagnostic codes this rule emits (one concern; several codes only for a tight family). */
+  codes: readonly string[];
+  run(ctx: C): Diagnostic[];
+}
+
+/** Runs the rules in order (the order is the order diagnostics are emitted in before sorting). */
+export function runRules<C>(ctx: C, rules: readonly FrameworkRule<C>[]): Diagnostic[] {
+  return rules.flatMap((r) => r.run(ctx));
+}
+
+/** Parser notes (alias limit) of a YAML document, as diagnostics: every YAML framework's first rule. */
+export function parseNotesRule(ns: string): FrameworkRule<{ doc: ConfigDocument }> {
+  return {
+    codes: ["yaml-alias-limit"],
+    run({ doc }) {
+      const d = diagnostics(ns);
+      parseNoteDiagnostics(doc, d);
+      return d.out;
+    },
+  };
+}
+
+/** `yaml-1.1-boolean` (see yamlBooleans.ts) as a rule, with the framework's own skip and boolean-key tests. */
+export function yamlBooleansRule(ns: string, skip: (path: string[]) => boolean, expectsBool: (path: string[]) => boolean): FrameworkRule<{ doc: ConfigDocument }> {
+  return {
+    codes: ["yaml-1.1-boolean"],
+    run({ doc }) {
+      const d = diagnostics(ns);
+      yaml11Booleans(doc, d, skip, expectsBool);
+      return d.out;
+    },
+  };
+}

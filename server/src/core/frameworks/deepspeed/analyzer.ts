@@ -1,0 +1,39 @@
+/**
+ * DeepSpeed JSON configs (spec other-frameworks.md §5): the context computed once (context.ts, with the
+ * facts of facts.ts and the YAML configs that use the file), the rules DS1–DS9 and duplicate-key (rules/),
+ * the resolution per ZeRO stage (resolve.ts) and the hover (hover.ts). linked.ts is what the YAML
+ * analysers read a linked DeepSpeed file through.
+ */
+import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer } from "../../analysis";
+import type { ConfigDocument } from "../../model";
+import { launchErrors } from "../common/diagnosticBuilder";
+import { toResolved } from "../common/precisionTable";
+import { runRules } from "../common/rule";
+import { deepSpeedContext } from "./context";
+import { detectDeepSpeed } from "./detect";
+import { deepSpeedHover } from "./hover";
+import { resolveDeepSpeed } from "./resolve";
+import { DEEPSPEED_RULES } from "./rules/index";
+
+export { detectDeepSpeed };
+
+export const deepspeedAnalyzer: FrameworkAnalyzer = {
+  id: "deepspeed",
+  formats: ["json", "yaml"],
+  detect: detectDeepSpeed,
+  analyze(doc, settings, env) {
+    return analyzeDeepSpeed(doc, settings, env);
+  },
+};
+
+function analyzeDeepSpeed(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis {
+  const ctx = deepSpeedContext(doc, settings, env);
+  const diagnostics = runRules(ctx, DEEPSPEED_RULES);
+  const r = resolveDeepSpeed(ctx);
+  const failed = launchErrors({ out: diagnostics });
+  const { markdown, hovers, inlayHints } = deepSpeedHover(ctx, r, failed);
+  const out: FrameworkAnalysis = { layoutName: r.layoutName, mechanism: failed.length ? "error" : r.mechanism, precision: toResolved(r.table, r.setBy), diagnostics, hovers, reportMarkdown: markdown, inlayHints };
+  if (ctx.worldSize) out.worldSize = ctx.worldSize;
+  if (r.parallel) out.parallel = r.parallel;
+  return out;
+}

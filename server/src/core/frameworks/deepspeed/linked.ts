@@ -1,0 +1,63 @@
+/**
+ * A DeepSpeed file named by a YAML config (accelerate, Axolotl, Lightning): loading it, and the conflict
+ * between its mode and the mode the YAML requests (DS9).
+ */
+import type { AnalysisEnv } from "../../analysis";
+import type { ConfigDocument, ConfigEntry } from "../../model";
+import { parseJsonDocument } from "../../parse/json";
+import { parseYamlDocument } from "../../parse/yaml";
+import type { DsMode } from "../common/deepspeedLinks";
+import { readLinked } from "../common/linkedFiles";
+import { View } from "../common/view";
+import { dsFacts, type DsFacts } from "./facts";
+
+export interface DsConflict {
+  /** The DS entry that conflicts. */
+  entry: ConfigEntry;
+  what: string;
+  consequence: string;
+  /** The consequence is the spec's [inferred] reading (reported as Information). */
+  inferred?: boolean;
+}
+
+/** The conflict between a DS config and a requested mode (from accelerate/Lightning/Axolotl), or undefined. */
+export function dsConflict(f: DsFacts, requested: DsMode | undefined, by: "accelerate" | "axolotl" | "lightning" = "accelerate"): DsConflict | undefined {
+  if (!requested) return undefined;
+  const clash =
+    by === "lightning"
+      ? "Lightning only adds its precision block when the file has none, so DeepSpeed sees both modes and asserts \"bfloat16 and fp16 modes cannot be simultaneously enabled\" [inferred]."
+      : by === "axolotl"
+        ? "The HF Trainer refuses DeepSpeed values that contradict its own bf16/fp16 arguments, so the launch fails."
+        : "accelerate raises ValueError (\"`--mixed_precision` arg cannot be set to ... when ... is set in the DeepSpeed config file\").";
+  const lightningInferred = by === "lightning";
+  if (requested === "bf16" && f.fp16Enabled === true && f.fp16Entry) return { entry: f.fp16Entry, what: "`fp16.enabled: true`", consequence: clash, inferred: lightningInferred };
+  if (requested === "fp16" && f.bf16Enabled === true && f.bf16Entry) return { entry: f.bf16Entry, what: "`bf16.enabled: true`", consequence: clash, inferred: lightningInferred };
+  if (requested === "bf16" && f.bf16Enabled === false && f.bf16Entry) return { entry: f.bf16Entry, what: "`bf16.enabled: false`", consequence: "An explicit false is not overridden, so the run silently trains without bf16 [inferred].", inferred: true };
+  if (requested === "fp16" && f.fp16Enabled === false && f.fp16Entry) return { entry: f.fp16Entry, what: "`fp16.enabled: false`", consequence: "An explicit false is not overridden, so the run silently trains without fp16 [inferred].", inferred: true };
+  if (requested === "fp32" && (f.bf16Enabled === true || f.fp16Enabled === true)) {
+    const e = (f.bf16Enabled === true ? f.bf16Entry : f.fp16Entry)!;
+    return { entry: e, what: `\`${f.bf16Enabled === true ? "bf16" : "fp16"}.enabled: true\``, consequence: `The DeepSpeed file wins: the run trains in ${f.mode}, not fp32.` };
+  }
+  return undefined;
+}
+
+/** A DeepSpeed file named by a YAML config, parsed and resolved. */
+export interface LinkedDs {
+  path: string;
+  doc: ConfigDocument;
+  view: View;
+  facts: DsFacts;
+  /** Not on disk: read from Axolotl's bundled table, or assumed (unknown content). */
+  missing?: "bundled" | "unknown";
+}
+
+export function loadDs(env: AnalysisEnv, rel: string): LinkedDs | undefined {
+  const l = readLinked(env, rel);
+  if (!l) return undefined;
+  // A DeepSpeed file may be YAML too (gpt-neox style, or JSON with `#` comments in a .yaml/.conf file).
+  const yaml = /\.ya?ml$/i.test(l.path) || (!/\.json$/i.test(l.path) && /^[ \t]*#/m.test(l.text));
+  const doc = yaml ? parseYamlDocument(`file://${l.path}`, l.text) : parseJsonDocument(`file://${l.path}`, l.text);
+  if (doc.syntaxErrors.length || doc.skipped) return undefined;
+  const view = new View(doc);
+  return { path: l.path, doc, view, facts: dsFacts(view) };
+}

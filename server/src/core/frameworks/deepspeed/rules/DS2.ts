@@ -1,0 +1,17 @@
+/** deepspeed/DS2: Apex amp with ZeRO: DeepSpeed asserts they are incompatible. */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { fix, replaceValue } from "../../common/edits";
+import type { FrameworkRule } from "../../common/rule";
+import type { DeepSpeedContext } from "../context";
+
+export const DS2: FrameworkRule<DeepSpeedContext> = {
+  codes: ["deepspeed/DS2"],
+  run({ v, f }) {
+    const d = diagnostics("deepspeed");
+    const amp = v.entry("amp", "enabled");
+    if (f.ampEnabled && amp && typeof f.stage === "number" && f.stage >= 1) {
+      d.add("DS2", "error", amp.range, `\`amp.enabled\` with ZeRO stage ${f.stage}: DeepSpeed asserts "Amp and ZeRO are not currently compatible". Use \`bf16\`/\`fp16\` instead of Apex amp.`, [fix("Disable Apex amp", [replaceValue(amp, "false")], true)]);
+    }
+    return d.out;
+  },
+};

@@ -1,0 +1,23 @@
+/** deepspeed/DS3: `"enabled": "auto"` in a file the `deepspeed` launcher runs directly (standalone DeepSpeed drops "auto"). */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { fix, replaceValue } from "../../common/edits";
+import type { FrameworkRule } from "../../common/rule";
+import type { DeepSpeedContext } from "../context";
+
+export const DS3: FrameworkRule<DeepSpeedContext> = {
+  codes: ["deepspeed/DS3"],
+  run({ f, launcher }) {
+    const d = diagnostics("deepspeed");
+    if (launcher) {
+      for (const e of [f.bf16Entry, f.fp16Entry]) {
+        if (!e || e.value.value !== "auto") continue;
+        const block = e.path[0]!;
+        d.add("DS3", "warning", e.value.range, `\`${block}.enabled: "auto"\` in a file the \`deepspeed\` launcher runs directly (${launcher}): standalone DeepSpeed drops "auto" values, so ${block} is off and the run trains in ${f.mode}. "auto" only works when HF Trainer or accelerate fills it in.`, [
+          fix(`Set ${block}.enabled to true`, [replaceValue(e, "true")], block !== "fp16"),
+          fix(`Set ${block}.enabled to false`, [replaceValue(e, "false")]),
+        ]);
+      }
+    }
+    return d.out;
+  },
+};

@@ -1,0 +1,21 @@
+/** deepspeed/DS5: bf16 with gradient accumulation accumulates in bf16 unless `grad_accum_dtype` is fp32. */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { fix } from "../../common/edits";
+import { DS_DTYPE } from "../data";
+import { flowRoot, jsonAddKey } from "../jsonEdits";
+import type { FrameworkRule } from "../../common/rule";
+import type { DeepSpeedContext } from "../context";
+
+export const DS5: FrameworkRule<DeepSpeedContext> = {
+  codes: ["deepspeed/DS5"],
+  run({ doc, v, f }) {
+    const d = diagnostics("deepspeed");
+    if (f.bf16Enabled === true && f.gas !== undefined && f.gas > 1 && !(f.gradAccumDtype && DS_DTYPE[f.gradAccumDtype] === "float32")) {
+      const gasEntry = v.entry("gradient_accumulation_steps")!;
+      d.add("DS5", "warning", gasEntry.range, `bf16 with gradient_accumulation_steps = ${f.gas}: gradients are accumulated in bf16 across the ${f.gas} micro-steps, so small contributions round away. Set \`data_types.grad_accum_dtype: "fp32"\` to accumulate in fp32.`, flowRoot(doc) ? [
+        fix('Accumulate in fp32 (data_types.grad_accum_dtype: "fp32")', [jsonAddKey(doc, v, ["data_types"], "grad_accum_dtype", '"fp32"')], true),
+      ] : []);
+    }
+    return d.out;
+  },
+};

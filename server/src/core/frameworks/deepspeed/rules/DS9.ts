@@ -1,0 +1,21 @@
+/** deepspeed/DS9 seen from the JSON side: a YAML config that uses this file requests another mode. */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import type { FrameworkRule } from "../../common/rule";
+import { relateLast } from "../../common/related";
+import type { DeepSpeedContext } from "../context";
+import { dsConflict } from "../linked";
+
+export const DS9: FrameworkRule<DeepSpeedContext> = {
+  codes: ["deepspeed/DS9"],
+  run({ f, referrers }) {
+    const d = diagnostics("deepspeed");
+    for (const r of referrers) {
+      const c = dsConflict(f, r.mode, r.framework);
+      if (!c) continue;
+      const e = c.entry;
+      d.add("DS9", c.inferred ? "information" : "warning", e.range, `${c.what} here, but ${r.relPath} (${r.framework}), which uses this file, sets ${r.label}. ${c.consequence}`);
+      relateLast(d, "deepspeed/DS9", r.path, r.keyRange, `${r.relPath} sets ${r.label}`);
+    }
+    return d.out;
+  },
+};

@@ -1,0 +1,18 @@
+/** lightning/PL4: what the DeepSpeed strategy rejects: 64-true / TransformerEngine precision, value clipping. */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { fix, replaceValue } from "../../common/edits";
+import type { FrameworkRule } from "../../common/rule";
+import type { LightningContext } from "../context";
+
+export const PL4: FrameworkRule<LightningContext> = {
+  codes: ["lightning/PL4"],
+  run({ t, st, valid, precision, te, pRange, pe }) {
+    const d = diagnostics("lightning");
+    if (st.family === "deepspeed") {
+      if (valid && (precision === "64-true" || te)) d.add("PL4", "error", pRange, `\`precision: ${precision}\` is not supported by the DeepSpeed strategy: Lightning raises ValueError.`, pe ? [fix("Use bf16-mixed", [replaceValue(pe, "bf16-mixed")], true)] : []);
+      const alg = t.entry("gradient_clip_algorithm");
+      if (alg && alg.value.value === "value") d.add("PL4", "error", alg.value.range, "`gradient_clip_algorithm: value` is not supported with DeepSpeed: Lightning raises MisconfigurationException. Use norm clipping.", [fix("Use norm", [replaceValue(alg, "norm")], true)]);
+    }
+    return d.out;
+  },
+};

@@ -1,0 +1,29 @@
+/**
+ * The DeepSpeed strategy's `config` link (spec other-frameworks.md §6.7): deepspeed/DS9 when `precision`
+ * conflicts with the file, `deepspeed-config-missing` (information) when the file is not found.
+ */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { requestedMode } from "../../common/deepspeedLinks";
+import { relateLast } from "../../common/related";
+import type { FrameworkRule } from "../../common/rule";
+import { View } from "../../common/view";
+import { dsConflict } from "../../deepspeed/linked";
+import type { LightningContext } from "../context";
+
+export const deepspeedLink: FrameworkRule<LightningContext> = {
+  codes: ["deepspeed/DS9", "lightning/deepspeed-config-missing"],
+  run({ doc, env, st, pe, cfgRel, ds }) {
+    const d = diagnostics("lightning");
+    if (!cfgRel) return d.out;
+    if (ds) {
+      const req = requestedMode(new View(doc), "lightning");
+      const c = dsConflict(ds.facts, req.mode, "lightning");
+      if (c && pe) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", pe.keyRange, `${req.label} here, but ${cfgRel} has ${c.what}. ${c.consequence}`);
+      if (c && pe) relateLast(d, "deepspeed/DS9", ds.path, c.entry.range, `${cfgRel} has ${c.what}`);
+    } else if (env.documentPath && !cfgRel.includes("${")) {
+      const e = st.args?.entry("config");
+      if (e) d.add("deepspeed-config-missing", "information", e.value.range, `The DeepSpeed config \`${cfgRel}\` was not found next to this file or in a folder above it, so its own settings cannot be checked. The run is still DeepSpeed (fp32 master weights in the ZeRO optimizer); shown with the precision block Lightning adds from \`precision\` when the file has none.`);
+    }
+    return d.out;
+  },
+};

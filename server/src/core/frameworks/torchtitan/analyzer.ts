@@ -1,0 +1,222 @@
+/**
+ * The torchtitan analyser: detection (detect.ts), world size, version, parallel dims, mechanism, precision, rules
+ * and hovers. Everything is computed once per document version into a TitanContext.
+ */
+import type { AnalysisEnv, AnalysisSettings, HoverTarget, FrameworkAnalysis, FrameworkAnalyzer, ParallelLayout, Sourced } from "../../analysis";
+import { MAX_WORLD_SIZE } from "../../limits";
+import { diag } from "../../diagnostics";
+import { directiveValue, parseDirectives, type Directive } from "../../directives";
+import { findEntry, stringValue, type ConfigDocument } from "../../model";
+import type { Diagnostic } from "../../types";
+import type { TitanContext } from "./context";
+import { reportMarkdown, summaryMarkdown, titanHovers, titanInlayHints } from "./hover";
+import { keyHoverTargets } from "./schema/hover";
+import { readKnobs } from "./knobs";
+import type { DecideOptions } from "./eras";
+import { layoutName, readDims, resolveDims, type DimsRead } from "./parallelDims";
+import { resolvePrecision } from "./resolve";
+import { TITAN_RULES } from "./rules/index";
+import { detectTorchtitan } from "./detect";
+import { DEFAULT_VERSION, parseVersion, type TitanVersion } from "./versions";
+import { simulate, simulationInputFromConfig } from "../../engine";
+import { inferVersion, inferWorldSize } from "../../workspace";
+import { pickExplicit, versionFromSettings, worldSizeFromSettings, type Explicit } from "../../workspace/precedence";
+import { resolveGpu, throughputAlternatives } from "./throughput";
+import { workspaceSchemas } from "../../workspace/forkSchema";
+
+/** run_train.sh's default NGPU (spec torchtitan.md §5.3). */
+export const DEFAULT_WORLD_SIZE = 8;
+
+export { detectTorchtitan };
+
+export const torchtitanAnalyzer: FrameworkAnalyzer = {
+  id: "torchtitan",
+  formats: ["toml"],
+  detect: detectTorchtitan,
+  analyze: analyzeTorchtitan,
+};
+
+export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): { ctx: TitanContext; extra: Diagnostic[] } {
+  const directives = parseDirectives(doc.comments);
+  const extra: Diagnostic[] = [];
+  const { version, outsideTomlEra } = resolveVersion(doc, settings, env, directives, extra);
+  const read = readDims(doc);
+  const worldSize = resolveWorldSize(doc, read, settings, env, directives, extra);
+  const dims = resolveDims(read, worldSize.value, { epDivisibility: version.value.date >= "2025-07-08" && version.value.date < "2025-12-17" });
+  const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };
+  const modelName = stringValue(findEntry(doc, "model", "name"));
+  // llama4, deepseek_v3 and gpt_oss apply FSDP when EP > 1 even without dp_shard/cp (spec §1.4); their own
+  // parallelize (not the experiments' variants) asks for the fsdp mesh by name (eras.ts MESH_UNFLATTEN_DATE).
+  const decideOptions: DecideOptions = {
+    fsdpOnEp: modelName !== undefined && /(^|\.)(llama4|deepseek_v3|gpt_oss)$/.test(modelName),
+    epNeedsFsdpMesh: modelName !== undefined && /^(llama4|deepseek_v3|gpt_oss)$/.test(modelName),
+    date: version.value.date,
+  };
+  const decision = dims.resolved
+    ? version.value.era.decide(dims.resolved, worldSize.value, decideOptions)
+    : { mechanism: "error" as const, reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
+  const knobs = readKnobs(doc, version.value.date);
+  const precision = resolvePrecision(decision, knobs, layout);
+  const gpu = resolveGpu(settings, directives, extra);
+  const simInput =
+    dims.resolved && decision.mechanism !== "error" && knobs.param.dtype && knobs.reduce.dtype && knobs.trainingDtype.dtype
+      ? {
+          ...simulationInputFromConfig(doc, {
+            mechanism: decision.mechanism,
+            layout: dims.resolved,
+            ddp: decision.ddp,
+            mechanismReason: decision.reason,
+            paramDtype: knobs.param.dtype,
+            reduceDtype: knobs.reduce.dtype,
+            trainingDtype: knobs.trainingDtype.dtype,
+            versionDate: version.value.date,
+          }),
+          gpu: gpu.value,
+        }
+      : undefined;
+  const simulation = simInput ? simulate(simInput) : undefined;
+  if (simInput && simulation?.throughput) {
+    simulation.throughput.gpu = { value: gpu.value, source: gpu.source };
+    simulation.throughput.alternatives = throughputAlternatives(simInput, simulation, worldSize.value);
+  }
+  const ctx: TitanContext = {
+    doc,
+    settings,
+    env,
+    directives,
+    version,
+    worldSize,
+    dims,
+    layout,
+    // A layout that fails validation is still named from its configured degrees (the error says why it fails).
+    layoutName: layoutName(dims.resolved ?? layout),
+    decision,
+    decideOptions,
+    knobs,
+    precision,
+    gpu,
+    ...(modelName ? { modelName } : {}),
+    ...(simulation ? { simulation } : {}),
+    ...(simInput ? { simulationInput: simInput } : {}),
+    ...(outsideTomlEra ? { outsideTomlEra } : {}),
+  };
+  const workspace = workspaceSchemas(doc, env);
+  if (workspace.length) ctx.workspaceSchema = workspace;
+  return { ctx, extra };
+}
+
+function analyzeTorchtitan(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis {
+  const { ctx, extra } = buildTitanContext(doc, settings, env);
+  const diagnostics: Diagnostic[] = [...extra];
+  for (const rule of TITAN_RULES) {
+    for (const d of rule.run(ctx)) diagnostics.push(d);
+  }
+  // The summary serves every precision hover and heads the report: render it once.
+  const summary = summaryMarkdown(ctx);
+  const out: FrameworkAnalysis = {
+    worldSize: ctx.worldSize,
+    layoutName: ctx.layoutName,
+    mechanism: ctx.decision.mechanism,
+    diagnostics,
+    hovers: mergeHovers(titanHovers(ctx, summary), keyHoverTargets(doc, ctx.version.value.date, ctx.workspaceSchema)),
+    inlayHints: titanInlayHints(ctx),
+    reportMarkdown: reportMarkdown(ctx, summary),
+    parallel: ctx.dims.resolved ?? ctx.dims.configured,
+  };
+  if (ctx.precision) out.precision = ctx.precision;
+  if (ctx.workspaceSchema) out.torchtitanSchemaSources = ctx.workspaceSchema;
+  if (ctx.simulation) out.simulation = ctx.simulation;
+  out.torchtitanVersion = { value: ctx.version.value.id, source: ctx.version.source, detail: ctx.version.detail, ...(ctx.version.decidedBy ? { decidedBy: ctx.version.decidedBy } : {}) };
+  if (ctx.version.overrides) out.torchtitanVersion.overrides = ctx.version.overrides.map((o) => ({ value: o.value.id, source: o.source, detail: o.detail }));
+  return out;
+}
+
+function resolveVersion(
+  doc: ConfigDocument,
+  settings: AnalysisSettings,
+  env: AnalysisEnv,
+  directives: Directive[],
+  extra: Diagnostic[],
+): { version: Sourced<TitanVersion> & { decidedBy?: string[] }; outsideTomlEra?: { pin: string; file: string } } {
+  // Explicit sources first, by precedence (workspace/precedence.ts): CLI flag > directive > workspace setting.
+  const d = directiveValue(directives, "torchtitan-version");
+  let fromDirective: Explicit<TitanVersion> | undefined;
+  if (d) {
+    const v = parseVersion(d.value);
+    if (v) fromDirective = { value: v, source: "directive", detail: `set by \`# precision-lens: torchtitan-version=${d.value}\` on line ${d.line + 1}`, label: `\`# precision-lens: torchtitan-version=${d.value}\` (line ${d.line + 1})`, location: { uri: doc.uri, range: d.range } };
+    else
+      extra.push(
+        diag("invalid-directive", "warning", d.range, `Unknown torchtitan version "${d.value.slice(0, 30)}" in the directive; it is ignored`, undefined, {
+          detail: `Unknown torchtitan version "${d.value}" in the precision-lens directive; use v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213 or main@YYYY-MM-DD (up to 2026-02-23). It is ignored.`,
+        }),
+      );
+  }
+  const explicit = pickExplicit(settings, versionFromSettings(settings, parseVersion), fromDirective);
+  if (explicit) return { version: explicit };
+  // auto: a pin in the workspace, then the keys the config uses, then the last TOML release.
+  const inferred = inferVersion(doc, env);
+  const v = parseVersion(inferred.value) ?? parseVersion(DEFAULT_VERSION)!;
+  const out: { version: Sourced<TitanVersion> & { decidedBy?: string[] }; outsideTomlEra?: { pin: string; file: string } } = {
+    version: { value: v, source: inferred.source, detail: inferred.detail, ...(inferred.decidedBy?.length ? { decidedBy: inferred.decidedBy } : {}) },
+  };
+  if (inferred.location) out.version.location = inferred.location;
+  if (inferred.outsideTomlEra) {
+    out.outsideTomlEra = inferred.outsideTomlEra;
+    extra.push(
+      diag(
+        "toml-not-read",
+        "warning",
+        FILE_START,
+        `torchtitan ${inferred.outsideTomlEra.pin.slice(0, 30)} (pinned in the workspace) no longer reads TOML; analysed as ${DEFAULT_VERSION}`,
+        undefined,
+        {
+          detail: `The workspace pins torchtitan ${inferred.outsideTomlEra.pin} (${inferred.outsideTomlEra.file}), which no longer reads TOML configs: from 2026-02-23 torchtitan is configured in Python and ignores this file. It is analysed as ${DEFAULT_VERSION}, the last release that reads TOML.`,
+          ...(inferred.location ? { related: [{ location: inferred.location, message: `torchtitan ${inferred.outsideTomlEra.pin} pinned here` }] } : {}),
+        },
+      ),
+    );
+  }
+  return out;
+}
+
+const FILE_START = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], extra: Diagnostic[]): Sourced<number> {
+  // Explicit sources first, by precedence (workspace/precedence.ts): CLI flag > directive > workspace setting.
+  const d = directiveValue(directives, "world-size");
+  let fromDirective: Explicit<number> | undefined;
+  if (d) {
+    const n = /^\d+$/.test(d.value) ? Number(d.value) : NaN;
+    if (Number.isInteger(n) && n > MAX_WORLD_SIZE) extra.push(diag("invalid-directive", "warning", d.range, `world-size=${d.value.slice(0, 30)} in the precision-lens directive is above ${MAX_WORLD_SIZE} (2^20), the largest world size Precision Lens analyses; it is ignored.`));
+    else if (Number.isInteger(n) && n > 0) fromDirective = { value: n, source: "directive", detail: `\`# precision-lens: world-size=${n}\` on line ${d.line + 1}`, label: `\`# precision-lens: world-size=${n}\` (line ${d.line + 1})`, location: { uri: doc.uri, range: d.range } };
+    else extra.push(diag("invalid-directive", "warning", d.range, `world-size in the precision-lens directive must be a positive integer, got "${d.value.slice(0, 30)}"; it is ignored.`));
+  }
+  // A setting above MAX_WORLD_SIZE (2^20) is ignored, like a directive or run script above it.
+  const bounded = settings.worldSize && settings.worldSize > MAX_WORLD_SIZE ? { ...settings, worldSize: null } : settings;
+  const explicit = pickExplicit(settings, worldSizeFromSettings(bounded), fromDirective);
+  if (explicit) return explicit;
+  const script = inferWorldSize(env);
+  if (script && script.value <= MAX_WORLD_SIZE) return script.location ? { value: script.value, source: script.source, detail: script.detail, location: script.location } : { value: script.value, source: script.source, detail: script.detail };
+  const { configured, typeErrors } = read;
+  if (!typeErrors.length && configured.dp_shard !== -1) {
+    const product = configured.dp_replicate * configured.dp_shard * configured.cp * configured.tp * configured.pp;
+    if (product > 0) return { value: product, source: "degrees", detail: `product of the explicit parallel degrees (${product})` };
+  }
+  return { value: DEFAULT_WORLD_SIZE, source: "default", detail: `run_train.sh default (NGPU=${DEFAULT_WORLD_SIZE})` };
+}
+
+/**
+ * Precision hovers first; a key's schema documentation is appended under the precision summary when both
+ * target the same key, so neither hides the other.
+ */
+function mergeHovers(precision: HoverTarget[], keys: HoverTarget[]): HoverTarget[] {
+  const id = (h: HoverTarget): string => `${h.range.start.line}:${h.range.start.character}:${h.range.end.line}:${h.range.end.character}`;
+  const byRange = new Map(keys.map((k) => [id(k), k]));
+  const out = precision.map((p) => {
+    const k = byRange.get(id(p));
+    if (!k) return p;
+    byRange.delete(id(p));
+    return { range: p.range, markdown: `${p.markdown}\n\n---\n\n${k.markdown}` };
+  });
+  return [...out, ...byRange.values()];
+}

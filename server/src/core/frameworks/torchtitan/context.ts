@@ -1,0 +1,68 @@
+/**
+ * Everything a torchtitan rule may read, computed once per document version by the analyser.
+ * Rules are small functions `(ctx) => Diagnostic[]`, one concern each, named by their diagnostic code.
+ */
+import type { AnalysisEnv, AnalysisSettings, ParallelLayout, ResolvedPrecision, Sourced } from "../../analysis";
+import type { Directive } from "../../directives";
+import type { Simulation, SimulationInput } from "../../engine/types";
+import type { GpuId } from "../../engine/gpus";
+import type { ConfigDocument, ConfigEntry } from "../../model";
+import type { Diagnostic, DType } from "../../types";
+import type { DecideOptions, MechanismDecision } from "./eras";
+import type { DimsResolution } from "./parallelDims";
+import type { TitanVersion } from "./versions";
+import type { ExtensionModule } from "./schema/data";
+
+export interface TitanContext {
+  doc: ConfigDocument;
+  settings: AnalysisSettings;
+  env: AnalysisEnv;
+  directives: Directive[];
+  /** decidedBy: inferred from the config's keys, the keys whose dates bound the version's window. */
+  version: Sourced<TitanVersion> & { decidedBy?: string[] };
+  worldSize: Sourced<number>;
+  dims: DimsResolution;
+  /** The resolved layout (defaults where dims failed validation, so hovers still show something). */
+  layout: ParallelLayout;
+  layoutName: string;
+  decision: MechanismDecision;
+  /** The options the era's decide() was called with (model family), for re-deciding under other eras. */
+  decideOptions: DecideOptions;
+  /** The precision knobs as read (undefined when not set or not a valid dtype string). */
+  knobs: PrecisionKnobs;
+  precision: ResolvedPrecision | undefined;
+  /** `[model] name`, when set. */
+  modelName?: string;
+  /** GPU type for the throughput / capacity estimates, with where it came from. */
+  gpu: Sourced<GpuId>;
+  /** What the simulation was run with (for what-if re-simulations: other GPUs, assumptions, layouts). */
+  simulationInput?: SimulationInput;
+  /** The simulated training step; undefined when the launch fails or a dtype knob is invalid. */
+  simulation?: Simulation;
+  /** torchtitan config sources found in the workspace (a fork's job_config.py, a custom module's file). */
+  workspaceSchema?: ExtensionModule[];
+  /** Set when the workspace pins a torchtitan that no longer reads TOML. */
+  outsideTomlEra?: { pin: string; file: string };
+}
+
+export interface PrecisionKnobs {
+  param: KnobValue;
+  reduce: KnobValue;
+  trainingDtype: KnobValue;
+}
+
+export interface KnobValue {
+  /** The key path, e.g. "training.mixed_precision_param". */
+  key: string;
+  entry?: ConfigEntry;
+  /** The dtype in effect: the valid value as written, or the default. Undefined when the written value is not a dtype torchtitan knows. */
+  dtype?: DType;
+  /** True when the key is absent and the default applies. */
+  isDefault: boolean;
+}
+
+export interface TitanRule {
+  /** The diagnostic codes this rule emits (one concern; several codes only for severities of it). */
+  codes: readonly string[];
+  run(ctx: TitanContext): Diagnostic[];
+}

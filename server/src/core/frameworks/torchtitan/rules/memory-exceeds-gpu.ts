@@ -1,0 +1,50 @@
+/**
+ * memory-exceeds-gpu: the estimated reserved peak per GPU is at least 15% above the GPU's memory.
+ * Information only: it is an estimate (named assumptions, allocator overhead), so below a clear margin
+ * nothing is said, and the message names the terms that dominate so the user can judge.
+ * Silent when the world size is only the run_train.sh default (source "default"): the per-GPU figure of a
+ * `-1` layout then rests on a guess (a 70B preset is meant for many nodes), and a guess is no finding.
+ */
+import { diag } from "../../../diagnostics";
+import { GPUS } from "../../../engine/gpus";
+import { formatBytes } from "../../../engine/dtypes";
+import { findEntry, findSection } from "../../../model";
+import type { TitanRule } from "../context";
+import { worldSizePhrase } from "../locate";
+
+const GPU_SOURCE: Record<string, string> = {
+  setting: "the precisionLens.gpu setting",
+  directive: "the gpu= directive",
+  default: "the default; set precisionLens.gpu",
+};
+
+/** Over by at least this fraction of the GPU's capacity before anything is said. */
+export const MEMORY_MARGIN = 0.15;
+
+export const memoryExceedsGpu: TitanRule = {
+  codes: ["memory-exceeds-gpu"],
+  run(ctx) {
+    const mem = ctx.simulation?.memory;
+    if (!mem?.perGpuBytes || ctx.worldSize.source === "default") return [];
+    const gpu = GPUS[ctx.gpu.value];
+    const reserved = mem.perGpuBytes.reserved;
+    if (reserved < gpu.memoryBytes * (1 + MEMORY_MARGIN)) return [];
+    const anchor =
+      findEntry(ctx.doc, "training", "local_batch_size") ??
+      findEntry(ctx.doc, "training", "batch_size") ??
+      findEntry(ctx.doc, "training", "seq_len");
+    const range = anchor?.range ?? findSection(ctx.doc, "training")?.headerRange ?? ctx.doc.sections[0]?.headerRange;
+    if (!range) return [];
+    const top = [...mem.terms].sort((a, b) => b.bytes - a.bytes).slice(0, 3).map((t) => `${t.name} ${formatBytes(t.bytes)}`);
+    const over = Math.round((reserved / gpu.memoryBytes - 1) * 100);
+    const offload = mem.cpuBytes ? " (parameters, gradients and optimizer states are offloaded to the CPU and not counted)" : "";
+    return [
+      diag(
+        "memory-exceeds-gpu",
+        "information",
+        range,
+        `Estimated peak memory ≈ ${formatBytes(reserved)} per GPU (reserved; ${formatBytes(mem.perGpuBytes.peak)} allocated) for this ${ctx.layoutName} run on ${worldSizePhrase(ctx)} is ${over}% above the ${gpu.label}'s ${formatBytes(gpu.memoryBytes)} (GPU from ${GPU_SOURCE[ctx.gpu.source] ?? ctx.gpu.source}). This is an estimate; the largest terms: ${top.join(", ")}${offload}. Lower local_batch_size or seq_len, checkpoint more activations, or shard over more GPUs.`,
+      ),
+    ];
+  },
+};

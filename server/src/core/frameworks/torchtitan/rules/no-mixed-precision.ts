@@ -1,0 +1,92 @@
+/**
+ * no-mixed-precision: the layout gets no mixed precision and compute ends up fp32 (the seed case:
+ * TP-only or PP-only after `-1` resolution; in the pre-AMP eras every non-FSDP layout).
+ */
+import type { ParallelLayout } from "../../../analysis";
+import { diag, fix } from "../../../diagnostics";
+import { findEntry, stringValue } from "../../../model";
+import { setKey } from "../../../edit/toml";
+import type { Fix } from "../../../types";
+import type { TitanContext, TitanRule } from "../context";
+import { WARN_TP_PP } from "../eras";
+import { KNOB_SPECS } from "../knobs";
+import { dimsAnchor, setDim, worldSizePhrase } from "../locate";
+import { decidedBy, gpus } from "../related";
+import type { DimField } from "../parallelDims";
+
+export const noMixedPrecision: TitanRule = {
+  codes: ["no-mixed-precision"],
+  run(ctx) {
+    const d = ctx.dims.resolved;
+    if (!d || ctx.decision.mechanism !== "none" || !ctx.precision) return [];
+    if (ctx.precision.compute.dtype !== "float32") return []; // full bf16 on purpose (training.dtype)
+    if (!ctx.knobs.param.isDefault && ctx.knobs.param.dtype === "float32") return []; // fp32 on purpose
+    const cause: DimField | undefined = d.tp > 1 ? "tp" : d.pp > 1 ? "pp" : undefined;
+    const where = dimsAnchor(ctx, cause ? [cause, "dp_shard"] : ["dp_replicate", "dp_shard"]);
+    const warned = ctx.decision.logs.some((l) => l.level === "warning");
+    const shard = ctx.dims.dpShardInferred ? `data_parallel_shard_degree = -1 resolves to ${d.dp_shard}` : `data_parallel_shard_degree = ${d.dp_shard}`;
+    const launchLog = warned ? ` At launch torchtitan only logs the warning "${WARN_TP_PP}"` : " torchtitan logs no warning about it in this version.";
+    // MoE grouped GEMMs cast tokens and expert weights to bf16 whatever the policy (spec torchtitan.md §1.4).
+    const moe = isMoeModel(ctx) ? " Only the routed experts of this MoE model still compute in bf16 (grouped_mm always casts to bf16)." : "";
+    const long =
+      `This is a ${ctx.layoutName} run on ${worldSizePhrase(ctx)}; ${shard} and cp = ${d.cp}, so FSDP is off and torchtitan ${ctx.version.value.id} applies no mixed precision (${ctx.decision.reason}). ` +
+      `Compute, parameters and gradients are all float32 (mixed_precision_param = "${ctx.knobs.param.dtype ?? "?"}" is not applied).${moe}${launchLog}`;
+    const shardShort = ctx.dims.dpShardInferred ? `dp_shard -1 → ${d.dp_shard}` : `dp_shard ${d.dp_shard}`;
+    const experts = moe ? "routed experts still bf16; " : "";
+    const message = `No mixed precision: ${ctx.layoutName} on ${gpus(ctx.worldSize.value)} trains in fp32 (${experts}${shardShort}, so no FSDP)`;
+    return [
+      diag(
+        "no-mixed-precision",
+        "warning",
+        where.range,
+        message,
+        { fixes: seedFixes(ctx, d, cause), facts: { worldSize: ctx.worldSize.value, worldSizeSource: ctx.worldSize.source, layout: ctx.layoutName } },
+        { detail: long, related: decidedBy(ctx, { shard: true, worldSize: true, version: true }) },
+      ),
+    ];
+  },
+};
+
+function seedFixes(ctx: TitanContext, d: ParallelLayout, cause: DimField | undefined): Fix[] {
+  const fixes: Fix[] = [];
+  if (cause) {
+    const lowered = lowerToEnableFsdp(d, cause, ctx.worldSize.value);
+    if (lowered) {
+      const key = cause === "tp" ? "tensor_parallel_degree" : "pipeline_parallel_degree";
+      const edits = setDim(ctx, cause, lowered.degree);
+      // An explicit dp_shard must change too; -1 absorbs the freed ranks by itself.
+      if (!ctx.dims.dpShardInferred) edits.push(...setDim(ctx, "dp_shard", lowered.dpShard));
+      fixes.push(fix(`Lower ${key} to ${lowered.degree} so FSDP shards over ${lowered.dpShard} GPUs (bf16 mixed precision)`, edits, true));
+    }
+  }
+  if (ctx.version.value.date >= (KNOB_SPECS.trainingDtype.since ?? "")) {
+    fixes.push(fix('Train fully in bf16: training.dtype = "bfloat16" (no fp32 master weights)', setKey(ctx.doc, ["training"], "dtype", '"bfloat16"')));
+  }
+  fixes.push(fix('Keep fp32 on purpose: mixed_precision_param = "float32" (silences this warning)', setKey(ctx.doc, ["training"], "mixed_precision_param", '"float32"')));
+  return fixes;
+}
+
+/**
+ * The largest degree below the current one that leaves dp_shard > 1 with every other degree unchanged,
+ * or undefined when the world size admits none (e.g. tp = 8 on 8 GPUs → tp = 4, dp_shard = 2).
+ */
+export function lowerToEnableFsdp(d: ParallelLayout, field: DimField, worldSize: number): { degree: number; dpShard: number } | undefined {
+  const rest = d.dp_replicate * d.cp * d.tp * d.pp / d[field];
+  // v must divide m = worldSize / rest: search the divisors of m (O(sqrt m)), never count down from d[field].
+  if (!Number.isSafeInteger(worldSize) || !Number.isSafeInteger(rest) || rest < 1 || worldSize % rest !== 0) return undefined;
+  const m = worldSize / rest;
+  let best: number | undefined;
+  for (let a = 1; a * a <= m; a++) {
+    if (m % a !== 0) continue;
+    for (const v of [a, m / a]) if (v < d[field] && m / v > 1 && (best === undefined || v > best)) best = v;
+  }
+  return best === undefined ? undefined : { degree: best, dpShard: m / best };
+}
+
+/** Model families whose routed experts run through grouped_mm (llama4, deepseek_v3, gpt_oss, qwen3 MoE flavors). */
+function isMoeModel(ctx: TitanContext): boolean {
+  const name = ctx.modelName ?? "";
+  if (/(^|\.)(llama4|deepseek_v3|gpt_oss)$/.test(name)) return true;
+  const flavor = stringValue(findEntry(ctx.doc, "model", "flavor")) ?? "";
+  return /(^|\.)qwen3$/.test(name) && /moe|-A\d+B$/i.test(flavor);
+}

@@ -1,0 +1,51 @@
+/** parallel-dims-*: torchtitan's ParallelDims._validate failures, at the degree key that is wrong. */
+import { diag } from "../../../diagnostics";
+import type { TitanContext, TitanRule } from "../context";
+import { dimsAnchor, worldSizePhrase } from "../locate";
+import { DIM_KEYS, type DimsError } from "../parallelDims";
+import { decidedBy, gpus } from "../related";
+
+export const parallelDims: TitanRule = {
+  codes: ["parallel-dims-degree", "parallel-dims-limit", "parallel-dims-type", "parallel-dims-dp-shard", "parallel-dims-resolved", "parallel-dims-product", "parallel-dims-etp", "parallel-dims-ep-divisibility"],
+  run(ctx) {
+    return ctx.dims.errors.map((e) => {
+      const where = dimsAnchor(ctx, e.fields);
+      // Past the analysis bound Precision Lens cannot know what happens: say so quietly, assert nothing.
+      if (e.kind === "limit") return diag("parallel-dims-limit", "information", where.range, e.message);
+      return diag(
+        `parallel-dims-${e.kind}`,
+        "error",
+        where.range,
+        short(ctx, e),
+        { facts: { worldSize: ctx.worldSize.value, worldSizeSource: ctx.worldSize.source } },
+        { detail: `${e.message} — on ${worldSizePhrase(ctx)}. torchtitan stops at launch before training.`, related: decidedBy(ctx, { worldSize: true, version: e.kind === "ep-divisibility" }) },
+      );
+    });
+  },
+};
+
+/** One sentence per failure; the torchtitan wording stays in the detail. */
+function short(ctx: TitanContext, e: DimsError): string {
+  const c = ctx.dims.configured;
+  const w = ctx.worldSize.value;
+  const f = e.fields[0]!;
+  switch (e.kind) {
+    case "degree":
+      return `${DIM_KEYS[f][1]} = ${c[f]} is below 1: torchtitan's ParallelDims rejects it at launch`;
+    case "dp-shard":
+      return `data_parallel_shard_degree = ${c.dp_shard} must be -1 or at least 1: the launch fails`;
+    case "resolved":
+      return `dp_shard -1 → 0 on ${gpus(w)}: the other degrees need ${c.dp_replicate * c.cp * c.tp * c.pp} GPUs, so the launch fails`;
+    case "product": {
+      const rest = c.dp_replicate * c.cp * c.tp * c.pp;
+      const s = c.dp_shard === -1 ? Math.floor(w / rest) : c.dp_shard;
+      return `The degrees multiply to ${rest * s}, not the world size ${w}: the launch fails`;
+    }
+    case "etp":
+      return `expert_tensor_parallel_degree = ${c.etp} must be 1 or tensor_parallel_degree (${c.tp}): the launch fails`;
+    case "ep-divisibility":
+      return `expert_parallel_degree = ${c.ep} does not divide the ranks torchtitan ${ctx.version.value.id} needs: the launch asserts`;
+    default:
+      return e.message;
+  }
+}

@@ -1,0 +1,23 @@
+/** torchtune/TT1: `dtype: fp16`: every training recipe rejects it (information outside training). */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { fix, replaceValue } from "../../common/edits";
+import type { FrameworkRule } from "../../common/rule";
+import type { TorchtuneContext } from "../context";
+
+export const TT1: FrameworkRule<TorchtuneContext> = {
+  codes: ["torchtune/TT1"],
+  run({ dtypeEntry, dtypeName, training }) {
+    const d = diagnostics("torchtune");
+    if (dtypeName === "fp16" && dtypeEntry) {
+      if (training) {
+        d.add("TT1", "error", dtypeEntry.value.range, '`dtype: fp16` in a training config: every torchtune training recipe raises ValueError "full fp16 training is not supported with this recipe. Please use bf16 or fp32 instead".', [
+          fix("Use bf16", [replaceValue(dtypeEntry, "bf16")], true),
+          fix("Use fp32 (pre-Ampere GPUs)", [replaceValue(dtypeEntry, "fp32")]),
+        ]);
+      } else {
+        d.add("TT1", "information", dtypeEntry.value.range, "`dtype: fp16` is accepted by the generation, evaluation and quantization recipes, but no torchtune training recipe supports it.");
+      }
+    }
+    return d.out;
+  },
+};

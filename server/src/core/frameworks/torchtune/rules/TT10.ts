@@ -1,0 +1,22 @@
+/** torchtune/TT10: `fsdp_cpu_offload: True` without `optimizer.fused: True`: a slow CPU optimizer step. */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { fix, insertLineAfter, replaceValue } from "../../common/edits";
+import type { FrameworkRule } from "../../common/rule";
+import type { TorchtuneContext } from "../context";
+
+export const TT10: FrameworkRule<TorchtuneContext> = {
+  codes: ["torchtune/TT10"],
+  run({ v, doc }) {
+    const d = diagnostics("torchtune");
+    const optComp = v.entry("optimizer", "_component_");
+    const cpuOff = v.entry("fsdp_cpu_offload");
+    if (cpuOff && cpuOff.value.value === true) {
+      const fused = v.entry("optimizer", "fused");
+      if (!fused || fused.value.value !== true) {
+        const fixes = fused ? [fix("Set fused: True", [replaceValue(fused, "True")], true)] : optComp ? [fix("Add fused: True", [insertLineAfter(doc, optComp.range, "fused: True")], true)] : [];
+        d.add("TT10", "information", cpuOff.value.range, "`fsdp_cpu_offload: True` runs the optimizer step on the CPU; with `optimizer.fused` " + (fused ? "False" : "unset") + " that step is slow. torchtune recommends `fused: True` for CPU offload.", fixes);
+      }
+    }
+    return d.out;
+  },
+};

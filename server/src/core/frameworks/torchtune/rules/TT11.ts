@@ -1,0 +1,23 @@
+/** torchtune/TT11: `fsdp.cpu_offload` is never read (recipes read the top-level `fsdp_cpu_offload`). */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { appendLine, deleteLines, fix } from "../../common/edits";
+import type { FrameworkRule } from "../../common/rule";
+import type { TorchtuneContext } from "../context";
+
+export const TT11: FrameworkRule<TorchtuneContext> = {
+  codes: ["torchtune/TT11"],
+  run({ v, doc }) {
+    const d = diagnostics("torchtune");
+    if (v.has("fsdp", "cpu_offload")) {
+      const e = v.entry("fsdp", "cpu_offload")!;
+      const onlyChild = v.childKeys("fsdp").length === 1;
+      const value = e.value.raw ?? String(e.value.value);
+      const top = v.has("fsdp_cpu_offload");
+      const edits = onlyChild
+        ? [{ range: v.sectionRange("fsdp")!, newText: top ? "" : `fsdp_cpu_offload: ${value}` }]
+        : [deleteLines(doc, e.range), ...(top ? [] : [appendLine(doc, `fsdp_cpu_offload: ${value}`)])];
+      d.add("TT11", "warning", e.keyRange, "`fsdp.cpu_offload` is never read: torchtune recipes only read the top-level `fsdp_cpu_offload`, so this setting has no effect.", [fix("Move to top-level fsdp_cpu_offload", edits, true)]);
+    }
+    return d.out;
+  },
+};

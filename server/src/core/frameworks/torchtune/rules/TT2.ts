@@ -1,0 +1,20 @@
+/** torchtune/TT2: `dtype` is not a torchtune dtype name (or not a string): the recipe raises ValueError. */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { fix, replaceValue } from "../../common/edits";
+import type { FrameworkRule } from "../../common/rule";
+import type { TorchtuneContext } from "../context";
+import { DTYPE_MAP, DTYPES } from "../data";
+
+export const TT2: FrameworkRule<TorchtuneContext> = {
+  codes: ["torchtune/TT2"],
+  run({ dtypeEntry, dtypeWritten: dtypeName }) {
+    const d = diagnostics("torchtune");
+    if (dtypeEntry && dtypeName !== undefined && !(dtypeName in DTYPES)) {
+      const to = DTYPE_MAP[dtypeName.toLowerCase()];
+      d.add("TT2", "error", dtypeEntry.value.range, `\`dtype: ${dtypeName}\` is not a torchtune dtype name: recipes raise ValueError "Dtype ${dtypeName} must be one of fp16, bf16, fp32, fp64 for finetuning".${to ? ` Use \`${to}\`.` : ""}`, to ? [fix(`Change to ${to}`, [replaceValue(dtypeEntry, to)], true)] : []);
+    } else if (dtypeEntry && dtypeEntry.value.kind !== "string" && dtypeEntry.value.kind !== "null") {
+      d.add("TT2", "error", dtypeEntry.value.range, `\`dtype\` must be one of bf16, fp32 (fp16 and fp64 parse); got ${dtypeEntry.value.raw ?? String(dtypeEntry.value.value)}.`, [fix("Change to bf16", [replaceValue(dtypeEntry, "bf16")], true)]);
+    }
+    return d.out;
+  },
+};

@@ -1,0 +1,20 @@
+/** torchtune/TT3: `dtype: bf16` in training is pure bf16 (no fp32 master copy); a warning on long/high-lr runs. */
+import { pureBf16Risk } from "../../../pureLowPrecision";
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { fix, replaceValue } from "../../common/edits";
+import type { FrameworkRule } from "../../common/rule";
+import type { TorchtuneContext } from "../context";
+
+export const TT3: FrameworkRule<TorchtuneContext> = {
+  codes: ["torchtune/TT3"],
+  run({ v, dtypeEntry, dtypeName, training, singleDevice, worldSize }) {
+    const d = diagnostics("torchtune");
+    const lr = v.num("optimizer", "lr");
+    if (dtypeName === "bf16" && dtypeEntry && training) {
+      const epochs = v.int("epochs");
+      const { long, why } = pureBf16Risk({ lr, epochs });
+      d.add("TT3", long ? "warning" : "information", dtypeEntry.value.range, `\`dtype: bf16\` is pure bf16 in torchtune: weights, gradients and optimizer states are bf16${singleDevice || worldSize?.value === 1 ? " and there is no fp32 master copy" : ", there is no fp32 master copy, and gradients are reduced in bf16"}.${why} Use \`dtype: fp32\` if convergence suffers; torchtune has no fp32-master mixed precision.`, [fix("Use fp32 (full precision)", [replaceValue(dtypeEntry, "fp32")])]);
+    }
+    return d.out;
+  },
+};
