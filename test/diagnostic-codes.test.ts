@@ -10,11 +10,11 @@ import { join, relative, resolve, sep } from "node:path";
 import { describe, it } from "node:test";
 import { helpUri } from "../server/src/cli/sarif";
 import { diagnosticJson } from "../server/src/cli/diagnosticJson";
-import type { AnalysisEnv } from "../server/src/core/analysis";
 import { analyzeDocument } from "../server/src/core/analyze";
 import { codeDocPath, codeHref, codeInfo, DIAGNOSTIC_CODES } from "../server/src/core/codes";
 import { hoverAt } from "../server/src/core/features";
 import { TITAN_RULES } from "../server/src/core/frameworks/torchtitan/rules/index";
+import { fakeEnv } from "./support/fakeEnv";
 
 const ROOT = resolve(__dirname, "..");
 const SRC = join(ROOT, "server", "src", "core");
@@ -45,19 +45,6 @@ function emittedLiterals(): Set<string> {
   }
   for (const fmt of ["toml", "yaml", "json"]) out.add(`${fmt}-syntax`); // analyze.ts: `${format}-syntax`
   return out;
-}
-
-function fakeEnv(files: Record<string, string>, documentPath: string): AnalysisEnv {
-  return {
-    readFile: (p) => files[p],
-    listDir: (dir) => {
-      const prefix = dir.endsWith("/") ? dir : `${dir}/`;
-      const names = new Set<string>();
-      for (const p of Object.keys(files)) if (p.startsWith(prefix)) names.add(p.slice(prefix.length).split("/")[0]!);
-      return [...names];
-    },
-    documentPath,
-  };
 }
 
 const TP_ONLY = `[model]

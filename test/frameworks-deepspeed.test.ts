@@ -7,24 +7,11 @@ import { headline } from "../server/src/core/features";
 import { applyEdits } from "../server/src/core/diagnostics";
 import { LineIndex } from "../server/src/core/text";
 import { checkDiagnostics } from "./support/fixture";
+import { fakeEnv } from "./support/fakeEnv";
 
 const uri = "file:///x/ds_config.json";
 const analyze = (text: string, env?: AnalysisEnv, u = uri) => analyzeDocument(u, text, {}, env);
 const codes = (r: AnalysisResult) => r.diagnostics.map((d) => `${d.severity}:${d.code}@${d.range.start.line}:${d.range.start.character}`);
-
-/** A file system in memory: absolute path → text. */
-function fakeEnv(files: Record<string, string>, documentPath: string): AnalysisEnv {
-  return {
-    readFile: (p) => files[p],
-    listDir: (dir) => {
-      const prefix = dir.endsWith("/") ? dir : `${dir}/`;
-      const names = new Set<string>();
-      for (const p of Object.keys(files)) if (p.startsWith(prefix)) names.add(p.slice(prefix.length).split("/")[0]!);
-      return [...names];
-    },
-    documentPath,
-  };
-}
 
 function fixed(text: string, r: AnalysisResult, code: string, titlePart: string): string {
   const d = r.diagnostics.find((x) => x.code === code);

@@ -9,22 +9,11 @@ import type { AnalysisEnv } from "../server/src/core/analysis";
 import { parseTomlDocument } from "../server/src/core/parse/toml";
 import { parseVersion } from "../server/src/core/frameworks/torchtitan/versions";
 import { findPin, inferVersion, inferWorldSize, interpretPin, KEY_EVIDENCE, versionForWindow } from "../server/src/core/workspace";
+import { fakeEnv as memoryEnv } from "./support/fakeEnv";
+
+const fakeEnv = (files: Record<string, string>, documentPath?: string, roots: string[] = ["/ws"]) => memoryEnv(files, documentPath, roots);
 
 /** Files by absolute path; directories are implied by the paths. */
-function fakeEnv(files: Record<string, string>, documentPath?: string, roots: string[] = ["/ws"]): AnalysisEnv {
-  return {
-    readFile: (p) => files[p],
-    listDir: (dir) => {
-      const pre = dir.endsWith("/") ? dir : dir + "/";
-      const names = new Set<string>();
-      for (const p of Object.keys(files)) if (p.startsWith(pre)) names.add(p.slice(pre.length).split("/")[0]!);
-      return [...names];
-    },
-    ...(documentPath ? { documentPath } : {}),
-    workspaceRoots: roots,
-  };
-}
-
 const CFG = "/ws/configs/train.toml";
 const doc = (text: string) => parseTomlDocument("file://" + CFG, text);
 const MODERN = `[parallelism]\ndata_parallel_shard_degree = -1\n`;
