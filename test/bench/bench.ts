@@ -144,6 +144,21 @@ function main(): void {
 
   yamlAndJson();
   brokenFiles();
+  hostileYaml();
+}
+
+/** Hostile and large YAML (moved here from timed test assertions): an alias bomb and a 1,000-line config. */
+function hostileYaml(): void {
+  const names = "abcdefghi".split("");
+  let bomb = `a: &a [${Array(9).fill('"lol"').join(",")}]\n`;
+  for (let i = 1; i < names.length; i++) bomb += `${names[i]}: &${names[i]} [${Array(9).fill("*" + names[i - 1]).join(",")}]\n`;
+  let big = "model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\ndtype: bf16\n";
+  for (let i = 0; big.split("\n").length < 1000; i++) big += `extra_${i}:\n  _component_: torchtune.x.y\n  a: 1\n  b: [1, 2]\n`;
+  console.log("\nHostile / large YAML, analyzeDocument:");
+  for (const [name, t] of [["alias bomb (~387M nodes unbounded)", bomb], ["1,000-line torchtune config", big]] as const) {
+    const st = time(() => analyzeDocument("file:///bench/c.yaml", t, {}, NO_ENV), 20);
+    console.log(`  ${pad(name, 36)} median ${ms(st.median)}  p95 ${ms(st.p95)}`);
+  }
 }
 
 /** Broken files (issue #14): the seed example intact, and with one, a header and three syntax errors. */
