@@ -54,7 +54,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   };
   const decision = dims.resolved
     ? version.value.era.decide(dims.resolved, worldSize.value, decideOptions)
-    : { mechanism: "error" as const, reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
+    : { mechanism: "error" as const, reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.detail ?? dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
   const knobs = readKnobs(doc, version.value.date);
   const precision = resolvePrecision(decision, knobs, layout);
   const gpu = resolveGpu(settings, directives, extra);

@@ -20,19 +20,25 @@ export const deepspeedLink: FrameworkRule<AxolotlContext> = {
     const at = req.key ? v.keyRange(...req.key) : v.keyRange("deepspeed");
     if (dsSource === "inline") {
       const c = dsConflict(ds.facts, req.mode, "axolotl");
-      if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", at, `${req.label} here, but the inline \`deepspeed:\` mapping has ${c.what}. ${c.consequence}`);
+      if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", at, `${req.label} here, but the inline \`deepspeed:\` mapping has ${c.what}: ${c.brief}`, undefined, undefined, `${req.label} here, but the inline \`deepspeed:\` mapping has ${c.what}. ${c.consequence}`);
     } else if (dsSource === "file") {
       const c = dsConflict(ds.facts, req.mode, "axolotl");
-      if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", at, `${req.label} here, but ${dsRel!} has ${c.what}. ${c.consequence}`);
+      if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", at, `${req.label} here, but ${dsRel!} has ${c.what}: ${c.brief}`, undefined, undefined, `${req.label} here, but ${dsRel!} has ${c.what}. ${c.consequence}`);
       if (c) relateLast(d, "deepspeed/DS9", ds.path, c.entry.range, `${dsRel!} has ${c.what}`);
     } else if (dsSource === "missing") {
-      if (env.documentPath) d.add("deepspeed-config-missing", "information", v.entry("deepspeed")!.value.range, missingDsMessage(dsRel!, ds));
+      if (env.documentPath) d.add("deepspeed-config-missing", "information", v.entry("deepspeed")!.value.range, missingDsShort(ds), undefined, undefined, missingDsMessage(dsRel!, ds));
       const c = ds.missing === "bundled" ? dsConflict(ds.facts, req.mode, "axolotl") : undefined;
-      if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", at, `${req.label} here, but Axolotl's bundled ${ds.path} has ${c.what}. ${c.consequence}`);
+      if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", at, `${req.label} here, but Axolotl's bundled ${ds.path} has ${c.what}: ${c.brief}`, undefined, undefined, `${req.label} here, but Axolotl's bundled ${ds.path} has ${c.what}. ${c.consequence}`);
     }
     return d.out;
   },
 };
+
+/** The one-sentence message; missingDsMessage is the detail. */
+function missingDsShort(ds: LinkedDs): string {
+  if (ds.missing === "bundled") return `DeepSpeed config not found here: read as Axolotl's bundled ${ds.path} at axolotl ${AXOLOTL_BUNDLED_VERSION}`;
+  return "DeepSpeed config not found: its own settings cannot be checked (the run still uses DeepSpeed)";
+}
 
 function missingDsMessage(rel: string, ds: LinkedDs): string {
   const where = `The DeepSpeed config \`${rel}\` was not found next to this file or in a folder above it`;

@@ -13,7 +13,7 @@ export const DS9: FrameworkRule<DeepSpeedContext> = {
       const c = dsConflict(f, r.mode, r.framework);
       if (!c) continue;
       const e = c.entry;
-      d.add("DS9", c.inferred ? "information" : "warning", e.range, `${c.what} here, but ${r.relPath} (${r.framework}), which uses this file, sets ${r.label}. ${c.consequence}`);
+      d.add("DS9", c.inferred ? "information" : "warning", e.range, `${c.what} here, but ${r.relPath} sets ${r.label}: ${c.brief}`, undefined, undefined, `${c.what} here, but ${r.relPath} (${r.framework}), which uses this file, sets ${r.label}. ${c.consequence}`);
       relateLast(d, "deepspeed/DS9", r.path, r.keyRange, `${r.relPath} sets ${r.label}`);
     }
     return d.out;
