@@ -14,7 +14,7 @@
  *  - extension-section-without-module: a table an in-repo extension module adds, while the config does
  *    not name that module (it may come from the command line).
  */
-import { detailIfLonger, diag, fitMessage, fix } from "../../../diagnostics";
+import { detailIfLonger, diag, fitMessage, fix, MAX_MESSAGE } from "../../../diagnostics";
 import { moveKey, deleteEntry, renameTable, setKey, renameKey, headerPrefixOf, findEntryDeep, tomlValue } from "../../../edit/toml";
 import type { ConfigDocument, ConfigEntry, ConfigSection } from "../../../model";
 import type { Diagnostic, Fix, Range, Severity, TextEdit } from "../../../types";
@@ -263,6 +263,11 @@ function unknown(
   return [(older && fixes.length === 1) || (names.length && fixes.length === names.length && isClearSuggestion(leaf, names)) ? markSafe(d) : d];
 }
 
+/** The first candidate that fits in one short message (the last one, cut, when none does). */
+function firstFitting(candidates: string[]): string {
+  return candidates.find((c) => c.length <= MAX_MESSAGE) ?? fitMessage(candidates[candidates.length - 1]!);
+}
+
 /** head + hint in one short message; when both do not fit, "upstream " gives way before the hint does. */
 function withHint(head: string, hint: string): string {
   const m = fitMessage(head, hint);
@@ -407,7 +412,15 @@ function movedDiagnostics(doc: ConfigDocument, moved: { entry: ConfigEntry; r: R
     const when = r.steps.length > 1 ? `through ${r.steps.length} renames, the last on ${last.date}` : `on ${last.date}${last.commit ? ` (${last.commit})` : ""}`;
     const meaning = r.invert ? " The meaning is inverted: the fix negates the value." : "";
     const changed = r.changedMeaning ? ` Careful: ${r.changedMeaning}.` : "";
-    const movedMsg = fitMessage(`${from} was renamed to ${to} ${r.steps.length > 1 ? `(last on ${last.date})` : `on ${last.date}`}: ${consequence.replace(" silently ", " ")}`, r.invert ? " (meaning inverted)" : "");
+    const inverted = r.invert ? " (meaning inverted)" : "";
+    const movedMsg = firstFitting(
+      [
+        `${from} was renamed to ${to} ${r.steps.length > 1 ? `(last on ${last.date})` : `on ${last.date}`}: ${consequence.replace(" silently ", " ")}${inverted}`,
+        `${from} was renamed to ${to}: ${consequence.replace(" silently ", " ").replace("upstream torchtitan ", "torchtitan ")}${inverted}`,
+        `${from} is now ${to}: ${consequence.replace(" silently ", " ").replace("upstream torchtitan ", "torchtitan ")}${inverted}`,
+        `${from} was renamed to ${to}${inverted}`,
+      ],
+    );
     const d = diag("moved-key", severity, entry.keyRange, movedMsg, { fixes, facts: { movedTo: to } }, detailIfLonger(movedMsg, `${from} was renamed to ${to} ${when}: as ${from}, ${consequence}.${meaning}${changed}`));
     out.push(safe && fixes.length === 1 ? markSafe(d) : d);
   }
