@@ -21,6 +21,11 @@ export function fitMessage(head: string, ...optional: (string | undefined | fals
   return m;
 }
 
+/** The first candidate that fits in one short message (the last one, cut, when none does). */
+export function firstFitting(candidates: readonly string[]): string {
+  return candidates.find((c) => c.length <= MAX_MESSAGE && !/\n/.test(c)) ?? fitMessage(candidates[candidates.length - 1]!);
+}
+
 /** The detail to attach: the long text when it says more than the message, else nothing. */
 export function detailIfLonger(message: string, long: string): DiagExtra | undefined {
   return long !== message && long !== `${message}.` ? { detail: long } : undefined;

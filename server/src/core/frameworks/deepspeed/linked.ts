@@ -32,7 +32,7 @@ export function dsConflict(f: DsFacts, requested: DsMode | undefined, by: "accel
         ? "The HF Trainer refuses DeepSpeed values that contradict its own bf16/fp16 arguments, so the launch fails."
         : "accelerate raises ValueError (\"`--mixed_precision` arg cannot be set to ... when ... is set in the DeepSpeed config file\").";
   const clashBrief =
-    by === "lightning" ? "DeepSpeed rejects both modes [inferred]" : by === "axolotl" ? "the HF Trainer refuses it and the launch fails" : "accelerate raises ValueError";
+    by === "lightning" ? "DeepSpeed rejects both modes [inferred]" : by === "axolotl" ? "the launch fails" : "accelerate raises ValueError";
   const lightningInferred = by === "lightning";
   if (requested === "bf16" && f.fp16Enabled === true && f.fp16Entry) return { entry: f.fp16Entry, what: "`fp16.enabled: true`", consequence: clash, brief: clashBrief, inferred: lightningInferred };
   if (requested === "fp16" && f.bf16Enabled === true && f.bf16Entry) return { entry: f.bf16Entry, what: "`bf16.enabled: true`", consequence: clash, brief: clashBrief, inferred: lightningInferred };

@@ -6,6 +6,8 @@ import { diagnostics } from "../../common/diagnosticBuilder";
 import { requestedMode } from "../../common/deepspeedLinks";
 import { relateLast } from "../../common/related";
 import type { FrameworkRule } from "../../common/rule";
+import { firstFitting } from "../../../diagnostics";
+import { baseName } from "../../common/linkedFiles";
 import { dsConflict } from "../../deepspeed/linked";
 import type { AccelerateContext } from "../context";
 
@@ -21,7 +23,7 @@ export const deepspeedLink: FrameworkRule<AccelerateContext> = {
     // DS9 on the YAML side.
     const req = requestedMode(v, "accelerate");
     const c = dsConflict(ds.facts, req.mode);
-    if (c && req.key) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", v.keyRange(...req.key), `${req.label} here, but ${rel} has ${c.what}: ${c.brief}`, undefined, undefined, `${req.label} here, but ${rel} has ${c.what}. ${c.consequence}`);
+    if (c && req.key) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", v.keyRange(...req.key), firstFitting([`${req.label} here, but ${rel} has ${c.what}: ${c.brief}`, `${req.label} here, but ${baseName(rel)} has ${c.what}: ${c.brief}`, `${req.label} here, but its DeepSpeed file has ${c.what}: ${c.brief}`]), undefined, undefined, `${req.label} here, but ${rel} has ${c.what}. ${c.consequence}`);
     if (c) relateLast(d, "deepspeed/DS9", ds.path, c.entry.range, `${rel} has ${c.what}`);
     return d.out;
   },

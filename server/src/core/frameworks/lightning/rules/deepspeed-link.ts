@@ -7,6 +7,8 @@ import { requestedMode } from "../../common/deepspeedLinks";
 import { relateLast } from "../../common/related";
 import type { FrameworkRule } from "../../common/rule";
 import { View } from "../../common/view";
+import { firstFitting } from "../../../diagnostics";
+import { baseName } from "../../common/linkedFiles";
 import { dsConflict } from "../../deepspeed/linked";
 import type { LightningContext } from "../context";
 
@@ -18,7 +20,7 @@ export const deepspeedLink: FrameworkRule<LightningContext> = {
     if (ds) {
       const req = requestedMode(new View(doc), "lightning");
       const c = dsConflict(ds.facts, req.mode, "lightning");
-      if (c && pe) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", pe.keyRange, `${req.label} here, but ${cfgRel} has ${c.what}: ${c.brief}`, undefined, undefined, `${req.label} here, but ${cfgRel} has ${c.what}. ${c.consequence}`);
+      if (c && pe) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", pe.keyRange, firstFitting([`${req.label} here, but ${cfgRel} has ${c.what}: ${c.brief}`, `${req.label} here, but ${baseName(cfgRel)} has ${c.what}: ${c.brief}`, `${req.label} here, but its DeepSpeed file has ${c.what}: ${c.brief}`]), undefined, undefined, `${req.label} here, but ${cfgRel} has ${c.what}. ${c.consequence}`);
       if (c && pe) relateLast(d, "deepspeed/DS9", ds.path, c.entry.range, `${cfgRel} has ${c.what}`);
     } else if (env.documentPath && !cfgRel.includes("${")) {
       const e = st.args?.entry("config");

@@ -14,7 +14,7 @@
  *  - extension-section-without-module: a table an in-repo extension module adds, while the config does
  *    not name that module (it may come from the command line).
  */
-import { detailIfLonger, diag, fitMessage, fix, MAX_MESSAGE } from "../../../diagnostics";
+import { detailIfLonger, diag, firstFitting, fitMessage, fix } from "../../../diagnostics";
 import { moveKey, deleteEntry, renameTable, setKey, renameKey, headerPrefixOf, findEntryDeep, tomlValue } from "../../../edit/toml";
 import type { ConfigDocument, ConfigEntry, ConfigSection } from "../../../model";
 import type { Diagnostic, Fix, Range, Severity, TextEdit } from "../../../types";
@@ -261,11 +261,6 @@ function unknown(
   const keyMsg = withHint(`Unknown key "${leaf}" in [${table.join(".")}]: ${becauseShort}`, keyHint);
   const d = diag("unknown-key", sev, e.keyRange, keyMsg, fixes.length ? { fixes } : undefined, detailIfLonger(keyMsg, `Unknown key "${leaf}" in [${table.join(".")}]: ${because}${tc}.${hint}`));
   return [(older && fixes.length === 1) || (names.length && fixes.length === names.length && isClearSuggestion(leaf, names)) ? markSafe(d) : d];
-}
-
-/** The first candidate that fits in one short message (the last one, cut, when none does). */
-function firstFitting(candidates: string[]): string {
-  return candidates.find((c) => c.length <= MAX_MESSAGE) ?? fitMessage(candidates[candidates.length - 1]!);
 }
 
 /** head + hint in one short message; when both do not fit, "upstream " gives way before the hint does. */
