@@ -42,6 +42,11 @@ export function briefOf(text: string): { message: string; extra?: DiagExtra } {
     const cut = head.search(/(;|\.) /);
     if (cut > 0) head = head.slice(0, cut);
   }
+  if (head.length > MAX_MESSAGE) {
+    // Still long: up to the last ": " that keeps the message whole ("TOML syntax error: invalid escape `\d`").
+    const colon = head.slice(0, MAX_MESSAGE).lastIndexOf(": ");
+    if (colon >= 40) head = head.slice(0, colon);
+  }
   const message = fitMessage(head.replace(/[.:]$/, ""));
   return { message, extra: { detail: text } };
 }

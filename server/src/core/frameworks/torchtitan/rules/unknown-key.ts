@@ -414,6 +414,7 @@ function movedDiagnostics(doc: ConfigDocument, moved: { entry: ConfigEntry; r: R
         `${from} was renamed to ${to}: ${consequence.replace(" silently ", " ").replace("upstream torchtitan ", "torchtitan ")}${inverted}`,
         `${from} is now ${to}: ${consequence.replace(" silently ", " ").replace("upstream torchtitan ", "torchtitan ")}${inverted}`,
         `${from} was renamed to ${to}${inverted}`,
+        ...(toLeaf === entry.path[entry.path.length - 1] ? [`${from} moved to [${toTable.join(".")}]${inverted}`] : []),
       ],
     );
     const d = diag("moved-key", severity, entry.keyRange, movedMsg, { fixes, facts: { movedTo: to } }, detailIfLonger(movedMsg, `${from} was renamed to ${to} ${when}: as ${from}, ${consequence}.${meaning}${changed}`));

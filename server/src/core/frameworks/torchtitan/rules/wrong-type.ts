@@ -8,7 +8,7 @@
  *    an invalid selective_ac_option, an empty context_parallel_load_balancer.
  * The precision dtype knobs and the parallel degrees are checked by their own rules and skipped here.
  */
-import { detailIfLonger, diag, fitMessage, fix } from "../../../diagnostics";
+import { detailIfLonger, diag, firstFitting, fitMessage, fix } from "../../../diagnostics";
 import type { ConfigEntry, ConfigValue } from "../../../model";
 import type { Diagnostic, Fix } from "../../../types";
 import type { TitanContext, TitanRule } from "../context";
@@ -113,7 +113,11 @@ function wrongTypeDiag(e: ConfigEntry, spec: KeySpec): Diagnostic {
     "wrong-type",
     "error",
     v.range,
-    fitMessage(`${e.path.join(".")} expects ${TYPE_WORDS[spec.type]}, got ${describe(v)}: the run fails or misbehaves where it is used`),
+    firstFitting([
+      `${e.path.join(".")} expects ${TYPE_WORDS[spec.type]}, got ${describe(v)}: the run fails or misbehaves where it is used`,
+      `${e.path.join(".")} expects ${TYPE_WORDS[spec.type]}, got ${describe(v)}: the run may fail`,
+      `${e.path.join(".")} expects ${TYPE_WORDS[spec.type]}, got ${describe(v)}`,
+    ]),
     fixes.length ? { fixes } : undefined,
     { detail: `${e.path.join(".")} expects ${TYPE_WORDS[spec.type]}, got ${describe(v)}: torchtitan does not type-check TOML values, so the run fails or misbehaves where the value is used.` },
   );
