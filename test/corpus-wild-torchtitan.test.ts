@@ -48,8 +48,8 @@ interface Case {
   diagnostics: Pin[];
 }
 
-const FORK_HINT = "A torchtitan fork may define it";
-const IGNORED_0214 = "upstream torchtitan main@2025-02-14 silently ignores it";
+const FORK_HINT = "(a fork may define it)";
+const IGNORED_0214 = "upstream torchtitan main@2025-02-14 ignores it";
 
 /**
  * The eminorhan and garrett361 files of early 2025: `[training]` parallel degrees (ARGPARSE L244-283, moved
@@ -68,7 +68,7 @@ const CASES: Record<string, Case> = {
     version: OLD_MAIN,
     diagnostics: [
       // ARGPARSE L122-160: [metrics] has no eval_freq; merged and never read (L645-647).
-      { code: "unknown-key", line: 14, severity: "information", message: `Unknown key "eval_freq" in [metrics]: ${IGNORED_0214}. ${FORK_HINT}` },
+      { code: "unknown-key", line: 14, severity: "information", message: `Unknown key "eval_freq" in [metrics]: ${IGNORED_0214} ${FORK_HINT}` },
       // ARGPARSE L162-187: [model] has name, flavor, norm_type, tokenizer_path only (the fork's ViT keys).
       { code: "unknown-key", line: 19, severity: "information", message: `Unknown key "backbone" in [model]: ${IGNORED_0214}` },
       { code: "unknown-key", line: 20, severity: "information", message: `Unknown key "head" in [model]` },
@@ -79,7 +79,7 @@ const CASES: Record<string, Case> = {
       { code: "unknown-key", line: 25, severity: "information", message: `Unknown key "use_fa3" in [model]` },
       // ARGPARSE has no [data] table, and no extension mechanism yet (custom_args_module: 2025-03-20), so
       // this is not the VLM module's [data]: an unknown table, merged and ignored (L645-647).
-      { code: "unknown-section", line: 27, severity: "information", message: `Unknown table [data]: ${IGNORED_0214}. ${FORK_HINT}` },
+      { code: "unknown-section", line: 27, severity: "information", message: `Unknown table [data]: ${IGNORED_0214} ${FORK_HINT}` },
       // mixed_precision_param = "float32" (ARGPARSE L414) under FSDP: fp32 compute. Pinned on the key only:
       // the message wording belongs to the engine (issue #9 §3).
       { code: "fp32-param-dtype", line: 44, severity: "information", message: "mixed_precision_param" },
@@ -98,15 +98,15 @@ const CASES: Record<string, Case> = {
     diagnostics: [
       // ARGPARSE L155: upstream has enable_wandb. "enable_ibm_wandb" is 4 edits away, more likely the
       // fork's own key than a typo: information, with the near name offered.
-      { code: "unknown-key", line: 17, severity: "information", message: `Unknown key "enable_ibm_wandb" in [metrics]: ${IGNORED_0214}. Did you mean enable_wandb?` },
-      { code: "unknown-key", line: 18, severity: "information", message: `Unknown key "wandb_dir" in [metrics]: ${IGNORED_0214}. ${FORK_HINT}` },
+      { code: "unknown-key", line: 17, severity: "information", message: `Unknown key "enable_ibm_wandb" in [metrics]: ${IGNORED_0214}; did you mean enable_wandb?` },
+      { code: "unknown-key", line: 18, severity: "information", message: `Unknown key "wandb_dir" in [metrics]: ${IGNORED_0214} ${FORK_HINT}` },
       { code: "unknown-key", line: 19, severity: "information", message: `Unknown key "wandb_project_name" in [metrics]` },
       { code: "unknown-key", line: 20, severity: "information", message: `Unknown key "wandb_run_id" in [metrics]` },
       // ARGPARSE L210-283: [training] has no epochs and no sum_loss (the fork's SFT loop reads them).
       { code: "unknown-key", line: 38, severity: "information", message: `Unknown key "epochs" in [training]` },
       { code: "unknown-key", line: 44, severity: "information", message: `Unknown key "sum_loss" in [training]` },
       // No [dataset] table upstream (the fork's data mixing).
-      { code: "unknown-section", line: 46, severity: "information", message: `Unknown table [dataset]: ${IGNORED_0214}. ${FORK_HINT}` },
+      { code: "unknown-section", line: 46, severity: "information", message: `Unknown table [dataset]: ${IGNORED_0214} ${FORK_HINT}` },
     ],
   },
   // checkpoint.load_only exists from 2025-10-05: the latest release in the window is v0.2.2.
@@ -127,7 +127,7 @@ const CASES: Record<string, Case> = {
         code: "unknown-section",
         line: 1,
         severity: "error",
-        message: `Unknown table [gdn_args]: upstream torchtitan v0.2.2 rejects it at launch ("Invalid field names in JobConfig data: {'gdn_args'}"). ${FORK_HINT}`,
+        message: `Unknown table [gdn_args]: upstream torchtitan v0.2.2 rejects it at launch ${FORK_HINT}`,
       },
     ],
   },

@@ -195,7 +195,8 @@ data_parallel_shard_degree = -1
     const r = analyzeDocument("file:///w/seed.toml", SEED, { gpu: "l40s", worldSize: 8 });
     const d = r.diagnostics.find((x) => x.code === "memory-exceeds-gpu")!;
     assert.equal(d.severity, "information");
-    assert.match(d.message, /L40S 48GB's 44\.70 GiB \(GPU from the precisionLens\.gpu setting\)/);
+    assert.match(d.message, /L40S 48GB's 44\.70 GiB: it may run out of memory$/);
+    assert.match(d.detail ?? "", /L40S 48GB's 44\.70 GiB \(GPU from the precisionLens\.gpu setting\)/);
     assert.equal(r.diagnostics.filter((x) => x.code === "memory-exceeds-gpu").length, 1);
   });
   it("a `# precision-lens: gpu=…` directive picks the GPU for this file (over the setting); a bad one is ignored with a warning", () => {

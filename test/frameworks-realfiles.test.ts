@@ -104,7 +104,8 @@ describe("Axolotl and DeepSpeed files that are not on disk", () => {
     assert.equal(r.layoutName, "DeepSpeed (config file not found)");
     assert.deepEqual(P(r), ["float32", "bfloat16", "bfloat16"]);
     assert.deepEqual(codes(r), ["information axolotl/deepspeed-config-missing@8"]);
-    assert.match(r.diagnostics[0]!.message, /was not found .* The run still uses DeepSpeed: fp32 master weights in the ZeRO optimizer/);
+    assert.match(r.diagnostics[0]!.message, /^DeepSpeed config not found: its own settings cannot be checked \(the run still uses DeepSpeed\)$/);
+    assert.match(r.diagnostics[0]!.detail ?? "", /was not found .* The run still uses DeepSpeed: fp32 master weights in the ZeRO optimizer/);
   });
   it("a bundled name (deepspeed_configs/zero3_bf16.json) is read from the table; a conflicting fp16 request is DS9", () => {
     const text = `${base}bf16: false\nfp16: true\nadapter: lora\ndeepspeed: deepspeed_configs/zero3_bf16.json\n`;
@@ -170,7 +171,8 @@ describe("Lightning rules that depend on the Lightning version", () => {
   it("lightning 2.5.0 pinned: LitGPT's FSDP parameters are bf16, and PL9 says so", () => {
     const r = at({ "/w/requirements.txt": "lightning==2.5.0\nlitgpt==0.5.8\n" });
     assert.deepEqual(P(r), ["bfloat16", "bfloat16", "bfloat16"]);
-    assert.match(r.diagnostics[0]!.message, /FSDP with bf16-mixed: bf16 parameters \(LitGPT builds the model under `fabric\.init_module\(\)`.*requirements\.txt pins lightning 2\.5\.0\)/);
+    assert.match(r.diagnostics[0]!.message, /^FSDP with bf16-mixed: bf16 parameters, bf16 compute, and \*\*bf16 gradient reduction and buffers\*\*$/);
+    assert.match(r.diagnostics[0]!.detail ?? "", /FSDP with bf16-mixed: bf16 parameters \(LitGPT builds the model under `fabric\.init_module\(\)`.*requirements\.txt pins lightning 2\.5\.0\)/);
   });
   it("lightning 2.6.4 pinned: fp32 parameters", () => {
     assert.deepEqual(P(at({ "/w/requirements.txt": "lightning==2.6.4\n" })), ["float32", "bfloat16", "bfloat16"]);

@@ -35,15 +35,16 @@ interface Expected {
 
 // accelerate v1.14.0 utils/dataclasses.py:2117: the FSDP policy is param_dtype = reduce_dtype = the
 // mixed-precision dtype; utils/fsdp_utils.py:708-714: FSDP2 upcasts trainable parameters to fp32. Hence AC5.
-const AC5_BF16 = "FSDP1 with mixed_precision bf16: fp32 master weights (accelerate upcasts the model), bf16 compute, **bf16 gradient reduction**";
-const AC5_FSDP2 = "FSDP2 with mixed_precision bf16: fp32 master weights (accelerate upcasts the model), bf16 compute, **bf16 gradient reduction**";
+const AC5_BF16 = "FSDP1 with mixed_precision bf16: fp32 master weights, bf16 compute, **bf16 gradient reduction**";
+const AC5_FSDP2 = "FSDP2 with mixed_precision bf16: fp32 master weights, bf16 compute, **bf16 gradient reduction**";
 // torchtune v0.6.1 recipes/full_finetune_distributed.py:129,539 (get_dtype, then the model is built under
 // set_default_dtype): no autocast, no fp32 master copy; training/_distributed.py:559,568 fully_shard without
 // a mixed-precision policy, so the reduction is bf16 too. TT3 is information, a warning when lr < 1e-5.
-const TT3 = "`dtype: bf16` is pure bf16 in torchtune: weights, gradients and optimizer states are bf16, there is no fp32 master copy, and gradients are reduced in bf16.";
+const TT3 = "`dtype: bf16` is pure bf16: weights, gradients, optimizer states and the reduction are bf16, no fp32 master copy";
+const TT3_LR = "`dtype: bf16` is pure bf16 (no fp32 master copy): with lr = 0.000005, small updates round away in bf16";
 // DeepSpeed v0.19.5 runtime/engine.py:1364-1375: with no communication_data_type the gradients are averaged
 // in the enabled fp16/bf16 dtype.
-const DS6 = (mode: string) => `${mode} without \`communication_data_type\`: gradients are averaged across ranks in ${mode}.`;
+const DS6 = (mode: string) => `${mode} without \`communication_data_type\`: gradients are averaged across ranks in ${mode}`;
 const DS_BF16 = "model cast to bfloat16, fp32 master weights (no autocast)";
 const PURE_BF16 = "model cast to bfloat16, no fp32 master weights (no autocast)";
 
@@ -70,13 +71,13 @@ const EXPECTED: Record<string, Expected> = {
   // `/workspace/axolotl/deepspeed_configs/zero3_bf16.json` is the Docker image's copy of Axolotl's bundled
   // file (deepspeed_configs/zero3_bf16.json at v0.18.0: ZeRO-3, "bf16": {"enabled": true}); not found here,
   // so it is read from the documented table and said so (information, not a failure).
-  "axolotl/modal-labs__llm-finetuning__codellama.yml": { framework: "axolotl", headline: `axolotl: ${DS_BF16}`, precision: ["float32", "bfloat16", "bfloat16"], diagnostics: ["information axolotl/deepspeed-config-missing@68: it names Axolotl's bundled deepspeed_configs/zero3_bf16.json, so it is read as that file at axolotl v0.18.0 (ZeRO-3, bf16 enabled)."] },
+  "axolotl/modal-labs__llm-finetuning__codellama.yml": { framework: "axolotl", headline: `axolotl: ${DS_BF16}`, precision: ["float32", "bfloat16", "bfloat16"], diagnostics: ["information axolotl/deepspeed-config-missing@68: read as Axolotl's bundled deepspeed_configs/zero3_bf16.json at axolotl v0.18.0"] },
   // LoRA without DeepSpeed/FSDP: HF Trainer AMP over fp32 adapters; no diagnostic (adamw_bnb_8bit is only
   // rejected with FSDP2, schemas/validation.py at v0.18.0).
   "axolotl/modal-labs__llm-finetuning__llama-3.yml": { framework: "axolotl", headline: "axolotl: autocast (bfloat16 compute)", precision: ["float32", "bfloat16", "float32"], diagnostics: [] },
   // deepspeed_configs/zero2.json at v0.18.0: ZeRO-2, optimizer offloaded to the CPU, bf16/fp16 "auto"
   // (filled by the HF Trainer from `bf16: auto`). The empty `fsdp:`/`fsdp_config:` keys are null: no FSDP.
-  "axolotl/modal-labs__llm-finetuning__mixtral.yml": { framework: "axolotl", headline: `axolotl: ${DS_BF16}`, precision: ["float32", "bfloat16", "bfloat16"], diagnostics: ['information axolotl/deepspeed-config-missing@99: it names Axolotl\'s bundled deepspeed_configs/zero2.json, so it is read as that file at axolotl v0.18.0 (ZeRO-2, bf16/fp16 "auto" (filled from `bf16`/`fp16`), optimizer offloaded to the CPU).'] },
+  "axolotl/modal-labs__llm-finetuning__mixtral.yml": { framework: "axolotl", headline: `axolotl: ${DS_BF16}`, precision: ["float32", "bfloat16", "bfloat16"], diagnostics: ["information axolotl/deepspeed-config-missing@99: read as Axolotl's bundled deepspeed_configs/zero2.json at axolotl v0.18.0"] },
   "axolotl/modal-labs__llm-finetuning__pythia.yml": { framework: "axolotl", headline: "axolotl: autocast (bfloat16 compute)", precision: ["float32", "bfloat16", "float32"], diagnostics: [] },
 
   // --- DeepSpeed --------------------------------------------------------------------------------------
@@ -98,9 +99,9 @@ const EXPECTED: Record<string, Expected> = {
   // --- Lightning (LitGPT) ------------------------------------------------------------------------------
   // LitGPT finetune/full.py:107-114 (v0.5.13): devices × num_nodes > 1 → FSDPStrategy. bf16-true casts the
   // module (Lightning 2.6.5 fabric/plugins/precision/fsdp.py:88-97: param = reduce = bf16), so PL8.
-  "lightning/Lightning-AI__litgpt__llama-3.1-8b_full.yaml": { framework: "lightning", headline: `FSDP (LitGPT) on 4 GPUs: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: ["information lightning/PL8@8: `precision: bf16-true` is pure bf16: weights, gradients and optimizer state are bf16 with no fp32 master copy (FSDP's warning"] },
+  "lightning/Lightning-AI__litgpt__llama-3.1-8b_full.yaml": { framework: "lightning", headline: `FSDP (LitGPT) on 4 GPUs: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: ["information lightning/PL8@8: `precision: bf16-true` is pure bf16: weights, gradients and optimizer state are bf16 with no fp32 master copy"] },
   // devices: 1 → no strategy; one device has no gradient reduction (null).
-  "lightning/Lightning-AI__litgpt__llama-3.1-8b_qlora.yaml": { framework: "lightning", headline: `single device: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", null], diagnostics: ["information lightning/PL8@8: `precision: bf16-true` is pure bf16: weights, gradients and optimizer state are bf16 with no fp32 master copy. Use bf16-mixed"] },
+  "lightning/Lightning-AI__litgpt__llama-3.1-8b_qlora.yaml": { framework: "lightning", headline: `single device: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", null], diagnostics: ["information lightning/PL8@8: `precision: bf16-true` is pure bf16: weights, gradients and optimizer state are bf16 with no fp32 master copy"] },
   // pretrain.py:142-143: more than one device → FSDPStrategy (HYBRID_SHARD); `devices: auto` = every visible
   // GPU (utils.py:556). bf16-mixed under FSDP: fsdp.py:96-97 reduces in bf16, so PL9.
   "lightning/Lightning-AI__litgpt__pretrain_tinyllama.yaml": { framework: "lightning", headline: "lightning: FSDP mixed precision (bfloat16 compute)", precision: ["float32", "bfloat16", "bfloat16"], diagnostics: ["information lightning/PL9@14: FSDP with bf16-mixed: fp32 master weights, bf16 compute, and **bf16 gradient reduction and buffers**"] },
@@ -109,12 +110,12 @@ const EXPECTED: Record<string, Expected> = {
   // Jinja templates ({{student_model_dir}}): the placeholders are read as nulls, not reported as YAML errors.
   "torchtune/Azure__torchtune-azureml__knowledge_distillation_qwen2.yaml": { framework: "torchtune", headline: `torchtune: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: [`information torchtune/TT3@87: ${TT3}`] },
   // lora_finetune_single_device (v0.6.1 recipes/lora_finetune_single_device.py:127,431): pure bf16, one device.
-  "torchtune/Azure__torchtune-azureml__lora_finetune_phi4.yaml": { framework: "torchtune", headline: `single device: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", null], diagnostics: ["information torchtune/TT3@96: `dtype: bf16` is pure bf16 in torchtune: weights, gradients and optimizer states are bf16 and there is no fp32 master copy."] },
+  "torchtune/Azure__torchtune-azureml__lora_finetune_phi4.yaml": { framework: "torchtune", headline: `single device: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", null], diagnostics: ["information torchtune/TT3@96: `dtype: bf16` is pure bf16: weights, gradients and optimizer states are bf16, no fp32 master copy"] },
   // A quantization config (no optimizer/loss): not a training run, so no TT3 and no gradient reduction.
   "torchtune/Azure__torchtune-azureml__quant_phi4.yaml": { framework: "torchtune", headline: `torchtune: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", null], diagnostics: [] },
   "torchtune/InflectionAI__torchtune__llama3_3_llama_medusa.yaml": { framework: "torchtune", headline: `torchtune: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: [`information torchtune/TT3@56: ${TT3}`] },
-  "torchtune/InflectionAI__torchtune__qwen2_5_vision_7B_v_full.yaml": { framework: "torchtune", headline: `FSDP2 on 2 GPUs: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: [`warning torchtune/TT3@78: ${TT3} With lr = 0.000005`] },
-  "torchtune/OpenPipe__ART__config.yaml": { framework: "torchtune", headline: `FSDP2 on 4 GPUs: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: [`warning torchtune/TT3@62: ${TT3} With lr = 0.000005`] },
+  "torchtune/InflectionAI__torchtune__qwen2_5_vision_7B_v_full.yaml": { framework: "torchtune", headline: `FSDP2 on 2 GPUs: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: [`warning torchtune/TT3@78: ${TT3_LR}`] },
+  "torchtune/OpenPipe__ART__config.yaml": { framework: "torchtune", headline: `FSDP2 on 4 GPUs: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: [`warning torchtune/TT3@62: ${TT3_LR}`] },
   // `compile: True` + `optimizer_in_bwd: True`: torchtune 0.7.0 (bd2a0fc recipes/full_finetune_distributed.py:344-354,
   // 399-403) raises ValueError; v0.6.1 compiles only model and loss (:292,344,542). No pin here, so the newest is
   // assumed and said, as a warning, not an error.
@@ -122,13 +123,13 @@ const EXPECTED: Record<string, Expected> = {
     framework: "torchtune",
     headline: `torchtune: ${PURE_BF16}`,
     precision: ["bfloat16", "bfloat16", "bfloat16"],
-    diagnostics: ["warning torchtune/TT5@72: No torchtune pin found in the workspace; assuming the newest torchtune (0.7.0): there `compile: True` also compiles the optimizer step", `information torchtune/TT3@85: ${TT3}`],
+    diagnostics: ["warning torchtune/TT5@72: No torchtune pin, so 0.7.0 is assumed: there `compile: True` is rejected with `optimizer_in_bwd: True`", `information torchtune/TT3@85: ${TT3}`],
   },
   "torchtune/SWE-Gym__SWE-Gym__policy_qwen25_coder_32b_full.yaml": {
     framework: "torchtune",
     headline: `FSDP2 on 2 GPUs: ${PURE_BF16}`,
     precision: ["bfloat16", "bfloat16", "bfloat16"],
-    diagnostics: ["warning torchtune/TT5@89: No torchtune pin found in the workspace; assuming the newest torchtune (0.7.0): there `compile: True` also compiles the optimizer step", `information torchtune/TT3@102: ${TT3}`],
+    diagnostics: ["warning torchtune/TT5@89: No torchtune pin, so 0.7.0 is assumed: there `compile: True` is rejected with `optimizer_in_bwd: True`", `information torchtune/TT3@102: ${TT3}`],
   },
 
   // --- decoys: not training configs, nothing at all -----------------------------------------------------

@@ -93,7 +93,8 @@ describe("degrees and world sizes are bounded (item 7)", () => {
       ["invalid-directive", "warning"],
       ["parallel-dims-limit", "information"],
     ]);
-    assert.match(r.diagnostics.find((d) => d.code === "parallel-dims-limit")!.message, /tensor_parallel_degree = 10000000000 is above 1048576 \(2\^20\)/);
+    assert.match(r.diagnostics.find((d) => d.code === "parallel-dims-limit")!.message, /tensor_parallel_degree = 10000000000 is above 2\^20, the largest degree analysed: layout not resolved$/);
+    assert.match(r.diagnostics.find((d) => d.code === "parallel-dims-limit")!.detail ?? "", /tensor_parallel_degree = 10000000000 is above 1048576 \(2\^20\)/);
     assert.match(r.diagnostics.find((d) => d.code === "invalid-directive")!.message, /world-size=10000000000 .* above 1048576/);
     assert.ok(!r.diagnostics.some((d) => d.severity === "error"));
   });

@@ -16,33 +16,11 @@ import { CORPUS, CORPUS_SKIP, corpusAvailable, listFiles } from "./support/corpu
 const MAX_MESSAGE = 120;
 
 /**
- * Codes whose messages are still long, to be shortened by the helpers that own them (issue #12). The
- * integrator shrinks this list as their branches merge; a code leaves it once its messages fit.
+ * Codes whose messages may still be long (issue #12): none left. A code that cannot fit goes here, commented,
+ * with its long text moved to `detail` as soon as it can.
  */
-const STILL_LONG: ReadonlySet<string> = new Set([
-  // torchtitan schema (wt-9a): unknown/moved/removed/deprecated keys, types, values
-  "unknown-key",
-  "unknown-section",
-  "moved-key",
-  "removed-key",
-  "deprecated-key",
-  "extension-section-without-module",
-  "wrong-type",
-  "invalid-value",
-  // syntax (wt-14)
-  "toml-syntax",
-  "yaml-syntax",
-  "json-syntax",
-  "yaml-1.1-boolean",
-  "yaml-alias-limit",
-  // frameworks (wt-9b): every <framework>/<CODE> is matched by its prefix below
-  // on main since this branch started (issues #10, #11a): not shortened yet
-  "memory-exceeds-gpu",
-  "parallel-dims-limit",
-  "invalid-utf8",
-  "not-analysed",
-]);
-const STILL_LONG_PREFIXES: readonly string[] = ["torchtune/", "accelerate/", "lightning/", "axolotl/", "deepspeed/"];
+const STILL_LONG: ReadonlySet<string> = new Set<string>([]);
+const STILL_LONG_PREFIXES: readonly string[] = [];
 
 function stillLong(code: string): boolean {
   return STILL_LONG.has(code) || STILL_LONG_PREFIXES.some((p) => code.startsWith(p));
@@ -74,6 +52,20 @@ describe("diagnostic messages are one short sentence", () => {
     if (!corpusAvailable()) return t.skip(CORPUS_SKIP);
     const files = listFiles(CORPUS, [".toml", ".yaml", ".yml", ".json"]);
     assert.deepEqual(tooLong(files, dirname(CORPUS)), []);
+  });
+
+  it("framework and schema messages are short too, and keep every fact in `detail`", () => {
+    const tt = analyzeDocument("file:///w/full_finetune_distributed.yaml", "model:\n  _component_: torchtune.models.llama3_2.llama3_2_1b\ndtype: bf16\nepochs: 1\noptimizer:\n  _component_: torch.optim.AdamW\n  lr: 3e-6\n", {}, nodeEnv("/w/full_finetune_distributed.yaml", []));
+    const tt3 = tt.diagnostics.find((d) => d.code === "torchtune/TT3");
+    assert.ok(tt3 && tt3.message.length <= MAX_MESSAGE, tt3?.message);
+    assert.match(tt3.message, /^`dtype: bf16` is pure bf16 \(no fp32 master copy\): with lr = 0\.000003, small updates round away in bf16$/);
+    assert.match(tt3.detail ?? "", /meta-pytorch\/torchtune#2254\)\. Use `dtype: fp32` if convergence suffers; torchtune has no fp32-master mixed precision\.$/);
+    const toml = '# precision-lens: framework=torchtitan world-size=8 torchtitan-version=main@2025-06-20\n[model]\nname = "llama3"\n\n[training]\nsum_loss = true\n';
+    const tt2 = analyzeDocument("file:///w/train.toml", toml, {}, nodeEnv("/w/train.toml", []));
+    const unknown = tt2.diagnostics.find((d) => d.code === "unknown-key");
+    assert.ok(unknown && unknown.message.length <= MAX_MESSAGE, unknown?.message);
+    assert.equal(unknown.message, 'Unknown key "sum_loss" in [training]: upstream torchtitan main@2025-06-20 ignores it (a fork may define it)');
+    assert.match(unknown.detail ?? "", /silently ignores it\. A torchtitan fork may define it \(Precision Lens reads a fork's torchtitan\/config\/job_config\.py from the workspace\)\.$/);
   });
 
   it("a shortened message keeps its long explanation in `detail`", () => {

@@ -299,7 +299,7 @@ function addEncodingDiagnostic(r: AnalysisResult, bytes: Uint8Array): boolean {
   const pos = new LineIndex(r.doc.text).positionAt(offset);
   const loader = r.format === "toml" ? "torchtitan's tomllib rejects it" : "Python's loaders reading it as UTF-8 reject it";
   r.diagnostics.unshift(
-    diag("invalid-utf8", "error", { start: pos, end: { line: pos.line, character: pos.character + 1 } }, `This file is not valid UTF-8 (byte 0x${bytes[bad]!.toString(16).padStart(2, "0")} at offset ${bad}): ${loader}. Save it as UTF-8; --fix does not rewrite it.`),
+    diag("invalid-utf8", "error", { start: pos, end: { line: pos.line, character: pos.character + 1 } }, `This file is not valid UTF-8 (byte 0x${bytes[bad]!.toString(16).padStart(2, "0")} at offset ${bad}): ${loader}`, undefined, { detail: `This file is not valid UTF-8 (byte 0x${bytes[bad]!.toString(16).padStart(2, "0")} at offset ${bad}): ${loader}. Save it as UTF-8; --fix does not rewrite it.` }),
   );
   return true;
 }

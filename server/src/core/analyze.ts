@@ -5,7 +5,7 @@
  */
 import { NO_ENV, type AnalysisEnv, type AnalysisResult, type AnalysisSettings } from "./analysis";
 import { applyCodeTags } from "./codes";
-import { diag, sortDiagnostics } from "./diagnostics";
+import { briefOf, diag, sortDiagnostics } from "./diagnostics";
 import { diagnosticsReportSection, REPORT_DIAGNOSTICS_SEPARATOR } from "./explain";
 import { directiveValue, parseDirectives } from "./directives";
 import { FRAMEWORKS, frameworkById } from "./frameworks/index";
@@ -17,6 +17,7 @@ import { isNestingReason, MAX_ANALYSED_CHARS } from "./parse/guard";
 import { parseTomlDocument } from "./parse/toml";
 import { applySuppressions } from "./suppress";
 import { LineIndex } from "./text";
+import type { Diagnostic, Range } from "./types";
 import { parseYamlDocument, yamlParseNotes } from "./parse/yaml";
 
 export function formatOf(uri: string): ConfigFormat | undefined {
@@ -96,7 +97,7 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
     // nested too deep that looks like a training config also gets one warning; unrelated files stay silent.
     // Detection from table headers (a line scan) only up to a few MB, so a 50 MB document stays cheap.
     const likely = doc.text.length <= 4 * MAX_ANALYSED_CHARS ? FRAMEWORKS.find((f) => f.formats.includes(format) && f.detect(salvage(doc))) : undefined;
-    const diagnostics = likely && isNestingReason(doc.skipped) ? [diag("not-analysed", "warning", { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, doc.skipped)] : [];
+    const diagnostics = likely && isNestingReason(doc.skipped) ? [diag("not-analysed", "warning", { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, briefOf(doc.skipped).message, undefined, briefOf(doc.skipped).extra)] : [];
     const out: AnalysisResult = { ...base, framework: null, frameworkReason: doc.skipped, diagnostics };
     if (likely) out.likelyFramework = likely.id;
     return out;
@@ -126,14 +127,14 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
     // A broken file may well be a training config: report the syntax error only when it looks like one,
     // so unrelated TOML files (pyproject.toml, Cargo.toml) never get our diagnostics.
     const likely = FRAMEWORKS.find((f) => f.formats.includes(format) && f.detect(salvage(doc)));
-    const diagnostics = likely ? doc.syntaxErrors.map((e) => diag(`${format}-syntax`, "error", e.range, e.message)) : [];
+    const diagnostics = likely ? doc.syntaxErrors.map((e) => syntaxDiag(format, e)) : [];
     const out: AnalysisResult = { ...base, framework: null, frameworkReason: likely ? `the file does not parse (it looks like a ${likely.id} config)` : "no training-config markers found", diagnostics };
     if (likely) out.likelyFramework = likely.id;
     return out;
   }
   if (!analyzer) {
     // A hostile YAML file that is no config still says why it was cut short (the hover/status show this).
-    const notes = format === "yaml" ? yamlParseNotes(doc).map((n) => n.message) : [];
+    const notes = format === "yaml" ? yamlParseNotes(doc).map((n) => n.detail) : [];
     return { ...base, framework: null, frameworkReason: ["no training-config markers found", ...notes].join("; "), diagnostics: [] };
   }
 
@@ -162,7 +163,7 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
  * diagnostics (never suppressed), and every hover says which keys were set aside and count as absent.
  */
 function withSyntaxErrors(r: AnalysisResult, format: ConfigFormat): AnalysisResult {
-  const syntax = r.doc.syntaxErrors.map((e) => diag(`${format}-syntax`, "error", e.range, e.message));
+  const syntax = r.doc.syntaxErrors.map((e) => syntaxDiag(format, e));
   const keys = unparsedKeys(r.doc);
   const lines = r.doc.syntaxErrors.map((e) => e.range.start.line + 1);
   const absent = keys.length ? `; ${keys.map((k) => `\`${k.path.join(".")}\``).join(", ")} ${keys.length === 1 ? "counts" : "count"} as absent (${keys.length === 1 ? "its default applies" : "their defaults apply"})` : "";
@@ -193,4 +194,10 @@ function salvage(doc: ConfigDocument): ConfigDocument {
     }
   }
   return { ...doc, sections, syntaxErrors: [] };
+}
+
+/** A parser error as a diagnostic: its first line as the message, the whole text (with context) as detail. */
+function syntaxDiag(format: string, e: { range: Range; message: string }): Diagnostic {
+  const b = briefOf(e.message);
+  return diag(`${format}-syntax`, "error", e.range, b.message, undefined, b.extra);
 }

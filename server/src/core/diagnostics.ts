@@ -7,6 +7,50 @@ export interface DiagExtra {
   related?: RelatedInformation[];
 }
 
+/** A diagnostic message is one sentence of at most this many characters (issue #12); the rest goes to `detail`. */
+export const MAX_MESSAGE = 120;
+
+/**
+ * One short message: `head`, then each optional clause (already punctuated, e.g. "; did you mean x?") that
+ * still fits MAX_MESSAGE. A head longer than that (a very long key or path) is cut with "…": the full text
+ * is always in the diagnostic's detail.
+ */
+export function fitMessage(head: string, ...optional: (string | undefined | false)[]): string {
+  let m = head.length > MAX_MESSAGE ? head.slice(0, MAX_MESSAGE - 1).trimEnd() + "…" : head;
+  for (const o of optional) if (o && m.length + o.length <= MAX_MESSAGE) m += o;
+  return m;
+}
+
+/** The first candidate that fits in one short message (the last one, cut, when none does). */
+export function firstFitting(candidates: readonly string[]): string {
+  return candidates.find((c) => c.length <= MAX_MESSAGE && !/\n/.test(c)) ?? fitMessage(candidates[candidates.length - 1]!);
+}
+
+/** The detail to attach: the long text when it says more than the message, else nothing. */
+export function detailIfLonger(message: string, long: string): DiagExtra | undefined {
+  return long !== message && long !== `${message}.` ? { detail: long } : undefined;
+}
+
+/**
+ * A long text from elsewhere (a parser's error, a guard's reason) as one short message plus the full text
+ * as detail: the message is its first line, cut at the first "; " or ". " when that is still too long.
+ */
+export function briefOf(text: string): { message: string; extra?: DiagExtra } {
+  if (text.length <= MAX_MESSAGE && !/\n/.test(text)) return { message: text };
+  let head = text.split(/\r?\n/)[0]!.trimEnd();
+  if (head.length > MAX_MESSAGE) {
+    const cut = head.search(/(;|\.) /);
+    if (cut > 0) head = head.slice(0, cut);
+  }
+  if (head.length > MAX_MESSAGE) {
+    // Still long: up to the last ": " that keeps the message whole ("TOML syntax error: invalid escape `\d`").
+    const colon = head.slice(0, MAX_MESSAGE).lastIndexOf(": ");
+    if (colon >= 40) head = head.slice(0, colon);
+  }
+  const message = fitMessage(head.replace(/[.:]$/, ""));
+  return { message, extra: { detail: text } };
+}
+
 /** Builds a diagnostic with our source; keeps call sites short. */
 export function diag(code: string, severity: Severity, range: Range, message: string, data?: DiagnosticData, extra?: DiagExtra): Diagnostic {
   const d: Diagnostic = { code, severity, message, range, source: DIAGNOSTIC_SOURCE };

@@ -12,7 +12,7 @@
  * `all` (or `*`) as a code matches every code. Codes are separated by commas and/or spaces. A `disable`
  * that suppresses nothing gets an `unused-suppression` hint (faded), so stale comments get noticed.
  */
-import { diag } from "./diagnostics";
+import { diag, fitMessage } from "./diagnostics";
 import { parseDirectives } from "./directives";
 import type { ConfigDocument } from "./model";
 import type { Diagnostic, Range } from "./types";
@@ -106,7 +106,9 @@ export function applySuppressions(doc: ConfigDocument, diagnostics: readonly Dia
       UNUSED_SUPPRESSION,
       "hint",
       s.range,
-      `This suppression is unused: no ${unused.map((c) => `\`${c}\``).join(", ")} diagnostic ${where}. Remove ${unused.length === s.codes.length ? "the comment" : "the unused code"}.`,
+      fitMessage(
+        unused.length === 1 ? `This suppression is unused: no \`${unused[0]!}\` diagnostic ${where}` : `This suppression is unused for ${unused.length} codes (\`${unused[0]!}\`, …) ${where}`,
+      ),
       {
         fixes: [
           {
@@ -116,6 +118,7 @@ export function applySuppressions(doc: ConfigDocument, diagnostics: readonly Dia
         ],
       },
     );
+    h.detail = `This suppression is unused: no ${unused.map((c) => `\`${c}\``).join(", ")} diagnostic ${where}. Remove ${unused.length === s.codes.length ? "the comment" : "the unused code"}.`;
     h.unnecessary = true;
     kept.push(h);
   });

@@ -49,7 +49,10 @@ const YAML11_TRUE = /^(?:yes|Yes|YES|on|On|ON)$/;
 export interface ParseNote {
   code: "yaml-alias-limit";
   severity: Severity;
+  /** One short sentence. */
   message: string;
+  /** The long explanation (hover, report, JSON). */
+  detail: string;
   range: Range;
 }
 
@@ -130,7 +133,8 @@ export function parseYamlDocument(uri: string, text: string): ConfigDocument {
         code: "yaml-alias-limit",
         severity: "warning",
         range: w.limitHit,
-        message: `This file's aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes, so Precision Lens stopped expanding them here (a protection against "billion laughs" alias bombs). Keys reached only through later aliases are not analysed, and PyYAML-based loaders may hang or run out of memory on this file.`,
+        message: `Aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes: Precision Lens stopped expanding them here (alias bomb guard)`,
+        detail: `This file's aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes, so Precision Lens stopped expanding them here (a protection against "billion laughs" alias bombs). Keys reached only through later aliases are not analysed, and PyYAML-based loaders may hang or run out of memory on this file.`,
       },
     ]);
   }

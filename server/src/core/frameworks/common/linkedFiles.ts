@@ -12,6 +12,11 @@ export function dirname(p: string): string {
   return i <= 0 ? (i === 0 ? "/" : ".") : p.slice(0, i);
 }
 
+/** The last path component ("../deepspeed/zero2.json" → "zero2.json"), for messages short of room. */
+export function baseName(p: string): string {
+  return p.replace(/[\\/]+$/, "").split(/[\\/]/).pop() ?? p;
+}
+
 export function joinPath(base: string, rel: string): string {
   if (/^([A-Za-z]:[\\/]|\/)/.test(rel)) return normalize(rel);
   return normalize(`${base}/${rel}`);

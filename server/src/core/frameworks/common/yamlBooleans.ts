@@ -20,7 +20,10 @@ export function yaml11Booleans(doc: ConfigDocument, d: Diags, skip: (path: strin
       "yaml-1.1-boolean",
       "information",
       e.value.range,
-      `\`${keyOf(e.path)}: ${raw}\` is read as the boolean ${b ? "True" : "False"}, not the string "${raw}": the framework loads YAML with PyYAML, which follows YAML 1.1 where bare yes/no/on/off are booleans. Quote it ('${raw}') if you meant the string, or write ${b} to make the boolean explicit.`,
+      {
+        message: `\`${keyOf(e.path)}: ${raw}\` is read as the boolean ${b ? "True" : "False"}, not the string "${raw}" (PyYAML follows YAML 1.1)`,
+        detail: `\`${keyOf(e.path)}: ${raw}\` is read as the boolean ${b ? "True" : "False"}, not the string "${raw}": the framework loads YAML with PyYAML, which follows YAML 1.1 where bare yes/no/on/off are booleans. Quote it ('${raw}') if you meant the string, or write ${b} to make the boolean explicit.`,
+      },
       [fix(`Quote it: '${raw}'`, [replaceValue(e.value, `'${raw}'`)]), fix(`Write ${b}`, [replaceValue(e.value, String(b))])],
     );
   }

@@ -16,6 +16,8 @@ export interface DsConflict {
   entry: ConfigEntry;
   what: string;
   consequence: string;
+  /** The consequence as a short clause for the one-sentence message (the full one goes to the detail). */
+  brief: string;
   /** The consequence is the spec's [inferred] reading (reported as Information). */
   inferred?: boolean;
 }
@@ -29,14 +31,16 @@ export function dsConflict(f: DsFacts, requested: DsMode | undefined, by: "accel
       : by === "axolotl"
         ? "The HF Trainer refuses DeepSpeed values that contradict its own bf16/fp16 arguments, so the launch fails."
         : "accelerate raises ValueError (\"`--mixed_precision` arg cannot be set to ... when ... is set in the DeepSpeed config file\").";
+  const clashBrief =
+    by === "lightning" ? "DeepSpeed rejects both modes [inferred]" : by === "axolotl" ? "the launch fails" : "accelerate raises ValueError";
   const lightningInferred = by === "lightning";
-  if (requested === "bf16" && f.fp16Enabled === true && f.fp16Entry) return { entry: f.fp16Entry, what: "`fp16.enabled: true`", consequence: clash, inferred: lightningInferred };
-  if (requested === "fp16" && f.bf16Enabled === true && f.bf16Entry) return { entry: f.bf16Entry, what: "`bf16.enabled: true`", consequence: clash, inferred: lightningInferred };
-  if (requested === "bf16" && f.bf16Enabled === false && f.bf16Entry) return { entry: f.bf16Entry, what: "`bf16.enabled: false`", consequence: "An explicit false is not overridden, so the run silently trains without bf16 [inferred].", inferred: true };
-  if (requested === "fp16" && f.fp16Enabled === false && f.fp16Entry) return { entry: f.fp16Entry, what: "`fp16.enabled: false`", consequence: "An explicit false is not overridden, so the run silently trains without fp16 [inferred].", inferred: true };
+  if (requested === "bf16" && f.fp16Enabled === true && f.fp16Entry) return { entry: f.fp16Entry, what: "`fp16.enabled: true`", consequence: clash, brief: clashBrief, inferred: lightningInferred };
+  if (requested === "fp16" && f.bf16Enabled === true && f.bf16Entry) return { entry: f.bf16Entry, what: "`bf16.enabled: true`", consequence: clash, brief: clashBrief, inferred: lightningInferred };
+  if (requested === "bf16" && f.bf16Enabled === false && f.bf16Entry) return { entry: f.bf16Entry, what: "`bf16.enabled: false`", consequence: "An explicit false is not overridden, so the run silently trains without bf16 [inferred].", brief: "the run silently trains without bf16 [inferred]", inferred: true };
+  if (requested === "fp16" && f.fp16Enabled === false && f.fp16Entry) return { entry: f.fp16Entry, what: "`fp16.enabled: false`", consequence: "An explicit false is not overridden, so the run silently trains without fp16 [inferred].", brief: "the run silently trains without fp16 [inferred]", inferred: true };
   if (requested === "fp32" && (f.bf16Enabled === true || f.fp16Enabled === true)) {
     const e = (f.bf16Enabled === true ? f.bf16Entry : f.fp16Entry)!;
-    return { entry: e, what: `\`${f.bf16Enabled === true ? "bf16" : "fp16"}.enabled: true\``, consequence: `The DeepSpeed file wins: the run trains in ${f.mode}, not fp32.` };
+    return { entry: e, what: `\`${f.bf16Enabled === true ? "bf16" : "fp16"}.enabled: true\``, consequence: `The DeepSpeed file wins: the run trains in ${f.mode}, not fp32.`, brief: `the DeepSpeed file wins, the run trains in ${f.mode}` };
   }
   return undefined;
 }

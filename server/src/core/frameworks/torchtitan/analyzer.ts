@@ -54,7 +54,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   };
   const decision = dims.resolved
     ? version.value.era.decide(dims.resolved, worldSize.value, decideOptions)
-    : { mechanism: "error" as const, reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
+    : { mechanism: "error" as const, reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.detail ?? dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
   const knobs = readKnobs(doc, version.value.date);
   const precision = resolvePrecision(decision, knobs, layout);
   const gpu = resolveGpu(settings, directives, extra);
@@ -187,7 +187,7 @@ function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: Analysi
   let fromDirective: Explicit<number> | undefined;
   if (d) {
     const n = /^\d+$/.test(d.value) ? Number(d.value) : NaN;
-    if (Number.isInteger(n) && n > MAX_WORLD_SIZE) extra.push(diag("invalid-directive", "warning", d.range, `world-size=${d.value.slice(0, 30)} in the precision-lens directive is above ${MAX_WORLD_SIZE} (2^20), the largest world size Precision Lens analyses; it is ignored.`));
+    if (Number.isInteger(n) && n > MAX_WORLD_SIZE) extra.push(diag("invalid-directive", "warning", d.range, `world-size=${d.value.slice(0, 30)} in the precision-lens directive is above ${MAX_WORLD_SIZE} (2^20): it is ignored`, undefined, { detail: `world-size=${d.value.slice(0, 30)} in the precision-lens directive is above ${MAX_WORLD_SIZE} (2^20), the largest world size Precision Lens analyses; it is ignored.` }));
     else if (Number.isInteger(n) && n > 0) fromDirective = { value: n, source: "directive", detail: `\`# precision-lens: world-size=${n}\` on line ${d.line + 1}`, label: `\`# precision-lens: world-size=${n}\` (line ${d.line + 1})`, location: { uri: doc.uri, range: d.range } };
     else extra.push(diag("invalid-directive", "warning", d.range, `world-size in the precision-lens directive must be a positive integer, got "${d.value.slice(0, 30)}"; it is ignored.`));
   }

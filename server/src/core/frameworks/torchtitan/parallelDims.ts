@@ -4,6 +4,7 @@
  * Messages quote torchtitan's assertion texts so users can match them with launch logs.
  */
 import type { ParallelLayout } from "../../analysis";
+import { fitMessage } from "../../diagnostics";
 import { MAX_DEGREE, MAX_WORLD_SIZE } from "../../limits";
 import type { ConfigDocument, ConfigEntry } from "../../model";
 import { findEntry, stringValue } from "../../model";
@@ -41,6 +42,8 @@ export interface DimsError {
   /** Stable sub-code: the diagnostic code is `parallel-dims-${kind}`. */
   kind: "degree" | "limit" | "type" | "dp-shard" | "resolved" | "product" | "etp" | "ep-divisibility";
   message: string;
+  /** The long explanation, when the message is the short form of it. */
+  detail?: string;
   /** The fields the error is about, most relevant first (the diagnostic goes on the first written one). */
   fields: DimField[];
 }
@@ -79,7 +82,7 @@ export function readDims(doc: ConfigDocument): DimsRead {
     if (!e) continue;
     entries[f] = e;
     if (e.value.kind === "integer" && Math.abs(e.value.value as number) > MAX_DEGREE) {
-      typeErrors.push({ kind: "limit", fields: [f], message: `${key.join(".")} = ${e.value.raw ?? String(e.value.value)} is above ${MAX_DEGREE} (2^20), the largest degree Precision Lens analyses; the layout is not resolved.` });
+      typeErrors.push({ kind: "limit", fields: [f], message: fitMessage(`${key.join(".")} = ${e.value.raw ?? String(e.value.value)} is above 2^20, the largest degree analysed: layout not resolved`), detail: `${key.join(".")} = ${e.value.raw ?? String(e.value.value)} is above ${MAX_DEGREE} (2^20), the largest degree Precision Lens analyses; the layout is not resolved.` });
     } else if (e.value.kind === "integer") configured[f] = e.value.value as number;
     else typeErrors.push({ kind: "type", fields: [f], message: `${key.join(".")} must be an integer, got ${e.value.raw ?? String(e.value.value)}; torchtitan would fail on it at launch.` });
   }
@@ -87,7 +90,7 @@ export function readDims(doc: ConfigDocument): DimsRead {
   const product = configured.dp_replicate * Math.max(1, configured.dp_shard) * configured.cp * configured.tp * configured.pp;
   if (!typeErrors.length && product > MAX_WORLD_SIZE) {
     const big = (["tp", "pp", "cp", "dp_replicate", "dp_shard"] as const).filter((f) => entries[f] && configured[f] > 1).sort((a, b) => configured[b] - configured[a]);
-    typeErrors.push({ kind: "limit", fields: big.length ? big : ["tp"], message: `the parallel degrees multiply to ${product} GPUs, above ${MAX_WORLD_SIZE} (2^20), the largest world size Precision Lens analyses; the layout is not resolved.` });
+    typeErrors.push({ kind: "limit", fields: big.length ? big : ["tp"], message: `The parallel degrees multiply to ${product} GPUs, above 2^20 (the largest analysed): layout not resolved`, detail: `the parallel degrees multiply to ${product} GPUs, above ${MAX_WORLD_SIZE} (2^20), the largest world size Precision Lens analyses; the layout is not resolved.` });
   }
   return { configured, entries, typeErrors, legacyTables: !hasParallelism };
 }
@@ -102,7 +105,7 @@ function readPreHsdp(doc: ConfigDocument, configured: ParallelLayout, entries: P
   const e = findEntry(doc, "training", "data_parallel_degree");
   if (!e || entries.dp_shard || entries.dp_replicate) return;
   if (e.value.kind === "integer" && Math.abs(e.value.value as number) > MAX_DEGREE) {
-    typeErrors.push({ kind: "limit", fields: ["dp_shard"], message: `training.data_parallel_degree = ${e.value.raw ?? String(e.value.value)} is above ${MAX_DEGREE} (2^20), the largest degree Precision Lens analyses; the layout is not resolved.` });
+    typeErrors.push({ kind: "limit", fields: ["dp_shard"], message: fitMessage(`training.data_parallel_degree = ${e.value.raw ?? String(e.value.value)} is above 2^20, the largest degree analysed: layout not resolved`), detail: `training.data_parallel_degree = ${e.value.raw ?? String(e.value.value)} is above ${MAX_DEGREE} (2^20), the largest degree Precision Lens analyses; the layout is not resolved.` });
     return;
   }
   if (e.value.kind !== "integer") {

@@ -5,7 +5,7 @@
  * fresh simulation of the same config; nothing here is a stored answer.
  */
 import type { AnalysisSettings, ParallelLayout, Sourced } from "../../analysis";
-import { diag } from "../../diagnostics";
+import { diag, fitMessage } from "../../diagnostics";
 import { directiveValue, type Directive } from "../../directives";
 import { DEFAULT_GPU, GPU_IDS, parseGpu, type GpuId } from "../../engine/gpus";
 import type { Diagnostic } from "../../types";
@@ -24,7 +24,7 @@ export function resolveGpu(settings: AnalysisSettings, directives: readonly Dire
   if (d) {
     const id = parseGpu(d.value);
     if (id) return { value: id, source: "directive", detail: `set by \`# precision-lens: gpu=${d.value}\` on line ${d.line + 1}` };
-    extra.push(diag("invalid-directive", "warning", d.range, `Unknown GPU type "${d.value}" in the precision-lens directive; use ${GPU_IDS.join(", ")}. It is ignored.`));
+    extra.push(diag("invalid-directive", "warning", d.range, fitMessage(`Unknown GPU type "${d.value}" in the precision-lens directive: it is ignored`), undefined, { detail: `Unknown GPU type "${d.value}" in the precision-lens directive; use ${GPU_IDS.join(", ")}. It is ignored.` }));
   }
   if (id) return { value: id, source: "setting", detail: `set by the precisionLens.gpu setting to ${raw}` };
   return { value: DEFAULT_GPU, source: "default", detail: "the default; set precisionLens.gpu or --gpu for another GPU type" };

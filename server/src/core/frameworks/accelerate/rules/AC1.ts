@@ -19,7 +19,9 @@ export const AC1: FrameworkRule<AccelerateContext> = {
           ? "accelerate then calls `.lower()` on it and the launch crashes with AttributeError: 'bool' object has no attribute 'lower'"
           : "accelerate then fails to map it to a DistributedType and the launch stops with a ValueError";
       const replacement = e.value.value === false ? quoted : word === "mixed_precision" ? "'bf16'" : '"MULTI_GPU"';
-      d.add("AC1", "error", e.value.range, `\`${word}: ${raw}\` is read by PyYAML (YAML 1.1) as the boolean ${e.value.value ? "True" : "False"}, not the string "${raw}"; ${effect}. Quote it.`, [
+      const crash = word === "mixed_precision" ? "the launch crashes (AttributeError)" : "the launch stops (ValueError)";
+      const long = `\`${word}: ${raw}\` is read by PyYAML (YAML 1.1) as the boolean ${e.value.value ? "True" : "False"}, not the string "${raw}"; ${effect}. Quote it.`;
+      d.add("AC1", "error", e.value.range, { message: `\`${word}: ${raw}\` is the boolean ${e.value.value ? "True" : "False"} in YAML 1.1, not a string: ${crash}; quote it`, detail: long }, [
         fix(`Quote it: ${replacement}`, [replaceValue(e, replacement)], true),
       ]);
     }

@@ -10,7 +10,7 @@ export const AC11: FrameworkRule<AccelerateContext> = {
     const d = diagnostics("accelerate");
     const fsdp = distType === "FSDP";
     if (mixed === "fp16" && (fsdp || distType === "MULTI_GPU") && mixedEntry) {
-      d.add("AC11", "information", mixedEntry.value.range, "fp16 mixed precision: on Ampere or newer GPUs prefer bf16 (no loss scaling, same range as fp32). With fp16 the model must be loaded in fp32: a model loaded in fp16 makes the GradScaler fail with \"Attempting to unscale FP16 gradients\".", [
+      d.add("AC11", "information", mixedEntry.value.range, { message: "fp16 mixed precision: on Ampere or newer GPUs prefer bf16 (no loss scaling, same range as fp32)", detail: "fp16 mixed precision: on Ampere or newer GPUs prefer bf16 (no loss scaling, same range as fp32). With fp16 the model must be loaded in fp32: a model loaded in fp16 makes the GradScaler fail with \"Attempting to unscale FP16 gradients\"." }, [
         fix("Use bf16", [replaceValue(mixedEntry, "bf16")]),
       ]);
     }

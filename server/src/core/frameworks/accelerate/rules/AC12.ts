@@ -8,7 +8,7 @@ export const AC12: FrameworkRule<AccelerateContext> = {
   run({ v, mixed, mixedEntry, distType }) {
     const d = diagnostics("accelerate");
     if (mixed === "fp8" && !v.has("fp8_config", "backend") && mixedEntry && distType !== "DEEPSPEED") {
-      d.add("AC12", "information", mixedEntry.value.range, "fp8 without `fp8_config.backend`: accelerate picks the first installed of torchao, TransformerEngine and MS-AMP, and on GPUs older than Ada/Hopper (compute capability < 8.9) it warns and silently falls back to fp16.");
+      d.add("AC12", "information", mixedEntry.value.range, { message: "fp8 without `fp8_config.backend`: accelerate picks a backend, and on pre-Ada GPUs silently falls back to fp16", detail: "fp8 without `fp8_config.backend`: accelerate picks the first installed of torchao, TransformerEngine and MS-AMP, and on GPUs older than Ada/Hopper (compute capability < 8.9) it warns and silently falls back to fp16." });
     }
     return d.out;
   },

@@ -1,4 +1,5 @@
 /** accelerate/AC13 [inferred]: FSDP1 `fsdp_reshard_after_forward` alone probably still runs FULL_SHARD under `accelerate launch`. */
+import { fitMessage } from "../../../diagnostics";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, insertLineAfter } from "../../common/edits";
 import { STRATEGIES } from "../data";
@@ -15,7 +16,7 @@ export const AC13: FrameworkRule<AccelerateContext> = {
     if (fsdpVersion !== 2) {
       if (raf && raf.value.kind === "string" && (raf.value.value as string).toUpperCase() !== "FULL_SHARD" && STRATEGIES.includes((raf.value.value as string).toUpperCase()) && !f.has("fsdp_sharding_strategy")) {
         const s = (raf.value.value as string).toUpperCase();
-        d.add("AC13", "information", raf.value.range, `[inferred] With FSDP1 under \`accelerate launch\`, FSDP_SHARDING_STRATEGY is always exported (default FULL_SHARD) and the v1 plugin prefers it, so \`fsdp_reshard_after_forward: ${s}\` alone probably still runs FULL_SHARD. Also set \`fsdp_sharding_strategy: ${s}\`.`, [
+        d.add("AC13", "information", raf.value.range, { message: fitMessage(`[inferred] \`fsdp_reshard_after_forward: ${s}\` alone probably still runs FULL_SHARD under accelerate launch`), detail: `[inferred] With FSDP1 under \`accelerate launch\`, FSDP_SHARDING_STRATEGY is always exported (default FULL_SHARD) and the v1 plugin prefers it, so \`fsdp_reshard_after_forward: ${s}\` alone probably still runs FULL_SHARD. Also set \`fsdp_sharding_strategy: ${s}\`.` }, [
           fix(`Add fsdp_sharding_strategy: ${s}`, [insertLineAfter(doc, raf.range, `fsdp_sharding_strategy: ${s}`)], true),
         ]);
       }

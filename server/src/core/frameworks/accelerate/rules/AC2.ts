@@ -1,4 +1,5 @@
 /** accelerate/AC2: a `distributed_type` accelerate does not know, and top-level keys that are not accelerate config keys (`accelerate launch` refuses the file). */
+import { fitMessage } from "../../../diagnostics";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { deleteLines, fix, replaceValue } from "../../common/edits";
 import { nearest } from "../../common/wording";
@@ -12,7 +13,7 @@ export const AC2: FrameworkRule<AccelerateContext> = {
     const d = diagnostics("accelerate");
     if (distType && !DISTRIBUTED_TYPES.includes(distType) && distEntry?.value.kind === "string") {
       const to = nearest(distType, DISTRIBUTED_TYPES);
-      d.add("AC2", "error", distEntry.value.range, `\`distributed_type: ${distType}\` is not a DistributedType accelerate knows (${DISTRIBUTED_TYPES.join(", ")}); the launch fails with ValueError.`, to ? [fix(`Change to ${to}`, [replaceValue(distEntry, to)], true)] : []);
+      d.add("AC2", "error", distEntry.value.range, { message: `\`distributed_type: ${distType}\` is not a DistributedType accelerate knows: the launch fails with ValueError`, detail: `\`distributed_type: ${distType}\` is not a DistributedType accelerate knows (${DISTRIBUTED_TYPES.join(", ")}); the launch fails with ValueError.` }, to ? [fix(`Change to ${to}`, [replaceValue(distEntry, to)], true)] : []);
     }
     const sagemaker = v.str("compute_environment") === "AMAZON_SAGEMAKER";
     const allowed = sagemaker ? SAGEMAKER_KEYS : CLUSTER_KEYS;
@@ -29,7 +30,8 @@ export const AC2: FrameworkRule<AccelerateContext> = {
         const near = nearest(k, allowed);
         if (near) hint = ` Did you mean \`${near}\`?`;
       }
-      d.add("AC2", "error", r, `\`${k}\` is not an accelerate ${sagemaker ? "SageMaker " : ""}config key: \`accelerate launch\` refuses the file (ValueError "The config file at ... had unknown keys").${hint}`, [fix(`Remove \`${k}\``, [deleteLines(doc, span)], true)]);
+      const head = `\`${k}\` is not an accelerate ${sagemaker ? "SageMaker " : ""}config key: \`accelerate launch\` refuses the file`;
+      d.add("AC2", "error", r, { message: fitMessage(head, hint && `; ${hint.trim().replace(/^It looks like an? \w+ option: /, "").replace(/\.$/, "").replace(/^(\w)/, (c) => c.toLowerCase())}`), detail: `\`${k}\` is not an accelerate ${sagemaker ? "SageMaker " : ""}config key: \`accelerate launch\` refuses the file (ValueError "The config file at ... had unknown keys").${hint}` }, [fix(`Remove \`${k}\``, [deleteLines(doc, span)], true)]);
     }
     return d.out;
   },

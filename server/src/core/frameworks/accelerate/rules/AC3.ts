@@ -1,4 +1,5 @@
 /** accelerate/AC3: `mixed_precision` is not one of no, fp16, bf16, fp8: accelerate raises ValueError. */
+import { fitMessage } from "../../../diagnostics";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";
 import { nearest } from "../../common/wording";
@@ -15,7 +16,7 @@ export const AC3: FrameworkRule<AccelerateContext> = {
       if (!MIXED.includes(m)) {
         const to = MIXED_MAP[m] ?? nearest(m, MIXED);
         const quote = (s: string) => (s === "no" ? "'no'" : s);
-        d.add("AC3", "error", mixedEntry.value.range, `\`mixed_precision: ${mixedEntry.value.raw ?? m}\` is not one of no, fp16, bf16, fp8: accelerate raises ValueError "Unknown mixed_precision mode".${to ? ` Did you mean ${quote(to)}?` : ""}`, to ? [fix(`Change to ${quote(to)}`, [replaceValue(mixedEntry, quote(to))], true)] : []);
+        d.add("AC3", "error", mixedEntry.value.range, { message: fitMessage(`\`mixed_precision: ${mixedEntry.value.raw ?? m}\` is not one of no, fp16, bf16, fp8: accelerate raises ValueError`, to ? `; did you mean ${quote(to)}?` : ""), detail: `\`mixed_precision: ${mixedEntry.value.raw ?? m}\` is not one of no, fp16, bf16, fp8: accelerate raises ValueError "Unknown mixed_precision mode".${to ? ` Did you mean ${quote(to)}?` : ""}` }, to ? [fix(`Change to ${quote(to)}`, [replaceValue(mixedEntry, quote(to))], true)] : []);
       }
     }
     return d.out;

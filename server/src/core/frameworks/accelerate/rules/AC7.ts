@@ -14,7 +14,7 @@ export const AC7: FrameworkRule<AccelerateContext> = {
       const fp = f.entry("fsdp_forward_prefetch");
       if (fp && fp.value.value === true) d.add("AC7", "error", fp.value.range, "`fsdp_forward_prefetch: true` is not supported with `fsdp_version: 2`: accelerate raises ValueError.", [fix("Set to false", [replaceValue(fp, "false")], true)]);
       const sd = f.entry("fsdp_state_dict_type");
-      if (sd && sd.value.value === "LOCAL_STATE_DICT") d.add("AC7", "error", sd.value.range, "`fsdp_state_dict_type: LOCAL_STATE_DICT` is not supported with `fsdp_version: 2`: accelerate raises ValueError. Use SHARDED_STATE_DICT.", [fix("Use SHARDED_STATE_DICT", [replaceValue(sd, "SHARDED_STATE_DICT")], true)]);
+      if (sd && sd.value.value === "LOCAL_STATE_DICT") d.add("AC7", "error", sd.value.range, { message: "`fsdp_state_dict_type: LOCAL_STATE_DICT` is not supported with `fsdp_version: 2`: accelerate raises ValueError", detail: "`fsdp_state_dict_type: LOCAL_STATE_DICT` is not supported with `fsdp_version: 2`: accelerate raises ValueError. Use SHARDED_STATE_DICT." }, [fix("Use SHARDED_STATE_DICT", [replaceValue(sd, "SHARDED_STATE_DICT")], true)]);
     }
     return d.out;
   },

@@ -14,7 +14,7 @@ export const AC8: FrameworkRule<AccelerateContext> = {
       const sync = f.entry("fsdp_sync_module_states");
       const cre = f.entry("fsdp_cpu_ram_efficient_loading");
       if (sync && sync.value.value === false && (!cre || cre.value.value === true)) {
-        d.add("AC8", "error", sync.value.range, `\`fsdp_cpu_ram_efficient_loading\` is ${cre ? "true" : "true by default at launch"} and needs \`fsdp_sync_module_states: true\` (only rank 0 loads the weights); \`accelerate launch\` raises ValueError.`, [fix("Set fsdp_sync_module_states: true", [replaceValue(sync, "true")], true)]);
+        d.add("AC8", "error", sync.value.range, { message: `\`fsdp_cpu_ram_efficient_loading\` needs \`fsdp_sync_module_states: true\`: \`accelerate launch\` raises ValueError`, detail: `\`fsdp_cpu_ram_efficient_loading\` is ${cre ? "true" : "true by default at launch"} and needs \`fsdp_sync_module_states: true\` (only rank 0 loads the weights); \`accelerate launch\` raises ValueError.` }, [fix("Set fsdp_sync_module_states: true", [replaceValue(sync, "true")], true)]);
       }
     }
     return d.out;

@@ -1,4 +1,5 @@
 /** accelerate/AC9 [inferred]: `parallelism_config` keys without the `parallelism_config_` prefix are silently ignored. */
+import { fitMessage } from "../../../diagnostics";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix } from "../../common/edits";
 import { PAR_OTHER, PAR_SIZES } from "../data";
@@ -13,7 +14,7 @@ export const AC9: FrameworkRule<AccelerateContext> = {
     for (const k of p.childKeys()) {
       const bare = k.replace(/^parallelism_config_/, "");
       if (k === bare && (PAR_SIZES.includes(k) || PAR_OTHER.includes(k))) {
-        d.add("AC9", "information", p.keyRange(k), `[inferred] \`parallelism_config.${k}\` lacks the \`parallelism_config_\` prefix: the launcher copies these keys verbatim, so it is silently ignored [inferred]. Every size then stays 1 and accelerate sets dp_replicate = num_processes, i.e. FSDP2 runs replicated with no sharding.`, [
+        d.add("AC9", "information", p.keyRange(k), { message: fitMessage(`[inferred] \`parallelism_config.${k}\` lacks the \`parallelism_config_\` prefix: it is silently ignored`), detail: `[inferred] \`parallelism_config.${k}\` lacks the \`parallelism_config_\` prefix: the launcher copies these keys verbatim, so it is silently ignored [inferred]. Every size then stays 1 and accelerate sets dp_replicate = num_processes, i.e. FSDP2 runs replicated with no sharding.` }, [
           fix(`Rename to parallelism_config_${k}`, [{ range: p.keyRange(k)!, newText: `parallelism_config_${k}` }], true),
         ]);
         continue;

@@ -6,6 +6,8 @@ import { diagnostics } from "../../common/diagnosticBuilder";
 import { requestedMode } from "../../common/deepspeedLinks";
 import { relateLast } from "../../common/related";
 import type { FrameworkRule } from "../../common/rule";
+import { firstFitting } from "../../../diagnostics";
+import { baseName } from "../../common/linkedFiles";
 import { dsConflict } from "../../deepspeed/linked";
 import type { AccelerateContext } from "../context";
 
@@ -15,13 +17,13 @@ export const deepspeedLink: FrameworkRule<AccelerateContext> = {
     const d = diagnostics("accelerate");
     if (!dsFileEntry || !rel) return d.out;
     if (!ds) {
-      if (env.documentPath && !rel.includes("${")) d.add("deepspeed-config-missing", "information", dsFileEntry.value.range, `The DeepSpeed config \`${rel}\` was not found relative to this file, so its own settings cannot be checked (the run is still DeepSpeed: fp32 master weights in the ZeRO optimizer); accelerate fails to launch if the path does not exist from the launch directory.`);
+      if (env.documentPath && !rel.includes("${")) d.add("deepspeed-config-missing", "information", dsFileEntry.value.range, "DeepSpeed config not found relative to this file: its own settings cannot be checked", undefined, undefined, `The DeepSpeed config \`${rel}\` was not found relative to this file, so its own settings cannot be checked (the run is still DeepSpeed: fp32 master weights in the ZeRO optimizer); accelerate fails to launch if the path does not exist from the launch directory.`);
       return d.out;
     }
     // DS9 on the YAML side.
     const req = requestedMode(v, "accelerate");
     const c = dsConflict(ds.facts, req.mode);
-    if (c && req.key) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", v.keyRange(...req.key), `${req.label} here, but ${rel} has ${c.what}. ${c.consequence}`);
+    if (c && req.key) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", v.keyRange(...req.key), firstFitting([`${req.label} here, but ${rel} has ${c.what}: ${c.brief}`, `${req.label} here, but ${baseName(rel)} has ${c.what}: ${c.brief}`, `${req.label} here, but its DeepSpeed file has ${c.what}: ${c.brief}`]), undefined, undefined, `${req.label} here, but ${rel} has ${c.what}. ${c.consequence}`);
     if (c) relateLast(d, "deepspeed/DS9", ds.path, c.entry.range, `${rel} has ${c.what}`);
     return d.out;
   },

@@ -1,4 +1,5 @@
 /** axolotl/AX3 [inferred]: `bfloat16`/`float16: true` only set the load dtype; bf16 AMP stays on unless `bf16: false`. */
+import { fitMessage } from "../../../diagnostics";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, insertLineAfter, replaceValue } from "../../common/edits";
 import type { FrameworkRule } from "../../common/rule";
@@ -11,7 +12,7 @@ export const AX3: FrameworkRule<AxolotlContext> = {
     for (const k of ["bfloat16", "float16"] as const) {
       const e = v.entry(k);
       if (!e || e.value.value !== true || bf16 === false) continue;
-      d.add("AX3", "information", e.value.range, `\`${k}: true\` only sets the load dtype, but \`bf16\` is ${bf16E ? String(bf16E.value.raw ?? bf16E.value.value) : "unset (auto)"}, so bf16 AMP is still turned on for Ampere or newer GPUs [inferred]. Set \`bf16: false\` for ${k} weights without AMP, or drop \`${k}\` for AMP.`, [
+      d.add("AX3", "information", e.value.range, { message: fitMessage(`\`${k}: true\` only sets the load dtype: bf16 AMP is still on for Ampere or newer GPUs [inferred]`), detail: `\`${k}: true\` only sets the load dtype, but \`bf16\` is ${bf16E ? String(bf16E.value.raw ?? bf16E.value.value) : "unset (auto)"}, so bf16 AMP is still turned on for Ampere or newer GPUs [inferred]. Set \`bf16: false\` for ${k} weights without AMP, or drop \`${k}\` for AMP.` }, [
         bf16E ? fix("Set bf16: false (no AMP)", [replaceValue(bf16E, "false")], true) : fix("Add bf16: false (no AMP)", [insertLineAfter(doc, e.range, "bf16: false")], true),
       ]);
     }

@@ -9,7 +9,7 @@ export const AX4: FrameworkRule<AxolotlContext> = {
     const d = diagnostics("axolotl");
     const amp = bf16 === true || bf16 === "auto";
     if (fullFT && amp && !dsOn && !(fsdpOn && !fsdp2) && !v.bool("fp8")) {
-      d.add("AX4", "information", bf16E?.value.range ?? v.keyRange("base_model"), `[inferred] Full fine-tune with bf16 ${bf16 === "auto" ? "(auto, the default)" : ""} on ${fsdp2 ? "FSDP2" : "a single GPU or DDP"}: Axolotl loads the model in bf16 and ${fsdp2 ? "its FSDP2 path does not upcast" : "nothing upcasts it"}, so weights, gradients and optimizer state are pure bf16 with no fp32 master copy. Use DeepSpeed ZeRO (fp32 master partitions) if you need fp32 master weights, or accept it.`.replace("  ", " "));
+      d.add("AX4", "information", bf16E?.value.range ?? v.keyRange("base_model"), `[inferred] Full fine-tune with bf16 on ${fsdp2 ? "FSDP2" : "one GPU or DDP"}: pure bf16, no fp32 master copy of the weights`, undefined, undefined, `[inferred] Full fine-tune with bf16 ${bf16 === "auto" ? "(auto, the default)" : ""} on ${fsdp2 ? "FSDP2" : "a single GPU or DDP"}: Axolotl loads the model in bf16 and ${fsdp2 ? "its FSDP2 path does not upcast" : "nothing upcasts it"}, so weights, gradients and optimizer state are pure bf16 with no fp32 master copy. Use DeepSpeed ZeRO (fp32 master partitions) if you need fp32 master weights, or accept it.`.replace("  ", " "));
     }
     return d.out;
   },

@@ -9,7 +9,7 @@ export const AX6: FrameworkRule<AxolotlContext> = {
   run({ fp16, fullFT, fp16E, bf16E, bf16 }) {
     const d = diagnostics("axolotl");
     if (fp16 && fullFT && fp16E && bf16 !== true) {
-      d.add("AX6", "warning", fp16E.value.range, "`fp16: true` on a full fine-tune loads the model in fp16, and the GradScaler then fails with \"Attempting to unscale FP16 gradients\". Use bf16 or a LoRA adapter.", bf16E ? [fix("Use bf16 instead", [replaceValue(fp16E, "false"), replaceValue(bf16E, "true")], true)] : [fix("Use bf16 instead", [replaceValue(fp16E, "false")], true)]);
+      d.add("AX6", "warning", fp16E.value.range, { message: "`fp16: true` on a full fine-tune loads the model in fp16: the GradScaler then fails (unscale FP16 gradients)", detail: "`fp16: true` on a full fine-tune loads the model in fp16, and the GradScaler then fails with \"Attempting to unscale FP16 gradients\". Use bf16 or a LoRA adapter." }, bf16E ? [fix("Use bf16 instead", [replaceValue(fp16E, "false"), replaceValue(bf16E, "true")], true)] : [fix("Use bf16 instead", [replaceValue(fp16E, "false")], true)]);
     }
     return d.out;
   },

@@ -7,6 +7,8 @@ import { diagnostics } from "../../common/diagnosticBuilder";
 import { requestedMode } from "../../common/deepspeedLinks";
 import { relateLast } from "../../common/related";
 import type { FrameworkRule } from "../../common/rule";
+import { firstFitting } from "../../../diagnostics";
+import { baseName } from "../../common/linkedFiles";
 import { dsConflict, type LinkedDs } from "../../deepspeed/linked";
 import type { AxolotlContext } from "../context";
 import { AXOLOTL_BUNDLED_VERSION } from "../dsConfigs";
@@ -20,19 +22,25 @@ export const deepspeedLink: FrameworkRule<AxolotlContext> = {
     const at = req.key ? v.keyRange(...req.key) : v.keyRange("deepspeed");
     if (dsSource === "inline") {
       const c = dsConflict(ds.facts, req.mode, "axolotl");
-      if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", at, `${req.label} here, but the inline \`deepspeed:\` mapping has ${c.what}. ${c.consequence}`);
+      if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", at, `${req.label} here, but the inline \`deepspeed:\` mapping has ${c.what}: ${c.brief}`, undefined, undefined, `${req.label} here, but the inline \`deepspeed:\` mapping has ${c.what}. ${c.consequence}`);
     } else if (dsSource === "file") {
       const c = dsConflict(ds.facts, req.mode, "axolotl");
-      if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", at, `${req.label} here, but ${dsRel!} has ${c.what}. ${c.consequence}`);
+      if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", at, firstFitting([`${req.label} here, but ${dsRel!} has ${c.what}: ${c.brief}`, `${req.label} here, but ${baseName(dsRel!)} has ${c.what}: ${c.brief}`, `${req.label} here, but its DeepSpeed file has ${c.what}: ${c.brief}`]), undefined, undefined, `${req.label} here, but ${dsRel!} has ${c.what}. ${c.consequence}`);
       if (c) relateLast(d, "deepspeed/DS9", ds.path, c.entry.range, `${dsRel!} has ${c.what}`);
     } else if (dsSource === "missing") {
-      if (env.documentPath) d.add("deepspeed-config-missing", "information", v.entry("deepspeed")!.value.range, missingDsMessage(dsRel!, ds));
+      if (env.documentPath) d.add("deepspeed-config-missing", "information", v.entry("deepspeed")!.value.range, missingDsShort(ds), undefined, undefined, missingDsMessage(dsRel!, ds));
       const c = ds.missing === "bundled" ? dsConflict(ds.facts, req.mode, "axolotl") : undefined;
-      if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", at, `${req.label} here, but Axolotl's bundled ${ds.path} has ${c.what}. ${c.consequence}`);
+      if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", at, firstFitting([`${req.label} here, but Axolotl's bundled ${ds.path} has ${c.what}: ${c.brief}`, `${req.label} here, but Axolotl's bundled ${baseName(ds.path)} has ${c.what}: ${c.brief}`]), undefined, undefined, `${req.label} here, but Axolotl's bundled ${ds.path} has ${c.what}. ${c.consequence}`);
     }
     return d.out;
   },
 };
+
+/** The one-sentence message; missingDsMessage is the detail. */
+function missingDsShort(ds: LinkedDs): string {
+  if (ds.missing === "bundled") return `DeepSpeed config not found here: read as Axolotl's bundled ${ds.path} at axolotl ${AXOLOTL_BUNDLED_VERSION}`;
+  return "DeepSpeed config not found: its own settings cannot be checked (the run still uses DeepSpeed)";
+}
 
 function missingDsMessage(rel: string, ds: LinkedDs): string {
   const where = `The DeepSpeed config \`${rel}\` was not found next to this file or in a folder above it`;

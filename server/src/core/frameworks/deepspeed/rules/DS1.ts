@@ -11,12 +11,13 @@ export const DS1: FrameworkRule<DeepSpeedContext> = {
     if (f.bf16Enabled === true && f.fp16Enabled === true) {
       const msg = "`fp16.enabled` and `bf16.enabled` are both true: DeepSpeed refuses to start (AssertionError \"bfloat16 and fp16 modes cannot be simultaneously enabled\"). Keep one.";
       const fixes = [fix("Disable fp16 (keep bf16)", [replaceValue(f.fp16Entry!, "false")], true), fix("Disable bf16 (keep fp16)", [replaceValue(f.bf16Entry!, "false")])];
-      d.add("DS1", "error", f.bf16Entry!.range, msg, fixes);
-      d.add("DS1", "error", f.fp16Entry!.range, msg, fixes);
+      const short = "`fp16.enabled` and `bf16.enabled` are both true: DeepSpeed refuses to start (AssertionError)";
+      d.add("DS1", "error", f.bf16Entry!.range, { message: short, detail: msg }, fixes);
+      d.add("DS1", "error", f.fp16Entry!.range, { message: short, detail: msg }, fixes);
     }
     const amp = v.entry("amp", "enabled");
     if (f.ampEnabled && amp && (f.bf16Enabled === true || f.fp16Enabled === true)) {
-      d.add("DS1", "error", amp.range, `\`amp.enabled\` (Apex AMP) is combined with DeepSpeed's own ${f.bf16Enabled === true ? "bf16" : "fp16"} mode: DeepSpeed raises NotImplementedError. Use one mixed-precision mode.`, [fix("Disable Apex amp", [replaceValue(amp, "false")], true)]);
+      d.add("DS1", "error", amp.range, { message: `\`amp.enabled\` (Apex AMP) with DeepSpeed's ${f.bf16Enabled === true ? "bf16" : "fp16"} mode: DeepSpeed raises NotImplementedError`, detail: `\`amp.enabled\` (Apex AMP) is combined with DeepSpeed's own ${f.bf16Enabled === true ? "bf16" : "fp16"} mode: DeepSpeed raises NotImplementedError. Use one mixed-precision mode.` }, [fix("Disable Apex amp", [replaceValue(amp, "false")], true)]);
     }
     return d.out;
   },

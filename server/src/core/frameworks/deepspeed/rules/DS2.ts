@@ -10,7 +10,7 @@ export const DS2: FrameworkRule<DeepSpeedContext> = {
     const d = diagnostics("deepspeed");
     const amp = v.entry("amp", "enabled");
     if (f.ampEnabled && amp && typeof f.stage === "number" && f.stage >= 1) {
-      d.add("DS2", "error", amp.range, `\`amp.enabled\` with ZeRO stage ${f.stage}: DeepSpeed asserts "Amp and ZeRO are not currently compatible". Use \`bf16\`/\`fp16\` instead of Apex amp.`, [fix("Disable Apex amp", [replaceValue(amp, "false")], true)]);
+      d.add("DS2", "error", amp.range, { message: `\`amp.enabled\` with ZeRO stage ${f.stage}: DeepSpeed asserts Amp and ZeRO are not compatible`, detail: `\`amp.enabled\` with ZeRO stage ${f.stage}: DeepSpeed asserts "Amp and ZeRO are not currently compatible". Use \`bf16\`/\`fp16\` instead of Apex amp.` }, [fix("Disable Apex amp", [replaceValue(amp, "false")], true)]);
     }
     return d.out;
   },

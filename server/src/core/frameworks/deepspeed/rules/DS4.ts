@@ -20,7 +20,7 @@ export const DS4: FrameworkRule<DeepSpeedContext> = {
     }
     for (const e of [master, optStates]) {
       if (e && e.value.value === true && (f.stage === 0 || f.stage === undefined)) {
-        d.add("DS4", "error", e.range, `\`${e.path[e.path.length - 1]}\` works with ZeRO stages 1–3 only, and this config runs ${f.stage === undefined ? "without `zero_optimization.stage` (stage 0)" : "ZeRO stage 0"}.`);
+        d.add("DS4", "error", e.range, { message: `\`${e.path[e.path.length - 1]}\` works with ZeRO stages 1–3 only, and this config runs ZeRO stage 0`, detail: `\`${e.path[e.path.length - 1]}\` works with ZeRO stages 1–3 only, and this config runs ${f.stage === undefined ? "without `zero_optimization.stage` (stage 0)" : "ZeRO stage 0"}.` });
       }
     }
     const pd = v.entry("data_types", "param_dtype");

@@ -12,9 +12,9 @@ export const DS5: FrameworkRule<DeepSpeedContext> = {
     const d = diagnostics("deepspeed");
     if (f.bf16Enabled === true && f.gas !== undefined && f.gas > 1 && !(f.gradAccumDtype && DS_DTYPE[f.gradAccumDtype] === "float32")) {
       const gasEntry = v.entry("gradient_accumulation_steps")!;
-      d.add("DS5", "warning", gasEntry.range, `bf16 with gradient_accumulation_steps = ${f.gas}: gradients are accumulated in bf16 across the ${f.gas} micro-steps, so small contributions round away. Set \`data_types.grad_accum_dtype: "fp32"\` to accumulate in fp32.`, flowRoot(doc) ? [
+      d.add("DS5", "warning", gasEntry.range, `bf16 with gradient_accumulation_steps = ${f.gas}: gradients accumulate in bf16, so small contributions round away`, flowRoot(doc) ? [
         fix('Accumulate in fp32 (data_types.grad_accum_dtype: "fp32")', [jsonAddKey(doc, v, ["data_types"], "grad_accum_dtype", '"fp32"')], true),
-      ] : []);
+      ] : [], undefined, `bf16 with gradient_accumulation_steps = ${f.gas}: gradients are accumulated in bf16 across the ${f.gas} micro-steps, so small contributions round away. Set \`data_types.grad_accum_dtype: "fp32"\` to accumulate in fp32.`);
     }
     return d.out;
   },

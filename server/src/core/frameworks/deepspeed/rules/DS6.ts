@@ -15,9 +15,9 @@ export const DS6: FrameworkRule<DeepSpeedContext> = {
     if ((f.bf16Enabled === true) !== (f.fp16Enabled === true) && !f.commDtype && !f.masterBf16 && !f.compressedComm) {
       const e = f.bf16Enabled === true ? f.bf16Entry! : f.fp16Entry!;
       const mode = f.bf16Enabled === true ? "bf16" : "fp16";
-      d.add("DS6", "information", e.range, `${mode} without \`communication_data_type\`: gradients are averaged across ranks in ${mode}. Set \`"communication_data_type": "fp32"\` for a full-precision reduction (accelerate does this itself on ROCm).`, flowRoot(doc) ? [
+      d.add("DS6", "information", e.range, `${mode} without \`communication_data_type\`: gradients are averaged across ranks in ${mode}`, flowRoot(doc) ? [
         fix('Reduce gradients in fp32 ("communication_data_type": "fp32")', [jsonAddKey(doc, v, [], "communication_data_type", '"fp32"')]),
-      ] : []);
+      ] : [], undefined, `${mode} without \`communication_data_type\`: gradients are averaged across ranks in ${mode}. Set \`"communication_data_type": "fp32"\` for a full-precision reduction (accelerate does this itself on ROCm).`);
     }
     return d.out;
   },

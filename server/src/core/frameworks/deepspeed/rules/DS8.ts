@@ -1,4 +1,5 @@
 /** deepspeed/DS8: the batch trio (train batch = micro batch × accumulation × world size). */
+import { fitMessage } from "../../../diagnostics";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";
 import type { FrameworkRule } from "../../common/rule";
@@ -12,9 +13,9 @@ export const DS8: FrameworkRule<DeepSpeedContext> = {
       const gas = f.gas ?? 1;
       const e = v.entry("train_batch_size")!;
       if (f.trainBatch % (f.micro * gas) !== 0) {
-        d.add("DS8", "error", e.value.range, `train_batch_size (${f.trainBatch}) is not a multiple of train_micro_batch_size_per_gpu × gradient_accumulation_steps (${f.micro} × ${gas}); DeepSpeed asserts train_batch_size = micro × accumulation × world size for every world size.`);
+        d.add("DS8", "error", e.value.range, { message: `train_batch_size (${f.trainBatch}) is not a multiple of micro batch × accumulation (${f.micro} × ${gas}): DeepSpeed asserts`, detail: `train_batch_size (${f.trainBatch}) is not a multiple of train_micro_batch_size_per_gpu × gradient_accumulation_steps (${f.micro} × ${gas}); DeepSpeed asserts train_batch_size = micro × accumulation × world size for every world size.` });
       } else if (worldSize && worldSize.source !== "batch-trio" && f.trainBatch !== f.micro * gas * worldSize.value) {
-        d.add("DS8", "error", e.value.range, `train_batch_size (${f.trainBatch}) ≠ ${f.micro} × ${gas} × ${worldSize.value} (micro batch × accumulation × world size, world size ${worldSize.detail}); DeepSpeed asserts they are equal.`, [
+        d.add("DS8", "error", e.value.range, { message: fitMessage(`train_batch_size (${f.trainBatch}) ≠ ${f.micro} × ${gas} × ${worldSize.value} (micro × accumulation × world size): DeepSpeed asserts`), detail: `train_batch_size (${f.trainBatch}) ≠ ${f.micro} × ${gas} × ${worldSize.value} (micro batch × accumulation × world size, world size ${worldSize.detail}); DeepSpeed asserts they are equal.` }, [
           fix(`Set train_batch_size to ${f.micro * gas * worldSize.value}`, [replaceValue(e, String(f.micro * gas * worldSize.value))], true),
         ]);
       }

@@ -1,4 +1,6 @@
 /** deepspeed/DS9 seen from the JSON side: a YAML config that uses this file requests another mode. */
+import { firstFitting } from "../../../diagnostics";
+import { baseName } from "../../common/linkedFiles";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import type { FrameworkRule } from "../../common/rule";
 import { relateLast } from "../../common/related";
@@ -13,7 +15,7 @@ export const DS9: FrameworkRule<DeepSpeedContext> = {
       const c = dsConflict(f, r.mode, r.framework);
       if (!c) continue;
       const e = c.entry;
-      d.add("DS9", c.inferred ? "information" : "warning", e.range, `${c.what} here, but ${r.relPath} (${r.framework}), which uses this file, sets ${r.label}. ${c.consequence}`);
+      d.add("DS9", c.inferred ? "information" : "warning", e.range, firstFitting([`${c.what} here, but ${r.relPath} sets ${r.label}: ${c.brief}`, `${c.what} here, but ${baseName(r.relPath)} sets ${r.label}: ${c.brief}`, `${c.what} here, but a config using this file sets ${r.label}: ${c.brief}`]), undefined, undefined, `${c.what} here, but ${r.relPath} (${r.framework}), which uses this file, sets ${r.label}. ${c.consequence}`);
       relateLast(d, "deepspeed/DS9", r.path, r.keyRange, `${r.relPath} sets ${r.label}`);
     }
     return d.out;

@@ -1,4 +1,5 @@
 /** lightning/PL1: `precision` is not a Lightning precision: Trainer raises ValueError (fix: the nearest one). */
+import { fitMessage } from "../../../diagnostics";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";
 import type { FrameworkRule } from "../../common/rule";
@@ -13,7 +14,7 @@ export const PL1: FrameworkRule<LightningContext> = {
     if (pe && !valid) {
       const raw = String(pe.value.value);
       const to = GUESS[raw.toLowerCase()] ?? nearest(raw, CANONICAL);
-      d.add("PL1", "error", pe.value.range, `\`precision: ${pe.value.raw ?? raw}\` is not a Lightning precision: Trainer raises ValueError "Precision ${raw} is invalid". Allowed: ${CANONICAL.join(", ")} (legacy 16, bf16, 32, 64).${to ? ` Did you mean ${to}?` : ""}`, to ? [fix(`Use ${to}`, [replaceValue(pe, to)], true)] : []);
+      d.add("PL1", "error", pe.value.range, { message: fitMessage(`\`precision: ${pe.value.raw ?? raw}\` is not a Lightning precision: Trainer raises ValueError`, to ? `; did you mean ${to}?` : ""), detail: `\`precision: ${pe.value.raw ?? raw}\` is not a Lightning precision: Trainer raises ValueError "Precision ${raw} is invalid". Allowed: ${CANONICAL.join(", ")} (legacy 16, bf16, 32, 64).${to ? ` Did you mean ${to}?` : ""}` }, to ? [fix(`Use ${to}`, [replaceValue(pe, to)], true)] : []);
     }
     return d.out;
   },

@@ -10,7 +10,7 @@ export const PL10: FrameworkRule<LightningContext> = {
     const plugins = t.entriesUnder("plugins").filter((e) => /(class_path|_target_)$/.test(e.path[e.path.length - 1]!) && /Precision/.test(String(e.value.value)));
     const pluginStr = t.entry("plugins");
     const pluginPrecision = plugins[0] ?? (pluginStr && /precision/i.test(String(pluginStr.value.value)) ? pluginStr : undefined);
-    if (pe && pluginPrecision) d.add("PL10", "error", pe.keyRange, `Both \`precision\` and a Precision plugin (${String(pluginPrecision.value.value)}) are set: Lightning raises ValueError "Received both \`precision=...\` and \`plugins=...\`". Keep one.`);
+    if (pe && pluginPrecision) d.add("PL10", "error", pe.keyRange, { message: "Both `precision` and a Precision plugin are set: Lightning raises ValueError", detail: `Both \`precision\` and a Precision plugin (${String(pluginPrecision.value.value)}) are set: Lightning raises ValueError "Received both \`precision=...\` and \`plugins=...\`". Keep one.` });
     return d.out;
   },
 };

@@ -11,7 +11,7 @@ export const PL12: FrameworkRule<LightningContext> = {
       const dp = st.args.int("data_parallel_size");
       const tp = st.args.int("tensor_parallel_size");
       if (dp !== undefined && tp !== undefined && devices !== undefined && dp * tp !== devices * nodes) {
-        d.add("PL12", "error", st.args.keyRange("data_parallel_size"), `data_parallel_size × tensor_parallel_size = ${dp} × ${tp} = ${dp * tp}, but devices × num_nodes = ${devices} × ${nodes} = ${devices * nodes}: ModelParallelStrategy raises RuntimeError.`);
+        d.add("PL12", "error", st.args.keyRange("data_parallel_size"), { message: `data_parallel_size × tensor_parallel_size = ${dp * tp}, but devices × num_nodes = ${devices * nodes}: RuntimeError`, detail: `data_parallel_size × tensor_parallel_size = ${dp} × ${tp} = ${dp * tp}, but devices × num_nodes = ${devices} × ${nodes} = ${devices * nodes}: ModelParallelStrategy raises RuntimeError.` });
       }
     }
     return d.out;

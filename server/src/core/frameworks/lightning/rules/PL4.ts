@@ -11,7 +11,7 @@ export const PL4: FrameworkRule<LightningContext> = {
     if (st.family === "deepspeed") {
       if (valid && (precision === "64-true" || te)) d.add("PL4", "error", pRange, `\`precision: ${precision}\` is not supported by the DeepSpeed strategy: Lightning raises ValueError.`, pe ? [fix("Use bf16-mixed", [replaceValue(pe, "bf16-mixed")], true)] : []);
       const alg = t.entry("gradient_clip_algorithm");
-      if (alg && alg.value.value === "value") d.add("PL4", "error", alg.value.range, "`gradient_clip_algorithm: value` is not supported with DeepSpeed: Lightning raises MisconfigurationException. Use norm clipping.", [fix("Use norm", [replaceValue(alg, "norm")], true)]);
+      if (alg && alg.value.value === "value") d.add("PL4", "error", alg.value.range, { message: "`gradient_clip_algorithm: value` is not supported with DeepSpeed: Lightning raises MisconfigurationException", detail: "`gradient_clip_algorithm: value` is not supported with DeepSpeed: Lightning raises MisconfigurationException. Use norm clipping." }, [fix("Use norm", [replaceValue(alg, "norm")], true)]);
     }
     return d.out;
   },

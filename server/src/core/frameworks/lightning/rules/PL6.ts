@@ -12,7 +12,7 @@ export const PL6: FrameworkRule<LightningContext> = {
     const clipAlg = t.entry("gradient_clip_algorithm");
     if (st.family === "fsdp" && clipVal !== undefined && clipVal > 0 && (!clipAlg || clipAlg.value.value !== "value")) {
       const clipE = t.entry("gradient_clip_val")!;
-      d.add("PL6", "error", clipE.range, `\`gradient_clip_val: ${clipVal}\` with the FSDP strategy clips by norm, which FSDPPrecision does not support: Lightning raises MisconfigurationException (Lightning-AI/pytorch-lightning#19235). Clip by value, or clip manually through the FSDP API.`, [
+      d.add("PL6", "error", clipE.range, { message: `\`gradient_clip_val: ${clipVal}\` with FSDP clips by norm, which FSDPPrecision rejects: MisconfigurationException`, detail: `\`gradient_clip_val: ${clipVal}\` with the FSDP strategy clips by norm, which FSDPPrecision does not support: Lightning raises MisconfigurationException (Lightning-AI/pytorch-lightning#19235). Clip by value, or clip manually through the FSDP API.` }, [
         clipAlg ? fix("Set gradient_clip_algorithm: value", [replaceValue(clipAlg, "value")], true) : fix("Add gradient_clip_algorithm: value", [insertLineAfter(doc, clipE.range, "gradient_clip_algorithm: value")], true),
       ]);
     }

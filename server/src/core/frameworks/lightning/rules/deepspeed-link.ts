@@ -7,6 +7,8 @@ import { requestedMode } from "../../common/deepspeedLinks";
 import { relateLast } from "../../common/related";
 import type { FrameworkRule } from "../../common/rule";
 import { View } from "../../common/view";
+import { firstFitting } from "../../../diagnostics";
+import { baseName } from "../../common/linkedFiles";
 import { dsConflict } from "../../deepspeed/linked";
 import type { LightningContext } from "../context";
 
@@ -18,11 +20,11 @@ export const deepspeedLink: FrameworkRule<LightningContext> = {
     if (ds) {
       const req = requestedMode(new View(doc), "lightning");
       const c = dsConflict(ds.facts, req.mode, "lightning");
-      if (c && pe) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", pe.keyRange, `${req.label} here, but ${cfgRel} has ${c.what}. ${c.consequence}`);
+      if (c && pe) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", pe.keyRange, firstFitting([`${req.label} here, but ${cfgRel} has ${c.what}: ${c.brief}`, `${req.label} here, but ${baseName(cfgRel)} has ${c.what}: ${c.brief}`, `${req.label} here, but its DeepSpeed file has ${c.what}: ${c.brief}`]), undefined, undefined, `${req.label} here, but ${cfgRel} has ${c.what}. ${c.consequence}`);
       if (c && pe) relateLast(d, "deepspeed/DS9", ds.path, c.entry.range, `${cfgRel} has ${c.what}`);
     } else if (env.documentPath && !cfgRel.includes("${")) {
       const e = st.args?.entry("config");
-      if (e) d.add("deepspeed-config-missing", "information", e.value.range, `The DeepSpeed config \`${cfgRel}\` was not found next to this file or in a folder above it, so its own settings cannot be checked. The run is still DeepSpeed (fp32 master weights in the ZeRO optimizer); shown with the precision block Lightning adds from \`precision\` when the file has none.`);
+      if (e) d.add("deepspeed-config-missing", "information", e.value.range, "DeepSpeed config not found next to this file or above it: its own settings cannot be checked", undefined, undefined, `The DeepSpeed config \`${cfgRel}\` was not found next to this file or in a folder above it, so its own settings cannot be checked. The run is still DeepSpeed (fp32 master weights in the ZeRO optimizer); shown with the precision block Lightning adds from \`precision\` when the file has none.`);
     }
     return d.out;
   },

@@ -5,7 +5,7 @@
  * Silent when the world size is only the run_train.sh default (source "default"): the per-GPU figure of a
  * `-1` layout then rests on a guess (a 70B preset is meant for many nodes), and a guess is no finding.
  */
-import { diag } from "../../../diagnostics";
+import { diag, fitMessage } from "../../../diagnostics";
 import { GPUS } from "../../../engine/gpus";
 import { formatBytes } from "../../../engine/dtypes";
 import { findEntry, findSection } from "../../../model";
@@ -43,7 +43,11 @@ export const memoryExceedsGpu: TitanRule = {
         "memory-exceeds-gpu",
         "information",
         range,
-        `Estimated peak memory ≈ ${formatBytes(reserved)} per GPU (reserved; ${formatBytes(mem.perGpuBytes.peak)} allocated) for this ${ctx.layoutName} run on ${worldSizePhrase(ctx)} is ${over}% above the ${gpu.label}'s ${formatBytes(gpu.memoryBytes)} (GPU from ${GPU_SOURCE[ctx.gpu.source] ?? ctx.gpu.source}). This is an estimate; the largest terms: ${top.join(", ")}${offload}. Lower local_batch_size or seq_len, checkpoint more activations, or shard over more GPUs.`,
+        fitMessage(`Estimated peak memory ≈ ${formatBytes(reserved)} per GPU is ${over}% above the ${gpu.label}'s ${formatBytes(gpu.memoryBytes)}: it may run out of memory`),
+        undefined,
+        {
+          detail: `Estimated peak memory ≈ ${formatBytes(reserved)} per GPU (reserved; ${formatBytes(mem.perGpuBytes.peak)} allocated) for this ${ctx.layoutName} run on ${worldSizePhrase(ctx)} is ${over}% above the ${gpu.label}'s ${formatBytes(gpu.memoryBytes)} (GPU from ${GPU_SOURCE[ctx.gpu.source] ?? ctx.gpu.source}). This is an estimate; the largest terms: ${top.join(", ")}${offload}. Lower local_batch_size or seq_len, checkpoint more activations, or shard over more GPUs.`,
+        },
       ),
     ];
   },

@@ -11,7 +11,7 @@ export const parallelDims: TitanRule = {
     return ctx.dims.errors.map((e) => {
       const where = dimsAnchor(ctx, e.fields);
       // Past the analysis bound Precision Lens cannot know what happens: say so quietly, assert nothing.
-      if (e.kind === "limit") return diag("parallel-dims-limit", "information", where.range, e.message);
+      if (e.kind === "limit") return diag("parallel-dims-limit", "information", where.range, e.message, undefined, e.detail ? { detail: e.detail } : undefined);
       return diag(
         `parallel-dims-${e.kind}`,
         "error",

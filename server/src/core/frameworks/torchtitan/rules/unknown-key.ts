@@ -14,7 +14,7 @@
  *  - extension-section-without-module: a table an in-repo extension module adds, while the config does
  *    not name that module (it may come from the command line).
  */
-import { diag, fix } from "../../../diagnostics";
+import { detailIfLonger, diag, firstFitting, fitMessage, fix } from "../../../diagnostics";
 import { moveKey, deleteEntry, renameTable, setKey, renameKey, headerPrefixOf, findEntryDeep, tomlValue } from "../../../edit/toml";
 import type { ConfigDocument, ConfigEntry, ConfigSection } from "../../../model";
 import type { Diagnostic, Fix, Range, Severity, TextEdit } from "../../../types";
@@ -100,7 +100,9 @@ export function computeSchemaKeys(doc: ConfigDocument, date: string, versionId: 
         "unknown-key",
         severity,
         firstUnexplained.keyRange,
-        `${unexplained} more keys from here on are not in torchtitan ${versionId}'s schema (${consequence}); after ${MAX_EXPLAINED} findings they are not listed one by one.`,
+        fitMessage(`${unexplained} more keys from here on are not in torchtitan ${versionId}'s schema`, ` (${consequence})`),
+        undefined,
+        { detail: `${unexplained} more keys from here on are not in torchtitan ${versionId}'s schema (${consequence}); after ${MAX_EXPLAINED} findings they are not listed one by one.` },
       ),
     );
   }
@@ -117,12 +119,15 @@ export function computeSchemaKeys(doc: ConfigDocument, date: string, versionId: 
     const top = topUnknownPrefix(s.path, known);
     if (view.unknownModule) continue;
     reportedSections.add(top.join("."));
+    const emptyLong = `Unknown table [${s.path.join(".")}] (empty): ${consequence}${view.strict ? ` ("Invalid field names in ${dataclassName(top.slice(0, -1))} data: ${quoteSet([top[top.length - 1]!])}")` : ""}.`;
+    const emptyMsg = fitMessage(`Unknown table [${s.path.join(".")}] (empty): ${verdict(view.strict, versionId)}`);
     const ds = diag(
       "unknown-section",
       severity,
       s.headerRange,
-      `Unknown table [${s.path.join(".")}] (empty): ${consequence}${view.strict ? ` ("Invalid field names in ${dataclassName(top.slice(0, -1))} data: ${quoteSet([top[top.length - 1]!])}")` : ""}.`,
+      emptyMsg,
       { fixes: [fix(`Remove the empty [${s.path.join(".")}] table`, [{ range: headerLines(doc, s), newText: "" }], true)] },
+      detailIfLonger(emptyMsg, emptyLong),
     );
     out.push(isMovedTable(s.path, date) ? ds : markSafe(ds));
   }
@@ -185,8 +190,9 @@ function unknown(
         "extension-section-without-module",
         "warning",
         range,
-        `[${topName}] comes from the ${ext.label} extension module ${module}, which this config does not name: unless ${sec}.${key} is given on the command line, ${consequence}.`,
+        fitMessage(`[${topName}] is from an extension module this config does not name: ${consequence}`),
         { fixes: [fix(`Add ${sec}.${key} = "${module}"`, setKey(doc, [sec], key, JSON.stringify(module)), true)] },
+        { detail: `[${topName}] comes from the ${ext.label} extension module ${module}, which this config does not name: unless ${sec}.${key} is given on the command line, ${consequence}.` },
       );
       return [d];
     }
@@ -214,7 +220,9 @@ function unknown(
       (older ? ` [${topName}] is newer: at ${versionId} ${e.path.join(".")} is ${older.path} (moved on ${older.rule.date}).` : names.length ? ` Did you mean [${names[0]}]?` : "") +
       (older || (names.length && !view.workspace.length) ? "" : forkHint(view));
     const sectionSeverity: Severity = !view.strict && !older && fixes.length === 0 ? "information" : severity;
-    const d = diag("unknown-section", sectionSeverity, range, `${what}: ${consequence}${tc}.${hint}`, fixes.length ? { fixes } : undefined);
+    const sectionHint = older ? `; here it is ${older.path}` : names.length ? `; did you mean [${names[0]}]?` : forkHintShort(view);
+    const sectionMsg = withHint(`${what}: ${verdict(view.strict, versionId)}`, sectionHint);
+    const d = diag("unknown-section", sectionSeverity, range, sectionMsg, fixes.length ? { fixes } : undefined, detailIfLonger(sectionMsg, `${what}: ${consequence}${tc}.${hint}`));
     return [fixes.length === 1 && isClearSuggestion(topName, names) ? markSafe(d) : d];
   }
 
@@ -248,8 +256,27 @@ function unknown(
   const hint =
     (older ? ` Did you mean ${older.path}?${renamedNote}` : fixes.length ? ` Did you mean ${fixes[0]!.title.replace(/^Rename to |^Move to /, "")}?` : "") +
     (view.unknownModule || (fixes.length && !view.workspace.length) ? "" : forkHint(view));
-  const d = diag("unknown-key", sev, e.keyRange, `Unknown key "${leaf}" in [${table.join(".")}]: ${because}${tc}.${hint}`, fixes.length ? { fixes } : undefined);
+  const becauseShort = view.unknownModule ? `valid only if ${view.unknownModule.name} adds it` : verdict(view.strict, versionId);
+  const keyHint = older ? `; did you mean ${older.path}?` : fixes.length ? `; did you mean ${fixes[0]!.title.replace(/^Rename to |^Move to /, "")}?` : view.unknownModule ? "" : forkHintShort(view);
+  const keyMsg = withHint(`Unknown key "${leaf}" in [${table.join(".")}]: ${becauseShort}`, keyHint);
+  const d = diag("unknown-key", sev, e.keyRange, keyMsg, fixes.length ? { fixes } : undefined, detailIfLonger(keyMsg, `Unknown key "${leaf}" in [${table.join(".")}]: ${because}${tc}.${hint}`));
   return [(older && fixes.length === 1) || (names.length && fixes.length === names.length && isClearSuggestion(leaf, names)) ? markSafe(d) : d];
+}
+
+/** head + hint in one short message; when both do not fit, "upstream " gives way before the hint does. */
+function withHint(head: string, hint: string): string {
+  const m = fitMessage(head, hint);
+  return !hint || m.endsWith(hint) ? m : fitMessage(head.replace("upstream torchtitan ", "torchtitan "), hint);
+}
+
+/** The schema verdict as a clause for the one-sentence message. */
+function verdict(strict: boolean, versionId: string): string {
+  return strict ? `upstream torchtitan ${versionId} rejects it at launch` : `upstream torchtitan ${versionId} ignores it`;
+}
+
+/** forkHint as a clause for the one-sentence message. */
+function forkHintShort(view: SchemaView): string {
+  return view.workspace.length ? " (nor in the workspace's torchtitan config)" : " (a fork may define it)";
 }
 
 /** What a fork user is told about a key upstream does not have. */
@@ -274,18 +301,15 @@ function removed(doc: ConfigDocument, e: ConfigEntry, r: RenameResult, severity:
       "removed-key",
       severity,
       e.keyRange,
-      `${dotted} was removed from torchtitan on ${rule.date}${rule.commit ? ` (${rule.commit})` : ""}: ${consequence}, so float8 training is off. Float8 linears are now turned on by the converter "${converter}" in model.converters.`,
+      fitMessage(`${dotted} was removed on ${rule.date}: ${consequence.replace(" silently ", " ").replace("upstream torchtitan ", "torchtitan ")}, so float8 training is off`),
       { fixes: [fix(`Replace with "${converter}" in model.converters`, [...deleteEntry(doc, e), ...addConverter(doc, converter)], true)] },
+      { detail: `${dotted} was removed from torchtitan on ${rule.date}${rule.commit ? ` (${rule.commit})` : ""}: ${consequence}, so float8 training is off. Float8 linears are now turned on by the converter "${converter}" in model.converters.` },
     );
     return markSafe(d);
   }
-  const d = diag(
-    "removed-key",
-    severity,
-    e.keyRange,
-    `${dotted} was removed from torchtitan on ${rule.date}${rule.commit ? ` (${rule.commit})` : ""}: ${consequence}.${rule.advice ? ` Instead: ${rule.advice}.` : ""}`,
-    { fixes: [fix(`Remove ${dotted}`, deleteEntry(doc, e), true)] },
-  );
+  const removedLong = `${dotted} was removed from torchtitan on ${rule.date}${rule.commit ? ` (${rule.commit})` : ""}: ${consequence}.${rule.advice ? ` Instead: ${rule.advice}.` : ""}`;
+  const removedMsg = fitMessage(`${dotted} was removed from torchtitan on ${rule.date}: ${consequence.replace(" silently ", " ")}`);
+  const d = diag("removed-key", severity, e.keyRange, removedMsg, { fixes: [fix(`Remove ${dotted}`, deleteEntry(doc, e), true)] }, detailIfLonger(removedMsg, removedLong));
   // Deleting is safe when the value only turned something off, or the key never affected training.
   const v = e.value.value;
   const harmless = v === false || (Array.isArray(v) && v.length === 0) || dotted === "job.use_for_integration_test" || dotted === "checkpoint.interval_type";
@@ -321,7 +345,8 @@ function deprecated(doc: ConfigDocument, e: ConfigEntry, advice: string, version
   } else if (dotted === "experimental.custom_args_module") {
     if (!findEntryDeep(doc, ["job", "custom_config_module"])) fixes.push(fix("Move to job.custom_config_module", moveKey(doc, e, ["job"], { newKey: "custom_config_module" }), true));
   }
-  return diag("deprecated-key", "warning", e.keyRange, `${dotted} is deprecated in torchtitan ${versionId}: ${advice}.`, fixes.length ? { fixes } : undefined);
+  const deprecatedMsg = fitMessage(`${dotted} is deprecated in torchtitan ${versionId}`, `: ${advice.split(";")[0]!}`);
+  return diag("deprecated-key", "warning", e.keyRange, deprecatedMsg, fixes.length ? { fixes } : undefined, detailIfLonger(deprecatedMsg, `${dotted} is deprecated in torchtitan ${versionId}: ${advice}.`));
 }
 
 // ---------------------------------------------------------------------------------------- moved keys
@@ -382,7 +407,17 @@ function movedDiagnostics(doc: ConfigDocument, moved: { entry: ConfigEntry; r: R
     const when = r.steps.length > 1 ? `through ${r.steps.length} renames, the last on ${last.date}` : `on ${last.date}${last.commit ? ` (${last.commit})` : ""}`;
     const meaning = r.invert ? " The meaning is inverted: the fix negates the value." : "";
     const changed = r.changedMeaning ? ` Careful: ${r.changedMeaning}.` : "";
-    const d = diag("moved-key", severity, entry.keyRange, `${from} was renamed to ${to} ${when}: as ${from}, ${consequence}.${meaning}${changed}`, { fixes, facts: { movedTo: to } });
+    const inverted = r.invert ? " (meaning inverted)" : "";
+    const movedMsg = firstFitting(
+      [
+        `${from} was renamed to ${to} ${r.steps.length > 1 ? `(last on ${last.date})` : `on ${last.date}`}: ${consequence.replace(" silently ", " ")}${inverted}`,
+        `${from} was renamed to ${to}: ${consequence.replace(" silently ", " ").replace("upstream torchtitan ", "torchtitan ")}${inverted}`,
+        `${from} is now ${to}: ${consequence.replace(" silently ", " ").replace("upstream torchtitan ", "torchtitan ")}${inverted}`,
+        `${from} was renamed to ${to}${inverted}`,
+        ...(toLeaf === entry.path[entry.path.length - 1] ? [`${from} moved to [${toTable.join(".")}]${inverted}`] : []),
+      ],
+    );
+    const d = diag("moved-key", severity, entry.keyRange, movedMsg, { fixes, facts: { movedTo: to } }, detailIfLonger(movedMsg, `${from} was renamed to ${to} ${when}: as ${from}, ${consequence}.${meaning}${changed}`));
     out.push(safe && fixes.length === 1 ? markSafe(d) : d);
   }
   return out;

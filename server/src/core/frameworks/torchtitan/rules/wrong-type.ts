@@ -8,7 +8,7 @@
  *    an invalid selective_ac_option, an empty context_parallel_load_balancer.
  * The precision dtype knobs and the parallel degrees are checked by their own rules and skipped here.
  */
-import { diag, fix } from "../../../diagnostics";
+import { detailIfLonger, diag, firstFitting, fitMessage, fix } from "../../../diagnostics";
 import type { ConfigEntry, ConfigValue } from "../../../model";
 import type { Diagnostic, Fix } from "../../../types";
 import type { TitanContext, TitanRule } from "../context";
@@ -113,8 +113,13 @@ function wrongTypeDiag(e: ConfigEntry, spec: KeySpec): Diagnostic {
     "wrong-type",
     "error",
     v.range,
-    `${e.path.join(".")} expects ${TYPE_WORDS[spec.type]}, got ${describe(v)}: torchtitan does not type-check TOML values, so the run fails or misbehaves where the value is used.`,
+    firstFitting([
+      `${e.path.join(".")} expects ${TYPE_WORDS[spec.type]}, got ${describe(v)}: the run fails or misbehaves where it is used`,
+      `${e.path.join(".")} expects ${TYPE_WORDS[spec.type]}, got ${describe(v)}: the run may fail`,
+      `${e.path.join(".")} expects ${TYPE_WORDS[spec.type]}, got ${describe(v)}`,
+    ]),
     fixes.length ? { fixes } : undefined,
+    { detail: `${e.path.join(".")} expects ${TYPE_WORDS[spec.type]}, got ${describe(v)}: torchtitan does not type-check TOML values, so the run fails or misbehaves where the value is used.` },
   );
   return fixes.length === 1 ? markSafe(d) : d;
 }
@@ -153,11 +158,11 @@ function valueChecks(e: ConfigEntry, spec: KeySpec, date: string, versionId: str
   if (dotted === "activation_checkpoint.selective_ac_option" && v.kind === "string") {
     const s = v.value as string;
     if (s !== "op" && !(/^\d+$/.test(s) && Number(s) > 0)) {
-      out.push(diag("invalid-value", "error", v.range, `activation_checkpoint.selective_ac_option must be "op" or a positive integer string: torchtitan raises ValueError "Invalid selective AC option: ${s}" at launch (when mode = "selective").`));
+      out.push(diag("invalid-value", "error", v.range, fitMessage(`selective_ac_option must be "op" or a positive integer string: torchtitan raises ValueError at launch`), undefined, { detail: `activation_checkpoint.selective_ac_option must be "op" or a positive integer string: torchtitan raises ValueError "Invalid selective AC option: ${s}" at launch (when mode = "selective").` }));
     }
   }
   if (dotted === "parallelism.context_parallel_load_balancer" && v.kind === "string" && v.value === "") {
-    out.push(diag("invalid-value", "error", v.range, `parallelism.context_parallel_load_balancer cannot be an empty string: torchtitan raises ValueError at startup (None is only settable from the command line).`, { fixes: [fix('Change to "headtail"', [{ range: v.range, newText: '"headtail"' }], true)] }));
+    out.push(diag("invalid-value", "error", v.range, "context_parallel_load_balancer cannot be an empty string: torchtitan raises ValueError at startup", { fixes: [fix('Change to "headtail"', [{ range: v.range, newText: '"headtail"' }], true)] }, { detail: "parallelism.context_parallel_load_balancer cannot be an empty string: torchtitan raises ValueError at startup (None is only settable from the command line)." }));
   }
   if (!spec.choices || spec.openChoices) return out;
   const choices = choicesAt(spec, date);
@@ -173,7 +178,10 @@ function valueChecks(e: ConfigEntry, spec: KeySpec, date: string, versionId: str
     const what = future ? `"${s}" only exists from ${spec.choiceSince![s]} on, after torchtitan ${versionId}` : `"${s}" is not one of ${list}`;
     const sev = spec.invalidValueError ? "error" : "warning";
     const consequence = spec.invalidValueError ? `torchtitan raises ${spec.invalidValueError}` : "the TOML value is not validated: torchtitan accepts it with a tyro warning and uses it as is";
-    const d = diag("invalid-value", sev, item.range, `${dotted}: ${what}; ${consequence}.${names.length ? ` Did you mean "${names[0]}"?` : ""}`, fixes.length ? { fixes } : undefined);
+    const notOne = `"${s}" is not one of ${list}`;
+    const whatShort = future ? `"${s}" only exists from ${spec.choiceSince![s]} on` : notOne.length <= 60 ? notOne : `"${s}" is not a known value`;
+    const valueMsg = fitMessage(`${dotted}: ${whatShort}; ${spec.invalidValueError ? "torchtitan raises an error" : "torchtitan accepts it unvalidated"}`, names.length ? ` (did you mean "${names[0]}"?)` : "");
+    const d = diag("invalid-value", sev, item.range, valueMsg, fixes.length ? { fixes } : undefined, detailIfLonger(valueMsg, `${dotted}: ${what}; ${consequence}.${names.length ? ` Did you mean "${names[0]}"?` : ""}`));
     out.push(exact || (fixes.length === 1 && isClearSuggestion(s, names)) ? markSafe(d) : d);
   };
   if (v.kind === "array") for (const it of v.items ?? []) check(it);

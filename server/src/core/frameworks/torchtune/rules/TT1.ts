@@ -10,12 +10,12 @@ export const TT1: FrameworkRule<TorchtuneContext> = {
     const d = diagnostics("torchtune");
     if (dtypeName === "fp16" && dtypeEntry) {
       if (training) {
-        d.add("TT1", "error", dtypeEntry.value.range, '`dtype: fp16` in a training config: every torchtune training recipe raises ValueError "full fp16 training is not supported with this recipe. Please use bf16 or fp32 instead".', [
+        d.add("TT1", "error", dtypeEntry.value.range, { message: "`dtype: fp16` in a training config: every torchtune training recipe raises ValueError", detail: '`dtype: fp16` in a training config: every torchtune training recipe raises ValueError "full fp16 training is not supported with this recipe. Please use bf16 or fp32 instead".' }, [
           fix("Use bf16", [replaceValue(dtypeEntry, "bf16")], true),
           fix("Use fp32 (pre-Ampere GPUs)", [replaceValue(dtypeEntry, "fp32")]),
         ]);
       } else {
-        d.add("TT1", "information", dtypeEntry.value.range, "`dtype: fp16` is accepted by the generation, evaluation and quantization recipes, but no torchtune training recipe supports it.");
+        d.add("TT1", "information", dtypeEntry.value.range, "`dtype: fp16` is accepted by generation, evaluation and quantization recipes; no training recipe supports it");
       }
     }
     return d.out;

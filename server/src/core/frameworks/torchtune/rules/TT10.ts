@@ -14,7 +14,7 @@ export const TT10: FrameworkRule<TorchtuneContext> = {
       const fused = v.entry("optimizer", "fused");
       if (!fused || fused.value.value !== true) {
         const fixes = fused ? [fix("Set fused: True", [replaceValue(fused, "True")], true)] : optComp ? [fix("Add fused: True", [insertLineAfter(doc, optComp.range, "fused: True")], true)] : [];
-        d.add("TT10", "information", cpuOff.value.range, "`fsdp_cpu_offload: True` runs the optimizer step on the CPU; with `optimizer.fused` " + (fused ? "False" : "unset") + " that step is slow. torchtune recommends `fused: True` for CPU offload.", fixes);
+        d.add("TT10", "information", cpuOff.value.range, { message: "`fsdp_cpu_offload: True` runs the optimizer step on the CPU, which is slow with `optimizer.fused` " + (fused ? "False" : "unset"), detail: "`fsdp_cpu_offload: True` runs the optimizer step on the CPU; with `optimizer.fused` " + (fused ? "False" : "unset") + " that step is slow. torchtune recommends `fused: True` for CPU offload." }, fixes);
       }
     }
     return d.out;

@@ -16,7 +16,7 @@ export const TT11: FrameworkRule<TorchtuneContext> = {
       const edits = onlyChild
         ? [{ range: v.sectionRange("fsdp")!, newText: top ? "" : `fsdp_cpu_offload: ${value}` }]
         : [deleteLines(doc, e.range), ...(top ? [] : [appendLine(doc, `fsdp_cpu_offload: ${value}`)])];
-      d.add("TT11", "warning", e.keyRange, "`fsdp.cpu_offload` is never read: torchtune recipes only read the top-level `fsdp_cpu_offload`, so this setting has no effect.", [fix("Move to top-level fsdp_cpu_offload", edits, true)]);
+      d.add("TT11", "warning", e.keyRange, { message: "`fsdp.cpu_offload` has no effect: torchtune recipes only read the top-level `fsdp_cpu_offload`", detail: "`fsdp.cpu_offload` is never read: torchtune recipes only read the top-level `fsdp_cpu_offload`, so this setting has no effect." }, [fix("Move to top-level fsdp_cpu_offload", edits, true)]);
     }
     return d.out;
   },

@@ -12,7 +12,7 @@ export const TT12: FrameworkRule<TorchtuneContext> = {
     if (worldSize && worldSize.source !== "recipe" && shardDim !== -1 && v.has("data_parallel_shard_dim")) {
       const product = repDim * shardDim * tpDim * cpDim;
       if (product !== worldSize.value) {
-        d.add("TT12", "error", shardEntry!.value.range, `The parallel dims multiply to ${product} (replicate ${repDim} × shard ${shardDim} × tp ${tpDim} × cp ${cpDim}) but the world size is ${worldSize.value} (${worldSize.detail}); torchtune asserts they are equal.`, [fix("Infer the shard dim (-1)", [replaceValue(shardEntry!, "-1")], true)]);
+        d.add("TT12", "error", shardEntry!.value.range, { message: `The parallel dims multiply to ${product} but the world size is ${worldSize.value}: torchtune asserts they are equal`, detail: `The parallel dims multiply to ${product} (replicate ${repDim} × shard ${shardDim} × tp ${tpDim} × cp ${cpDim}) but the world size is ${worldSize.value} (${worldSize.detail}); torchtune asserts they are equal.` }, [fix("Infer the shard dim (-1)", [replaceValue(shardEntry!, "-1")], true)]);
       }
     }
     return d.out;

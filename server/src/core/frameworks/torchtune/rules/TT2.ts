@@ -11,7 +11,7 @@ export const TT2: FrameworkRule<TorchtuneContext> = {
     const d = diagnostics("torchtune");
     if (dtypeEntry && dtypeName !== undefined && !(dtypeName in DTYPES)) {
       const to = DTYPE_MAP[dtypeName.toLowerCase()];
-      d.add("TT2", "error", dtypeEntry.value.range, `\`dtype: ${dtypeName}\` is not a torchtune dtype name: recipes raise ValueError "Dtype ${dtypeName} must be one of fp16, bf16, fp32, fp64 for finetuning".${to ? ` Use \`${to}\`.` : ""}`, to ? [fix(`Change to ${to}`, [replaceValue(dtypeEntry, to)], true)] : []);
+      d.add("TT2", "error", dtypeEntry.value.range, { message: `\`dtype: ${dtypeName}\` is not a torchtune dtype name: recipes raise ValueError${to ? `; use \`${to}\`` : ""}`, detail: `\`dtype: ${dtypeName}\` is not a torchtune dtype name: recipes raise ValueError "Dtype ${dtypeName} must be one of fp16, bf16, fp32, fp64 for finetuning".${to ? ` Use \`${to}\`.` : ""}` }, to ? [fix(`Change to ${to}`, [replaceValue(dtypeEntry, to)], true)] : []);
     } else if (dtypeEntry && dtypeEntry.value.kind !== "string" && dtypeEntry.value.kind !== "null") {
       d.add("TT2", "error", dtypeEntry.value.range, `\`dtype\` must be one of bf16, fp32 (fp16 and fp64 parse); got ${dtypeEntry.value.raw ?? String(dtypeEntry.value.value)}.`, [fix("Change to bf16", [replaceValue(dtypeEntry, "bf16")], true)]);
     }

@@ -12,8 +12,13 @@ export const TT3: FrameworkRule<TorchtuneContext> = {
     const lr = v.num("optimizer", "lr");
     if (dtypeName === "bf16" && dtypeEntry && training) {
       const epochs = v.int("epochs");
-      const { long, why } = pureBf16Risk({ lr, epochs });
-      d.add("TT3", long ? "warning" : "information", dtypeEntry.value.range, `\`dtype: bf16\` is pure bf16 in torchtune: weights, gradients and optimizer states are bf16${singleDevice || worldSize?.value === 1 ? " and there is no fp32 master copy" : ", there is no fp32 master copy, and gradients are reduced in bf16"}.${why} Use \`dtype: fp32\` if convergence suffers; torchtune has no fp32-master mixed precision.`, [fix("Use fp32 (full precision)", [replaceValue(dtypeEntry, "fp32")])]);
+      const { long, why, short } = pureBf16Risk({ lr, epochs });
+      const reduced = !(singleDevice || worldSize?.value === 1);
+      const detail = `\`dtype: bf16\` is pure bf16 in torchtune: weights, gradients and optimizer states are bf16${reduced ? ", there is no fp32 master copy, and gradients are reduced in bf16" : " and there is no fp32 master copy"}.${why} Use \`dtype: fp32\` if convergence suffers; torchtune has no fp32-master mixed precision.`;
+      const message = short
+        ? `\`dtype: bf16\` is pure bf16 (no fp32 master copy): ${short}`
+        : `\`dtype: bf16\` is pure bf16: weights, gradients${reduced ? ", optimizer states and the reduction" : " and optimizer states"} are bf16, no fp32 master copy`;
+      d.add("TT3", long ? "warning" : "information", dtypeEntry.value.range, message, [fix("Use fp32 (full precision)", [replaceValue(dtypeEntry, "fp32")])], undefined, detail);
     }
     return d.out;
   },

@@ -13,11 +13,11 @@ export const TT4: FrameworkRule<TorchtuneContext> = {
       const clip = v.entry("clip_grad_norm");
       const gas = v.entry("gradient_accumulation_steps");
       if (clip && clip.value.kind !== "null") {
-        d.add("TT4", "error", clip.value.range, "`clip_grad_norm` is set while `optimizer_in_bwd: True`: the recipe raises RuntimeError (gradients are consumed during backward, so they cannot be clipped).", [fix("Set clip_grad_norm: null", [replaceValue(clip, "null")], true)]);
+        d.add("TT4", "error", clip.value.range, { message: "`clip_grad_norm` with `optimizer_in_bwd: True`: the recipe raises RuntimeError (gradients cannot be clipped)", detail: "`clip_grad_norm` is set while `optimizer_in_bwd: True`: the recipe raises RuntimeError (gradients are consumed during backward, so they cannot be clipped)." }, [fix("Set clip_grad_norm: null", [replaceValue(clip, "null")], true)]);
       }
       const g = v.int("gradient_accumulation_steps");
       if (gas && g !== undefined && g > 1) {
-        d.add("TT4", "error", gas.value.range, `\`gradient_accumulation_steps: ${g}\` with \`optimizer_in_bwd: True\`: the recipe raises RuntimeError (the optimizer steps inside every backward).`, [fix("Set gradient_accumulation_steps: 1", [replaceValue(gas, "1")], true)]);
+        d.add("TT4", "error", gas.value.range, { message: `\`gradient_accumulation_steps: ${g}\` with \`optimizer_in_bwd: True\`: the recipe raises RuntimeError`, detail: `\`gradient_accumulation_steps: ${g}\` with \`optimizer_in_bwd: True\`: the recipe raises RuntimeError (the optimizer steps inside every backward).` }, [fix("Set gradient_accumulation_steps: 1", [replaceValue(gas, "1")], true)]);
       }
     }
     return d.out;

@@ -6,7 +6,7 @@ import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, indentOf } from "../../common/edits";
 import type { FrameworkRule } from "../../common/rule";
 import type { TorchtuneContext } from "../context";
-import { compilesOptimizerStep, torchtuneVersion } from "../version";
+import { compilesOptimizerStep, TORCHTUNE_NEWEST, torchtuneVersion } from "../version";
 
 export const TT5: FrameworkRule<TorchtuneContext> = {
   codes: ["torchtune/TT5"],
@@ -26,7 +26,10 @@ export const TT5: FrameworkRule<TorchtuneContext> = {
       const msg = compilesStep
         ? `\`compile: True\` also compiles the optimizer step (${tv.detail}), which the distributed full/QAT recipes reject with \`optimizer_in_bwd: True\` (ValueError "optimizer_in_bwd not supported with compiling the optimizer step"). Compile the model and loss only.`
         : `${tv.detail[0]!.toUpperCase()}${tv.detail.slice(1)}: there \`compile: True\` also compiles the optimizer step, which the distributed full/QAT recipes reject with \`optimizer_in_bwd: True\` (ValueError "optimizer_in_bwd not supported with compiling the optimizer step"). torchtune 0.6.1 and older compile only the model and the loss, where this config runs. Compile the model and loss only to be safe with both.`;
-      d.add("TT5", compilesStep ? "error" : "warning", compile.value.range, msg, [
+      const short = compilesStep
+        ? `\`compile: True\` with \`optimizer_in_bwd: True\` raises ValueError (${tv.detail})`
+        : `No torchtune pin, so ${TORCHTUNE_NEWEST} is assumed: there \`compile: True\` is rejected with \`optimizer_in_bwd: True\``;
+      d.add("TT5", compilesStep ? "error" : "warning", compile.value.range, { message: short, detail: msg }, [
         fix("Compile model and loss only", [{ range: { start: compile.keyRange.end, end: compile.value.range.end }, newText: `:${eol}${ind}  model: true${eol}${ind}  loss: true${eol}${ind}  optimizer_step: false` }], true),
       ]);
     }

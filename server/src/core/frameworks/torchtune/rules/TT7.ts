@@ -11,7 +11,7 @@ export const TT7: FrameworkRule<TorchtuneContext> = {
     const offload = v.entry("enable_activation_offloading");
     if (offload && offload.value.value === true && v.bool("enable_activation_checkpointing") !== true) {
       const ac = v.entry("enable_activation_checkpointing");
-      d.add("TT7", "error", offload.value.range, `\`enable_activation_offloading: True\` needs activation checkpointing, which is ${ac ? "off" : "off by default"}: the recipe raises RuntimeError.`, [
+      d.add("TT7", "error", offload.value.range, { message: `\`enable_activation_offloading: True\` without activation checkpointing: the recipe raises RuntimeError`, detail: `\`enable_activation_offloading: True\` needs activation checkpointing, which is ${ac ? "off" : "off by default"}: the recipe raises RuntimeError.` }, [
         ac ? fix("Enable activation checkpointing", [replaceValue(ac, "True")], true) : fix("Enable activation checkpointing", [insertLineAfter(doc, offload.range, "enable_activation_checkpointing: True")], true),
       ]);
     }

@@ -1,4 +1,5 @@
 /** torchtune/TT8: a bitsandbytes optimizer in a distributed config (single-device only; fails under FSDP2). */
+import { fitMessage } from "../../../diagnostics";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";
 import type { FrameworkRule } from "../../common/rule";
@@ -10,7 +11,7 @@ export const TT8: FrameworkRule<TorchtuneContext> = {
     const d = diagnostics("torchtune");
     const optComp = v.entry("optimizer", "_component_");
     if (optComp && typeof optComp.value.value === "string" && (optComp.value.value as string).startsWith("bitsandbytes.") && distributed) {
-      d.add("TT8", "warning", optComp.value.range, `\`${optComp.value.value as string}\` in a distributed config: bitsandbytes optimizers are documented for single-device recipes only, and paged AdamW fails under FSDP2 (meta-pytorch/torchtune#1856).`, [
+      d.add("TT8", "warning", optComp.value.range, { message: fitMessage(`\`${optComp.value.value as string}\` in a distributed config: paged AdamW fails under FSDP2`), detail: `\`${optComp.value.value as string}\` in a distributed config: bitsandbytes optimizers are documented for single-device recipes only, and paged AdamW fails under FSDP2 (meta-pytorch/torchtune#1856).` }, [
         fix("Use torchao.prototype.low_bit_optim.AdamW8bit", [replaceValue(optComp, "torchao.prototype.low_bit_optim.AdamW8bit")], true),
       ]);
     }

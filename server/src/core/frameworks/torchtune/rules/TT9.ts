@@ -11,7 +11,7 @@ export const TT9: FrameworkRule<TorchtuneContext> = {
     const repEntry = v.entry("data_parallel_replicate_dim");
     const shardEntry = v.entry("data_parallel_shard_dim");
     if (repEntry && repDim > 1 && shardDim === 1 && tpDim === 1 && cpDim === 1) {
-      d.add("TT9", "information", repEntry.value.range, `[inferred] \`data_parallel_replicate_dim: ${repDim}\` with \`data_parallel_shard_dim: 1\` and no TP/CP: torchtune applies FSDP only when dp_shard > 1 or cp > 1 and has no DDP path, so the ${repDim} replicas would never synchronise their gradients.`, shardEntry ? [fix("Set data_parallel_shard_dim: -1", [replaceValue(shardEntry, "-1")], true)] : []);
+      d.add("TT9", "information", repEntry.value.range, { message: `[inferred] \`data_parallel_replicate_dim: ${repDim}\` with shard dim 1: the ${repDim} replicas never sync gradients`, detail: `[inferred] \`data_parallel_replicate_dim: ${repDim}\` with \`data_parallel_shard_dim: 1\` and no TP/CP: torchtune applies FSDP only when dp_shard > 1 or cp > 1 and has no DDP path, so the ${repDim} replicas would never synchronise their gradients.` }, shardEntry ? [fix("Set data_parallel_shard_dim: -1", [replaceValue(shardEntry, "-1")], true)] : []);
     }
     return d.out;
   },
