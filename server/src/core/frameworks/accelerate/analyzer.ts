@@ -5,9 +5,7 @@
  */
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer } from "../../analysis";
 import type { ConfigDocument } from "../../model";
-import { launchErrors } from "../common/diagnosticBuilder";
-import { withPerOp } from "../common/engineView";
-import { toResolved } from "../common/precisionTable";
+import { failedLaunch, frameworkAnalysis } from "../common/result";
 import { runRules } from "../common/rule";
 import { accelerateContext } from "./context";
 import { detectAccelerate } from "./detect";
@@ -28,11 +26,6 @@ function analyzeAccelerate(doc: ConfigDocument, settings: AnalysisSettings, env:
   const ctx = accelerateContext(doc, settings, env);
   const diagnostics = runRules(ctx, ACCELERATE_RULES);
   const r = resolveAccelerate(ctx);
-  const failed = launchErrors({ out: diagnostics });
-  const { markdown, hovers, inlayHints } = accelerateHover(ctx, r, failed);
-  const out: FrameworkAnalysis = { layoutName: r.layoutName, mechanism: failed.length ? "error" : r.mechanism, diagnostics, hovers, reportMarkdown: withPerOp(markdown, r.engine), inlayHints };
-  if (r.table) out.precision = toResolved(r.table, r.setBy);
-  if (ctx.worldSize) out.worldSize = ctx.worldSize;
-  if (r.parallel) out.parallel = r.parallel;
-  return out;
+  const hover = accelerateHover(ctx, r, failedLaunch(diagnostics));
+  return frameworkAnalysis({ resolution: r, diagnostics, hover, worldSize: ctx.worldSize, engine: r.engine, });
 }

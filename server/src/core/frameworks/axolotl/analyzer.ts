@@ -5,9 +5,7 @@
  */
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer } from "../../analysis";
 import type { ConfigDocument } from "../../model";
-import { launchErrors } from "../common/diagnosticBuilder";
-import { withPerOp } from "../common/engineView";
-import { toResolved } from "../common/precisionTable";
+import { failedLaunch, frameworkAnalysis } from "../common/result";
 import { runRules } from "../common/rule";
 import { axolotlContext } from "./context";
 import { detectAxolotl } from "./detect";
@@ -28,10 +26,6 @@ function analyzeAxolotl(doc: ConfigDocument, settings: AnalysisSettings, env: An
   const ctx = axolotlContext(doc, settings, env);
   const diagnostics = runRules(ctx, AXOLOTL_RULES);
   const r = axolotlResolution(ctx);
-  const failed = launchErrors({ out: diagnostics });
-  const { markdown, hovers, inlayHints } = axolotlHover(ctx, r, failed);
-  const out: FrameworkAnalysis = { layoutName: r.layoutName, mechanism: failed.length ? "error" : r.mechanism, precision: toResolved(r.table), diagnostics, hovers, reportMarkdown: withPerOp(markdown, r.engine), inlayHints };
-  if (ctx.worldSize) out.worldSize = ctx.worldSize;
-  if (r.parallel) out.parallel = r.parallel;
-  return out;
+  const hover = axolotlHover(ctx, r, failedLaunch(diagnostics));
+  return frameworkAnalysis({ resolution: r, diagnostics, hover, worldSize: ctx.worldSize, engine: r.engine, });
 }

@@ -6,8 +6,7 @@
  */
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer } from "../../analysis";
 import type { ConfigDocument } from "../../model";
-import { launchErrors } from "../common/diagnosticBuilder";
-import { toResolved } from "../common/precisionTable";
+import { failedLaunch, frameworkAnalysis } from "../common/result";
 import { runRules } from "../common/rule";
 import { deepSpeedContext } from "./context";
 import { detectDeepSpeed } from "./detect";
@@ -30,10 +29,6 @@ function analyzeDeepSpeed(doc: ConfigDocument, settings: AnalysisSettings, env: 
   const ctx = deepSpeedContext(doc, settings, env);
   const diagnostics = runRules(ctx, DEEPSPEED_RULES);
   const r = resolveDeepSpeed(ctx);
-  const failed = launchErrors({ out: diagnostics });
-  const { markdown, hovers, inlayHints } = deepSpeedHover(ctx, r, failed);
-  const out: FrameworkAnalysis = { layoutName: r.layoutName, mechanism: failed.length ? "error" : r.mechanism, precision: toResolved(r.table, r.setBy), diagnostics, hovers, reportMarkdown: markdown, inlayHints };
-  if (ctx.worldSize) out.worldSize = ctx.worldSize;
-  if (r.parallel) out.parallel = r.parallel;
-  return out;
+  const hover = deepSpeedHover(ctx, r, failedLaunch(diagnostics));
+  return frameworkAnalysis({ resolution: r, diagnostics, hover, worldSize: ctx.worldSize, });
 }

@@ -8,9 +8,7 @@
  */
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer } from "../../analysis";
 import type { ConfigDocument } from "../../model";
-import { launchErrors } from "../common/diagnosticBuilder";
-import { withPerOp } from "../common/engineView";
-import { toResolved } from "../common/precisionTable";
+import { failedLaunch, frameworkAnalysis } from "../common/result";
 import { runRules } from "../common/rule";
 import { lightningContext } from "./context";
 import { detectLightning } from "./detect";
@@ -32,12 +30,7 @@ function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: 
   const ctx = lightningContext(doc, settings, env);
   const diagnostics = runRules(ctx, LIGHTNING_RULES);
   const r = resolveLightning(ctx);
-  const failed = launchErrors({ out: diagnostics });
-  const { markdown, hovers, inlayHints } = lightningHover(ctx, r, failed);
-  const { worldSize } = ctx;
-  const out: FrameworkAnalysis = { layoutName: r.layoutName, mechanism: failed.length ? "error" : r.mechanism, diagnostics, hovers, reportMarkdown: withPerOp(markdown, engineSpecFor(ctx.precision, ctx.st, r.parallel, worldSize?.value, r.table?.P.dtype)), inlayHints };
-  if (r.table) out.precision = toResolved(r.table);
-  if (worldSize) out.worldSize = worldSize;
-  if (r.parallel) out.parallel = r.parallel;
-  return out;
+  const hover = lightningHover(ctx, r, failedLaunch(diagnostics));
+  const engine = engineSpecFor(ctx.precision, ctx.st, r.parallel, ctx.worldSize?.value, r.table?.P.dtype);
+  return frameworkAnalysis({ resolution: r, diagnostics, hover, worldSize: ctx.worldSize, engine });
 }

@@ -4,9 +4,7 @@
  */
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer } from "../../analysis";
 import type { ConfigDocument } from "../../model";
-import { launchErrors } from "../common/diagnosticBuilder";
-import { withPerOp } from "../common/engineView";
-import { toResolved } from "../common/precisionTable";
+import { failedLaunch, frameworkAnalysis } from "../common/result";
 import { runRules } from "../common/rule";
 import { torchtuneContext } from "./context";
 import { detectTorchtune } from "./detect";
@@ -27,11 +25,8 @@ function analyzeTorchtune(doc: ConfigDocument, settings: AnalysisSettings, env: 
   const ctx = torchtuneContext(doc, settings, env);
   const diagnostics = runRules(ctx, TORCHTUNE_RULES);
   const r = resolveTorchtune(ctx);
-  const failed = launchErrors({ out: diagnostics });
-  const mechanism = failed.length || ctx.broken ? "error" : "none";
-  const { markdown, hovers, inlayHints } = torchtuneHover(ctx, r, failed);
-  const out: FrameworkAnalysis = { layoutName: r.layoutName, mechanism, precision: toResolved(r.table), diagnostics, hovers, reportMarkdown: withPerOp(markdown, r.engineSpec), inlayHints };
-  if (ctx.worldSize) out.worldSize = ctx.worldSize;
-  if (r.parallel) out.parallel = r.parallel;
-  return out;
+  const hover = torchtuneHover(ctx, r, failedLaunch(diagnostics));
+  // torchtune has no mixed-precision mechanism: it builds the model in `dtype` (a broken recipe fails).
+  const mechanism = ctx.broken ? "error" : "none";
+  return frameworkAnalysis({ resolution: { ...r, mechanism }, diagnostics, hover, worldSize: ctx.worldSize, engine: r.engineSpec });
 }
