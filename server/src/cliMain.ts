@@ -4,8 +4,7 @@
  * Exit codes: 0 no error-level diagnostic, 1 at least one, 2 usage error or unreadable input.
  */
 import { randomBytes } from "node:crypto";
-import { relative, resolve } from "node:path";
-import { diagnosticJson } from "./cli/diagnosticJson";
+import { relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { analyzeDocument, formatOf, internalErrorResult } from "./core/analyze";
 import { MAX_WORLD_SIZE } from "./core/limits";
@@ -16,16 +15,14 @@ import { collectConfigs, decodeUtf8, firstInvalidUtf8, MAX_FILE_BYTES, readBound
 import { replaceFileAtomically } from "./host/replaceFile";
 import { escapeControls } from "./host/terminal";
 import type { AnalysisResult, AnalysisSettings } from "./core/analysis";
-import { headline } from "./core/features";
-import { fixAll, formatFixReport, type FixAllResult } from "./core/fix";
+import { fixAll, type FixAllResult } from "./core/fix";
 import { torchtitanJsonSchemaText } from "./core/jsonSchema";
-import { GPU_IDS, parseGpu, simulationToJson } from "./core/engine";
+import { GPU_IDS, parseGpu } from "./core/engine";
 import { buildReportView, renderReportHtml } from "./core/report";
 import { parseVersion } from "./core/frameworks/torchtitan/versions";
 import { nodeEnv } from "./host/nodeEnv";
-import { analyzeStdin, checkStdinOptions, countWarnings, errorsOnly, StdinUsageError } from "./cli/check";
-import { toGithub } from "./cli/github";
-import { toSarif } from "./cli/sarif";
+import { analyzeStdin, checkStdinOptions, errorsOnly, StdinUsageError } from "./cli/check";
+import { checkWriter, count, fileJson, type CheckCounters, type FileOutcome } from "./cli/stream";
 
 export interface CliIO {
   stdout(s: string): void;
@@ -205,17 +202,6 @@ function parseCheckArgs(args: string[]): CheckOptions {
   return opts;
 }
 
-interface FileOutcome {
-  path: string;
-  /** Absolute path (for standard input: --stdin-filename resolved against the working directory). */
-  absPath?: string;
-  result?: AnalysisResult;
-  error?: string;
-  fixes?: FixAllResult;
-  /** Why --fix did not write the fixed text (the file changed meanwhile, a write failed, ...). */
-  fixError?: string;
-}
-
 /** `explain --format html`: the flag is taken out before the shared option parser sees the arguments. */
 function htmlFormat(args: string[]): { html: boolean; rest: string[] } {
   const at = args.findIndex((a, i) => a === "--format=html" || (a === "--format" && args[i + 1] === "html"));
@@ -347,29 +333,36 @@ function checkFile(f: string, shown: string, opts: CheckOptions, io: CliIO): Fil
 }
 
 function check(opts: CheckOptions, io: CliIO): number {
-  const outcomes: FileOutcome[] = [];
+  // Streaming (cli/stream.ts): each file is written and released as soon as it is analysed; the exit code
+  // and --max-warnings come from counters. Read errors go to stderr at the end, as before.
+  const out = checkWriter(opts.format, io.cwd, (s) => io.stdout(s));
+  const counters: CheckCounters = { internal: false, failed: false, errors: false, warnings: 0 };
+  const readErrors: string[] = [];
+  const fixErrors: string[] = [];
   const seen = new Set<string>();
+  const done = (o: FileOutcome): void => {
+    count(counters, o);
+    if (o.error) readErrors.push(`precision-lens: ${escapeControls(o.path)}: ${o.error}\n`);
+    if (o.fixError) fixErrors.push(`precision-lens: ${escapeControls(o.path)}: ${o.fixError}\n`);
+    if (opts.quiet && o.result) o.result = errorsOnly(o.result);
+    out.file(o);
+  };
   for (const p of opts.paths) {
     if (p === "-") {
-      outcomes.push(analyzeStdin(opts.stdinFilename!, opts.settings, io, MAX_FILE_BYTES));
+      done(analyzeStdin(opts.stdinFilename!, opts.settings, io, MAX_FILE_BYTES));
       continue;
     }
     const { files, errors, skipped } = collectConfigs(p, io.cwd, seen);
-    outcomes.push(...errors);
+    for (const e of errors) done(e);
     if (opts.verbose) for (const s of skipped) io.stderr(`precision-lens: ${escapeControls(s.path)}: ${s.error}\n`);
-    for (const f of files) outcomes.push({ ...checkFile(f, relative(io.cwd, f) || f, opts, io), absPath: f });
+    for (const f of files) done({ ...checkFile(f, relative(io.cwd, f) || f, opts, io), absPath: f });
   }
-  const warnings = countWarnings(outcomes.map((o) => o.result));
-  if (opts.quiet) for (const o of outcomes) if (o.result) o.result = errorsOnly(o.result);
-  const reported = () => outcomes.filter((o) => o.result).map((o) => ({ path: o.path, absPath: o.absPath ?? resolve(io.cwd, o.path), result: o.result! }));
-  if (opts.format === "json") io.stdout(JSON.stringify(toJson(outcomes), null, 2) + "\n");
-  else if (opts.format === "sarif") io.stdout(JSON.stringify(toSarif(reported(), io.cwd), null, 2) + "\n");
-  else if (opts.format === "github") io.stdout(toGithub(reported()));
-  else io.stdout(toText(outcomes));
-  for (const o of outcomes) if (o.error) io.stderr(`precision-lens: ${escapeControls(o.path)}: ${o.error}\n`);
-  for (const o of outcomes) if (o.fixError) io.stderr(`precision-lens: ${escapeControls(o.path)}: ${o.fixError}\n`);
-  const code = exitCode(outcomes);
+  out.end();
+  for (const e of readErrors) io.stderr(e);
+  for (const e of fixErrors) io.stderr(e);
+  const code = counters.internal ? EXIT_INTERNAL : counters.failed ? 2 : counters.errors ? 1 : 0;
   if (code !== 0 && code !== 1) return code;
+  const warnings = counters.warnings;
   const tooMany = opts.maxWarnings !== undefined && warnings > opts.maxWarnings;
   if (tooMany) io.stderr(`precision-lens: ${warnings} warning${warnings === 1 ? "" : "s"}, more than --max-warnings ${opts.maxWarnings}\n`);
   return tooMany ? 1 : code;
@@ -381,73 +374,4 @@ function exitCode(outcomes: FileOutcome[]): number {
   return outcomes.some((o) => o.result?.diagnostics.some((d) => d.severity === "error")) ? 1 : 0;
 }
 
-/** The JSON contract, version 1. Extend only by adding fields. */
-export function toJson(outcomes: FileOutcome[]): unknown {
-  return {
-    version: 1,
-    files: outcomes
-      .filter((o) => o.result)
-      .map((o) => {
-        const j = fileJson(o.path, o.result!);
-        if (o.fixes) j.fixes = { applied: o.fixes.applied, needsChoice: o.fixes.needsChoice };
-        if (o.fixError) j.fixError = o.fixError;
-        return j;
-      }),
-  };
-}
-
-export function fileJson(path: string, r: AnalysisResult): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    path,
-    framework: r.framework,
-    frameworkReason: r.frameworkReason,
-    worldSize: r.worldSize ? { value: r.worldSize.value, source: r.worldSize.source } : null,
-    parallel: r.parallel ? { ...r.parallel } : null,
-    mechanism: r.mechanism ?? null,
-    precision: r.precision ? { paramStorage: r.precision.paramStorage.dtype, compute: r.precision.compute.dtype, gradReduce: r.precision.gradReduce.dtype } : null,
-    diagnostics: r.diagnostics.map(diagnosticJson),
-  };
-  if (r.doc.skipped) out.skipped = r.doc.skipped;
-  if (r.torchtitanVersion) {
-    const v = r.torchtitanVersion;
-    out.torchtitanVersion = { value: v.value, source: v.source, ...(v.decidedBy ? { decidedBy: v.decidedBy } : {}) };
-  }
-  if (r.framework === "torchtitan") out.simulation = r.simulation ? simulationToJson(r.simulation) : null;
-  return out;
-}
-
-function toText(outcomes: FileOutcome[]): string {
-  const lines: string[] = [];
-  let errors = 0;
-  let warnings = 0;
-  let analysed = 0;
-  let skipped = 0;
-  for (const o of outcomes) {
-    if (!o.result) continue;
-    const r = o.result;
-    if (r.doc.skipped) {
-      lines.push(`${o.path}: not analysed: ${r.doc.skipped}`);
-      skipped++;
-      for (const d of r.diagnostics) if (d.code !== "not-analysed") lines.push(`  ${o.path}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} [${d.code}] ${d.message}`);
-      continue;
-    }
-    if (!r.framework) {
-      if (r.diagnostics.length === 0 && !o.fixes?.changed) continue;
-    } else analysed++;
-    const parts = [r.framework ?? "not a training config"];
-    if (r.torchtitanVersion) parts[0] += ` ${r.torchtitanVersion.value}`;
-    const h = headline(r);
-    if (h) parts.push(h);
-    if (r.worldSize) parts.push(`world size from ${r.worldSize.detail}`);
-    lines.push(`${o.path}: ${parts.join(" · ")}`);
-    if (o.fixes) for (const l of formatFixReport(o.path, o.fixes)) lines.push(`  ${l}`);
-    for (const d of r.diagnostics) {
-      if (d.severity === "error") errors++;
-      if (d.severity === "warning") warnings++;
-      lines.push(`  ${o.path}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} [${d.code}] ${d.message}`);
-    }
-  }
-  if (skipped) lines.push(`${skipped} file${skipped === 1 ? "" : "s"} not analysed (over a size limit, binary, or too deeply nested)`);
-  lines.push(`${analysed} training config${analysed === 1 ? "" : "s"} checked: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`);
-  return lines.map(escapeControls).join("\n") + "\n";
-}
+export { fileJson };

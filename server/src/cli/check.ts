@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { analyzeDocument, formatOf } from "../core/analyze";
 import type { AnalysisResult, AnalysisSettings } from "../core/analysis";
 import { nodeEnv } from "../host/nodeEnv";
+import { copyLazy } from "../core/lazy";
 
 export class StdinUsageError extends Error {}
 
@@ -34,14 +35,9 @@ export function analyzeStdin(name: string, settings: AnalysisSettings, io: { cwd
   return { path: name, absPath, result };
 }
 
-/** Warnings (not information or hints) across the analysed files, counted before --quiet filters them. */
-export function countWarnings(results: readonly (AnalysisResult | undefined)[]): number {
-  let n = 0;
-  for (const r of results) for (const d of r?.diagnostics ?? []) if (d.severity === "warning") n++;
-  return n;
-}
-
 /** --quiet: the same result with only its error-level diagnostics. */
 export function errorsOnly(r: AnalysisResult): AnalysisResult {
-  return { ...r, diagnostics: r.diagnostics.filter((d) => d.severity === "error") };
+  const out = copyLazy(r); // not a spread: that would build the lazy hovers and report (core/lazy.ts)
+  out.diagnostics = r.diagnostics.filter((d) => d.severity === "error");
+  return out;
 }

@@ -18,23 +18,26 @@ export function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
 
-/** Paths in annotations use forward slashes, relative to the repository checkout (the working directory). */
-export function toGithub(files: readonly ReportedFile[]): string {
+/** One file's annotations. Paths use forward slashes, relative to the repository checkout (the working directory). */
+export function githubLines(f: ReportedFile): string[] {
   const lines: string[] = [];
-  for (const f of files) {
-    const file = f.path.replace(/\\/g, "/");
-    for (const d of f.result.diagnostics) {
-      const r = d.range;
-      const props = [
-        `file=${escapeProperty(file)}`,
-        `line=${r.start.line + 1}`,
-        `endLine=${r.end.line + 1}`,
-        // GitHub supports columns only on a one-line annotation (checks API: start_column/end_column).
-        ...(r.end.line === r.start.line ? [`col=${r.start.character + 1}`, `endColumn=${Math.max(r.end.character, r.start.character) + 1}`] : []),
-        `title=${escapeProperty(`precision-lens ${d.code}`)}`,
-      ];
-      lines.push(`::${COMMAND[d.severity]} ${props.join(",")}::${escapeData(d.message)}`);
-    }
+  const file = f.path.replace(/\\/g, "/");
+  for (const d of f.result.diagnostics) {
+    const r = d.range;
+    const props = [
+      `file=${escapeProperty(file)}`,
+      `line=${r.start.line + 1}`,
+      `endLine=${r.end.line + 1}`,
+      // GitHub supports columns only on a one-line annotation (checks API: start_column/end_column).
+      ...(r.end.line === r.start.line ? [`col=${r.start.character + 1}`, `endColumn=${Math.max(r.end.character, r.start.character) + 1}`] : []),
+      `title=${escapeProperty(`precision-lens ${d.code}`)}`,
+    ];
+    lines.push(`::${COMMAND[d.severity]} ${props.join(",")}::${escapeData(d.message)}`);
   }
+  return lines;
+}
+
+export function toGithub(files: readonly ReportedFile[]): string {
+  const lines = files.flatMap(githubLines);
   return lines.length ? lines.join("\n") + "\n" : "";
 }

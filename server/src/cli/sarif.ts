@@ -38,16 +38,23 @@ function artifactLocation(file: ReportedFile, cwd: string): { uri: string; uriBa
   return { uri: pathToFileURL(file.absPath).href };
 }
 
-export function toSarif(files: readonly ReportedFile[], cwd: string): unknown {
-  const rules: { id: string; name: string; shortDescription: { text: string }; helpUri: string; help: { text: string }; defaultConfiguration: { level: string } }[] = [];
-  const ruleIndex = new Map<string, number>();
-  const results: unknown[] = [];
-  const ruleFor = (d: Diagnostic): number => {
-    let i = ruleIndex.get(d.code);
+type SarifRule = { id: string; name: string; shortDescription: { text: string }; helpUri: string; help: { text: string }; defaultConfiguration: { level: string } };
+
+/**
+ * Builds a SARIF log file by file (the streaming CLI releases each file's analysis after `results`): the
+ * rules accumulate in first-seen order, the results are returned per file, `log` wraps them at the end.
+ */
+export class SarifBuilder {
+  private readonly rules: SarifRule[] = [];
+  private readonly ruleIndex = new Map<string, number>();
+  constructor(private readonly cwd: string) {}
+
+  private ruleFor(d: Diagnostic): number {
+    let i = this.ruleIndex.get(d.code);
     if (i === undefined) {
-      i = rules.length;
-      ruleIndex.set(d.code, i);
-      rules.push({
+      i = this.rules.length;
+      this.ruleIndex.set(d.code, i);
+      this.rules.push({
         id: d.code,
         name: d.code.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : "")),
         shortDescription: { text: codeInfo(d.code)?.summary ?? `Precision Lens diagnostic ${d.code}` },
@@ -57,13 +64,16 @@ export function toSarif(files: readonly ReportedFile[], cwd: string): unknown {
       });
     }
     return i;
-  };
-  for (const f of files) {
-    const location = artifactLocation(f, cwd);
+  }
+
+  /** One file's SARIF results (one per diagnostic, with its fixes). */
+  results(f: ReportedFile): Record<string, unknown>[] {
+    const out: Record<string, unknown>[] = [];
+    const location = artifactLocation(f, this.cwd);
     for (const d of f.result.diagnostics) {
       const result: Record<string, unknown> = {
         ruleId: d.code,
-        ruleIndex: ruleFor(d),
+        ruleIndex: this.ruleFor(d),
         level: LEVEL[d.severity],
         message: { text: d.message },
         locations: [{ physicalLocation: { artifactLocation: location, region: region(d.range) } }],
@@ -75,19 +85,31 @@ export function toSarif(files: readonly ReportedFile[], cwd: string): unknown {
           artifactChanges: [{ artifactLocation: location, replacements: fx.edits.map((e) => ({ deletedRegion: region(e.range), insertedContent: { text: e.newText } })) }],
         }));
       }
-      results.push(result);
+      out.push(result);
     }
+    return out;
   }
-  return {
-    $schema: SARIF_SCHEMA_URI,
-    version: "2.1.0",
-    runs: [
-      {
-        tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, semanticVersion: TOOL_VERSION, informationUri: REPOSITORY_URL, rules } },
-        originalUriBaseIds: { "%SRCROOT%": { uri: pathToFileURL(cwd.endsWith(sep) ? cwd : cwd + sep).href } },
-        columnKind: "utf16CodeUnits",
-        results,
-      },
-    ],
-  };
+
+  /** The log around the results (the rules seen so far; `results` is the last key of the one run). */
+  log(results: unknown[]): Record<string, unknown> {
+    return {
+      $schema: SARIF_SCHEMA_URI,
+      version: "2.1.0",
+      runs: [
+        {
+          tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, semanticVersion: TOOL_VERSION, informationUri: REPOSITORY_URL, rules: this.rules } },
+          originalUriBaseIds: { "%SRCROOT%": { uri: pathToFileURL(this.cwd.endsWith(sep) ? this.cwd : this.cwd + sep).href } },
+          columnKind: "utf16CodeUnits",
+          results,
+        },
+      ],
+    };
+  }
+}
+
+export function toSarif(files: readonly ReportedFile[], cwd: string): unknown {
+  const b = new SarifBuilder(cwd);
+  const results: unknown[] = [];
+  for (const f of files) results.push(...b.results(f));
+  return b.log(results);
 }

@@ -17,6 +17,7 @@ import { isNestingReason, MAX_ANALYSED_CHARS } from "./parse/guard";
 import { parseTomlDocument } from "./parse/toml";
 import { applySuppressions } from "./suppress";
 import { LineIndex } from "./text";
+import { assignLazy, copyLazy, defineLazy, lazyValue } from "./lazy";
 import type { Diagnostic, Range } from "./types";
 import { parseYamlDocument, yamlParseNotes } from "./parse/yaml";
 
@@ -143,9 +144,16 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
     // Suppressions (`# precision-lens: disable=CODE`) apply to every framework; unused ones add hints. Tags
     // (unnecessary, deprecated) come from the code registry, per code, for every analyser alike.
     const diagnostics = sortDiagnostics(applyCodeTags(applySuppressions(doc, r.diagnostics)));
-    const out: AnalysisResult = { ...base, ...r, framework: analyzer.id, frameworkReason: reason, diagnostics };
+    // Getters stay getters (core/lazy.ts): hovers, inlay hints and the report are built only when read.
+    const out = assignLazy({ ...base }, r, { framework: analyzer.id, frameworkReason: reason, diagnostics }) as AnalysisResult;
     // The report carries every diagnostic with its long explanation (messages are one short sentence).
-    if (out.reportMarkdown && diagnostics.length) out.reportMarkdown = `${out.reportMarkdown}${REPORT_DIAGNOSTICS_SEPARATOR}${diagnosticsReportSection(diagnostics).replace(/^## Diagnostics/, "")}`;
+    if ("reportMarkdown" in out && diagnostics.length) {
+      const report = lazyValue(out, "reportMarkdown");
+      defineLazy(out, "reportMarkdown", () => {
+        const md = report();
+        return md ? `${md}${REPORT_DIAGNOSTICS_SEPARATOR}${diagnosticsReportSection(diagnostics).replace(/^## Diagnostics/, "")}` : md;
+      });
+    }
     return doc.syntaxErrors.length ? withSyntaxErrors(out, format) : out;
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
@@ -168,15 +176,26 @@ function withSyntaxErrors(r: AnalysisResult, format: ConfigFormat): AnalysisResu
   const lines = r.doc.syntaxErrors.map((e) => e.range.start.line + 1);
   const absent = keys.length ? `; ${keys.map((k) => `\`${k.path.join(".")}\``).join(", ")} ${keys.length === 1 ? "counts" : "count"} as absent (${keys.length === 1 ? "its default applies" : "their defaults apply"})` : "";
   const note = `_${lines.length === 1 ? `Line ${lines[0]} does` : `Lines ${lines.join(", ")} do`} not parse: this picture is of the rest of the file${absent}._`;
-  const hovers = r.hovers.map((h) => ({ ...h, markdown: `${h.markdown}\n\n---\n${note}` }));
-  for (const k of keys) {
-    hovers.push({
-      range: k.range,
-      markdown: `**\`${k.path.join(".")}\` does not parse**, so the analysis counts it as absent: ${r.framework ?? "the framework"}'s default applies until the syntax error on this line is fixed.`,
+  const baseHovers = lazyValue(r, "hovers");
+  const out: AnalysisResult = copyLazy(r);
+  defineLazy(out, "hovers", () => {
+    const hovers = baseHovers().map((h) => ({ ...h, markdown: `${h.markdown}\n\n---\n${note}` }));
+    for (const k of keys) {
+      hovers.push({
+        range: k.range,
+        markdown: `**\`${k.path.join(".")}\` does not parse**, so the analysis counts it as absent: ${r.framework ?? "the framework"}'s default applies until the syntax error on this line is fixed.`,
+      });
+    }
+    return hovers;
+  });
+  out.diagnostics = sortDiagnostics([...r.diagnostics, ...syntax]);
+  if ("reportMarkdown" in r) {
+    const report = lazyValue(r, "reportMarkdown");
+    defineLazy(out, "reportMarkdown", () => {
+      const md = report();
+      return md ? `> ${note}\n\n${md}` : md;
     });
   }
-  const out: AnalysisResult = { ...r, hovers, diagnostics: sortDiagnostics([...r.diagnostics, ...syntax]) };
-  if (r.reportMarkdown) out.reportMarkdown = `> ${note}\n\n${r.reportMarkdown}`;
   return out;
 }
 

@@ -26,6 +26,6 @@ function analyzeAccelerate(doc: ConfigDocument, settings: AnalysisSettings, env:
   const ctx = accelerateContext(doc, settings, env);
   const diagnostics = runRules(ctx, ACCELERATE_RULES);
   const r = resolveAccelerate(ctx);
-  const hover = accelerateHover(ctx, r, failedLaunch(diagnostics));
+  const hover = () => accelerateHover(ctx, r, failedLaunch(diagnostics));
   return frameworkAnalysis({ resolution: r, diagnostics, hover, worldSize: ctx.worldSize, engine: r.engine, });
 }

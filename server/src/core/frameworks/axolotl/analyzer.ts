@@ -26,6 +26,6 @@ function analyzeAxolotl(doc: ConfigDocument, settings: AnalysisSettings, env: An
   const ctx = axolotlContext(doc, settings, env);
   const diagnostics = runRules(ctx, AXOLOTL_RULES);
   const r = axolotlResolution(ctx);
-  const hover = axolotlHover(ctx, r, failedLaunch(diagnostics));
+  const hover = () => axolotlHover(ctx, r, failedLaunch(diagnostics));
   return frameworkAnalysis({ resolution: r, diagnostics, hover, worldSize: ctx.worldSize, engine: r.engine, });
 }

@@ -6,6 +6,7 @@
 import type { FrameworkAnalysis, HoverTarget, InlayHintData, Sourced } from "../../analysis";
 import type { Mechanism, ParallelLayout } from "../../layout";
 import type { Diagnostic } from "../../types";
+import { defineLazy } from "../../lazy";
 import { launchErrors } from "./diagnosticBuilder";
 import { withPerOp, type EngineSpec } from "./engineView";
 import { toResolved, type PrecisionTable } from "./precisionTable";
@@ -13,24 +14,41 @@ import { toResolved, type PrecisionTable } from "./precisionTable";
 export interface FrameworkPieces {
   resolution: { layoutName: string; mechanism: Mechanism; table?: PrecisionTable | undefined; setBy?: string | undefined; parallel?: ParallelLayout | undefined };
   diagnostics: Diagnostic[];
-  hover: { markdown: string; hovers: HoverTarget[]; inlayHints: InlayHintData[] };
+  /**
+   * The hover summary, hover targets and inlay hints. Pass a function: it runs only when a front end reads
+   * `hovers`, `inlayHints` or `reportMarkdown` (once for all three), so `check` never builds them. A plain
+   * object still works (computed eagerly by the caller).
+   */
+  hover: FrameworkHover | (() => FrameworkHover);
   worldSize?: Sourced<number> | undefined;
   /** The engine's per-op view for the report, where the engine models this run. */
   engine?: EngineSpec | undefined;
+}
+
+export interface FrameworkHover {
+  markdown: string;
+  hovers: HoverTarget[];
+  inlayHints: InlayHintData[];
 }
 
 /** The launch errors among a framework's diagnostics (the hover and the mechanism both name them). */
 export const failedLaunch = (diagnostics: readonly Diagnostic[]): Diagnostic[] => launchErrors({ out: diagnostics });
 
 export function frameworkAnalysis({ resolution: r, diagnostics, hover, worldSize, engine }: FrameworkPieces): FrameworkAnalysis {
+  let built: FrameworkHover | undefined = typeof hover === "function" ? undefined : hover;
+  const h = (): FrameworkHover => (built ??= (hover as () => FrameworkHover)());
+  // Placeholders keep the key order; the features are lazy (core/lazy.ts, docs/ARCHITECTURE.md).
   const out: FrameworkAnalysis = {
     layoutName: r.layoutName,
     mechanism: failedLaunch(diagnostics).length ? "error" : r.mechanism,
     diagnostics,
-    hovers: hover.hovers,
-    reportMarkdown: withPerOp(hover.markdown, engine),
-    inlayHints: hover.inlayHints,
+    hovers: [],
+    reportMarkdown: "",
+    inlayHints: [],
   };
+  defineLazy(out, "hovers", () => h().hovers);
+  defineLazy(out, "reportMarkdown", () => withPerOp(h().markdown, engine));
+  defineLazy(out, "inlayHints", () => h().inlayHints);
   if (r.table) out.precision = toResolved(r.table, r.setBy);
   if (worldSize) out.worldSize = worldSize;
   if (r.parallel) out.parallel = r.parallel;

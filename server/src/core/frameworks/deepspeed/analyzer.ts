@@ -29,6 +29,6 @@ function analyzeDeepSpeed(doc: ConfigDocument, settings: AnalysisSettings, env: 
   const ctx = deepSpeedContext(doc, settings, env);
   const diagnostics = runRules(ctx, DEEPSPEED_RULES);
   const r = resolveDeepSpeed(ctx);
-  const hover = deepSpeedHover(ctx, r, failedLaunch(diagnostics));
+  const hover = () => deepSpeedHover(ctx, r, failedLaunch(diagnostics));
   return frameworkAnalysis({ resolution: r, diagnostics, hover, worldSize: ctx.worldSize, });
 }

@@ -30,7 +30,7 @@ function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: 
   const ctx = lightningContext(doc, settings, env);
   const diagnostics = runRules(ctx, LIGHTNING_RULES);
   const r = resolveLightning(ctx);
-  const hover = lightningHover(ctx, r, failedLaunch(diagnostics));
+  const hover = () => lightningHover(ctx, r, failedLaunch(diagnostics));
   const engine = engineSpecFor(ctx.precision, ctx.st, r.parallel, ctx.worldSize?.value, r.table?.P.dtype);
   return frameworkAnalysis({ resolution: r, diagnostics, hover, worldSize: ctx.worldSize, engine });
 }

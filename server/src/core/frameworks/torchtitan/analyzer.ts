@@ -23,6 +23,7 @@ import { inferVersion, inferWorldSize } from "../../workspace";
 import { pickExplicit, versionFromSettings, worldSizeFromSettings, type Explicit } from "../../workspace/precedence";
 import { resolveGpu, throughputAlternatives } from "./throughput";
 import { workspaceSchemas } from "../../workspace/forkSchema";
+import { defineLazy } from "../../lazy";
 
 /** run_train.sh's default NGPU (spec torchtitan.md §5.3). */
 export const DEFAULT_WORLD_SIZE = 8;
@@ -77,7 +78,9 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const simulation = simInput ? simulate(simInput) : undefined;
   if (simInput && simulation?.throughput) {
     simulation.throughput.gpu = { value: gpu.value, source: gpu.source };
-    simulation.throughput.alternatives = throughputAlternatives(simInput, simulation, worldSize.value);
+    // Lazy (core/lazy.ts): re-simulates each alternative; only the report, the JSON output and hovers read it.
+    const sim = simulation;
+    defineLazy(simulation.throughput, "alternatives", () => throughputAlternatives(simInput, sim, worldSize.value));
   }
   const ctx: TitanContext = {
     doc,
@@ -111,18 +114,23 @@ function analyzeTorchtitan(doc: ConfigDocument, settings: AnalysisSettings, env:
   for (const rule of TITAN_RULES) {
     for (const d of rule.run(ctx)) diagnostics.push(d);
   }
-  // The summary serves every precision hover and heads the report: render it once.
-  const summary = summaryMarkdown(ctx);
+  // The summary serves every precision hover and heads the report: render it once, when first asked for.
+  let summary: string | undefined;
+  const summaryOnce = (): string => (summary ??= summaryMarkdown(ctx));
+  // Placeholders keep the key order; hovers, inlay hints and the report are lazy (core/lazy.ts).
   const out: FrameworkAnalysis = {
     worldSize: ctx.worldSize,
     layoutName: ctx.layoutName,
     mechanism: ctx.decision.mechanism,
     diagnostics,
-    hovers: mergeHovers(titanHovers(ctx, summary), keyHoverTargets(doc, ctx.version.value.date, ctx.workspaceSchema)),
-    inlayHints: titanInlayHints(ctx),
-    reportMarkdown: reportMarkdown(ctx, summary),
+    hovers: [],
+    inlayHints: [],
+    reportMarkdown: "",
     parallel: ctx.dims.resolved ?? ctx.dims.configured,
   };
+  defineLazy(out, "hovers", () => mergeHovers(titanHovers(ctx, summaryOnce()), keyHoverTargets(doc, ctx.version.value.date, ctx.workspaceSchema)));
+  defineLazy(out, "inlayHints", () => titanInlayHints(ctx));
+  defineLazy(out, "reportMarkdown", () => reportMarkdown(ctx, summaryOnce()));
   if (ctx.precision) out.precision = ctx.precision;
   if (ctx.workspaceSchema) out.torchtitanSchemaSources = ctx.workspaceSchema;
   if (ctx.simulation) out.simulation = ctx.simulation;

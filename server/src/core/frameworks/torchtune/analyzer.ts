@@ -25,7 +25,7 @@ function analyzeTorchtune(doc: ConfigDocument, settings: AnalysisSettings, env: 
   const ctx = torchtuneContext(doc, settings, env);
   const diagnostics = runRules(ctx, TORCHTUNE_RULES);
   const r = resolveTorchtune(ctx);
-  const hover = torchtuneHover(ctx, r, failedLaunch(diagnostics));
+  const hover = () => torchtuneHover(ctx, r, failedLaunch(diagnostics));
   // torchtune has no mixed-precision mechanism: it builds the model in `dtype` (a broken recipe fails).
   const mechanism = ctx.broken ? "error" : "none";
   return frameworkAnalysis({ resolution: { ...r, mechanism }, diagnostics, hover, worldSize: ctx.worldSize, engine: r.engineSpec });

@@ -1,0 +1,182 @@
+/**
+ * The streaming output of `precision-lens check` (issue #21): each file's outcome is written as soon as it
+ * is analysed and then dropped, so memory stays flat in the number of files; the summary line and the exit
+ * code come from counters. The bytes are those of the whole-run renderers they replace: JSON is
+ * `JSON.stringify({version: 1, files}, null, 2)` written item by item; SARIF writes its rules (known only at
+ * the end) before its results, so it keeps each file's results as serialized text, not the analyses.
+ */
+import { resolve } from "node:path";
+import type { AnalysisResult } from "../core/analysis";
+import { simulationToJson } from "../core/engine";
+import { headline } from "../core/features";
+import { formatFixReport, type FixAllResult } from "../core/fix";
+import { escapeControls } from "../host/terminal";
+import { diagnosticJson } from "./diagnosticJson";
+import { githubLines } from "./github";
+import type { ReportedFile } from "./report";
+import { SarifBuilder } from "./sarif";
+
+export interface FileOutcome {
+  path: string;
+  /** Absolute path (for standard input: --stdin-filename resolved against the working directory). */
+  absPath?: string;
+  result?: AnalysisResult;
+  error?: string;
+  fixes?: FixAllResult;
+  /** Why --fix did not write the fixed text (the file changed meanwhile, a write failed, ...). */
+  fixError?: string;
+}
+
+export type CheckFormat = "text" | "json" | "sarif" | "github";
+
+/** What the exit code and --max-warnings need, counted as the files go by. */
+export interface CheckCounters {
+  internal: boolean;
+  failed: boolean;
+  errors: boolean;
+  /** Warnings before --quiet filters them. */
+  warnings: number;
+}
+
+export interface CheckWriter {
+  file(o: FileOutcome): void;
+  end(): void;
+}
+
+export function checkWriter(format: CheckFormat, cwd: string, write: (s: string) => void): CheckWriter {
+  switch (format) {
+    case "json":
+      return jsonWriter(write);
+    case "sarif":
+      return sarifWriter(cwd, write);
+    case "github":
+      return {
+        file(o) {
+          if (!o.result) return;
+          const lines = githubLines(reportedFile(o, cwd));
+          if (lines.length) write(lines.join("\n") + "\n");
+        },
+        end() {},
+      };
+    case "text":
+      return textWriter(write);
+  }
+}
+
+function reportedFile(o: FileOutcome, cwd: string): ReportedFile {
+  return { path: o.path, absPath: o.absPath ?? resolve(cwd, o.path), result: o.result! };
+}
+
+/** Indents every line but the first (JSON strings hold no raw newline, so lines are JSON's own). */
+function indent(json: string, by: string): string {
+  return by + json.replace(/\n/g, `\n${by}`);
+}
+
+function jsonWriter(write: (s: string) => void): CheckWriter {
+  let n = 0;
+  return {
+    file(o) {
+      if (!o.result) return;
+      const j = fileJson(o.path, o.result);
+      if (o.fixes) j.fixes = { applied: o.fixes.applied, needsChoice: o.fixes.needsChoice };
+      if (o.fixError) j.fixError = o.fixError;
+      write(`${n++ ? "," : '{\n  "version": 1,\n  "files": ['}\n${indent(JSON.stringify(j, null, 2), "    ")}`);
+    },
+    end() {
+      write(n ? "\n  ]\n}\n" : '{\n  "version": 1,\n  "files": []\n}\n');
+    },
+  };
+}
+
+function sarifWriter(cwd: string, write: (s: string) => void): CheckWriter {
+  const b = new SarifBuilder(cwd);
+  const chunks: string[] = [];
+  const at = "        ";
+  return {
+    file(o) {
+      if (o.result) for (const r of b.results(reportedFile(o, cwd))) chunks.push(indent(JSON.stringify(r, null, 2), at));
+    },
+    end() {
+      const log = JSON.stringify(b.log([]), null, 2);
+      const key = '"results": []';
+      const i = log.lastIndexOf(key);
+      write(chunks.length ? `${log.slice(0, i)}"results": [\n${chunks.join(",\n")}\n      ]${log.slice(i + key.length)}\n` : `${log}\n`);
+    },
+  };
+}
+
+/** The JSON contract, version 1, of one file. Extend only by adding fields. */
+export function fileJson(path: string, r: AnalysisResult): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    path,
+    framework: r.framework,
+    frameworkReason: r.frameworkReason,
+    worldSize: r.worldSize ? { value: r.worldSize.value, source: r.worldSize.source } : null,
+    parallel: r.parallel ? { ...r.parallel } : null,
+    mechanism: r.mechanism ?? null,
+    precision: r.precision ? { paramStorage: r.precision.paramStorage.dtype, compute: r.precision.compute.dtype, gradReduce: r.precision.gradReduce.dtype } : null,
+    diagnostics: r.diagnostics.map(diagnosticJson),
+  };
+  if (r.doc.skipped) out.skipped = r.doc.skipped;
+  if (r.torchtitanVersion) {
+    const v = r.torchtitanVersion;
+    out.torchtitanVersion = { value: v.value, source: v.source, ...(v.decidedBy ? { decidedBy: v.decidedBy } : {}) };
+  }
+  if (r.framework === "torchtitan") out.simulation = r.simulation ? simulationToJson(r.simulation) : null;
+  return out;
+}
+
+function textWriter(write: (s: string) => void): CheckWriter {
+  let errors = 0;
+  let warnings = 0;
+  let analysed = 0;
+  let skipped = 0;
+  const emit = (lines: string[]) => {
+    if (lines.length) write(lines.map(escapeControls).join("\n") + "\n");
+  };
+  return {
+    file(o) {
+      if (!o.result) return;
+      const r = o.result;
+      const lines: string[] = [];
+      if (r.doc.skipped) {
+        lines.push(`${o.path}: not analysed: ${r.doc.skipped}`);
+        skipped++;
+        for (const d of r.diagnostics) if (d.code !== "not-analysed") lines.push(`  ${o.path}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} [${d.code}] ${d.message}`);
+        return emit(lines);
+      }
+      if (!r.framework) {
+        if (r.diagnostics.length === 0 && !o.fixes?.changed) return;
+      } else analysed++;
+      const parts = [r.framework ?? "not a training config"];
+      if (r.torchtitanVersion) parts[0] += ` ${r.torchtitanVersion.value}`;
+      const h = headline(r);
+      if (h) parts.push(h);
+      if (r.worldSize) parts.push(`world size from ${r.worldSize.detail}`);
+      lines.push(`${o.path}: ${parts.join(" · ")}`);
+      if (o.fixes) for (const l of formatFixReport(o.path, o.fixes)) lines.push(`  ${l}`);
+      for (const d of r.diagnostics) {
+        if (d.severity === "error") errors++;
+        if (d.severity === "warning") warnings++;
+        lines.push(`  ${o.path}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} [${d.code}] ${d.message}`);
+      }
+      emit(lines);
+    },
+    end() {
+      const lines: string[] = [];
+      if (skipped) lines.push(`${skipped} file${skipped === 1 ? "" : "s"} not analysed (over a size limit, binary, or too deeply nested)`);
+      lines.push(`${analysed} training config${analysed === 1 ? "" : "s"} checked: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`);
+      emit(lines);
+    },
+  };
+}
+
+/** Adds one outcome to the counters (before --quiet filters its diagnostics). */
+export function count(c: CheckCounters, o: FileOutcome): void {
+  if (o.error || o.fixError) c.failed = true;
+  for (const d of o.result?.diagnostics ?? []) {
+    if (d.code === "internal-error") c.internal = true;
+    if (d.severity === "error") c.errors = true;
+    else if (d.severity === "warning") c.warnings++;
+  }
+}
