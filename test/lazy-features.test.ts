@@ -1,0 +1,57 @@
+/**
+ * Issue #21: hovers, inlay hints and the report are computed only when read (core/lazy.ts). The CLI's
+ * `check` never reads them, in any format; the editor features and `explain` still get the same content.
+ */
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { pathToFileURL } from "node:url";
+import { runCli } from "../server/src/cliMain";
+import { analyzeDocument } from "../server/src/core/analyze";
+import { lazyComputations } from "../server/src/core/lazy";
+
+const ROOT = join(import.meta.dirname, "..");
+const EXAMPLES = join(ROOT, "examples");
+const snapshot = () => ({ hovers: lazyComputations.hovers ?? 0, inlayHints: lazyComputations.inlayHints ?? 0, reportMarkdown: lazyComputations.reportMarkdown ?? 0 });
+
+for (const format of ["text", "json", "sarif", "github"]) {
+  test(`check --format ${format} over examples/ builds no hover, inlay hint or report`, () => {
+    const before = snapshot();
+    let out = "";
+    const code = runCli(["check", "--format", format, EXAMPLES], { stdout: (s) => void (out += s), stderr: () => undefined, cwd: ROOT });
+    assert.equal(code, 1, "examples/ holds configs whose launch fails");
+    assert.ok(out.length > 1000, "the check printed its results");
+    assert.deepEqual(snapshot(), before);
+  });
+}
+
+test("check --quiet keeps the features lazy (errorsOnly copies getters, not values)", () => {
+  const before = snapshot();
+  runCli(["check", "--quiet", EXAMPLES], { stdout: () => undefined, stderr: () => undefined, cwd: ROOT });
+  assert.deepEqual(snapshot(), before);
+});
+
+test("reading hovers builds them once, on request, with the precision summary", () => {
+  const f = join(EXAMPLES, "fsdp_8gpu.toml");
+  const r = analyzeDocument(pathToFileURL(f).href, readFileSync(f, "utf8"));
+  const before = snapshot();
+  assert.equal(r.framework, "torchtitan");
+  assert.ok(r.hovers.length > 0);
+  assert.ok(r.hovers.some((h) => /\*\*Precision/.test(h.markdown) || /bfloat16|float32/.test(h.markdown)));
+  void r.hovers;
+  assert.equal(snapshot().hovers, before.hovers + 1);
+  assert.equal(snapshot().reportMarkdown, before.reportMarkdown);
+  assert.match(r.reportMarkdown ?? "", /bfloat16|float32/);
+  assert.equal(snapshot().reportMarkdown, before.reportMarkdown + 1);
+});
+
+const CORPUS = join(ROOT, "..", "shared", "corpus");
+test("check over the corpus (every framework, YAML and JSON included) builds no hover", { skip: existsSync(CORPUS) ? false : `no corpus at ${CORPUS}` }, () => {
+  const before = snapshot();
+  let out = "";
+  runCli(["check", "--format", "json", CORPUS], { stdout: (s) => void (out += s), stderr: () => undefined, cwd: ROOT });
+  const frameworks = new Set((JSON.parse(out) as { files: { framework: string | null }[] }).files.map((f) => f.framework));
+  for (const id of ["torchtitan", "torchtune", "accelerate", "lightning", "axolotl", "deepspeed"]) assert.ok(frameworks.has(id), `the corpus has a ${id} config`);
+  assert.deepEqual(snapshot(), before);
+});
