@@ -183,14 +183,28 @@ export function extensionOf(when: When, path: string, extensions: readonly Exten
   return extensions.find((e) => e.keys.some((k) => k.path === path && exists(k, d))) ?? extensions.find((e) => e.openTables?.some((t) => path.startsWith(t + ".")));
 }
 
+const sectionsCache = new Map<string, readonly string[]>();
+
+function addParents(set: Set<string>, path: string): void {
+  const parts = path.split(".");
+  for (let i = 1; i < parts.length; i++) set.add(parts.slice(0, i).join("."));
+}
+
 /** Every table path (dotted) at that release/date, including intermediate ones ("quantize", "quantize.linear"). */
-export function sectionsOf(when: When, extensions: readonly ExtensionModule[] = []): string[] {
-  const set = new Set<string>();
-  const add = (path: string) => {
-    const parts = path.split(".");
-    for (let i = 1; i < parts.length; i++) set.add(parts.slice(0, i).join("."));
-  };
-  for (const k of keysAt(when).keys()) add(k);
+export function sectionsOf(when: When, extensions: readonly ExtensionModule[] = []): readonly string[] {
+  // The base schema's tables, once per date (issue #21: hovers and rules asked per table header).
+  const date = dateOf(when);
+  let base = sectionsCache.get(date);
+  if (!base) {
+    const b = new Set<string>();
+    for (const k of keysAt(when).keys()) addParents(b, k);
+    base = [...b];
+    if (sectionsCache.size > 512) sectionsCache.clear();
+    sectionsCache.set(date, base);
+  }
+  if (!extensions.length) return base;
+  const set = new Set<string>(base);
+  const add = (path: string) => addParents(set, path);
   for (const e of extensions) {
     for (const k of e.keys) if (exists(k, dateOf(when))) add(k.path);
     for (const t of e.openTables ?? []) add(t + ".x");
