@@ -219,6 +219,8 @@ describe("throughput bars SVG and the throughput plug-in", () => {
   });
   it("reads simulation.throughput (the issue's JSON shape) into the view, the matrix and the capacity line", () => {
     const r = analyse("tp_only_8gpu.toml");
+    // The report Markdown is lazy (core/lazy.ts): build it from the real simulation before the fake replaces it.
+    assert.match(r.reportMarkdown ?? "", /tokens\/s/);
     const throughput = {
       tokensPerSecondPerGpu: 1234.4,
       stepSeconds: 13.3,
