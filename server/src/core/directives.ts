@@ -14,7 +14,7 @@ export interface Directive {
   range: Range;
 }
 
-const PREFIX = /^precision-lens\s*:\s*(.*)$/i;
+const PREFIX = /^precision-lens\s*:/i;
 /** Keys whose value is a list: further bare words extend it (`disable=a b` = `disable=a,b`). */
 const LIST_KEYS = new Set(["disable", "disable-file"]);
 
@@ -29,8 +29,9 @@ export function parseDirectives(comments: readonly ConfigComment[]): Directive[]
     const m = PREFIX.exec(c.text);
     if (!m) continue;
     let current: Directive | undefined;
-    // `key = value` is written with or without spaces; pairs are separated by spaces or ';'.
-    for (const token of m[1]!.replace(/\s*=\s*/g, "=").split(/[;\s]+/)) {
+    // `key = value` is written with or without spaces; pairs are separated by spaces or ';'. One linear
+    // pass (a regex over the spaces would rescan a long run of them from every position).
+    for (const token of directiveTokens(c.text.slice(m[0].length))) {
       if (!token) continue;
       const eq = token.indexOf("=");
       if (eq >= 0) {
@@ -46,6 +47,34 @@ export function parseDirectives(comments: readonly ConfigComment[]): Directive[]
   }
   cache.set(comments, out);
   return out;
+}
+
+/**
+ * The tokens of a directive body: `a = b` joined into `a=b` (spaces around '=' dropped), then split at
+ * runs of spaces and ';'. One linear pass: a global regex of spaces, "=" and spaces rescans a long run of spaces from every
+ * position of it (quadratic; issue #18).
+ */
+export function directiveTokens(body: string): string[] {
+  let joined = "";
+  const n = body.length;
+  const ws = (c: string | undefined) => c !== undefined && /\s/.test(c);
+  for (let i = 0; i < n; ) {
+    const c = body[i]!;
+    if (ws(c)) {
+      let j = i;
+      while (ws(body[j])) j++;
+      if (body[j] !== "=") joined += body.slice(i, j);
+      i = j;
+    } else if (c === "=") {
+      joined += "=";
+      i++;
+      while (ws(body[i])) i++;
+    } else {
+      joined += c;
+      i++;
+    }
+  }
+  return joined.split(/[;\s]+/).filter((t) => t !== "");
 }
 
 export function directiveValue(ds: readonly Directive[], key: string): Directive | undefined {

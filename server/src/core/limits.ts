@@ -9,3 +9,9 @@ export const MAX_WORLD_SIZE = MAX_DEGREE;
 
 /** Brackets/braces a TOML or JSON value may nest before the file is not parsed (real configs: under 5). */
 export const MAX_NESTING = 64;
+
+/**
+ * Parts a dotted key or table header may have (`[a.b.c]` has 3; real configs: under 6). A file with a longer
+ * one is not analysed: every rule that walks a key's prefixes would otherwise cost the square of its length.
+ */
+export const MAX_KEY_PARTS = 64;

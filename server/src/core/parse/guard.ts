@@ -3,7 +3,7 @@
  * parsers handle quickly (toml-eslint-parser grows super-linearly; see README "Limits").
  */
 
-import { MAX_NESTING } from "../limits";
+import { MAX_KEY_PARTS, MAX_NESTING } from "../limits";
 
 /** Above this many characters a config is not analysed (real training configs are under 20 kB; a 500 kB TOML file takes about a second to parse and analyse on a 2-core machine). */
 export const MAX_ANALYSED_CHARS = 512_000;
@@ -27,9 +27,16 @@ export function nestingReason(limit: number, line?: number): string {
   return `${NESTING_PREFIX} ${limit} levels deep${line === undefined ? "" : ` (at line ${line + 1})`}; real training configs nest a few levels.`;
 }
 
-/** True for a `skipped` reason given by the nesting bound (that one also gets a diagnostic). */
+const KEY_PARTS_PREFIX = "Precision Lens did not analyse this file: a dotted key or table header has more than";
+
+/** The user-facing reason for a file with a dotted key of more than MAX_KEY_PARTS parts. */
+export function keyPartsReason(line?: number): string {
+  return `${KEY_PARTS_PREFIX} ${MAX_KEY_PARTS} parts${line === undefined ? "" : ` (at line ${line + 1})`}; real training configs use a few.`;
+}
+
+/** True for a `skipped` reason given by a structural bound (nesting, key parts; those also get a diagnostic). */
 export function isNestingReason(reason: string): boolean {
-  return reason.startsWith(NESTING_PREFIX);
+  return reason.startsWith(NESTING_PREFIX) || reason.startsWith(KEY_PARTS_PREFIX);
 }
 
 /** Raw string literals at least this long are parsed in pieces (see `prepareToml`). */

@@ -6,7 +6,8 @@
 import { ParseError, parseTOML, type AST } from "toml-eslint-parser";
 import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigSection, ConfigValue } from "../model";
 import { LineIndex } from "../text";
-import { prepareToml, restoreLongStrings, skipReason, type TomlPrepared } from "./guard";
+import { keyPartsReason, prepareToml, restoreLongStrings, skipReason, type TomlPrepared } from "./guard";
+import { MAX_KEY_PARTS } from "../limits";
 import { FULL_RECOVERY_MAX_CHARS, markRecovered, setUnparsedKeys, type UnparsedKey } from "./partial";
 import { commentStart, explainTomlError, tableAbove, type TomlErrorCause } from "./tomlRecover";
 
@@ -31,21 +32,37 @@ export function parseTomlDocument(uri: string, text: string): ConfigDocument {
     doc.skipped = prepared.skipped;
     return doc;
   }
-  let program: AST.TOMLProgram;
   try {
-    program = parseTOML(prepared.parseText, { tomlVersion: "1.0" });
-    restoreLongStrings(program, prepared);
+    let program: AST.TOMLProgram;
+    try {
+      program = parseTOML(prepared.parseText, { tomlVersion: "1.0" });
+      restoreLongStrings(program, prepared);
+    } catch (e) {
+      // A stack overflow is no syntax error: analyzeDocument turns it into an internal-error.
+      if (!(e instanceof ParseError)) throw e;
+      recover(doc, lines, e, prepared);
+      return doc;
+    }
+    for (const c of program.comments) {
+      doc.comments.push({ line: c.loc.start.line - 1, text: c.value.trim(), range: lines.range(c.range[0], c.range[1]) });
+    }
+    addProgram(doc, lines, program, []);
   } catch (e) {
-    // A stack overflow is no syntax error: analyzeDocument turns it into an internal-error.
-    if (!(e instanceof ParseError)) throw e;
-    recover(doc, lines, e, prepared);
-    return doc;
+    if (!(e instanceof KeyPartsError)) throw e;
+    return { uri, format: "toml", text, lines, entries: [], sections: [], comments: [], syntaxErrors: [], skipped: keyPartsReason(lines.positionAt(e.offset).line) };
   }
-  for (const c of program.comments) {
-    doc.comments.push({ line: c.loc.start.line - 1, text: c.value.trim(), range: lines.range(c.range[0], c.range[1]) });
-  }
-  addProgram(doc, lines, program, []);
   return doc;
+}
+
+/** A dotted key or header of more than MAX_KEY_PARTS parts (thrown before its paths are built). */
+class KeyPartsError extends Error {
+  constructor(readonly offset: number) {
+    super("key parts");
+  }
+}
+
+function checkParts(n: number, offset: number): void {
+  if (n > MAX_KEY_PARTS) throw new KeyPartsError(offset);
 }
 
 /** Flattens one parsed program into the model. `prefix` is the table of its top-level keys (a recovered header's body). */
@@ -58,6 +75,7 @@ function addProgram(doc: ConfigDocument, lines: LineIndex, program: AST.TOMLProg
       addKeyValue(doc, lines, rootPrefix, node);
       continue;
     }
+    checkParts(node.key.keys.length, node.range[0]);
     let prefix = node.resolvedKey.map(String);
     const header = node.key;
     const headerStart = node.range[0];
@@ -195,6 +213,7 @@ function keyName(k: AST.TOMLBare | AST.TOMLQuoted): string {
 }
 
 function addKeyValue(doc: ConfigDocument, lines: LineIndex, prefix: string[], kv: AST.TOMLKeyValue): void {
+  checkParts(prefix.length + kv.key.keys.length, kv.range[0]);
   const path = [...prefix, ...kv.key.keys.map(keyName)];
   const value = toValue(doc, lines, path, kv.value);
   const entry: ConfigEntry = {
@@ -218,6 +237,7 @@ function toValue(doc: ConfigDocument, lines: LineIndex, path: string[], node: AS
       const entries: ConfigEntry[] = [];
       const obj: Record<string, unknown> = {};
       for (const kv of node.body) {
+        checkParts(path.length + kv.key.keys.length, kv.range[0]);
         const sub = [...path, ...kv.key.keys.map(keyName)];
         const v = toValue(doc, lines, sub, kv.value);
         entries.push({ path: sub, keyRange: lines.range(kv.key.range[0], kv.key.range[1]), range: lines.range(kv.range[0], kv.range[1]), value: v });

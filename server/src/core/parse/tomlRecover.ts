@@ -33,13 +33,98 @@ const BARE = "[A-Za-z0-9_-]+";
 const QUOTED = `"(?:[^"\\\\\\n]|\\\\.)*"|'[^'\\n]*'`;
 const KEY = `(?:${BARE}|${QUOTED})`;
 const DOTTED = `${KEY}(?:\\s*\\.\\s*${KEY})*`;
-/** A table header line, possibly unclosed or still being typed (`[`, `[train`, `[[x`). */
-const HEADER_LINE = new RegExp(`^(\\s*)(\\[\\[?)\\s*(${DOTTED}\\.?)?\\s*(\\]\\]?)?\\s*(#.*)?$`);
+/** The pieces of a table header line, like a regex match: [whole, indent, open, name?, close?, comment?]. */
+type HeaderMatch = [string, string, string, string | undefined, string | undefined, string | undefined];
+
+const isWs = (c: string | undefined): boolean => c !== undefined && /\s/.test(c);
+const BARE_CHAR = /[A-Za-z0-9_-]/;
+const QUOTED_AT = new RegExp(QUOTED, "y");
+
+/** End of the key (bare or quoted) starting at `i`, or -1. */
+function keyEnd(t: string, i: number): number {
+  const c = t[i];
+  if (c === '"' || c === "'") {
+    QUOTED_AT.lastIndex = i;
+    const m = QUOTED_AT.exec(t);
+    return m ? i + m[0].length : -1;
+  }
+  let j = i;
+  while (j < t.length && BARE_CHAR.test(t[j]!)) j++;
+  return j > i ? j : -1;
+}
+
+function skipWs(t: string, i: number): number {
+  while (isWs(t[i])) i++;
+  return i;
+}
+
+/**
+ * A table header line, possibly unclosed or still being typed (`[`, `[train`, `[[x`): indent, `[` or `[[`,
+ * an optional dotted name (with an optional trailing dot), an optional `]`/`]]`, an optional comment.
+ * A scanner, not a regex: the regex's adjacent optional runs of spaces backtracked cubically on `[`, many
+ * spaces and a stray character (issue #18).
+ */
+function matchHeaderLine(t: string): HeaderMatch | undefined {
+  let i = skipWs(t, 0);
+  const indent = t.slice(0, i);
+  if (t[i] !== "[") return undefined;
+  const open = t[i + 1] === "[" ? "[[" : "[";
+  i = skipWs(t, i + open.length);
+  let name: string | undefined;
+  const nameStart = i;
+  let k = keyEnd(t, i);
+  if (k >= 0) {
+    let end = k;
+    for (;;) {
+      const dot = skipWs(t, end);
+      if (t[dot] !== ".") break;
+      const next = keyEnd(t, skipWs(t, dot + 1));
+      if (next < 0) break;
+      end = next;
+    }
+    if (t[end] === ".") end++;
+    name = t.slice(nameStart, end);
+    i = end;
+  }
+  i = skipWs(t, i);
+  let close: string | undefined;
+  if (t[i] === "]") {
+    close = t[i + 1] === "]" ? "]]" : "]";
+    i += close.length;
+  }
+  i = skipWs(t, i);
+  let comment: string | undefined;
+  if (t[i] === "#") {
+    comment = t.slice(i);
+    i = t.length;
+  }
+  if (i !== t.length) return undefined;
+  return [t, indent, open, name, close, comment];
+}
+
+/** A complete header line: `[`, anything but `]` and `,`, `]` (or `]]`), an optional comment. Linear. */
+function isClosedHeaderLine(t: string): boolean {
+  let i = skipWs(t, 0);
+  if (t[i] !== "[") return false;
+  let j = i + 1;
+  while (j < t.length && t[j] !== "]" && t[j] !== ",") j++;
+  if (t[j] !== "]") return false;
+  j++;
+  if (t[j] === "]") j++;
+  j = skipWs(t, j);
+  return j === t.length || t[j] === "#";
+}
+
+const HEADER_LINE = { test: (t: string) => matchHeaderLine(t) !== undefined, exec: matchHeaderLine };
 /** A `key =` line (the value may be missing or broken). */
 const KV_LINE = new RegExp(`^(\\s*)(${DOTTED})(\\s*)=`);
 /** A key being typed: a bare dotted key alone on its line (not a literal that could end an array). */
 const KEY_ONLY_LINE = /^\s*([A-Za-z_][A-Za-z0-9_-]*(?:\s*\.\s*[A-Za-z0-9_-]+)*)\s*(#.*)?$/;
 const LITERAL_WORDS = new Set(["true", "false", "inf", "nan"]);
+
+/** For tests: the header scanner's pieces. */
+export const __headerLine = matchHeaderLine;
+export const __closedHeaderLine = isClosedHeaderLine;
 
 export function isHeaderLine(t: string): boolean {
   return HEADER_LINE.test(t);
@@ -155,7 +240,7 @@ function lineRange(lines: LineIndex, first: number, last: number): [number, numb
   return [lines.lineStart(first), lines.lineEnd(last)];
 }
 
-function brokenHeader(lines: LineIndex, n: number, h: RegExpExecArray, parserMessage: string, at: number): TomlErrorCause {
+function brokenHeader(lines: LineIndex, n: number, h: HeaderMatch, parserMessage: string, at: number): TomlErrorCause {
   const t = lines.lineText(n);
   const s = lines.lineStart(n);
   const open = h[2]!;
@@ -163,7 +248,7 @@ function brokenHeader(lines: LineIndex, n: number, h: RegExpExecArray, parserMes
   const close = h[4];
   // The body: up to the next line that is a complete header.
   let next = n + 1;
-  while (next < lines.lineCount && !/^\s*\[\[?\s*[^\],]*\]\]?\s*(#.*)?$/.test(lines.lineText(next))) next++;
+  while (next < lines.lineCount && !isClosedHeaderLine(lines.lineText(next))) next++;
   const bodyStart = n + 1 < lines.lineCount ? lines.lineStart(n + 1) : lines.lineEnd(n);
   const bodyEnd = next < lines.lineCount ? lines.lineStart(next) : lines.text.length;
   const whole: [number, number] = [s, bodyEnd];
@@ -298,7 +383,7 @@ function duplicate(text: string, lines: LineIndex, at: number, n: number): TomlE
       }
     }
     let next = n + 1;
-    while (next < lines.lineCount && !/^\s*\[\[?\s*[^\],]*\]\]?\s*(#.*)?$/.test(lines.lineText(next))) next++;
+    while (next < lines.lineCount && !isClosedHeaderLine(lines.lineText(next))) next++;
     const bodyEnd = next < lines.lineCount ? lines.lineStart(next) : text.length;
     const where = first >= 0 ? ` (first defined on line ${first + 1})` : " (a key of that name is already defined)";
     return { message: `duplicate table [${name}]${where}: TOML allows each table once`, start: ks, end: ks + name.length, blank: [[s, bodyEnd]] };

@@ -8,6 +8,7 @@
  * What it cannot know it leaves open: a field typed by a class imported from elsewhere becomes an "open"
  * table (any key under it is accepted), so an incomplete scan never produces a false "unknown key".
  */
+import { scanLines } from "./scan";
 
 /** Bounds: files beyond these are only read up to them. */
 export const PY_SCAN_MAX_LINES = 20000;
@@ -53,7 +54,7 @@ export interface ScannedSchema {
 
 /** Top-level (or nested) classes with their annotated fields. */
 export function scanClasses(text: string): PyClass[] {
-  const lines = text.split(/\r?\n/, PY_SCAN_MAX_LINES);
+  const lines = scanLines(text, PY_SCAN_MAX_LINES);
   const out: PyClass[] = [];
   let inString: string | undefined;
   let decoratedDataclass = false;

@@ -6,6 +6,7 @@
  * Nothing is executed; dependency files are scanned with regular expressions.
  */
 import { matchingNames } from "./listing";
+import { scanLines } from "./scan";
 import type { AnalysisEnv, Sourced } from "../analysis";
 import { entriesUnder, findEntry, findSection, hasSection, type ConfigDocument } from "../model";
 import { DEFAULT_VERSION, LAST_TOML_DATE, RELEASES, type Release } from "../frameworks/torchtitan/versions";
@@ -48,7 +49,7 @@ export interface Pin {
 
 /** Finds an exact torchtitan pin in one dependency file's text (undefined for ranges or no mention). */
 export function findPin(text: string, kind: string): Pin | undefined {
-  const lines = text.split(/\r?\n/);
+  const lines = scanLines(text);
   if (kind === "lock") {
     // [[package]] name = "torchtitan" version = "…" (uv / poetry / pdm); a git source may carry a tag.
     for (let i = 0; i < lines.length; i++) {

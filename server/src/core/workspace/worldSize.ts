@@ -9,6 +9,7 @@
  */
 import type { AnalysisEnv, Sourced } from "../analysis";
 import { matchingNames } from "./listing";
+import { scanLine, scannedPart } from "./scan";
 import { ancestorDirs, basename, displayPath, join, lineLocation } from "./paths";
 
 const SCRIPT = /\.(sh|bash|slurm|sbatch)$/i;
@@ -48,14 +49,14 @@ interface Found {
 
 /** Joins backslash-continued lines so one command is one line. */
 function logicalLines(text: string): string[] {
-  return text.replace(/\\\r?\n/g, " ").split(/\r?\n/);
+  return scannedPart(text).replace(/\\\r?\n/g, " ").split(/\r?\n/).map(scanLine);
 }
 
 /** The physical line each logical line starts on. */
 function logicalStarts(text: string): number[] {
   const starts: number[] = [];
   let physical = 0;
-  for (const chunk of text.split(/(?<!\\)\r?\n/)) {
+  for (const chunk of scannedPart(text).split(/(?<!\\)\r?\n/)) {
     starts.push(physical);
     physical += chunk.split(/\r?\n/).length;
   }

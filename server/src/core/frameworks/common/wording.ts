@@ -12,17 +12,22 @@ export function quoteList(xs: readonly string[]): string {
 export function nearest(s: string, choices: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestD = Infinity;
+  const limit = Math.max(2, Math.floor(s.length / 3));
   for (const c of choices) {
+    // The distance is at least the length difference: a key far longer than every name (a hostile
+    // 100 kB key) costs nothing here instead of a length × name table per choice.
+    if (Math.abs(c.length - s.length) > Math.min(limit, bestD)) continue;
     const d = editDistance(s.toLowerCase(), c.toLowerCase());
     if (d < bestD) {
       bestD = d;
       best = c;
     }
   }
-  return bestD <= Math.max(2, Math.floor(s.length / 3)) ? best : undefined;
+  return bestD <= limit ? best : undefined;
 }
 
 function editDistance(a: string, b: string): number {
+  if (a.length * b.length > 1_000_000) return Math.max(a.length, b.length);
   const dp = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) dp[0]![j] = j;
   for (let i = 1; i <= a.length; i++)

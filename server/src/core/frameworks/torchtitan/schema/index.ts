@@ -376,7 +376,13 @@ export function converterRenameFor(name: string, when: When): string | undefined
 
 // ------------------------------------------------------------------------------------------ suggestions
 
+/**
+ * Levenshtein distance, for did-you-mean. Strings that differ in length by more than 32, or whose table
+ * would exceed a million cells (a hostile 100 kB value), count as entirely different (the longer length):
+ * no suggestion is ever that far, and the cost stays bounded whatever the file holds.
+ */
 export function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 32 || a.length * b.length > 1_000_000) return Math.max(a.length, b.length);
   const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let diagPrev = prev[0]!;
