@@ -19,15 +19,15 @@ export function resolveGpu(settings: AnalysisSettings, directives: readonly Dire
   // Precedence as for the world size (workspace/precedence.ts): --gpu > directive > setting > default.
   const raw = settings.gpu?.trim();
   const id = raw && raw !== "auto" ? parseGpu(raw) : undefined;
-  if (id && settings.origin === "cli") return { value: id, source: "setting", detail: `--gpu ${raw} on the command line` };
+  if (id && settings.origin === "cli") return { value: id, source: "setting", kind: "cli", detail: `--gpu ${raw} on the command line` };
   const d = directiveValue(directives, "gpu");
   if (d) {
     const id = parseGpu(d.value);
-    if (id) return { value: id, source: "directive", detail: `set by \`# precision-lens: gpu=${d.value}\` on line ${d.line + 1}` };
+    if (id) return { value: id, source: "directive", kind: "directive", detail: `set by \`# precision-lens: gpu=${d.value}\` on line ${d.line + 1}` };
     extra.push(diag("invalid-directive", "warning", d.range, fitMessage(`Unknown GPU type "${d.value}" in the precision-lens directive: it is ignored`), undefined, { detail: `Unknown GPU type "${d.value}" in the precision-lens directive; use ${GPU_IDS.join(", ")}. It is ignored.` }));
   }
-  if (id) return { value: id, source: "setting", detail: `set by the precisionLens.gpu setting to ${raw}` };
-  return { value: DEFAULT_GPU, source: "default", detail: "the default; set precisionLens.gpu or --gpu for another GPU type" };
+  if (id) return { value: id, source: "setting", kind: "setting", detail: `set by the precisionLens.gpu setting to ${raw}` };
+  return { value: DEFAULT_GPU, source: "default", kind: "default", detail: "the default; set precisionLens.gpu or --gpu for another GPU type" };
 }
 
 /** "TP 4 + FSDP 2", "FSDP 8", "1 GPU". */

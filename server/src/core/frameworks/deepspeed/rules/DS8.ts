@@ -7,6 +7,7 @@ import type { DeepSpeedContext } from "../context";
 
 export const DS8: FrameworkRule<DeepSpeedContext> = {
   codes: ["deepspeed/DS8"],
+  restsOn: ["worldSize"],
   run({ v, f, worldSize }) {
     const d = diagnostics("deepspeed");
     if (f.trainBatch !== undefined && f.micro !== undefined) {

@@ -10,6 +10,7 @@ import type { TitanRule } from "../context";
 
 export const cpuOffloadWithoutFsdp: TitanRule = {
   codes: ["cpu-offload-without-fsdp"],
+  restsOn: ["worldSize"],
   run(ctx) {
     const e = findEntry(ctx.doc, "training", "enable_cpu_offload");
     if (!e || boolValue(e) !== true) return [];

@@ -29,6 +29,7 @@ function converterRange(ctx: TitanContext, pred: (name: string) => boolean) {
 
 export const float8GroupedMmPpCp: TitanRule = {
   codes: ["float8-grouped-mm-pp-cp"],
+  restsOn: ["version"],
   run(ctx) {
     const q = activeQuant(ctx.doc, ctx.version.value.date);
     if (!q.float8Grouped) return [];
@@ -46,6 +47,7 @@ export const float8GroupedMmPpCp: TitanRule = {
 
 export const mxTpCompile: TitanRule = {
   codes: ["mx-tp-compile"],
+  restsOn: ["version"],
   run(ctx) {
     const date = ctx.version.value.date;
     const q = activeQuant(ctx.doc, date);
@@ -63,6 +65,7 @@ export const mxTpCompile: TitanRule = {
 
 export const float8EmulateCompile: TitanRule = {
   codes: ["float8-emulate-compile"],
+  restsOn: ["version"],
   run(ctx) {
     const date = ctx.version.value.date;
     const e = f8(ctx, "emulate");
@@ -79,6 +82,7 @@ export const float8EmulateCompile: TitanRule = {
 
 export const float8RecipeWithAllGather: TitanRule = {
   codes: ["float8-recipe-with-all-gather"],
+  restsOn: ["version"],
   run(ctx) {
     const recipe = f8(ctx, "recipe_name");
     const ag = f8(ctx, "enable_fsdp_float8_all_gather");
@@ -101,6 +105,7 @@ export const float8RecipeWithAllGather: TitanRule = {
 
 export const float8AllGatherNoEffect: TitanRule = {
   codes: ["float8-all-gather-no-effect"],
+  restsOn: ["worldSize", "version"],
   run(ctx) {
     const out: Diagnostic[] = [];
     const ag = f8(ctx, "enable_fsdp_float8_all_gather");
@@ -142,6 +147,7 @@ export const float8AllGatherNoEffect: TitanRule = {
 
 export const quantizeWithoutCompile: TitanRule = {
   codes: ["quantize-without-compile"],
+  restsOn: ["version"],
   run(ctx) {
     const date = ctx.version.value.date;
     const q = activeQuant(ctx.doc, date);
