@@ -101,7 +101,8 @@ export function gateDiagnostics(out: Diagnostic[], rule: RestsOn, facts: Facts):
     const lead = `Assuming ${assumed.map((n) => assumption(n, facts[n])).join(" and ")}`;
     const severity: Severity = rule.onAssumed ?? "warning";
     d.severity = severity;
-    const body = d.message.charAt(0).toLowerCase() + d.message.slice(1);
+    // "The degrees …" → "the degrees …"; "DDP …", "TP-only …" keep their capitals.
+    const body = /^[A-Z][a-z]/.test(d.message) ? d.message.charAt(0).toLowerCase() + d.message.slice(1) : d.message;
     const full = `${lead}: ${body}`;
     if (!d.detail) d.detail = full.endsWith(".") ? full : `${full}.`;
     else d.detail = `${lead}: ${d.detail}`;

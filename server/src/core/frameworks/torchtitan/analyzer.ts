@@ -219,7 +219,8 @@ function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: Analysi
   const { configured, typeErrors } = read;
   if (!typeErrors.length && configured.dp_shard !== -1) {
     const product = configured.dp_replicate * configured.dp_shard * configured.cp * configured.tp * configured.pp;
-    if (product > 0) return { value: product, source: "degrees", kind: "inferred", detail: `product of the explicit parallel degrees (${product})` };
+    // Every degree written: the launch validates only on exactly this many GPUs, so it is the file's.
+    if (product > 0) return { value: product, source: "degrees", kind: "file", detail: `product of the explicit parallel degrees (${product})` };
   }
   if (!typeErrors.length && !consistent(DEFAULT_WORLD_SIZE)) {
     const smallest = smallestConsistent(configured, consistent);
@@ -245,7 +246,7 @@ function smallestConsistent(c: ParallelLayout, consistent: (w: number) => boolea
 export function statedGpus(doc: ConfigDocument): { count: number; gpu?: string; line: number; range: ConfigDocument["comments"][number]["range"] } | undefined {
   for (const c of doc.comments) {
     if (c.text.length > 300 || /precision-lens:/.test(c.text)) continue;
-    const m = /\b(?:for|on|with|across|uses?)\s{1,3}(\d{1,7})\s{1,3}(?:x\s{1,3})?(?:([A-Za-z][A-Za-z0-9-]{0,15})\s{1,3})?GPUs?\b/i.exec(c.text);
+    const m = /\b(?:preset|config|configuration|recipe|setup)\s{1,3}(?:is\s{1,3})?for\s{1,3}(\d{1,7})\s{1,3}(?:x\s{1,3})?(?:([A-Za-z][A-Za-z0-9-]{0,15})\s{1,3})?GPUs?\b/i.exec(c.text);
     if (!m) continue;
     const count = Number(m[1]);
     if (!(count > 0 && count <= MAX_WORLD_SIZE)) continue;
