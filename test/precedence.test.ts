@@ -42,7 +42,7 @@ describe("precedence: directive over workspace setting, CLI over both", () => {
     const r = analyzeFixture(CONFIG, { settings: { worldSize: 16, torchtitanVersion: "v0.1.0" } });
     assert.deepEqual([r.worldSize?.value, r.worldSize?.source], [32, "directive"]);
     assert.equal(r.worldSize?.detail, "`# precision-lens: world-size=32` on line 1; overrides the precisionLens.worldSize setting (16)");
-    assert.deepEqual(r.worldSize?.overrides, [{ value: 16, source: "setting", detail: "precisionLens.worldSize setting (16)" }]);
+    assert.deepEqual(r.worldSize?.overrides, [{ value: 16, source: "setting", kind: "setting", detail: "precisionLens.worldSize setting (16)" }]);
     assert.deepEqual([r.torchtitanVersion?.value, r.torchtitanVersion?.source], ["v0.2.0", "directive"]);
     assert.match(r.torchtitanVersion!.detail, /torchtitan-version=v0\.2\.0` on line 2; overrides the precisionLens\.torchtitanVersion setting \(v0\.1\.0\)$/);
     assert.deepEqual(r.torchtitanVersion?.overrides?.map((o) => [o.value, o.source]), [["v0.1.0", "setting"]]);
