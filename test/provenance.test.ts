@@ -234,3 +234,119 @@ tensor_parallel_degree = 8
 `);
   });
 });
+
+// ---- torchtitan: a default never contradicts the file (issue #17 §2) --------------------------------------
+
+describe("torchtitan: the world size a file implies, and the one it states", () => {
+  const par = (lines: string) => `${MODEL}\n[parallelism]\n${lines}\n`;
+  const ws = (text: string, uri = "file:///w/train.toml") => {
+    const r = analyzeDocument(uri, text);
+    return { r, w: [r.worldSize?.value, r.worldSize?.kind, r.worldSize?.source] };
+  };
+  const errors = (r: AnalysisResult) => r.diagnostics.filter((d) => d.severity === "error").map((d) => d.code);
+
+  it("dp_replicate 32 beside a -1: 32 GPUs (≥ 32, from the degrees), no launch failure, a DDP layout", () => {
+    const { r, w } = ws(par("data_parallel_replicate_degree = 32\ndata_parallel_shard_degree = -1"));
+    assert.deepEqual(w, [32, "inferred", "degrees"]);
+    assert.equal(r.worldSize?.detail, "≥ 32, from the degrees (the smallest world size they allow)");
+    assert.deepEqual(errors(r), []);
+    assert.equal(r.layoutName, "DDP");
+    assert.equal(r.mechanism, "autocast");
+  });
+
+  it("degrees whose product is 32 beside a -1 (TP 4 × PP 8): 32 GPUs", () => {
+    const { r, w } = ws(par("data_parallel_shard_degree = -1\ntensor_parallel_degree = 4\npipeline_parallel_degree = 8"));
+    assert.deepEqual(w, [32, "inferred", "degrees"]);
+    assert.deepEqual(errors(r), []);
+  });
+
+  it("EP 128 beside a -1 (v0.2.2's expert mesh): 128 GPUs, the smallest the expert mesh factors", () => {
+    const { r, w } = ws(`# precision-lens: torchtitan-version=v0.2.2\n${par("data_parallel_shard_degree = -1\nexpert_parallel_degree = 128")}`);
+    assert.deepEqual(w, [128, "inferred", "degrees"]);
+    assert.deepEqual(errors(r), []);
+  });
+
+  it("every degree written: the product is the file's own world size (kind file)", () => {
+    const { w } = ws(par("data_parallel_shard_degree = 4\ntensor_parallel_degree = 2"));
+    assert.deepEqual(w, [8, "file", "degrees"]);
+  });
+
+  it("a comment stating the size is evidence, with its line (torchtitan's presets: llama3_70b.toml:1 at v0.2.2)", () => {
+    const text = `# NOTE: this toml config is a preset for 64 A100 GPUs.\n${par("data_parallel_shard_degree = -1\ntensor_parallel_degree = 8")}`;
+    const { r, w } = ws(text);
+    assert.deepEqual(w, [64, "comment", "comment"]);
+    assert.equal(r.worldSize?.detail, "stated in the comment on line 1");
+    assert.deepEqual(r.worldSize?.location?.range.start, { line: 0, character: 0 });
+    assert.equal(r.layoutName, "FSDP+TP");
+    assert.ok(!r.diagnostics.some((d) => d.code === "no-mixed-precision"), "no TP-only warning on the 64 GPUs the file states");
+  });
+
+  it("a stated size the explicit degrees contradict is stale (a fork's copied header): the degrees win", () => {
+    const { w } = ws(`# NOTE: this toml config is a preset for 64 A100 GPUs.\n${par("data_parallel_replicate_degree = 8\ndata_parallel_shard_degree = 1")}`);
+    assert.deepEqual(w, [8, "file", "degrees"]);
+  });
+
+  it("prose that merely mentions GPUs is not a statement of the size", () => {
+    const { w } = ws(`# TP-only on 8 GPUs trains in fp32, see the docs\n${par("data_parallel_shard_degree = -1\ntensor_parallel_degree = 2")}`);
+    assert.deepEqual(w, [8, "default", "default"]);
+  });
+});
+
+describe("torchtitan: the expert mesh must factor the world (v0.2.2 distributed/parallel_dims.py:136-158)", () => {
+  it("EP 3 on 8 GPUs: ValueError at launch", () => {
+    checkDiagnostics(`# precision-lens: world-size=8 torchtitan-version=v0.2.2
+${MODEL}
+[parallelism]
+data_parallel_shard_degree = -1
+expert_parallel_degree = 3
+#^^^^^^^^^^^^^^^^^^^^^^^^^ error[parallel-dims-ep-divisibility]: does not divide the ranks torchtitan v0.2.2 needs: the launch fails
+`);
+  });
+
+  it("EP 12 with DDP (dp_replicate 12, dp_shard 1) on 12 GPUs: ValueError at launch", () => {
+    const r = checkDiagnostics(`# precision-lens: world-size=12 torchtitan-version=v0.2.1
+${MODEL}
+[parallelism]
+data_parallel_replicate_degree = 12
+data_parallel_shard_degree = 1
+expert_parallel_degree = 12
+#^^^^^^^^^^^^^^^^^^^^^^^^^^ error[parallel-dims-ep-divisibility]: expert_parallel_degree = 12 does not divide
+`);
+    assert.match(r.diagnostics[0]!.detail!, /dp_shard·cp·tp = 1 .*DeviceMesh\._unflatten raises ValueError/);
+  });
+
+  it("EP 8 on 8 GPUs factors the world: silent", () => {
+    checkDiagnostics(`# precision-lens: world-size=8 torchtitan-version=v0.2.2
+[job]
+description = "fixture"
+
+[model]
+name = "llama4"
+flavor = "debugmodel"
+
+[parallelism]
+data_parallel_shard_degree = -1
+expert_parallel_degree = 8
+`);
+  });
+});
+
+describe("torchtitan's own presets (../shared/corpus/torchtitan), checked with no option", { skip: corpusAvailable("torchtitan") ? false : "../shared/corpus/torchtitan is absent; the presets check is skipped" }, () => {
+  it("no error, and no TP-only / no-mixed-precision warning where the file states its size", () => {
+    const files = listFiles(join(CORPUS, "torchtitan"), [".toml"]);
+    const bad: string[] = [];
+    let titan = 0;
+    for (const p of files) {
+      const text = readFileSync(p, "utf8");
+      const r = analyzeDocument(`file://${p}`, text);
+      if (r.framework !== "torchtitan") continue;
+      titan++;
+      for (const d of r.diagnostics) {
+        if (d.severity === "error") bad.push(`${relative(CORPUS, p)}: error[${d.code}] ${d.message}`);
+        if (d.code === "no-mixed-precision" && /preset for \d+/.test(text)) bad.push(`${relative(CORPUS, p)}: ${d.message}`);
+      }
+    }
+    assert.ok(titan >= 20, `only ${titan} torchtitan presets found`);
+    assert.deepEqual(bad, []);
+  });
+});

@@ -13,7 +13,7 @@ import type { TitanContext } from "./context";
 import { reportMarkdown, summaryMarkdown, titanHovers, titanInlayHints } from "./hover";
 import { keyHoverTargets } from "./schema/hover";
 import { readKnobs } from "./knobs";
-import type { DecideOptions } from "./eras";
+import { MESH_UNFLATTEN_DATE, type DecideOptions } from "./eras";
 import { layoutName, readDims, resolveDims, type DimsRead } from "./parallelDims";
 import { resolvePrecision } from "./resolve";
 import { TITAN_RULES } from "./rules/index";
@@ -42,7 +42,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const extra: Diagnostic[] = [];
   const { version, outsideTomlEra } = resolveVersion(doc, settings, env, directives, extra);
   const read = readDims(doc);
-  const dimsOptions = { epDivisibility: version.value.date >= "2025-07-08" && version.value.date < "2025-12-17" };
+  const dimsOptions = { epDivisibility: version.value.date >= "2025-07-08" && version.value.date < MESH_UNFLATTEN_DATE, epMesh: version.value.date >= MESH_UNFLATTEN_DATE };
   const worldSize = resolveWorldSize(doc, read, settings, env, directives, extra, (w) => resolveDims(read, w, dimsOptions).errors.length === 0);
   const dims = resolveDims(read, worldSize.value, dimsOptions);
   const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };

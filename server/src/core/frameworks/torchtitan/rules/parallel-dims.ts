@@ -4,6 +4,7 @@ import { restingOn, type FactName } from "../../../provenance";
 import type { TitanContext, TitanRule } from "../context";
 import { dimsAnchor, worldSizePhrase } from "../locate";
 import { DIM_KEYS, type DimsError } from "../parallelDims";
+import { MESH_UNFLATTEN_DATE } from "../eras";
 import { decidedBy, gpus } from "../related";
 
 export const parallelDims: TitanRule = {
@@ -58,7 +59,7 @@ function short(ctx: TitanContext, e: DimsError): string {
     case "etp":
       return `expert_tensor_parallel_degree = ${c.etp} must be 1 or tensor_parallel_degree (${c.tp}): the launch fails`;
     case "ep-divisibility":
-      return `expert_parallel_degree = ${c.ep} does not divide the ranks torchtitan ${ctx.version.value.id} needs: the launch asserts`;
+      return `expert_parallel_degree = ${c.ep} does not divide the ranks torchtitan ${ctx.version.value.id} needs: the launch ${ctx.version.value.date >= MESH_UNFLATTEN_DATE ? "fails" : "asserts"}`;
     default:
       return e.message;
   }
