@@ -350,3 +350,70 @@ describe("torchtitan's own presets (../shared/corpus/torchtitan), checked with n
     assert.deepEqual(bad, []);
   });
 });
+
+describe("torchtitan semantics of the 2026-12 review (spec torchtitan.md §3.3)", () => {
+  const Q = (directive: string, converter: string) => `# precision-lens: torchtitan-version=v0.2.2${directive}
+${MODEL}converters = ["${converter}"]
+
+[compile]
+enable = true
+components = ["model", "loss"]
+`;
+
+  it("float8 on a known A100: launch failure (v0.2.2 quantization/float8.py:37-45)", () => {
+    checkDiagnostics(Q(" gpu=a100-80gb", "quantize.linear.float8").replace(`converters = ["quantize.linear.float8"]\n`, `converters = ["quantize.linear.float8"]\n#             ^^^^^^^^^^^^^^^^^^^^^^^^ error[quantize-gpu-unsupported]: float8 on A100 SXM 80GB: torchtitan needs an SM 8.9+ GPU\n`));
+  });
+
+  it("float8 on the default GPU (H100, SM 9.0) and emulated float8 in eager mode on an A100: silent", () => {
+    assert.ok(!analyzeDocument("file:///w/a.toml", Q("", "quantize.linear.float8")).diagnostics.some((d) => d.code === "quantize-gpu-unsupported"));
+    const eager = `${Q(" gpu=a100-80gb", "quantize.linear.float8").replace("enable = true", "enable = false")}\n[quantize.linear.float8]\nemulate = true\n`;
+    assert.ok(!analyzeDocument("file:///w/b.toml", eager).diagnostics.some((d) => d.code === "quantize-gpu-unsupported"));
+  });
+
+  it("MXFP8 on a known H100: launch failure; on the default GPU: information naming the assumption (quantization/mx.py:42-44)", () => {
+    checkDiagnostics(Q(" gpu=h100", "quantize.linear.mx").replace(`converters = ["quantize.linear.mx"]\n`, `converters = ["quantize.linear.mx"]\n#             ^^^^^^^^^^^^^^^^^^^^ error[quantize-gpu-unsupported]: MXFP8 on H100 SXM 80GB: torchtitan needs SM100 (B200) or gfx950\n`));
+    checkDiagnostics(Q("", "quantize.linear.mx").replace(`converters = ["quantize.linear.mx"]\n`, `converters = ["quantize.linear.mx"]\n#             ^^^^^^^^^^^^^^^^^^^^ information[quantize-gpu-unsupported]: Assuming h100-sxm (the default): MXFP8 on H100 SXM 80GB\n`));
+    assert.ok(!analyzeDocument("file:///w/c.toml", Q(" gpu=b200", "quantize.linear.mx")).diagnostics.some((d) => d.code === "quantize-gpu-unsupported"));
+  });
+
+  it("a preset's comment names the GPU type: evidence, so float8 on it is information, not an error", () => {
+    const r = analyzeDocument("file:///w/d.toml", `# NOTE: this toml config is a preset for 64 A100 GPUs.\n${Q("", "quantize.linear.float8")}`);
+    const d = r.diagnostics.find((x) => x.code === "quantize-gpu-unsupported");
+    assert.equal(d?.severity, "information");
+    assert.match(d!.message, /^Assuming a100-80gb, A100 stated in the comment on line 1: float8 on A100/);
+  });
+
+  it("CPU offload without FSDP on one known GPU: the first step fails (v0.2.2 train.py:184-186, 579-582)", () => {
+    checkDiagnostics(`# precision-lens: world-size=1
+${MODEL}
+[training]
+enable_cpu_offload = true
+#^^^^^^^^^^^^^^^^^^^^^^^^ error[cpu-offload-without-fsdp]: CPU offload on one GPU without FSDP: the weights stay on the CPU and the first step fails
+`);
+  });
+
+  it("CPU offload on a TP-only layout (more than one GPU): still the warning", () => {
+    checkDiagnostics(`# precision-lens: world-size=2
+${MODEL}
+[parallelism]
+data_parallel_shard_degree = 1
+tensor_parallel_degree = 2
+#^^^^^^^^^^^^^^^^^^^^^^^^^ warning[no-mixed-precision]: TP-only on 2 GPUs trains in fp32
+
+[training]
+enable_cpu_offload = true
+#^^^^^^^^^^^^^^^^^^^^^^^^ warning[cpu-offload-without-fsdp]: CPU offload needs FSDP
+`);
+  });
+
+  it("v0.1.0 silently drops unknown keys (v0.1.0 config_manager.py:805-818 _dict_to_dataclass): never \"rejects\"", () => {
+    const r = analyzeDocument("file:///w/e.toml", `# precision-lens: torchtitan-version=v0.1.0\n${MODEL}\n[training]\nstepz = 10\n\n[frobnicate]\nx = 1\n`);
+    const found = r.diagnostics.filter((d) => d.code === "unknown-key" || d.code === "unknown-section");
+    assert.equal(found.length, 2);
+    for (const d of found) {
+      assert.notEqual(d.severity, "error");
+      assert.match(d.message, /upstream torchtitan v0\.1\.0 ignores it/);
+      assert.doesNotMatch(d.message, /rejects/);
+    }
+  });
+});
