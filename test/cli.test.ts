@@ -33,7 +33,7 @@ describe("precision-lens check", () => {
     const f = j.files[0]!;
     assert.equal(f.path, "examples/tp_only_8gpu.toml");
     assert.equal(f.framework, "torchtitan");
-    assert.deepEqual(f.worldSize, { value: 8, source: "default" });
+    assert.deepEqual(f.worldSize, { value: 8, source: "default", kind: "default" });
     assert.deepEqual(f.parallel, { dp_replicate: 1, dp_shard: 1, cp: 1, tp: 8, pp: 1, ep: 1, etp: 1 });
     assert.equal(f.mechanism, "none");
     assert.deepEqual(f.precision, { paramStorage: "float32", compute: "float32", gradReduce: "float32" });
@@ -85,7 +85,8 @@ describe("precision-lens check", () => {
     const dir = mkdtempSync(join(tmpdir(), "pl-cli-"));
     mkdirSync(join(dir, "sub"));
     writeFileSync(join(dir, "sub", "pyproject.toml"), `[project]\nname = "x"\n`);
-    writeFileSync(join(dir, "train.toml"), `[training]\nsteps = 1\n[parallelism]\ntensor_parallel_degree = 16\n`);
+    // A known world size (the directive): with none, TP 16 would make the world 16 (issue #17).
+    writeFileSync(join(dir, "train.toml"), `# precision-lens: world-size=8\n[training]\nsteps = 1\n[parallelism]\ntensor_parallel_degree = 16\n`);
     const { code, out } = run(["check", "--format", "json", dir], dir);
     const j = JSON.parse(out) as { files: JsonFile[] };
     const byPath = Object.fromEntries(j.files.map((f) => [f.path, f]));

@@ -122,12 +122,13 @@ const CASES: Record<string, Case> = {
     version: "v0.2.2",
     decidedBy: ["job.print_config / job.custom_config_module"],
     diagnostics: [
-      // MANAGER L166-171: JobConfig has no gdn_args field → ValueError at launch in upstream v0.2.2.
+      // MANAGER L166-171: JobConfig has no gdn_args field → ValueError at launch in upstream v0.2.2. The version is
+      // inferred from the keys, not known: a warning that names the assumption (issue #17, core/provenance.ts).
       {
         code: "unknown-section",
         line: 1,
-        severity: "error",
-        message: `Unknown table [gdn_args]: upstream torchtitan v0.2.2 rejects it at launch ${FORK_HINT}`,
+        severity: "warning",
+        message: /^Assuming torchtitan v0\.2\.2 \(inferred\): unknown table \[gdn_args\]: upstream torchtitan v0\.2\.2 rejects it at launch/,
       },
     ],
   },

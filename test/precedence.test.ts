@@ -42,7 +42,7 @@ describe("precedence: directive over workspace setting, CLI over both", () => {
     const r = analyzeFixture(CONFIG, { settings: { worldSize: 16, torchtitanVersion: "v0.1.0" } });
     assert.deepEqual([r.worldSize?.value, r.worldSize?.source], [32, "directive"]);
     assert.equal(r.worldSize?.detail, "`# precision-lens: world-size=32` on line 1; overrides the precisionLens.worldSize setting (16)");
-    assert.deepEqual(r.worldSize?.overrides, [{ value: 16, source: "setting", detail: "precisionLens.worldSize setting (16)" }]);
+    assert.deepEqual(r.worldSize?.overrides, [{ value: 16, source: "setting", kind: "setting", detail: "precisionLens.worldSize setting (16)" }]);
     assert.deepEqual([r.torchtitanVersion?.value, r.torchtitanVersion?.source], ["v0.2.0", "directive"]);
     assert.match(r.torchtitanVersion!.detail, /torchtitan-version=v0\.2\.0` on line 2; overrides the precisionLens\.torchtitanVersion setting \(v0\.1\.0\)$/);
     assert.deepEqual(r.torchtitanVersion?.overrides?.map((o) => [o.value, o.source]), [["v0.1.0", "setting"]]);
@@ -81,7 +81,7 @@ describe("precedence: directive over workspace setting, CLI over both", () => {
     it("--world-size and --torchtitan-version beat the file's directives", () => {
       const r = runCliCaptured(["check", "--format", "json", "--world-size", "8", "--torchtitan-version", "v0.2.2", "train.toml"], dir);
       const f = (JSON.parse(r.out) as { files: { worldSize: { value: number; source: string }; torchtitanVersion: { value: string }; mechanism: string }[] }).files[0]!;
-      assert.deepEqual([f.worldSize, f.torchtitanVersion.value, f.mechanism], [{ value: 8, source: "setting" }, "v0.2.2", "none"]);
+      assert.deepEqual([f.worldSize, f.torchtitanVersion.value, f.mechanism], [{ value: 8, source: "setting", kind: "cli" }, "v0.2.2", "none"]);
       const text = runCliCaptured(["check", "--world-size", "8", "train.toml"], dir).out;
       assert.match(text, /world size from --world-size 8 on the command line; overrides `# precision-lens: world-size=32` \(line 1\)/);
     });
@@ -89,7 +89,7 @@ describe("precedence: directive over workspace setting, CLI over both", () => {
     it("without flags the directives apply", () => {
       const r = runCliCaptured(["check", "--format", "json", "train.toml"], dir);
       const f = (JSON.parse(r.out) as { files: { worldSize: { value: number; source: string }; torchtitanVersion: { value: string; source: string } }[] }).files[0]!;
-      assert.deepEqual([f.worldSize, f.torchtitanVersion], [{ value: 32, source: "directive" }, { value: "v0.2.0", source: "directive" }]);
+      assert.deepEqual([f.worldSize, f.torchtitanVersion], [{ value: 32, source: "directive", kind: "directive" }, { value: "v0.2.0", source: "directive", kind: "directive" }]);
     });
   });
 

@@ -44,7 +44,7 @@ const OPS = ["tok_embeddings", "attention_norm", "wq", "wk", "wv", "rope", "atte
 describe("simulation in the CLI JSON contract", () => {
   it("the seed case in v0.2.2: every op float32, TP collectives float32, no FSDP collectives", () => {
     const f = checkJson(["--torchtitan-version", "v0.2.2", "examples/tp_only_8gpu.toml"]);
-    assert.deepEqual(f.torchtitanVersion, { value: "v0.2.2", source: "setting" });
+    assert.deepEqual(f.torchtitanVersion, { value: "v0.2.2", source: "setting", kind: "cli" });
     const sim = f.simulation!;
     assert.deepEqual(Object.keys(sim.forward), OPS);
     assert.ok(Object.values(sim.forward).every((d) => d === "float32"), JSON.stringify(sim.forward));
@@ -109,7 +109,7 @@ describe("workspace inference", () => {
     const f = checkJson(["configs/train.toml"], dir);
     assert.equal(f.worldSize.value, 16);
     assert.equal(f.worldSize.source, "run-script");
-    assert.deepEqual(f.torchtitanVersion, { value: "v0.2.1", source: "workspace-pin" });
+    assert.deepEqual(f.torchtitanVersion, { value: "v0.2.1", source: "workspace-pin", kind: "workspace-pin" });
     assert.equal(f.mechanism, "fully_shard", "16 GPUs with TP 8 leave dp_shard = 2");
   });
 

@@ -112,8 +112,9 @@ pipeline_parallel_degree = 2
     assert.equal(r.parallel?.dp_shard, 8);
   });
 
-  it("DDP+TP: RuntimeError at the replicate degree", () => {
-    const r = checkDiagnostics(`${MODEL}
+  it("DDP+TP: RuntimeError at the replicate degree (on a known version)", () => {
+    const r = checkDiagnostics(`# precision-lens: torchtitan-version=v0.2.2
+${MODEL}
 [parallelism]
 data_parallel_replicate_degree = 2
 #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[ddp-with-other-parallelism]: RuntimeError "DDP has not supported > 1D parallelism"
@@ -150,13 +151,26 @@ data_parallel_shard_degree = -2
 `);
   });
 
-  it("-1 resolving to 0 (more TP than GPUs)", () => {
-    checkDiagnostics(`${MODEL}
+  it("-1 resolving to 0 (more TP than GPUs, on a known world size)", () => {
+    checkDiagnostics(`# precision-lens: world-size=8
+${MODEL}
 [parallelism]
 data_parallel_shard_degree = -1
 tensor_parallel_degree = 16
 #^^^^^^^^^^^^^^^^^^^^^^^^^^ error[parallel-dims-resolved]: resolves to 8 // (1*1*16*1) = 0
 `);
+  });
+
+  // Issue #17: a default never contradicts the file. TP 16 beside a -1 on no stated world size is the
+  // smallest consistent world size (16, "≥ 16, from the degrees"), not a launch failure on run_train.sh's 8.
+  it("more TP than the default 8 GPUs: the world size is the smallest the degrees allow, no error", () => {
+    const r = checkDiagnostics(`${MODEL}
+[parallelism]
+data_parallel_shard_degree = -1
+tensor_parallel_degree = 16
+#^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[no-mixed-precision]: TP-only on 16 GPUs trains in fp32
+`);
+    assert.deepEqual([r.worldSize?.value, r.worldSize?.kind, r.worldSize?.detail], [16, "inferred", "≥ 16, from the degrees (the smallest world size they allow)"]);
   });
 
   it("product != world size quotes torchtitan's message", () => {

@@ -111,7 +111,8 @@ export function fileJson(path: string, r: AnalysisResult): Record<string, unknow
     path,
     framework: r.framework,
     frameworkReason: r.frameworkReason,
-    worldSize: r.worldSize ? { value: r.worldSize.value, source: r.worldSize.source } : null,
+    // `kind` (issue #17): the provenance of the fact, docs/provenance.md; added after the fields it extends.
+    worldSize: r.worldSize ? { value: r.worldSize.value, source: r.worldSize.source, kind: r.worldSize.kind } : null,
     parallel: r.parallel ? { ...r.parallel } : null,
     mechanism: r.mechanism ?? null,
     precision: r.precision ? { paramStorage: r.precision.paramStorage.dtype, compute: r.precision.compute.dtype, gradReduce: r.precision.gradReduce.dtype } : null,
@@ -120,7 +121,7 @@ export function fileJson(path: string, r: AnalysisResult): Record<string, unknow
   if (r.doc.skipped) out.skipped = r.doc.skipped;
   if (r.torchtitanVersion) {
     const v = r.torchtitanVersion;
-    out.torchtitanVersion = { value: v.value, source: v.source, ...(v.decidedBy ? { decidedBy: v.decidedBy } : {}) };
+    out.torchtitanVersion = { value: v.value, source: v.source, kind: v.kind, ...(v.decidedBy ? { decidedBy: v.decidedBy } : {}) };
   }
   if (r.framework === "torchtitan") out.simulation = r.simulation ? simulationToJson(r.simulation) : null;
   return out;

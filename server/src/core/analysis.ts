@@ -7,18 +7,24 @@ import type { ExtensionModule } from "./frameworks/torchtitan/schema/data";
 import type { ConfigDocument, ConfigFormat } from "./model";
 import type { Diagnostic, DType, Position, SourceLocation } from "./types";
 import type { Mechanism, ParallelLayout } from "./layout";
+import type { FactKind } from "./provenance";
 
 export type { Mechanism, ParallelLayout };
 
 export type FrameworkId = "torchtitan" | "torchtune" | "accelerate" | "lightning" | "axolotl" | "deepspeed";
 
-/** Where a resolved value came from. `detail` is the user-facing explanation. */
+/**
+ * Where a resolved value came from. `detail` is the user-facing explanation, `source` the framework's own name
+ * for the source (kept in the CLI's JSON), `kind` its provenance (core/provenance.ts, docs/provenance.md): an
+ * error rests only on facts of a known kind.
+ */
 export interface Sourced<T> {
   value: T;
   source: string;
+  kind: FactKind;
   detail: string;
   /** Explicit sources this one won over (a directive over the workspace setting, a CLI flag over a directive). */
-  overrides?: { value: T; source: string; detail: string }[];
+  overrides?: { value: T; source: string; kind: FactKind; detail: string }[];
   /** Where in a file the value was read (the directive, the run script line, the pin), when it was read from one. */
   location?: SourceLocation;
 }

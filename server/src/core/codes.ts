@@ -71,6 +71,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = {
   "float8-emulate-compile": { summary: "float8 emulate with torch.compile on still needs an SM 8.9+ GPU." },
   "float8-recipe-with-all-gather": { summary: "A float8 recipe together with float8 all-gather: torchtitan asserts." },
   "float8-all-gather-no-effect": { summary: "A float8 FSDP setting that does nothing in this layout.", tags: U },
+  "quantize-gpu-unsupported": { summary: "float8 or MXFP8 on a GPU that lacks it (SM 8.9+ / SM100 or gfx950): the launch fails." },
   "quantize-without-compile": { summary: "Low-precision matmuls without torch.compile: slow." },
   "async-tp-without-compile": { summary: "Async tensor parallelism needs the model compiled." },
   "memory-budget-without-compile": { summary: "Activation checkpointing in memory_budget mode needs the model compiled." },

@@ -37,6 +37,12 @@ export interface GpuSpec {
   /** Intra-node GPU-to-GPU bandwidth per direction, GB/s, and the node size it connects. */
   intraNodeGBps: number;
   gpusPerNode: number;
+  /**
+   * The compute capability torchtitan's hardware checks read (`has_cuda_capability` / `has_rocm_capability`):
+   * CUDA SM major.minor from NVIDIA's CUDA GPU list (A100 8.0, L40S 8.9, H100/H200 9.0, B200 10.0), ROCm gfx
+   * major.minor (MI300X gfx942 → 9.4).
+   */
+  capability: { cuda: readonly [number, number] } | { rocm: readonly [number, number] };
   source: string;
 }
 
@@ -50,6 +56,7 @@ export const GPUS: Readonly<Record<GpuId, GpuSpec>> = {
     tflops: { bf16: 989.5, fp16: 989.5, fp8: 1979, tf32: 494.5, fp32: 67 },
     intraNodeGBps: 450,
     gpusPerNode: 8,
+    capability: { cuda: [9, 0] },
     source: "NVIDIA H100 data sheet (SXM: 1,979 BF16 TFLOPS with sparsity = 989.5 dense; NVLink 900 GB/s bidirectional)",
   },
   "h100-pcie": {
@@ -59,6 +66,7 @@ export const GPUS: Readonly<Record<GpuId, GpuSpec>> = {
     tflops: { bf16: 756.5, fp16: 756.5, fp8: 1513, tf32: 378, fp32: 51 },
     intraNodeGBps: 64,
     gpusPerNode: 8,
+    capability: { cuda: [9, 0] },
     source: "NVIDIA H100 data sheet (PCIe: 1,513 BF16 TFLOPS with sparsity; PCIe Gen5 128 GB/s bidirectional)",
   },
   "h100-nvl": {
@@ -68,6 +76,7 @@ export const GPUS: Readonly<Record<GpuId, GpuSpec>> = {
     tflops: { bf16: 835.5, fp16: 835.5, fp8: 1670.5, tf32: 417.5, fp32: 60 },
     intraNodeGBps: 300,
     gpusPerNode: 8,
+    capability: { cuda: [9, 0] },
     source: "NVIDIA H100 data sheet (NVL: 1,671 BF16 TFLOPS with sparsity = 835.5 dense; NVLink bridge 600 GB/s bidirectional)",
   },
   h200: {
@@ -77,6 +86,7 @@ export const GPUS: Readonly<Record<GpuId, GpuSpec>> = {
     tflops: { bf16: 989.5, fp16: 989.5, fp8: 1979, tf32: 494.5, fp32: 67 },
     intraNodeGBps: 450,
     gpusPerNode: 8,
+    capability: { cuda: [9, 0] },
     source: "NVIDIA H200 data sheet (SXM: same tensor-core rates as H100 SXM, 141 GB HBM3e, NVLink 900 GB/s)",
   },
   "a100-40gb": {
@@ -86,6 +96,7 @@ export const GPUS: Readonly<Record<GpuId, GpuSpec>> = {
     tflops: { bf16: 312, fp16: 312, tf32: 156, fp32: 19.5 },
     intraNodeGBps: 300,
     gpusPerNode: 8,
+    capability: { cuda: [8, 0] },
     source: "NVIDIA A100 data sheet (SXM: 312 BF16 TFLOPS dense, no FP8; NVLink 600 GB/s bidirectional)",
   },
   "a100-80gb": {
@@ -95,6 +106,7 @@ export const GPUS: Readonly<Record<GpuId, GpuSpec>> = {
     tflops: { bf16: 312, fp16: 312, tf32: 156, fp32: 19.5 },
     intraNodeGBps: 300,
     gpusPerNode: 8,
+    capability: { cuda: [8, 0] },
     source: "NVIDIA A100 data sheet (SXM 80GB: 312 BF16 TFLOPS dense, no FP8; NVLink 600 GB/s bidirectional)",
   },
   b200: {
@@ -104,6 +116,7 @@ export const GPUS: Readonly<Record<GpuId, GpuSpec>> = {
     tflops: { bf16: 2250, fp16: 2250, fp8: 4500, tf32: 1100, fp32: 75 },
     intraNodeGBps: 900,
     gpusPerNode: 8,
+    capability: { cuda: [10, 0] },
     source: "NVIDIA HGX/DGX B200 data sheet (per GPU: 2.25 PFLOPS BF16 dense, 4.5 FP8; 180 GB; NVLink 5 1.8 TB/s bidirectional)",
   },
   mi300x: {
@@ -113,6 +126,7 @@ export const GPUS: Readonly<Record<GpuId, GpuSpec>> = {
     tflops: { bf16: 1307.4, fp16: 1307.4, fp8: 2614.9, tf32: 653.7, fp32: 163.4 },
     intraNodeGBps: 448,
     gpusPerNode: 8,
+    capability: { rocm: [9, 4] },
     source: "AMD Instinct MI300X data sheet (1,307.4 BF16 TFLOPS dense; 192 GB HBM3; Infinity Fabric 896 GB/s aggregate)",
   },
   l40s: {
@@ -122,12 +136,23 @@ export const GPUS: Readonly<Record<GpuId, GpuSpec>> = {
     tflops: { bf16: 362.05, fp16: 362.05, fp8: 733, tf32: 183, fp32: 91.6 },
     intraNodeGBps: 32,
     gpusPerNode: 8,
+    capability: { cuda: [8, 9] },
     source: "NVIDIA L40S data sheet (362.05 BF16 TFLOPS dense, 733 FP8; 48 GB GDDR6; PCIe Gen4 x16, no NVLink)",
   },
 };
 
 export const GPU_IDS = Object.keys(GPUS) as GpuId[];
 export const DEFAULT_GPU: GpuId = "h100-sxm";
+
+/** torchtitan's `has_cuda_capability(major, minor)`: a CUDA GPU at least that SM (false on ROCm). */
+export function hasCudaCapability(g: GpuSpec, major: number, minor: number): boolean {
+  return "cuda" in g.capability && (g.capability.cuda[0] > major || (g.capability.cuda[0] === major && g.capability.cuda[1] >= minor));
+}
+
+/** torchtitan's `has_rocm_capability(major, minor)`: a ROCm GPU at least that gfx version. */
+export function hasRocmCapability(g: GpuSpec, major: number, minor: number): boolean {
+  return "rocm" in g.capability && (g.capability.rocm[0] > major || (g.capability.rocm[0] === major && g.capability.rocm[1] >= minor));
+}
 
 /** Accepts the ids and a few common spellings ("H100", "h100_sxm", "A100-80GB", "MI300X"). */
 export function parseGpu(raw: string | undefined): GpuId | undefined {

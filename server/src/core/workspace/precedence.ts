@@ -28,11 +28,11 @@ export function pickExplicit<T>(settings: AnalysisSettings, fromSettings: Explic
   const ordered = (settingsOrigin(settings) === "cli" ? [fromSettings, directive] : [directive, fromSettings]).filter((c): c is Explicit<T> => !!c);
   const [win, ...lost] = ordered;
   if (!win) return undefined;
-  const out: Sourced<T> = { value: win.value, source: win.source, detail: win.detail };
+  const out: Sourced<T> = { value: win.value, source: win.source, kind: win.kind, detail: win.detail };
   if (win.location) out.location = win.location;
   if (lost.length) {
     out.detail = `${win.detail}; overrides ${lost.map((l) => l.label).join(" and ")}`;
-    out.overrides = lost.map((l) => ({ value: l.value, source: l.source, detail: l.detail }));
+    out.overrides = lost.map((l) => ({ value: l.value, source: l.source, kind: l.kind, detail: l.detail }));
   }
   return out;
 }
@@ -42,8 +42,8 @@ export function worldSizeFromSettings(settings: AnalysisSettings): Explicit<numb
   const ws = settings.worldSize;
   if (!ws || ws <= 0 || !Number.isInteger(ws)) return undefined;
   return settingsOrigin(settings) === "cli"
-    ? { value: ws, source: "setting", detail: `--world-size ${ws} on the command line`, label: `--world-size ${ws}` }
-    : { value: ws, source: "setting", detail: `precisionLens.worldSize setting (${ws})`, label: `the precisionLens.worldSize setting (${ws})` };
+    ? { value: ws, source: "setting", kind: "cli", detail: `--world-size ${ws} on the command line`, label: `--world-size ${ws}` }
+    : { value: ws, source: "setting", kind: "setting", detail: `precisionLens.worldSize setting (${ws})`, label: `the precisionLens.worldSize setting (${ws})` };
 }
 
 /** The torchtitan-version candidate of the settings, for a version string that `parse` accepts. */
@@ -53,6 +53,6 @@ export function versionFromSettings<V>(settings: AnalysisSettings, parse: (s: st
   const v = parse(s);
   if (v === undefined) return undefined;
   return settingsOrigin(settings) === "cli"
-    ? { value: v, source: "setting", detail: `set by --torchtitan-version ${s} on the command line`, label: `--torchtitan-version ${s}` }
-    : { value: v, source: "setting", detail: `set by the precisionLens.torchtitanVersion setting to ${s}`, label: `the precisionLens.torchtitanVersion setting (${s})` };
+    ? { value: v, source: "setting", kind: "cli", detail: `set by --torchtitan-version ${s} on the command line`, label: `--torchtitan-version ${s}` }
+    : { value: v, source: "setting", kind: "setting", detail: `set by the precisionLens.torchtitanVersion setting to ${s}`, label: `the precisionLens.torchtitanVersion setting (${s})` };
 }

@@ -280,8 +280,8 @@ export function inferVersion(doc: ConfigDocument, env: AnalysisEnv): VersionInfe
         const meaning = interpretPin(pin.raw);
         evidence.push(`${where}: ${pin.line}`);
         const location = lineLocation(path, text, pin.lineNo);
-        if (meaning.kind === "release") return { value: meaning.version, source: "workspace-pin", detail: `torchtitan ${pin.raw} pinned in ${where}`, evidence, location };
-        if (meaning.kind === "main") return { value: `main@${meaning.date}`, source: "workspace-pin", detail: `torchtitan ${pin.raw} (a main-branch build of ${meaning.date}) pinned in ${where}`, evidence, location };
+        if (meaning.kind === "release") return { value: meaning.version, source: "workspace-pin", kind: "workspace-pin", detail: `torchtitan ${pin.raw} pinned in ${where}`, evidence, location };
+        if (meaning.kind === "main") return { value: `main@${meaning.date}`, source: "workspace-pin", kind: "workspace-pin", detail: `torchtitan ${pin.raw} (a main-branch build of ${meaning.date}) pinned in ${where}`, evidence, location };
         if (meaning.kind === "outside") {
           if (!outside) outsideLocation = location;
           outside ??= { pin: pin.raw, file: where };
@@ -296,6 +296,7 @@ export function inferVersion(doc: ConfigDocument, env: AnalysisEnv): VersionInfe
     return {
       value: DEFAULT_VERSION,
       source: "workspace-pin",
+      kind: "workspace-pin",
       detail: `torchtitan ${outside.pin} pinned in ${outside.file} no longer reads TOML configs; showing ${DEFAULT_VERSION}, the last release that does`,
       evidence,
       outsideTomlEra: outside,
@@ -303,6 +304,6 @@ export function inferVersion(doc: ConfigDocument, env: AnalysisEnv): VersionInfe
     };
   }
   const keys = fromKeys(doc);
-  if (keys) return { value: keys.value, source: "config-keys", detail: keys.detail, evidence: [...evidence, ...keys.evidence], decidedBy: keys.decidedBy };
-  return { value: DEFAULT_VERSION, source: "default", detail: `no torchtitan pin in the workspace and no version-specific keys; assuming ${DEFAULT_VERSION}`, evidence };
+  if (keys) return { value: keys.value, source: "config-keys", kind: "inferred", detail: keys.detail, evidence: [...evidence, ...keys.evidence], decidedBy: keys.decidedBy };
+  return { value: DEFAULT_VERSION, source: "default", kind: "default", detail: `no torchtitan pin in the workspace and no version-specific keys; assuming ${DEFAULT_VERSION}`, evidence };
 }

@@ -32,7 +32,7 @@ export function inferWorldSize(env: AnalysisEnv): WorldSizeInference | undefined
       if (!r) continue;
       const file = displayPath(path, env);
       const slurm = /^#SBATCH\b/m.test(text) || /\.(slurm|sbatch)$/i.test(name);
-      const out: WorldSizeInference = { value: r.value, source: slurm ? "slurm" : "run-script", detail: `${r.detail} in ${file}`, file };
+      const out: WorldSizeInference = { value: r.value, source: slurm ? "slurm" : "run-script", kind: slurm ? "slurm" : "run-script", detail: `${r.detail} in ${file}`, file };
       if (r.line !== undefined) out.location = lineLocation(path, text, r.line);
       return out;
     }

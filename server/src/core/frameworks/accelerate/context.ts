@@ -79,8 +79,8 @@ function worldSizeOf(v: View, settings: AnalysisSettings): Sourced<number> | und
   const s = settingWorldSize(settings.worldSize);
   if (s) return s;
   const n = v.int("num_processes");
-  if (n && n > 0) return { value: n, source: "num_processes", detail: "`num_processes` (total across machines)" };
-  if (v.str("distributed_type")?.toUpperCase() === "NO" || v.entry("distributed_type")?.value.value === false) return { value: 1, source: "distributed_type", detail: "`distributed_type: NO` (one process)" };
+  if (n && n > 0) return { value: n, source: "num_processes", kind: "file", detail: "`num_processes` (total across machines)" };
+  if (v.str("distributed_type")?.toUpperCase() === "NO" || v.entry("distributed_type")?.value.value === false) return { value: 1, source: "distributed_type", kind: "inferred", detail: "`distributed_type: NO` (one process)" };
   return undefined;
 }
 

@@ -86,7 +86,7 @@ export function axolotlContext(doc: ConfigDocument, settings: AnalysisSettings, 
   const anySize = Object.values(sizes).some((x) => x !== undefined);
   if (!worldSize && anySize && sizes.dp_shard !== undefined && sizes.dp_shard > 0) {
     const w = (sizes.dp_shard ?? 1) * (sizes.dp_replicate ?? 1) * (sizes.tp ?? 1) * (sizes.cp ?? 1);
-    worldSize = { value: w, source: "parallel-sizes", detail: "the product of dp_shard_size × dp_replicate_size × tensor_parallel_size × context_parallel_size" };
+    worldSize = { value: w, source: "parallel-sizes", kind: "inferred", detail: "the product of dp_shard_size × dp_replicate_size × tensor_parallel_size × context_parallel_size" };
   }
   return { doc, settings, env, v, bf16E, fp16E, adapter, fullFT, fsdpList, hasFsdpConfig, fsdpVersion, fsdpOn, fsdp2, dsRel, dsInline, dsOn, bf16, fp16, ds, dsSource, worldSize, sizes };
 }

@@ -13,5 +13,5 @@ export function layout(p: Partial<ParallelLayout>): ParallelLayout {
 
 /** World size given by the user setting (wins over everything). */
 export function settingWorldSize(ws: number | null | undefined): Sourced<number> | undefined {
-  return ws && ws > 0 ? { value: ws, source: "setting", detail: "from the precisionLens.worldSize setting / --world-size" } : undefined;
+  return ws && ws > 0 ? { value: ws, source: "setting", kind: "setting", detail: "from the precisionLens.worldSize setting / --world-size" } : undefined;
 }

@@ -4,24 +4,29 @@
  */
 import type { ConfigDocument } from "../../model";
 import type { Diagnostic } from "../../types";
+import { gateDiagnostics, type Facts, type RestsOn } from "../../provenance";
 import { diagnostics, parseNoteDiagnostics } from "./diagnosticBuilder";
 import { yaml11Booleans } from "./yamlBooleans";
 
-export interface FrameworkRule<C> {
+export interface FrameworkRule<C> extends RestsOn {
   /** The diagnostic codes this rule emits (one concern; several codes only for a tight family). */
   codes: readonly string[];
   run(ctx: C): Diagnostic[];
 }
 
-/** Runs the rules in order (the order is the order diagnostics are emitted in before sorting). */
-export function runRules<C>(ctx: C, rules: readonly FrameworkRule<C>[]): Diagnostic[] {
-  return rules.flatMap((r) => r.run(ctx));
+/**
+ * Runs the rules in order (the order is the order diagnostics are emitted in before sorting); the severity of
+ * each rule's errors then follows from the facts it rests on (core/provenance.ts).
+ */
+export function runRules<C>(ctx: C, rules: readonly FrameworkRule<C>[], facts: Facts): Diagnostic[] {
+  return rules.flatMap((r) => gateDiagnostics(r.run(ctx), r, facts));
 }
 
 /** Parser notes (alias limit) of a YAML document, as diagnostics: every YAML framework's first rule. */
 export function parseNotesRule(ns: string): FrameworkRule<{ doc: ConfigDocument }> {
   return {
     codes: ["yaml-alias-limit"],
+    restsOn: [],
     run({ doc }) {
       const d = diagnostics(ns);
       parseNoteDiagnostics(doc, d);
@@ -34,6 +39,7 @@ export function parseNotesRule(ns: string): FrameworkRule<{ doc: ConfigDocument 
 export function yamlBooleansRule(ns: string, skip: (path: string[]) => boolean, expectsBool: (path: string[]) => boolean): FrameworkRule<{ doc: ConfigDocument }> {
   return {
     codes: ["yaml-1.1-boolean"],
+    restsOn: [],
     run({ doc }) {
       const d = diagnostics(ns);
       yaml11Booleans(doc, d, skip, expectsBool);

@@ -27,7 +27,7 @@ export const deepspeedAnalyzer: FrameworkAnalyzer = {
 
 function analyzeDeepSpeed(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis {
   const ctx = deepSpeedContext(doc, settings, env);
-  const diagnostics = runRules(ctx, DEEPSPEED_RULES);
+  const diagnostics = runRules(ctx, DEEPSPEED_RULES, { worldSize: ctx.worldSize });
   const r = resolveDeepSpeed(ctx);
   const hover = () => deepSpeedHover(ctx, r, failedLaunch(diagnostics));
   return frameworkAnalysis({ resolution: r, diagnostics, hover, worldSize: ctx.worldSize, });

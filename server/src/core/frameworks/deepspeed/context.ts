@@ -34,9 +34,9 @@ export function deepSpeedContext(doc: ConfigDocument, settings: AnalysisSettings
   // World size: setting, a referencing launcher config, or the batch trio.
   let worldSize: Sourced<number> | undefined = settingWorldSize(settings.worldSize);
   const refWs = referrers.find((r) => r.worldSize);
-  if (!worldSize && refWs?.worldSize) worldSize = { value: refWs.worldSize, source: "linked-config", detail: `${refWs.relPath} (${refWs.framework}), which uses this file` };
+  if (!worldSize && refWs?.worldSize) worldSize = { value: refWs.worldSize, source: "linked-config", kind: "file", detail: `${refWs.relPath} (${refWs.framework}), which uses this file` };
   if (!worldSize && f.trainBatch && f.micro && f.gas && f.trainBatch % (f.micro * f.gas) === 0) {
-    worldSize = { value: f.trainBatch / (f.micro * f.gas), source: "batch-trio", detail: "from train_batch_size / (train_micro_batch_size_per_gpu × gradient_accumulation_steps)" };
+    worldSize = { value: f.trainBatch / (f.micro * f.gas), source: "batch-trio", kind: "inferred", detail: "from train_batch_size / (train_micro_batch_size_per_gpu × gradient_accumulation_steps)" };
   }
   const launcher = f.autoPrecision && !referrers.length ? standaloneLauncher(env) : undefined;
   return { doc, settings, env, v, f, referrers, requested, launcher, worldSize };

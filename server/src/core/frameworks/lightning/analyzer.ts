@@ -28,7 +28,7 @@ export const lightningAnalyzer: FrameworkAnalyzer = {
 
 function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis {
   const ctx = lightningContext(doc, settings, env);
-  const diagnostics = runRules(ctx, LIGHTNING_RULES);
+  const diagnostics = runRules(ctx, LIGHTNING_RULES, { worldSize: ctx.worldSize });
   const r = resolveLightning(ctx);
   const hover = () => lightningHover(ctx, r, failedLaunch(diagnostics));
   const engine = engineSpecFor(ctx.precision, ctx.st, r.parallel, ctx.worldSize?.value, r.table?.P.dtype);

@@ -66,6 +66,6 @@ export function lightningContext(doc: ConfigDocument, settings: AnalysisSettings
   const ds = cfgRel ? loadDs(env, cfgRel) : undefined;
 
   let worldSize: Sourced<number> | undefined = settingWorldSize(settings.worldSize);
-  if (!worldSize && devices !== undefined) worldSize = { value: devices * nodes, source: "devices", detail: `\`devices\` (${devices})${nodes > 1 ? ` × \`num_nodes\` (${nodes})` : ""}` };
+  if (!worldSize && devices !== undefined) worldSize = { value: devices * nodes, source: "devices", kind: "file", detail: `\`devices\` (${devices})${nodes > 1 ? ` × \`num_nodes\` (${nodes})` : ""}` };
   return { doc, settings, env, where, t, pe, pRange, st, lv, accelerator, precision, valid, te, devices, nodes, cfgRel, ds, worldSize };
 }

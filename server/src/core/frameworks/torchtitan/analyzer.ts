@@ -8,11 +8,12 @@ import { diag } from "../../diagnostics";
 import { directiveValue, parseDirectives, type Directive } from "../../directives";
 import { findEntry, stringValue, type ConfigDocument } from "../../model";
 import type { Diagnostic } from "../../types";
+import { gateDiagnostics, type Facts } from "../../provenance";
 import type { TitanContext } from "./context";
 import { reportMarkdown, summaryMarkdown, titanHovers, titanInlayHints } from "./hover";
 import { keyHoverTargets } from "./schema/hover";
 import { readKnobs } from "./knobs";
-import type { DecideOptions } from "./eras";
+import { MESH_UNFLATTEN_DATE, type DecideOptions } from "./eras";
 import { layoutName, readDims, resolveDims, type DimsRead } from "./parallelDims";
 import { resolvePrecision } from "./resolve";
 import { TITAN_RULES } from "./rules/index";
@@ -42,8 +43,9 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const extra: Diagnostic[] = [];
   const { version, outsideTomlEra } = resolveVersion(doc, settings, env, directives, extra);
   const read = readDims(doc);
-  const worldSize = resolveWorldSize(doc, read, settings, env, directives, extra);
-  const dims = resolveDims(read, worldSize.value, { epDivisibility: version.value.date >= "2025-07-08" && version.value.date < "2025-12-17" });
+  const dimsOptions = { epDivisibility: version.value.date >= "2025-07-08" && version.value.date < MESH_UNFLATTEN_DATE, epMesh: version.value.date >= MESH_UNFLATTEN_DATE };
+  const worldSize = resolveWorldSize(doc, read, settings, env, directives, extra, (w) => resolveDims(read, w, dimsOptions).errors.length === 0);
+  const dims = resolveDims(read, worldSize.value, dimsOptions);
   const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };
   const modelName = stringValue(findEntry(doc, "model", "name"));
   // llama4, deepseek_v3 and gpt_oss apply FSDP when EP > 1 even without dp_shard/cp (spec §1.4); their own
@@ -58,7 +60,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
     : { mechanism: "error" as const, reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.detail ?? dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
   const knobs = readKnobs(doc, version.value.date);
   const precision = resolvePrecision(decision, knobs, layout);
-  const gpu = resolveGpu(settings, directives, extra);
+  const gpu = resolveGpu(settings, directives, extra, statedGpus(doc));
   const simInput =
     dims.resolved && decision.mechanism !== "error" && knobs.param.dtype && knobs.reduce.dtype && knobs.trainingDtype.dtype
       ? {
@@ -108,11 +110,19 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   return { ctx, extra };
 }
 
+/** The facts torchtitan's rules rest on (core/provenance.ts): world size, version, GPU type, a fork's schema. */
+export function titanFacts(ctx: TitanContext): Facts {
+  const facts: Facts = { worldSize: ctx.worldSize, version: ctx.version, gpu: ctx.gpu };
+  if (ctx.workspaceSchema?.length) facts.forkSchema = { value: ctx.workspaceSchema.map((m) => m.label).join(", "), kind: "file", detail: "config sources found in the workspace" };
+  return facts;
+}
+
 function analyzeTorchtitan(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis {
   const { ctx, extra } = buildTitanContext(doc, settings, env);
   const diagnostics: Diagnostic[] = [...extra];
+  const facts = titanFacts(ctx);
   for (const rule of TITAN_RULES) {
-    for (const d of rule.run(ctx)) diagnostics.push(d);
+    for (const d of gateDiagnostics(rule.run(ctx), rule, facts)) diagnostics.push(d);
   }
   // The summary serves every precision hover and heads the report: render it once, when first asked for.
   let summary: string | undefined;
@@ -134,8 +144,8 @@ function analyzeTorchtitan(doc: ConfigDocument, settings: AnalysisSettings, env:
   if (ctx.precision) out.precision = ctx.precision;
   if (ctx.workspaceSchema) out.torchtitanSchemaSources = ctx.workspaceSchema;
   if (ctx.simulation) out.simulation = ctx.simulation;
-  out.torchtitanVersion = { value: ctx.version.value.id, source: ctx.version.source, detail: ctx.version.detail, ...(ctx.version.decidedBy ? { decidedBy: ctx.version.decidedBy } : {}) };
-  if (ctx.version.overrides) out.torchtitanVersion.overrides = ctx.version.overrides.map((o) => ({ value: o.value.id, source: o.source, detail: o.detail }));
+  out.torchtitanVersion = { value: ctx.version.value.id, source: ctx.version.source, kind: ctx.version.kind, detail: ctx.version.detail, ...(ctx.version.decidedBy ? { decidedBy: ctx.version.decidedBy } : {}) };
+  if (ctx.version.overrides) out.torchtitanVersion.overrides = ctx.version.overrides.map((o) => ({ value: o.value.id, source: o.source, kind: o.kind, detail: o.detail }));
   return out;
 }
 
@@ -151,7 +161,7 @@ function resolveVersion(
   let fromDirective: Explicit<TitanVersion> | undefined;
   if (d) {
     const v = parseVersion(d.value);
-    if (v) fromDirective = { value: v, source: "directive", detail: `set by \`# precision-lens: torchtitan-version=${d.value}\` on line ${d.line + 1}`, label: `\`# precision-lens: torchtitan-version=${d.value}\` (line ${d.line + 1})`, location: { uri: doc.uri, range: d.range } };
+    if (v) fromDirective = { value: v, source: "directive", kind: "directive", detail: `set by \`# precision-lens: torchtitan-version=${d.value}\` on line ${d.line + 1}`, label: `\`# precision-lens: torchtitan-version=${d.value}\` (line ${d.line + 1})`, location: { uri: doc.uri, range: d.range } };
     else
       extra.push(
         diag("invalid-directive", "warning", d.range, `Unknown torchtitan version "${d.value.slice(0, 30)}" in the directive; it is ignored`, undefined, {
@@ -165,7 +175,7 @@ function resolveVersion(
   const inferred = inferVersion(doc, env);
   const v = parseVersion(inferred.value) ?? parseVersion(DEFAULT_VERSION)!;
   const out: { version: Sourced<TitanVersion> & { decidedBy?: string[] }; outsideTomlEra?: { pin: string; file: string } } = {
-    version: { value: v, source: inferred.source, detail: inferred.detail, ...(inferred.decidedBy?.length ? { decidedBy: inferred.decidedBy } : {}) },
+    version: { value: v, source: inferred.source, kind: inferred.kind, detail: inferred.detail, ...(inferred.decidedBy?.length ? { decidedBy: inferred.decidedBy } : {}) },
   };
   if (inferred.location) out.version.location = inferred.location;
   if (inferred.outsideTomlEra) {
@@ -189,14 +199,20 @@ function resolveVersion(
 
 const FILE_START = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
-function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], extra: Diagnostic[]): Sourced<number> {
+/**
+ * The world size, from the most explicit source: CLI flag / directive / setting, a run script, a comment
+ * stating it, the product of explicit degrees, and last run_train.sh's default. A default never contradicts
+ * the file (issue #17): when the explicit degrees need more GPUs than the default, the world size is the
+ * smallest one consistent with them (`consistent`: ParallelDims validates on that many GPUs).
+ */
+function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], extra: Diagnostic[], consistent: (w: number) => boolean): Sourced<number> {
   // Explicit sources first, by precedence (workspace/precedence.ts): CLI flag > directive > workspace setting.
   const d = directiveValue(directives, "world-size");
   let fromDirective: Explicit<number> | undefined;
   if (d) {
     const n = /^\d+$/.test(d.value) ? Number(d.value) : NaN;
     if (Number.isInteger(n) && n > MAX_WORLD_SIZE) extra.push(diag("invalid-directive", "warning", d.range, `world-size=${d.value.slice(0, 30)} in the precision-lens directive is above ${MAX_WORLD_SIZE} (2^20): it is ignored`, undefined, { detail: `world-size=${d.value.slice(0, 30)} in the precision-lens directive is above ${MAX_WORLD_SIZE} (2^20), the largest world size Precision Lens analyses; it is ignored.` }));
-    else if (Number.isInteger(n) && n > 0) fromDirective = { value: n, source: "directive", detail: `\`# precision-lens: world-size=${n}\` on line ${d.line + 1}`, label: `\`# precision-lens: world-size=${n}\` (line ${d.line + 1})`, location: { uri: doc.uri, range: d.range } };
+    else if (Number.isInteger(n) && n > 0) fromDirective = { value: n, source: "directive", kind: "directive", detail: `\`# precision-lens: world-size=${n}\` on line ${d.line + 1}`, label: `\`# precision-lens: world-size=${n}\` (line ${d.line + 1})`, location: { uri: doc.uri, range: d.range } };
     else extra.push(diag("invalid-directive", "warning", d.range, `world-size in the precision-lens directive must be a positive integer, got "${d.value.slice(0, 30)}"; it is ignored.`));
   }
   // A setting above MAX_WORLD_SIZE (2^20) is ignored, like a directive or run script above it.
@@ -204,13 +220,53 @@ function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: Analysi
   const explicit = pickExplicit(settings, worldSizeFromSettings(bounded), fromDirective);
   if (explicit) return explicit;
   const script = inferWorldSize(env);
-  if (script && script.value <= MAX_WORLD_SIZE) return script.location ? { value: script.value, source: script.source, detail: script.detail, location: script.location } : { value: script.value, source: script.source, detail: script.detail };
+  if (script && script.value <= MAX_WORLD_SIZE) return script.location ? { value: script.value, source: script.source, kind: script.kind, detail: script.detail, location: script.location } : { value: script.value, source: script.source, kind: script.kind, detail: script.detail };
+  // A stated size that the degrees contradict is stale (a fork's copy of an upstream preset's header): skipped.
+  const stated = worldSizeFromComments(doc);
+  if (stated && (read.typeErrors.length || consistent(stated.value))) return stated;
   const { configured, typeErrors } = read;
   if (!typeErrors.length && configured.dp_shard !== -1) {
     const product = configured.dp_replicate * configured.dp_shard * configured.cp * configured.tp * configured.pp;
-    if (product > 0) return { value: product, source: "degrees", detail: `product of the explicit parallel degrees (${product})` };
+    // Every degree written: the launch validates only on exactly this many GPUs, so it is the file's.
+    if (product > 0) return { value: product, source: "degrees", kind: "file", detail: `product of the explicit parallel degrees (${product})` };
   }
-  return { value: DEFAULT_WORLD_SIZE, source: "default", detail: `run_train.sh default (NGPU=${DEFAULT_WORLD_SIZE})` };
+  if (!typeErrors.length && !consistent(DEFAULT_WORLD_SIZE)) {
+    const smallest = smallestConsistent(configured, consistent);
+    if (smallest !== undefined) return { value: smallest, source: "degrees", kind: "inferred", detail: `≥ ${smallest}, from the degrees (the smallest world size they allow)` };
+  }
+  return { value: DEFAULT_WORLD_SIZE, source: "default", kind: "default", detail: `run_train.sh default (NGPU=${DEFAULT_WORLD_SIZE})` };
+}
+
+/** Candidates are multiples of the fixed degrees (dp_shard -1 absorbs the rest); at most 4,096 are tried. */
+function smallestConsistent(c: ParallelLayout, consistent: (w: number) => boolean): number | undefined {
+  const rest = c.dp_replicate * Math.max(1, c.dp_shard) * c.cp * c.tp * c.pp;
+  if (!(rest > 0)) return undefined;
+  for (let k = 1; k <= 4096 && rest * k <= MAX_WORLD_SIZE; k++) if (consistent(rest * k)) return rest * k;
+  return undefined;
+}
+
+/**
+ * A comment that states the size the file is for, e.g. torchtitan's presets:
+ * `# NOTE: this toml config is a preset for 64 A100 GPUs.` (torchtitan v0.2.2
+ * torchtitan/models/llama3/train_configs/llama3_70b.toml:1). Evidence with its line; the GPU type it names is
+ * read by `gpuFromComments`.
+ */
+export function statedGpus(doc: ConfigDocument): { count: number; gpu?: string; line: number; range: ConfigDocument["comments"][number]["range"] } | undefined {
+  for (const c of doc.comments) {
+    if (c.text.length > 300 || /precision-lens:/.test(c.text)) continue;
+    const m = /\b(?:preset|config|configuration|recipe|setup)\s{1,3}(?:is\s{1,3})?for\s{1,3}(\d{1,7})\s{1,3}(?:x\s{1,3})?(?:([A-Za-z][A-Za-z0-9-]{0,15})\s{1,3})?GPUs?\b/i.exec(c.text);
+    if (!m) continue;
+    const count = Number(m[1]);
+    if (!(count > 0 && count <= MAX_WORLD_SIZE)) continue;
+    return { count, ...(m[2] ? { gpu: m[2] } : {}), line: c.line, range: c.range };
+  }
+  return undefined;
+}
+
+function worldSizeFromComments(doc: ConfigDocument): Sourced<number> | undefined {
+  const s = statedGpus(doc);
+  if (!s) return undefined;
+  return { value: s.count, source: "comment", kind: "comment", detail: `stated in the comment on line ${s.line + 1}`, location: { uri: doc.uri, range: s.range } };
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import type { AnalysisEnv, AnalysisSettings, ParallelLayout, ResolvedPrecision, Sourced } from "../../analysis";
 import type { Directive } from "../../directives";
+import type { RestsOn } from "../../provenance";
 import type { Simulation, SimulationInput } from "../../engine/types";
 import type { GpuId } from "../../engine/gpus";
 import type { ConfigDocument, ConfigEntry } from "../../model";
@@ -61,7 +62,7 @@ export interface KnobValue {
   isDefault: boolean;
 }
 
-export interface TitanRule {
+export interface TitanRule extends RestsOn {
   /** The diagnostic codes this rule emits (one concern; several codes only for severities of it). */
   codes: readonly string[];
   run(ctx: TitanContext): Diagnostic[];

@@ -129,9 +129,9 @@ const preHsdpDdpAbsorbs = new WeakSet<ConfigEntry>();
 
 /**
  * Validates and resolves like ParallelDims._validate. `epDivisibility` turns on the EP asserts that
- * existed between 2025-07-08 and 2025-12-17 (v0.2.0).
+ * existed between 2025-07-08 and 2025-12-17 (v0.2.0); `epMesh` the expert-mesh factoring from 2025-12-17 on.
  */
-export function resolveDims(read: DimsRead, worldSize: number, opts: { epDivisibility?: boolean } = {}): DimsResolution {
+export function resolveDims(read: DimsRead, worldSize: number, opts: { epDivisibility?: boolean; epMesh?: boolean } = {}): DimsResolution {
   const { configured, entries, typeErrors, legacyTables } = read;
   const res: DimsResolution = { configured, entries, legacyTables, dpShardInferred: false, errors: [...typeErrors] };
   if (typeErrors.length) return res;
@@ -181,6 +181,18 @@ export function resolveDims(read: DimsRead, worldSize: number, opts: { epDivisib
       res.errors.push({ kind: "ep-divisibility", fields: ["ep"], message: `expert_parallel_degree = ${E} fails torchtitan's assertion ${rule} (dp_shard=${S}, cp=${C}, tp=${T}); the launch stops with a bare AssertionError.` });
       return res;
     }
+  }
+  // From 2025-12-17 (183a0d2e7, so v0.2.1/v0.2.2) the expert mesh unflattens the world into
+  // pp × dp_replicate × efsdp × ep × etp with efsdp = dp_shard·cp·tp // (etp·ep) (v0.2.2
+  // distributed/parallel_dims.py:136-158): when etp·ep does not divide dp_shard·cp·tp the product is not the world
+  // size and DeviceMesh._unflatten raises ValueError at launch (EP 3 on 8 GPUs; EP 12 beside DDP).
+  if (opts.epMesh && E > 1 && (S * C * T) % (ETP * E) !== 0) {
+    res.errors.push({
+      kind: "ep-divisibility",
+      fields: ["ep"],
+      message: `expert_parallel_degree = ${E}${ETP > 1 ? ` × expert_tensor_parallel_degree = ${ETP}` : ""} does not divide dp_shard·cp·tp = ${S * C * T} (dp_shard=${S}, cp=${C}, tp=${T}): the expert mesh pp × dp_replicate × efsdp × ep × etp is not the world, and DeviceMesh._unflatten raises ValueError at launch.`,
+    });
+    return res;
   }
   res.resolved = { dp_replicate: R, dp_shard: S, cp: C, tp: T, pp: P, ep: E, etp: ETP };
   if (entries.dp_shard && preHsdpDdpAbsorbs.has(entries.dp_shard)) res.resolved = { ...res.resolved, dp_replicate: S, dp_shard: 1 };

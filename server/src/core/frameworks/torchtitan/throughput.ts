@@ -14,20 +14,23 @@ import type { ThroughputAlternative } from "../../engine/throughput";
 import type { Simulation, SimulationInput } from "../../engine/types";
 import { lowerToEnableFsdp } from "./rules/no-mixed-precision";
 
-/** The GPU type: a `# precision-lens: gpu=…` directive, then the setting (or --gpu), then H100 SXM. */
-export function resolveGpu(settings: AnalysisSettings, directives: readonly Directive[] = [], extra: Diagnostic[] = []): Sourced<GpuId> {
+/** The GPU type: a `# precision-lens: gpu=…` directive, then the setting (or --gpu), then a comment stating it, then H100 SXM. */
+export function resolveGpu(settings: AnalysisSettings, directives: readonly Directive[] = [], extra: Diagnostic[] = [], stated?: { gpu?: string; line: number }): Sourced<GpuId> {
   // Precedence as for the world size (workspace/precedence.ts): --gpu > directive > setting > default.
   const raw = settings.gpu?.trim();
   const id = raw && raw !== "auto" ? parseGpu(raw) : undefined;
-  if (id && settings.origin === "cli") return { value: id, source: "setting", detail: `--gpu ${raw} on the command line` };
+  if (id && settings.origin === "cli") return { value: id, source: "setting", kind: "cli", detail: `--gpu ${raw} on the command line` };
   const d = directiveValue(directives, "gpu");
   if (d) {
     const id = parseGpu(d.value);
-    if (id) return { value: id, source: "directive", detail: `set by \`# precision-lens: gpu=${d.value}\` on line ${d.line + 1}` };
+    if (id) return { value: id, source: "directive", kind: "directive", detail: `set by \`# precision-lens: gpu=${d.value}\` on line ${d.line + 1}` };
     extra.push(diag("invalid-directive", "warning", d.range, fitMessage(`Unknown GPU type "${d.value}" in the precision-lens directive: it is ignored`), undefined, { detail: `Unknown GPU type "${d.value}" in the precision-lens directive; use ${GPU_IDS.join(", ")}. It is ignored.` }));
   }
-  if (id) return { value: id, source: "setting", detail: `set by the precisionLens.gpu setting to ${raw}` };
-  return { value: DEFAULT_GPU, source: "default", detail: "the default; set precisionLens.gpu or --gpu for another GPU type" };
+  if (id) return { value: id, source: "setting", kind: "setting", detail: `set by the precisionLens.gpu setting to ${raw}` };
+  // The GPU type a preset's comment names ("a preset for 64 A100 GPUs"): evidence, not a fact (core/provenance.ts).
+  const fromComment = stated?.gpu ? parseGpu(stated.gpu) : undefined;
+  if (fromComment) return { value: fromComment, source: "comment", kind: "comment", detail: `${stated!.gpu} stated in the comment on line ${stated!.line + 1}` };
+  return { value: DEFAULT_GPU, source: "default", kind: "default", detail: "the default; set precisionLens.gpu or --gpu for another GPU type" };
 }
 
 /** "TP 4 + FSDP 2", "FSDP 8", "1 GPU". */

@@ -11,6 +11,7 @@ import { detectTorchtune } from "./detect";
 import { torchtuneHover } from "./hover";
 import { resolveTorchtune } from "./resolve";
 import { TORCHTUNE_RULES } from "./rules/index";
+import { torchtuneVersionFact } from "./version";
 
 export { detectTorchtune };
 
@@ -23,7 +24,7 @@ export const torchtuneAnalyzer: FrameworkAnalyzer = {
 
 function analyzeTorchtune(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis {
   const ctx = torchtuneContext(doc, settings, env);
-  const diagnostics = runRules(ctx, TORCHTUNE_RULES);
+  const diagnostics = runRules(ctx, TORCHTUNE_RULES, { worldSize: ctx.worldSize, version: torchtuneVersionFact(env) });
   const r = resolveTorchtune(ctx);
   const hover = () => torchtuneHover(ctx, r, failedLaunch(diagnostics));
   // torchtune has no mixed-precision mechanism: it builds the model in `dtype` (a broken recipe fails).

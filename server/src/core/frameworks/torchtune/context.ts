@@ -81,11 +81,12 @@ export function torchtuneContext(doc: ConfigDocument, settings: AnalysisSettings
   const distributedKeys = ["tensor_parallel_dim", "data_parallel_shard_dim", "data_parallel_replicate_dim", "context_parallel_dim", "fsdp_cpu_offload"].some((k) => v.has(k));
   const distributed = !singleDevice && (distributedKeys || /_multinode/.test(fileName) || /distributed/.test(recipe) || (!recipe && !/single_device/.test(fileName)));
 
-  // World size: setting, then `tune run --nproc_per_node N [--nnodes M]` in the header.
+  // World size: setting, then `tune run --nproc_per_node N [--nnodes M]` in the header: the launch command
+  // written in the file, so of kind run-script (core/provenance.ts), not a prose comment.
   let worldSize: Sourced<number> | undefined;
-  if (settings.worldSize && settings.worldSize > 0) worldSize = { value: settings.worldSize, source: "setting", detail: "from the precisionLens.worldSize setting / --world-size" };
-  else if (launch.nproc) worldSize = { value: launch.nproc * (launch.nnodes ?? 1), source: "header-comment", detail: `\`tune run --nproc_per_node ${launch.nproc}${launch.nnodes ? ` --nnodes ${launch.nnodes}` : ""}\` in the comment on line ${(launch.line ?? 0) + 1}` };
-  else if (singleDevice) worldSize = { value: 1, source: "recipe", detail: `a single-device recipe (${recipe || fileName})` };
+  if (settings.worldSize && settings.worldSize > 0) worldSize = { value: settings.worldSize, source: "setting", kind: settings.origin === "cli" ? "cli" : "setting", detail: "from the precisionLens.worldSize setting / --world-size" };
+  else if (launch.nproc) worldSize = { value: launch.nproc * (launch.nnodes ?? 1), source: "header-comment", kind: "run-script", detail: `\`tune run --nproc_per_node ${launch.nproc}${launch.nnodes ? ` --nnodes ${launch.nnodes}` : ""}\` in the comment on line ${(launch.line ?? 0) + 1}` };
+  else if (singleDevice) worldSize = { value: 1, source: "recipe", kind: "inferred", detail: `a single-device recipe (${recipe || fileName})` };
 
   // The dtype as torchtune reads it (TT2: not a dtype name or not a string; TT1: fp16 in training).
   const dtypeEntry = v.entry("dtype");

@@ -2,6 +2,7 @@
  * torchtune rules whose truth depends on the torchtune version read the version pinned in the workspace
  * (workspace/packagePin.ts); with no exact pin they assume the newest torchtune and say so.
  */
+import type { FactValue } from "../../provenance";
 import type { AnalysisEnv } from "../../analysis";
 import { packagePin, versionAtLeast } from "../../workspace/packagePin";
 
@@ -19,6 +20,12 @@ export function torchtuneVersion(env: AnalysisEnv): TorchtuneVersion {
   const pin = packagePin(env, "torchtune");
   if (pin) return { pinned: pin.version, detail: `torchtune ${pin.version} pinned in ${pin.where.replace(/: torchtune .*$/, "")}` };
   return { detail: `no torchtune pin found in the workspace; assuming the newest torchtune (${TORCHTUNE_NEWEST})` };
+}
+
+/** The torchtune version as a fact (core/provenance.ts): a workspace pin, or the newest assumed. */
+export function torchtuneVersionFact(env: AnalysisEnv): FactValue {
+  const v = torchtuneVersion(env);
+  return v.pinned ? { value: `torchtune ${v.pinned}`, kind: "workspace-pin", detail: v.detail } : { value: `torchtune ${TORCHTUNE_NEWEST}`, kind: "default", detail: "the newest release" };
 }
 
 /**

@@ -6,6 +6,7 @@ import type { AccelerateContext } from "../context";
 
 export const AC1: FrameworkRule<AccelerateContext> = {
   codes: ["accelerate/AC1"],
+  restsOn: [],
   run({ mixedEntry, distEntry }) {
     const d = diagnostics("accelerate");
     for (const [e, word, quoted] of [

@@ -5,6 +5,7 @@ import type { AccelerateContext } from "../context";
 
 export const AC10: FrameworkRule<AccelerateContext> = {
   codes: ["accelerate/AC10"],
+  restsOn: ["worldSize"],
   run({ v, par, worldSize, distType, fsdpVersion }) {
     const d = diagnostics("accelerate");
     const { sizes, explicit } = par;

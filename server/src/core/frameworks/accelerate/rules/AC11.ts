@@ -6,6 +6,7 @@ import type { AccelerateContext } from "../context";
 
 export const AC11: FrameworkRule<AccelerateContext> = {
   codes: ["accelerate/AC11"],
+  restsOn: [],
   run({ mixed, distType, mixedEntry }) {
     const d = diagnostics("accelerate");
     const fsdp = distType === "FSDP";

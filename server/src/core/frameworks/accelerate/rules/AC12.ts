@@ -5,6 +5,7 @@ import type { AccelerateContext } from "../context";
 
 export const AC12: FrameworkRule<AccelerateContext> = {
   codes: ["accelerate/AC12"],
+  restsOn: [],
   run({ v, mixed, mixedEntry, distType }) {
     const d = diagnostics("accelerate");
     if (mixed === "fp8" && !v.has("fp8_config", "backend") && mixedEntry && distType !== "DEEPSPEED") {

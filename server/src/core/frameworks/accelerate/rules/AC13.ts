@@ -8,6 +8,7 @@ import type { AccelerateContext } from "../context";
 
 export const AC13: FrameworkRule<AccelerateContext> = {
   codes: ["accelerate/AC13"],
+  restsOn: [],
   run({ doc, v, distType, fsdpVersion }) {
     const d = diagnostics("accelerate");
     if (distType !== "FSDP") return d.out;

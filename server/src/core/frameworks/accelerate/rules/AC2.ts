@@ -9,6 +9,7 @@ import type { AccelerateContext } from "../context";
 
 export const AC2: FrameworkRule<AccelerateContext> = {
   codes: ["accelerate/AC2"],
+  restsOn: [],
   run({ doc, v, distType, distEntry }) {
     const d = diagnostics("accelerate");
     if (distType && !DISTRIBUTED_TYPES.includes(distType) && distEntry?.value.kind === "string") {

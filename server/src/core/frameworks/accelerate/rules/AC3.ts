@@ -9,6 +9,7 @@ import type { AccelerateContext } from "../context";
 
 export const AC3: FrameworkRule<AccelerateContext> = {
   codes: ["accelerate/AC3"],
+  restsOn: [],
   run({ mixedEntry }) {
     const d = diagnostics("accelerate");
     if (mixedEntry && mixedEntry.value.kind === "string") {

@@ -9,6 +9,7 @@ import type { AccelerateContext } from "../context";
 
 export const AC4: FrameworkRule<AccelerateContext> = {
   codes: ["accelerate/AC4"],
+  restsOn: [],
   run({ doc, v, distType }) {
     const d = diagnostics("accelerate");
     if (distType !== "DEEPSPEED") return d.out;

@@ -5,6 +5,7 @@ import type { AccelerateContext } from "../context";
 
 export const AC5: FrameworkRule<AccelerateContext> = {
   codes: ["accelerate/AC5"],
+  restsOn: [],
   run({ v, mixedEntry, distType, broken, mixed, fsdpVersion }) {
     const d = diagnostics("accelerate");
     const anchor = mixedEntry?.value.range ?? v.entry("distributed_type")?.value.range;

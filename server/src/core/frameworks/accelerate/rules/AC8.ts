@@ -6,6 +6,7 @@ import type { AccelerateContext } from "../context";
 
 export const AC8: FrameworkRule<AccelerateContext> = {
   codes: ["accelerate/AC8"],
+  restsOn: [],
   run({ v, distType, fsdpVersion }) {
     const d = diagnostics("accelerate");
     if (distType !== "FSDP") return d.out;

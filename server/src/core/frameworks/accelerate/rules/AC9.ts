@@ -8,6 +8,7 @@ import type { AccelerateContext } from "../context";
 
 export const AC9: FrameworkRule<AccelerateContext> = {
   codes: ["accelerate/AC9"],
+  restsOn: [],
   run({ v }) {
     const d = diagnostics("accelerate");
     const p = v.at("parallelism_config");

@@ -13,6 +13,7 @@ import type { AccelerateContext } from "../context";
 
 export const deepspeedLink: FrameworkRule<AccelerateContext> = {
   codes: ["accelerate/deepspeed-config-missing", "deepspeed/DS9"],
+  restsOn: [],
   run({ v, env, dsFileEntry, dsRel: rel, ds }) {
     const d = diagnostics("accelerate");
     if (!dsFileEntry || !rel) return d.out;

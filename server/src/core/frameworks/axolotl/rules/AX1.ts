@@ -7,6 +7,7 @@ import type { AxolotlContext } from "../context";
 
 export const AX1: FrameworkRule<AxolotlContext> = {
   codes: ["axolotl/AX1"],
+  restsOn: [],
   run({ v, doc, bf16, bf16E }) {
     const d = diagnostics("axolotl");
     if (bf16 === "invalid" && bf16E) {

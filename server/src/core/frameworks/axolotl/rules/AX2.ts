@@ -6,6 +6,7 @@ import type { AxolotlContext } from "../context";
 
 export const AX2: FrameworkRule<AxolotlContext> = {
   codes: ["axolotl/AX2"],
+  restsOn: [],
   run({ doc, bf16, fp16, bf16E, fp16E }) {
     const d = diagnostics("axolotl");
     if (bf16 === true && fp16 && fp16E) {

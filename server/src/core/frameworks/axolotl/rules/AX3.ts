@@ -7,6 +7,7 @@ import type { AxolotlContext } from "../context";
 
 export const AX3: FrameworkRule<AxolotlContext> = {
   codes: ["axolotl/AX3"],
+  restsOn: [],
   run({ v, doc, bf16, bf16E }) {
     const d = diagnostics("axolotl");
     for (const k of ["bfloat16", "float16"] as const) {

@@ -5,6 +5,7 @@ import type { AxolotlContext } from "../context";
 
 export const AX4: FrameworkRule<AxolotlContext> = {
   codes: ["axolotl/AX4"],
+  restsOn: [],
   run({ v, fullFT, bf16, bf16E, dsOn, fsdpOn, fsdp2 }) {
     const d = diagnostics("axolotl");
     const amp = bf16 === true || bf16 === "auto";

@@ -5,6 +5,7 @@ import type { AxolotlContext } from "../context";
 
 export const AX5: FrameworkRule<AxolotlContext> = {
   codes: ["axolotl/AX5"],
+  restsOn: [],
   run({ v, fsdp2, hasFsdpConfig, dsOn, fsdpOn, fsdpList }) {
     const d = diagnostics("axolotl");
     const fp8ag = v.entry("fp8_enable_fsdp_float8_all_gather");

@@ -6,6 +6,7 @@ import type { AxolotlContext } from "../context";
 
 export const AX6: FrameworkRule<AxolotlContext> = {
   codes: ["axolotl/AX6"],
+  restsOn: [],
   run({ fp16, fullFT, fp16E, bf16E, bf16 }) {
     const d = diagnostics("axolotl");
     if (fp16 && fullFT && fp16E && bf16 !== true) {

@@ -6,6 +6,7 @@ import type { AxolotlContext } from "../context";
 
 export const AX7: FrameworkRule<AxolotlContext> = {
   codes: ["axolotl/AX7"],
+  restsOn: [],
   run({ v, doc, fsdpList, fsdpVersion }) {
     const d = diagnostics("axolotl");
     if (fsdpList && fsdpList.value.kind === "array") {

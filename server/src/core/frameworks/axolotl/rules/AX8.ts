@@ -6,6 +6,7 @@ import type { AxolotlContext } from "../context";
 
 export const AX8: FrameworkRule<AxolotlContext> = {
   codes: ["axolotl/AX8"],
+  restsOn: [],
   run({ v, fsdp2 }) {
     const d = diagnostics("axolotl");
     const opt = v.entry("optimizer");

@@ -15,6 +15,7 @@ import { AXOLOTL_BUNDLED_VERSION } from "../dsConfigs";
 
 export const deepspeedLink: FrameworkRule<AxolotlContext> = {
   codes: ["deepspeed/DS9", "axolotl/deepspeed-config-missing"],
+  restsOn: [],
   run({ v, env, ds, dsSource, dsRel }) {
     const d = diagnostics("axolotl");
     if (!ds) return d.out;

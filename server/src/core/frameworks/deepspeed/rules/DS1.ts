@@ -6,6 +6,7 @@ import type { DeepSpeedContext } from "../context";
 
 export const DS1: FrameworkRule<DeepSpeedContext> = {
   codes: ["deepspeed/DS1"],
+  restsOn: [],
   run({ v, f }) {
     const d = diagnostics("deepspeed");
     if (f.bf16Enabled === true && f.fp16Enabled === true) {

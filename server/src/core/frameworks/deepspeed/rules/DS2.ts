@@ -6,6 +6,7 @@ import type { DeepSpeedContext } from "../context";
 
 export const DS2: FrameworkRule<DeepSpeedContext> = {
   codes: ["deepspeed/DS2"],
+  restsOn: [],
   run({ v, f }) {
     const d = diagnostics("deepspeed");
     const amp = v.entry("amp", "enabled");

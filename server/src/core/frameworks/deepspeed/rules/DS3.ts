@@ -7,6 +7,7 @@ import type { DeepSpeedContext } from "../context";
 
 export const DS3: FrameworkRule<DeepSpeedContext> = {
   codes: ["deepspeed/DS3"],
+  restsOn: [],
   run({ f, launcher }) {
     const d = diagnostics("deepspeed");
     if (launcher) {

@@ -8,6 +8,7 @@ import type { DeepSpeedContext } from "../context";
 
 export const DS4: FrameworkRule<DeepSpeedContext> = {
   codes: ["deepspeed/DS4"],
+  restsOn: [],
   run({ v, f }) {
     const d = diagnostics("deepspeed");
     const bf16Block = v.has("bfloat16") && !v.has("bf16") ? "bfloat16" : "bf16";

@@ -8,6 +8,7 @@ import type { DeepSpeedContext } from "../context";
 
 export const DS5: FrameworkRule<DeepSpeedContext> = {
   codes: ["deepspeed/DS5"],
+  restsOn: [],
   run({ doc, v, f }) {
     const d = diagnostics("deepspeed");
     if (f.bf16Enabled === true && f.gas !== undefined && f.gas > 1 && !(f.gradAccumDtype && DS_DTYPE[f.gradAccumDtype] === "float32")) {

@@ -7,6 +7,7 @@ import type { DeepSpeedContext } from "../context";
 
 export const DS6: FrameworkRule<DeepSpeedContext> = {
   codes: ["deepspeed/DS6"],
+  restsOn: [],
   run({ doc, v, f }) {
     const d = diagnostics("deepspeed");
     // Not with `bf16_master_weights_and_grads`: the gradients are kept in bf16 on purpose there

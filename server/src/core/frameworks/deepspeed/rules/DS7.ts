@@ -6,6 +6,7 @@ import type { DeepSpeedContext } from "../context";
 
 export const DS7: FrameworkRule<DeepSpeedContext> = {
   codes: ["deepspeed/DS7"],
+  restsOn: [],
   run({ v, f }) {
     const d = diagnostics("deepspeed");
     const comm = v.entry("communication_data_type");

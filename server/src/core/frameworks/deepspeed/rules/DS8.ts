@@ -1,5 +1,6 @@
 /** deepspeed/DS8: the batch trio (train batch = micro batch × accumulation × world size). */
 import { fitMessage } from "../../../diagnostics";
+import { restingOn } from "../../../provenance";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";
 import type { FrameworkRule } from "../../common/rule";
@@ -7,6 +8,8 @@ import type { DeepSpeedContext } from "../context";
 
 export const DS8: FrameworkRule<DeepSpeedContext> = {
   codes: ["deepspeed/DS8"],
+  // Not a multiple of micro × accumulation fails on every world size; the equality with one rests on it.
+  restsOn: [],
   run({ v, f, worldSize }) {
     const d = diagnostics("deepspeed");
     if (f.trainBatch !== undefined && f.micro !== undefined) {
@@ -18,6 +21,7 @@ export const DS8: FrameworkRule<DeepSpeedContext> = {
         d.add("DS8", "error", e.value.range, { message: fitMessage(`train_batch_size (${f.trainBatch}) ≠ ${f.micro} × ${gas} × ${worldSize.value} (micro × accumulation × world size): DeepSpeed asserts`), detail: `train_batch_size (${f.trainBatch}) ≠ ${f.micro} × ${gas} × ${worldSize.value} (micro batch × accumulation × world size, world size ${worldSize.detail}); DeepSpeed asserts they are equal.` }, [
           fix(`Set train_batch_size to ${f.micro * gas * worldSize.value}`, [replaceValue(e, String(f.micro * gas * worldSize.value))], true),
         ]);
+        restingOn(d.out[d.out.length - 1]!, ["worldSize"]);
       }
     }
     return d.out;

@@ -9,6 +9,7 @@ import { dsConflict } from "../linked";
 
 export const DS9: FrameworkRule<DeepSpeedContext> = {
   codes: ["deepspeed/DS9"],
+  restsOn: [],
   run({ f, referrers }) {
     const d = diagnostics("deepspeed");
     for (const r of referrers) {

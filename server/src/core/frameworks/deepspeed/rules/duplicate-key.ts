@@ -7,6 +7,7 @@ import type { DeepSpeedContext } from "../context";
 
 export const duplicateKey: FrameworkRule<DeepSpeedContext> = {
   codes: ["deepspeed/duplicate-key"],
+  restsOn: [],
   run({ doc }) {
     const d = diagnostics("deepspeed");
     for (const dup of jsonDuplicateKeys(doc)) {

@@ -9,6 +9,7 @@ import { CANONICAL, GUESS } from "../data";
 
 export const PL1: FrameworkRule<LightningContext> = {
   codes: ["lightning/PL1"],
+  restsOn: [],
   run({ pe, valid }) {
     const d = diagnostics("lightning");
     if (pe && !valid) {

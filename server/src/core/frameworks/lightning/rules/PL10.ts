@@ -5,6 +5,7 @@ import type { LightningContext } from "../context";
 
 export const PL10: FrameworkRule<LightningContext> = {
   codes: ["lightning/PL10"],
+  restsOn: [],
   run({ t, pe }) {
     const d = diagnostics("lightning");
     const plugins = t.entriesUnder("plugins").filter((e) => /(class_path|_target_)$/.test(e.path[e.path.length - 1]!) && /Precision/.test(String(e.value.value)));

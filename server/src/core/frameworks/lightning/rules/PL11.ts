@@ -6,6 +6,7 @@ import type { LightningContext } from "../context";
 
 export const PL11: FrameworkRule<LightningContext> = {
   codes: ["lightning/PL11"],
+  restsOn: [],
   run({ precision, accelerator, pe }) {
     const d = diagnostics("lightning");
     if (precision === "16-mixed" && accelerator === "cpu" && pe) d.add("PL11", "information", pe.value.range, "`16-mixed` on `accelerator: cpu`: Lightning warns and switches to bf16-mixed (CPU autocast has no fp16).", [fix("Use bf16-mixed", [replaceValue(pe, "bf16-mixed")], true)]);

@@ -5,6 +5,7 @@ import type { LightningContext } from "../context";
 
 export const PL12: FrameworkRule<LightningContext> = {
   codes: ["lightning/PL12"],
+  restsOn: [],
   run({ st, devices, nodes }) {
     const d = diagnostics("lightning");
     if (st.family === "model_parallel" && st.args) {

@@ -8,6 +8,7 @@ import { CANONICAL, LEGACY } from "../data";
 
 export const PL2: FrameworkRule<LightningContext> = {
   codes: ["lightning/PL2"],
+  restsOn: [],
   run({ pe, precision }) {
     const d = diagnostics("lightning");
     if (!pe || pe.value.kind === "null") return d.out;

@@ -6,6 +6,7 @@ import type { LightningContext } from "../context";
 
 export const PL3: FrameworkRule<LightningContext> = {
   codes: ["lightning/PL3"],
+  restsOn: [],
   run({ st, valid, precision, te, pRange, pe }) {
     const d = diagnostics("lightning");
     if (st.family === "fsdp" && valid && (precision === "64-true" || te)) {

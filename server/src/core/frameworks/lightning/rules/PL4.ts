@@ -6,6 +6,7 @@ import type { LightningContext } from "../context";
 
 export const PL4: FrameworkRule<LightningContext> = {
   codes: ["lightning/PL4"],
+  restsOn: [],
   run({ t, st, valid, precision, te, pRange, pe }) {
     const d = diagnostics("lightning");
     if (st.family === "deepspeed") {

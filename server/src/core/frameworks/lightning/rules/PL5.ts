@@ -6,6 +6,7 @@ import type { LightningContext } from "../context";
 
 export const PL5: FrameworkRule<LightningContext> = {
   codes: ["lightning/PL5"],
+  restsOn: [],
   run({ st, valid, precision, te, pRange, pe }) {
     const d = diagnostics("lightning");
     if (st.family === "model_parallel" && !st.derived && valid && (precision === "16-mixed" || precision === "64-true" || te)) {

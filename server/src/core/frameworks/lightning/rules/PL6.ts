@@ -6,6 +6,7 @@ import type { LightningContext } from "../context";
 
 export const PL6: FrameworkRule<LightningContext> = {
   codes: ["lightning/PL6"],
+  restsOn: [],
   run({ t, doc, st }) {
     const d = diagnostics("lightning");
     const clipVal = t.num("gradient_clip_val");

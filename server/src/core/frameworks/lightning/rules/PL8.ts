@@ -6,6 +6,7 @@ import type { LightningContext } from "../context";
 
 export const PL8: FrameworkRule<LightningContext> = {
   codes: ["lightning/PL8"],
+  restsOn: [],
   run({ precision, pe, st }) {
     const d = diagnostics("lightning");
     if (precision === "bf16-true" && pe) d.add("PL8", "information", pe.value.range, { message: `\`precision: bf16-true\` is pure bf16: ${pureLowPrecisionState("bf16")}`, detail: `\`precision: bf16-true\` is pure bf16: ${pureLowPrecisionState("bf16")}${st.family === "fsdp" ? " (FSDP's warning about a full-precision copy does not apply: the module is already cast, Lightning-AI/pytorch-lightning#18717)" : ""}. Use bf16-mixed for fp32 master weights.` });

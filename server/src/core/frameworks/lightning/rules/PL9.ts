@@ -7,6 +7,7 @@ import type { LightningContext } from "../context";
 
 export const PL9: FrameworkRule<LightningContext> = {
   codes: ["lightning/PL9"],
+  restsOn: [],
   run({ st, precision, pe, lv }) {
     const d = diagnostics("lightning");
     if (st.family === "fsdp" && (precision === "bf16-mixed" || precision === "16-mixed") && pe) {

@@ -14,6 +14,7 @@ import type { LightningContext } from "../context";
 
 export const deepspeedLink: FrameworkRule<LightningContext> = {
   codes: ["deepspeed/DS9", "lightning/deepspeed-config-missing"],
+  restsOn: [],
   run({ doc, env, st, pe, cfgRel, ds }) {
     const d = diagnostics("lightning");
     if (!cfgRel) return d.out;

@@ -15,6 +15,7 @@ import type { TitanRule } from "../context";
 
 export const seqLenDivisibility: TitanRule = {
   codes: ["seq-len-divisibility"],
+  restsOn: ["worldSize"],
   run(ctx) {
     const l = ctx.dims.resolved ?? ctx.layout;
     const { tp, cp } = l;
@@ -42,6 +43,7 @@ export const seqLenDivisibility: TitanRule = {
 
 export const globalBatchSize: TitanRule = {
   codes: ["global-batch-size"],
+  restsOn: ["worldSize"],
   run(ctx) {
     const g = findEntry(ctx.doc, "training", "global_batch_size");
     const global = intValue(g);
@@ -70,6 +72,7 @@ export const globalBatchSize: TitanRule = {
 
 export const ppMicrobatch: TitanRule = {
   codes: ["pp-microbatch"],
+  restsOn: ["worldSize"],
   run(ctx) {
     const l = ctx.dims.resolved ?? ctx.layout;
     if (l.pp <= 1) return [];

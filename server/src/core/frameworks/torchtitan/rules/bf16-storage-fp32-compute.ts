@@ -10,6 +10,7 @@ import type { TitanRule } from "../context";
 
 export const bf16StorageFp32Compute: TitanRule = {
   codes: ["bf16-storage-fp32-compute"],
+  restsOn: ["worldSize", "version"],
   run(ctx) {
     const { trainingDtype, param } = ctx.knobs;
     if (trainingDtype.isDefault || trainingDtype.dtype !== "bfloat16") return [];

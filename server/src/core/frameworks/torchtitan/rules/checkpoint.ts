@@ -16,6 +16,7 @@ import type { TitanRule } from "../context";
 
 export const keepLatestK: TitanRule = {
   codes: ["keep-latest-k"],
+  restsOn: ["version"],
   run(ctx) {
     const e = findEntry(ctx.doc, "checkpoint", "keep_latest_k");
     const k = intValue(e);
@@ -30,6 +31,7 @@ export const keepLatestK: TitanRule = {
 
 export const seedCheckpoint: TitanRule = {
   codes: ["seed-checkpoint"],
+  restsOn: ["worldSize", "version"],
   run(ctx) {
     const e = findEntry(ctx.doc, "checkpoint", "create_seed_checkpoint");
     if (e?.value.value !== true) return [];
@@ -67,6 +69,7 @@ export const seedCheckpoint: TitanRule = {
 
 export const validationSteps: TitanRule = {
   codes: ["validation-steps"],
+  restsOn: ["version"],
   run(ctx) {
     const e = findEntry(ctx.doc, "validation", "steps");
     const s = intValue(e);

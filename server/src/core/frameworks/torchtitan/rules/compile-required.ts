@@ -27,6 +27,7 @@ function enableCompileFix(doc: ConfigDocument, date: string): Fix {
 
 export const asyncTpWithoutCompile: TitanRule = {
   codes: ["async-tp-without-compile"],
+  restsOn: ["version"],
   run(ctx) {
     const e = findEntry(ctx.doc, "parallelism", "enable_async_tensor_parallel");
     if (e?.value.value !== true || ctx.dims.configured.tp <= 1) return [];
@@ -47,6 +48,7 @@ export const asyncTpWithoutCompile: TitanRule = {
 
 export const memoryBudgetWithoutCompile: TitanRule = {
   codes: ["memory-budget-without-compile"],
+  restsOn: ["version"],
   run(ctx) {
     const e = findEntry(ctx.doc, "activation_checkpoint", "mode");
     if (e?.value.value !== "memory_budget") return [];

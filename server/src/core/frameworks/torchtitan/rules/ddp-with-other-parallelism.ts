@@ -10,6 +10,7 @@ import { decidedBy } from "../related";
 
 export const ddpWithOtherParallelism: TitanRule = {
   codes: ["ddp-with-other-parallelism"],
+  restsOn: ["worldSize", "version"],
   run(ctx) {
     if (ctx.decision.error !== DDP_ERROR || !ctx.dims.resolved) return [];
     const d = ctx.dims.resolved;

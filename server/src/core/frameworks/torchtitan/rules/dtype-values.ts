@@ -16,6 +16,7 @@ import { editDistance } from "../schema/index";
 
 export const dtypeValues: TitanRule = {
   codes: ["unknown-dtype", "float16-without-grad-scaler", "reduce-dtype-not-allowed"],
+  restsOn: [],
   run(ctx) {
     const out: Diagnostic[] = [];
     const knobs: [KnobValue, KnobSpec][] = [

@@ -15,6 +15,7 @@ import { lowerToEnableFsdp } from "./no-mixed-precision";
 
 export const epWithoutFsdpMesh: TitanRule = {
   codes: ["ep-without-fsdp-mesh"],
+  restsOn: ["worldSize", "version"],
   run(ctx) {
     const d = ctx.dims.resolved;
     if (!d || ctx.decision.errorCode !== "ep-without-fsdp-mesh" || !ctx.decision.error) return [];

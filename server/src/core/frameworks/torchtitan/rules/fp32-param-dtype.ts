@@ -10,6 +10,7 @@ import type { TitanRule } from "../context";
 
 export const fp32ParamDtype: TitanRule = {
   codes: ["fp32-param-dtype"],
+  restsOn: ["worldSize", "version"],
   run(ctx) {
     const k = ctx.knobs.param;
     if (!k.entry || k.isDefault || k.dtype !== "float32" || ctx.decision.mechanism === "error") return [];

@@ -23,6 +23,7 @@ export const MEMORY_MARGIN = 0.15;
 
 export const memoryExceedsGpu: TitanRule = {
   codes: ["memory-exceeds-gpu"],
+  restsOn: ["worldSize", "gpu"],
   run(ctx) {
     const mem = ctx.simulation?.memory;
     if (!mem?.perGpuBytes || ctx.worldSize.source === "default") return [];

@@ -15,6 +15,7 @@ const FSDP_ONLY: readonly (readonly [string, string, string])[] = [
 
 export const noEffect: TitanRule = {
   codes: ["no-effect"],
+  restsOn: ["worldSize", "version"],
   run(ctx) {
     const m = ctx.decision.mechanism;
     if (m === "fully_shard" || m === "error") return [];

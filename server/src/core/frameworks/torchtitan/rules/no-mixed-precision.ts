@@ -16,6 +16,7 @@ import type { DimField } from "../parallelDims";
 
 export const noMixedPrecision: TitanRule = {
   codes: ["no-mixed-precision"],
+  restsOn: ["worldSize", "version"],
   run(ctx) {
     const d = ctx.dims.resolved;
     if (!d || ctx.decision.mechanism !== "none" || !ctx.precision) return [];

@@ -1,27 +1,42 @@
 /** parallel-dims-*: torchtitan's ParallelDims._validate failures, at the degree key that is wrong. */
 import { diag } from "../../../diagnostics";
+import { restingOn, type FactName } from "../../../provenance";
 import type { TitanContext, TitanRule } from "../context";
 import { dimsAnchor, worldSizePhrase } from "../locate";
 import { DIM_KEYS, type DimsError } from "../parallelDims";
+import { MESH_UNFLATTEN_DATE } from "../eras";
 import { decidedBy, gpus } from "../related";
 
 export const parallelDims: TitanRule = {
   codes: ["parallel-dims-degree", "parallel-dims-limit", "parallel-dims-type", "parallel-dims-dp-shard", "parallel-dims-resolved", "parallel-dims-product", "parallel-dims-etp", "parallel-dims-ep-divisibility"],
+  restsOn: ["worldSize"],
   run(ctx) {
     return ctx.dims.errors.map((e) => {
       const where = dimsAnchor(ctx, e.fields);
       // Past the analysis bound Precision Lens cannot know what happens: say so quietly, assert nothing.
       if (e.kind === "limit") return diag("parallel-dims-limit", "information", where.range, e.message, undefined, e.detail ? { detail: e.detail } : undefined);
-      return diag(
+      return restingOn(diag(
         `parallel-dims-${e.kind}`,
         "error",
         where.range,
         short(ctx, e),
         { facts: { worldSize: ctx.worldSize.value, worldSizeSource: ctx.worldSize.source } },
         { detail: `${e.message} — on ${worldSizePhrase(ctx)}. torchtitan stops at launch before training.`, related: decidedBy(ctx, { worldSize: true, version: e.kind === "ep-divisibility" }) },
-      );
+      ), RESTS_ON[e.kind]);
     });
   },
+};
+
+/** A degree of the wrong type or below 1 fails on any world size; the others rest on it (and EP's asserts on the era). */
+const RESTS_ON: Record<DimsError["kind"], readonly FactName[]> = {
+  degree: [],
+  type: [],
+  "dp-shard": [],
+  etp: [],
+  limit: [],
+  resolved: ["worldSize"],
+  product: ["worldSize"],
+  "ep-divisibility": ["worldSize", "version"],
 };
 
 /** One sentence per failure; the torchtitan wording stays in the detail. */
@@ -44,7 +59,7 @@ function short(ctx: TitanContext, e: DimsError): string {
     case "etp":
       return `expert_tensor_parallel_degree = ${c.etp} must be 1 or tensor_parallel_degree (${c.tp}): the launch fails`;
     case "ep-divisibility":
-      return `expert_parallel_degree = ${c.ep} does not divide the ranks torchtitan ${ctx.version.value.id} needs: the launch asserts`;
+      return `expert_parallel_degree = ${c.ep} does not divide the ranks torchtitan ${ctx.version.value.id} needs: the launch ${ctx.version.value.date >= MESH_UNFLATTEN_DATE ? "fails" : "asserts"}`;
     default:
       return e.message;
   }

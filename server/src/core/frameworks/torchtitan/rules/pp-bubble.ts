@@ -15,6 +15,7 @@ const MULTI_STAGE = new Set(["Interleaved1F1B", "LoopedBFS", "InterleavedZeroBub
 
 export const ppBubble: TitanRule = {
   codes: ["pp-bubble"],
+  restsOn: ["worldSize", "version"],
   run(ctx) {
     const l = ctx.dims.resolved;
     if (!l || l.pp <= 1) return [];

@@ -13,6 +13,7 @@ import type { TitanContext, TitanRule } from "../context";
 
 export const pureBf16: TitanRule = {
   codes: ["pure-bf16"],
+  restsOn: ["worldSize", "version"],
   run(ctx) {
     const { trainingDtype, param } = ctx.knobs;
     const e = trainingDtype.entry;

@@ -16,6 +16,8 @@ import { diag, fix } from "../../../diagnostics";
 import type { ConfigEntry } from "../../../model";
 import type { Diagnostic } from "../../../types";
 import type { TitanContext, TitanRule } from "../context";
+import { GPUS, hasCudaCapability, hasRocmCapability } from "../../../engine/gpus";
+import { RELEASES } from "../versions";
 import { activeQuant, compileState, findLeaf as findEntry, float8LinearTable } from "../schema/facts";
 
 function f8(ctx: TitanContext, key: string): ConfigEntry | undefined {
@@ -29,6 +31,7 @@ function converterRange(ctx: TitanContext, pred: (name: string) => boolean) {
 
 export const float8GroupedMmPpCp: TitanRule = {
   codes: ["float8-grouped-mm-pp-cp"],
+  restsOn: ["version"],
   run(ctx) {
     const q = activeQuant(ctx.doc, ctx.version.value.date);
     if (!q.float8Grouped) return [];
@@ -46,6 +49,7 @@ export const float8GroupedMmPpCp: TitanRule = {
 
 export const mxTpCompile: TitanRule = {
   codes: ["mx-tp-compile"],
+  restsOn: ["version"],
   run(ctx) {
     const date = ctx.version.value.date;
     const q = activeQuant(ctx.doc, date);
@@ -63,6 +67,7 @@ export const mxTpCompile: TitanRule = {
 
 export const float8EmulateCompile: TitanRule = {
   codes: ["float8-emulate-compile"],
+  restsOn: ["version"],
   run(ctx) {
     const date = ctx.version.value.date;
     const e = f8(ctx, "emulate");
@@ -79,6 +84,7 @@ export const float8EmulateCompile: TitanRule = {
 
 export const float8RecipeWithAllGather: TitanRule = {
   codes: ["float8-recipe-with-all-gather"],
+  restsOn: ["version"],
   run(ctx) {
     const recipe = f8(ctx, "recipe_name");
     const ag = f8(ctx, "enable_fsdp_float8_all_gather");
@@ -101,6 +107,7 @@ export const float8RecipeWithAllGather: TitanRule = {
 
 export const float8AllGatherNoEffect: TitanRule = {
   codes: ["float8-all-gather-no-effect"],
+  restsOn: ["worldSize", "version"],
   run(ctx) {
     const out: Diagnostic[] = [];
     const ag = f8(ctx, "enable_fsdp_float8_all_gather");
@@ -142,6 +149,7 @@ export const float8AllGatherNoEffect: TitanRule = {
 
 export const quantizeWithoutCompile: TitanRule = {
   codes: ["quantize-without-compile"],
+  restsOn: ["version"],
   run(ctx) {
     const date = ctx.version.value.date;
     const q = activeQuant(ctx.doc, date);
@@ -153,5 +161,42 @@ export const quantizeWithoutCompile: TitanRule = {
         detail: `Low-precision grouped matmuls without torch.compile: torchtitan warns that this is slow. Set [compile] enable = true with "model" in components.`,
       }),
     ];
+  },
+};
+
+/**
+ * quantize-gpu-unsupported: float8 Linear needs SM 8.9+ unless emulated in eager mode (v0.2.2
+ * components/quantization/float8.py:37-45, ValueError; the same check at v0.1.0 float8.py:29), MXFP8 Linear needs
+ * SM100 or ROCm gfx950 (v0.2.2 quantization/mx.py:42-44, AssertionError; SM100 only at v0.1.0 … v0.2.1). Rests on
+ * the GPU type: an error when it is known (directive, setting, --gpu), information on the default GPU
+ * (core/provenance.ts turns the error into it).
+ */
+export const quantizeGpuUnsupported: TitanRule = {
+  codes: ["quantize-gpu-unsupported"],
+  restsOn: ["gpu"],
+  onAssumed: "information",
+  run(ctx) {
+    const date = ctx.version.value.date;
+    const q = activeQuant(ctx.doc, date);
+    const spec = GPUS[ctx.gpu.value];
+    const out: Diagnostic[] = [];
+    const float8 = q.items.find((c) => c.kind?.float8OrMx === "float8" && !c.kind.grouped);
+    if (float8 && !hasCudaCapability(spec, 8, 9) && !(f8(ctx, "emulate")?.value.value === true && !compileState(ctx.doc, date).model)) {
+      out.push(
+        diag("quantize-gpu-unsupported", "error", float8.range, `float8 on ${spec.label}: torchtitan needs an SM 8.9+ GPU, so the launch fails (ValueError)`, undefined, {
+          detail: `Float8 Linear on ${spec.label} (${ctx.gpu.detail}): torchtitan raises ValueError "Failed to swap to Float8Linear because float8 is only supported on SM89 or later" at launch. Use an SM 8.9+ GPU (L40S, H100, H200, B200), or set emulate = true with compile off to test.`,
+        }),
+      );
+    }
+    const mx = q.items.find((c) => c.kind?.float8OrMx === "mx" && !c.kind.grouped);
+    const rocmOk = date >= RELEASES["v0.2.2"].date && hasRocmCapability(spec, 9, 5);
+    if (mx && !hasCudaCapability(spec, 10, 0) && !rocmOk) {
+      out.push(
+        diag("quantize-gpu-unsupported", "error", mx.range, `MXFP8 on ${spec.label}: torchtitan needs SM100 (B200) or gfx950, so the launch fails`, undefined, {
+          detail: `MXFP8 Linear on ${spec.label} (${ctx.gpu.detail}): torchtitan asserts "MXFP8 is only supported on CUDA SM100 or later, or ROCm gfx950 or later" at launch. Use a Blackwell GPU (B200) or drop the MX converter.`,
+        }),
+      );
+    }
+    return out;
   },
 };

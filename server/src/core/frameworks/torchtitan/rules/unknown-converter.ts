@@ -16,6 +16,7 @@ import { markSafe } from "../schema/view";
 
 export const unknownConverter: TitanRule = {
   codes: ["unknown-converter"],
+  restsOn: ["version"],
   run(ctx) {
     const date = ctx.version.value.date;
     const id = ctx.version.value.id;
@@ -42,6 +43,7 @@ export const unknownConverter: TitanRule = {
 
 export const mixedQuantization: TitanRule = {
   codes: ["mixed-quantization"],
+  restsOn: ["version"],
   run(ctx) {
     const date = ctx.version.value.date;
     const items = converters(ctx.doc, date).filter((c) => c.known && c.name.includes("quantize") && c.kind);

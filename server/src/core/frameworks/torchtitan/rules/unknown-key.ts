@@ -38,7 +38,7 @@ export function schemaKeyDiagnostics(ctx: TitanContext): Diagnostic[] {
 }
 
 function byCode(code: string): TitanRule {
-  return { codes: [code], run: (ctx) => schemaKeyDiagnostics(ctx).filter((d) => d.code === code) };
+  return { codes: [code], restsOn: ["version"], run: (ctx) => schemaKeyDiagnostics(ctx).filter((d) => d.code === code) };
 }
 
 export const unknownKey = byCode("unknown-key");

@@ -28,8 +28,8 @@ function all(ctx: TitanContext): Diagnostic[] {
   return ds;
 }
 
-export const wrongType: TitanRule = { codes: ["wrong-type"], run: (ctx) => all(ctx).filter((d) => d.code === "wrong-type") };
-export const invalidValue: TitanRule = { codes: ["invalid-value"], run: (ctx) => all(ctx).filter((d) => d.code === "invalid-value") };
+export const wrongType: TitanRule = { codes: ["wrong-type"], restsOn: ["version"], run: (ctx) => all(ctx).filter((d) => d.code === "wrong-type") };
+export const invalidValue: TitanRule = { codes: ["invalid-value"], restsOn: ["version"], run: (ctx) => all(ctx).filter((d) => d.code === "invalid-value") };
 
 const TYPE_WORDS: Record<KeySpec["type"], string> = {
   str: "a string",

@@ -7,7 +7,7 @@ import { bf16StorageFp32Compute } from "../rules/bf16-storage-fp32-compute";
 import { globalBatchSize, ppMicrobatch, seqLenDivisibility } from "../rules/batch-shape";
 import { keepLatestK, seedCheckpoint, validationSteps } from "../rules/checkpoint";
 import { asyncTpWithoutCompile, memoryBudgetWithoutCompile } from "../rules/compile-required";
-import { float8AllGatherNoEffect, float8EmulateCompile, float8GroupedMmPpCp, float8RecipeWithAllGather, mxTpCompile, quantizeWithoutCompile } from "../rules/quantize-constraints";
+import { float8AllGatherNoEffect, float8EmulateCompile, float8GroupedMmPpCp, float8RecipeWithAllGather, mxTpCompile, quantizeGpuUnsupported, quantizeWithoutCompile } from "../rules/quantize-constraints";
 import { mixedQuantization, unknownConverter } from "../rules/unknown-converter";
 import { deprecatedKey, extensionSectionWithoutModule, movedKey, removedKey, unknownKey, unknownSection } from "../rules/unknown-key";
 import { invalidValue, wrongType } from "../rules/wrong-type";
@@ -29,6 +29,7 @@ export const SCHEMA_RULES: readonly TitanRule[] = [
   float8RecipeWithAllGather,
   float8AllGatherNoEffect,
   quantizeWithoutCompile,
+  quantizeGpuUnsupported,
   asyncTpWithoutCompile,
   memoryBudgetWithoutCompile,
   seqLenDivisibility,

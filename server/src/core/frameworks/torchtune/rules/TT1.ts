@@ -6,6 +6,7 @@ import type { TorchtuneContext } from "../context";
 
 export const TT1: FrameworkRule<TorchtuneContext> = {
   codes: ["torchtune/TT1"],
+  restsOn: [],
   run({ dtypeEntry, dtypeName, training }) {
     const d = diagnostics("torchtune");
     if (dtypeName === "fp16" && dtypeEntry) {

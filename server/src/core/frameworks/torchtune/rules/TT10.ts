@@ -6,6 +6,7 @@ import type { TorchtuneContext } from "../context";
 
 export const TT10: FrameworkRule<TorchtuneContext> = {
   codes: ["torchtune/TT10"],
+  restsOn: [],
   run({ v, doc }) {
     const d = diagnostics("torchtune");
     const optComp = v.entry("optimizer", "_component_");

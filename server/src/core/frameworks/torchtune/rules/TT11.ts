@@ -6,6 +6,7 @@ import type { TorchtuneContext } from "../context";
 
 export const TT11: FrameworkRule<TorchtuneContext> = {
   codes: ["torchtune/TT11"],
+  restsOn: [],
   run({ v, doc }) {
     const d = diagnostics("torchtune");
     if (v.has("fsdp", "cpu_offload")) {

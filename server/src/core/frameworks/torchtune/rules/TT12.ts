@@ -6,6 +6,7 @@ import type { TorchtuneContext } from "../context";
 
 export const TT12: FrameworkRule<TorchtuneContext> = {
   codes: ["torchtune/TT12"],
+  restsOn: ["worldSize"],
   run({ v, worldSize, repDim, shardDim, tpDim, cpDim }) {
     const d = diagnostics("torchtune");
     const shardEntry = v.entry("data_parallel_shard_dim");

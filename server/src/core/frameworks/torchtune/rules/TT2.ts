@@ -7,6 +7,7 @@ import { DTYPE_MAP, DTYPES } from "../data";
 
 export const TT2: FrameworkRule<TorchtuneContext> = {
   codes: ["torchtune/TT2"],
+  restsOn: [],
   run({ dtypeEntry, dtypeWritten: dtypeName }) {
     const d = diagnostics("torchtune");
     if (dtypeEntry && dtypeName !== undefined && !(dtypeName in DTYPES)) {

@@ -7,6 +7,7 @@ import type { TorchtuneContext } from "../context";
 
 export const TT3: FrameworkRule<TorchtuneContext> = {
   codes: ["torchtune/TT3"],
+  restsOn: ["worldSize"],
   run({ v, dtypeEntry, dtypeName, training, singleDevice, worldSize }) {
     const d = diagnostics("torchtune");
     const lr = v.num("optimizer", "lr");

@@ -6,6 +6,7 @@ import type { TorchtuneContext } from "../context";
 
 export const TT4: FrameworkRule<TorchtuneContext> = {
   codes: ["torchtune/TT4"],
+  restsOn: [],
   run({ v }) {
     const d = diagnostics("torchtune");
     const oib = v.entry("optimizer_in_bwd");

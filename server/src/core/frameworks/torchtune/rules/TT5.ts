@@ -10,6 +10,7 @@ import { compilesOptimizerStep, TORCHTUNE_NEWEST, torchtuneVersion } from "../ve
 
 export const TT5: FrameworkRule<TorchtuneContext> = {
   codes: ["torchtune/TT5"],
+  restsOn: ["version"],
   run({ v, doc, env, distributed, recipe }) {
     const d = diagnostics("torchtune");
     const oib = v.entry("optimizer_in_bwd");

@@ -6,6 +6,7 @@ import type { TorchtuneContext } from "../context";
 
 export const TT6: FrameworkRule<TorchtuneContext> = {
   codes: ["torchtune/TT6"],
+  restsOn: [],
   run({ v, tpDim, isLora }) {
     const d = diagnostics("torchtune");
     const tpEntry = v.entry("tensor_parallel_dim");

@@ -6,6 +6,7 @@ import type { TorchtuneContext } from "../context";
 
 export const TT7: FrameworkRule<TorchtuneContext> = {
   codes: ["torchtune/TT7"],
+  restsOn: [],
   run({ v, doc }) {
     const d = diagnostics("torchtune");
     const offload = v.entry("enable_activation_offloading");

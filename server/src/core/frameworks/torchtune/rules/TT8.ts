@@ -7,6 +7,7 @@ import type { TorchtuneContext } from "../context";
 
 export const TT8: FrameworkRule<TorchtuneContext> = {
   codes: ["torchtune/TT8"],
+  restsOn: [],
   run({ v, distributed }) {
     const d = diagnostics("torchtune");
     const optComp = v.entry("optimizer", "_component_");

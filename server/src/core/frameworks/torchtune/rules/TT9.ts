@@ -6,6 +6,7 @@ import type { TorchtuneContext } from "../context";
 
 export const TT9: FrameworkRule<TorchtuneContext> = {
   codes: ["torchtune/TT9"],
+  restsOn: [],
   run({ v, repDim, shardDim, tpDim, cpDim }) {
     const d = diagnostics("torchtune");
     const repEntry = v.entry("data_parallel_replicate_dim");
