@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { relative, resolve } from "node:path";
 import { diagnosticJson } from "./cli/diagnosticJson";
 import { pathToFileURL } from "node:url";
-import { analyzeDocument, formatOf, internalErrorResult } from "./core/analyze";
+import { analyzeDocument, formatOf, internalErrorResult, sniffFormat } from "./core/analyze";
 import { MAX_WORLD_SIZE } from "./core/limits";
 import { LineIndex } from "./core/text";
 import { diag } from "./core/diagnostics";
@@ -312,13 +312,17 @@ function skippedResult(uri: string, reason: string, format: AnalysisResult["form
 /** One file, start to end. Never throws: a failure is an internal-error for this file only. */
 function checkFile(f: string, shown: string, opts: CheckOptions, io: CliIO): FileOutcome {
   const uri = pathToFileURL(f).href;
-  const format = formatOf(f) ?? "toml";
+  // The extension's format; a file whose extension says nothing (a DeepSpeed `ds_config.conf`) is sniffed by
+  // analyzeDocument from its text (issue #17 §3: it was read as TOML here and got nothing).
+  const extFormat = formatOf(f);
+  let format = extFormat ?? "toml";
   const read = readBounded(f);
   if (!read.ok) {
     if (read.tooLarge) return { path: shown, result: skippedResult(uri, `Precision Lens did not analyse this file: it is ${read.tooLarge.size} bytes, over the limit of ${read.tooLarge.limit}.`, format) };
     return { path: shown, error: read.error };
   }
   let text = decodeUtf8(read.bytes);
+  format = extFormat ?? sniffFormat(text) ?? "toml";
   try {
     const env = nodeEnv(f, [io.cwd]);
     let fixes: FixAllResult | undefined;

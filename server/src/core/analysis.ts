@@ -129,6 +129,12 @@ export interface AnalysisEnv {
   documentPath?: string;
   /** Workspace folder roots (absolute paths) that contain the document, innermost last. */
   workspaceRoots?: string[];
+  /**
+   * Where the upward search for a fork's config source, pins and run scripts stops (issue #17 §3): the
+   * repository root (the nearest folder above the document holding `.git`), else the filesystem root.
+   * Hosts with a real file system set it; without it the search stops at the innermost workspace root.
+   */
+  searchRoot?: string;
 }
 
 export const NO_ENV: AnalysisEnv = { readFile: () => undefined, listDir: () => [] };
