@@ -58,6 +58,12 @@ const USAGE = `Usage:
 Options:
   --world-size N            number of GPUs (overrides in-file directives, settings and inference)
   --torchtitan-version V    auto (default), v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213, main@YYYY-MM-DD
+  --torchtitan-config-source PATH
+                            a torchtitan fork's config source (its job_config.py, config_manager.py,
+                            custom config module, or root folder); default: found above the config
+  --torchtitan-config-source PATH
+                            a torchtitan fork's config source (its job_config.py, config_manager.py,
+                            custom config module, or root folder); default: found above the config
   --gpu G                   GPU type for throughput and memory estimates: ${GPU_IDS.join(", ")} (default h100-sxm)
   --format F                text (default); json, a stable contract (see README); sarif (SARIF 2.1.0,
                             for code scanning); github (GitHub Actions annotations)
@@ -98,7 +104,7 @@ export function runCli(argv: string[], io: CliIO): number {
       return 0;
     }
     if (cmd === "check") {
-      const opts = parseCheckArgs(rest);
+      const opts = parseCheckArgs(rest, io.cwd);
       if (opts.help) {
         io.stdout(USAGE);
         return 0;
@@ -151,6 +157,13 @@ const CHECK_OPTIONS: Record<string, OptionSpec> = {
       opts.settings.gpu = v;
     },
   },
+  "--torchtitan-config-source": {
+    value: "PATH",
+    apply(opts, v) {
+      if (!v.trim()) throw new UsageError("--torchtitan-config-source needs a path (a fork's job_config.py, config_manager.py, custom config module, or its root folder)");
+      opts.settings.torchtitanConfigSource = v;
+    },
+  },
   "--format": {
     value: "text|json|sarif|github",
     apply(opts, v) {
@@ -173,7 +186,7 @@ const CHECK_OPTIONS: Record<string, OptionSpec> = {
   "-h": { apply: (opts) => void (opts.help = true) },
 };
 
-function parseCheckArgs(args: string[]): CheckOptions {
+function parseCheckArgs(args: string[], cwd: string): CheckOptions {
   // origin "cli": --world-size / --torchtitan-version win over in-file directives (workspace/precedence.ts).
   const opts: CheckOptions = { settings: { origin: "cli" }, format: "text", paths: [], fix: false, verbose: false, help: false };
   let onlyPaths = false;
@@ -200,6 +213,8 @@ function parseCheckArgs(args: string[]): CheckOptions {
     } else if (eq > 0) throw new UsageError(`${flag} takes no value`);
     spec.apply(opts, v);
   }
+  // Relative to the folder the CLI runs in, as every path on its command line.
+  if (opts.settings.torchtitanConfigSource) opts.settings.torchtitanConfigSource = resolve(cwd, opts.settings.torchtitanConfigSource);
   if (opts.paths.length === 0 && !opts.help) throw new UsageError("check needs at least one file or folder");
   if (!opts.help) checkStdinOptions(opts.paths, opts.stdinFilename, opts.fix);
   return opts;
@@ -225,7 +240,7 @@ function htmlFormat(args: string[]): { html: boolean; rest: string[] } {
 
 /** `html`: the visual report (charts, what-if matrix) as one self-contained page instead of Markdown. */
 function explain(args: string[], io: CliIO, html = false): number {
-  const opts = parseCheckArgs(args);
+  const opts = parseCheckArgs(args, io.cwd);
   if (opts.help) {
     io.stdout(USAGE);
     return 0;

@@ -99,6 +99,12 @@ export interface AnalysisSettings {
   origin?: "setting" | "cli";
   /** precisionLens.gpu / --gpu: GPU type for the throughput and memory-capacity estimates (default H100 SXM). */
   gpu?: string;
+  /**
+   * precisionLens.torchtitanConfigSource / --torchtitan-config-source: a torchtitan fork's config source
+   * (its job_config.py, config_manager.py or custom config module file, or the fork's root folder), read
+   * before the upward search. A relative path is relative to the workspace root (the CLI makes it absolute).
+   */
+  torchtitanConfigSource?: string;
 }
 
 /**

@@ -15,6 +15,7 @@ import { parallelDims } from "./parallel-dims";
 import { ppBubble } from "./pp-bubble";
 import { pureBf16 } from "./pure-bf16";
 import { SCHEMA_RULES } from "../schema/rules";
+import { forkConfig } from "./fork-config";
 
 export const TITAN_RULES: readonly TitanRule[] = [
   parallelDims,
@@ -29,4 +30,5 @@ export const TITAN_RULES: readonly TitanRule[] = [
   ppBubble,
   memoryExceedsGpu,
   ...SCHEMA_RULES,
+  forkConfig,
 ];
