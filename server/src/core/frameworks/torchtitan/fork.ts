@@ -27,6 +27,7 @@ import {
   upstreamConverterNames,
   upstreamKeyEver,
   upstreamTableEver,
+  upstreamTablesEver,
   type ExtensionModule,
 } from "./schema/index";
 import { leafEntries, schemaView } from "./schema/view";
@@ -58,7 +59,7 @@ function upstreamOptimizers(date: string): readonly string[] {
 }
 
 function isTypoOf(word: string, candidates: Iterable<string>): boolean {
-  const names = suggest(word, candidates);
+  const names = suggest(word, new Set(candidates));
   return names.some((n) => n.toLowerCase() === word.toLowerCase()) || isClearSuggestion(word, names);
 }
 
@@ -80,6 +81,12 @@ export function forkEvidence(doc: ConfigDocument, date: string, workspace: reado
   const keys = new Set<string>();
   const tables = new Set<string>();
   const sections = sectionsOf(date, view.extensions);
+  // A table named within a clear edit distance of an upstream table at that depth ([paralelism], [float9]).
+  const tableIsTypo = (top: readonly string[]) => {
+    const parent = top.slice(0, -1);
+    const siblings = [...new Set([...sections, ...upstreamTablesEver()])].filter((s) => s.split(".").length === top.length && s.startsWith(parent.length ? parent.join(".") + "." : ""));
+    return isTypoOf(top[top.length - 1]!, siblings.map((s) => s.split(".").pop()!));
+  };
   const tableItem = (top: string[], range: Range) => {
     const name = top.join(".");
     if (tables.has(name)) return;
@@ -98,24 +105,21 @@ export function forkEvidence(doc: ConfigDocument, date: string, workspace: reado
     if (top) {
       const name = top.join(".");
       if (extensionsDefining(name).length) continue;
-      const parent = top.slice(0, -1);
-      const siblings = sections.filter((s) => s.split(".").length === top.length && s.startsWith(parent.length ? parent.join(".") + "." : ""));
-      if (!tables.has(name) && isTypoOf(top[top.length - 1]!, siblings.map((s) => s.split(".").pop()!))) continue;
+      if (!tables.has(name) && tableIsTypo(top)) continue;
       keys.add(dotted);
       tableItem(top, headerRange(top, e.keyRange));
       continue;
     }
-    if (!table.length) {
-      // A root key named like an upstream key of some table: a missing header, not a fork's key.
-      if ([...keysAt(date).keys()].some((k) => k.endsWith("." + leaf))) continue;
-    } else if (isTypoOf(leaf, keysOfTable(date, table.join("."), view.extensions).map((k) => k.path.split(".").pop()!))) continue;
+    // A key named like an upstream key of another table (or, at the root, a missing header): misplaced, not a fork's.
+    if ([...keysAt(date).keys()].some((k) => k.endsWith("." + leaf))) continue;
+    if (table.length && isTypoOf(leaf, keysOfTable(date, table.join("."), view.extensions).map((k) => k.path.split(".").pop()!))) continue;
     keys.add(dotted);
     items.push({ kind: "key", label: dotted, range: e.keyRange });
   }
   // Empty tables upstream never had.
   for (const s of doc.sections) {
     const top = topForkTable(s.path);
-    if (!top || tables.has(top.join(".")) || extensionsDefining(top.join(".")).length) continue;
+    if (!top || tables.has(top.join(".")) || extensionsDefining(top.join(".")).length || tableIsTypo(top)) continue;
     if (leafEntries(doc).some((e) => top.every((p, i) => e.path[i] === p))) continue;
     tableItem(top, s.headerRange);
   }
@@ -141,6 +145,7 @@ export function forkEvidence(doc: ConfigDocument, date: string, workspace: reado
   }
 
   if (!items.length) return undefined;
+  items.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   const out: ForkEvidence = { items, keys, tables, converters: convs };
   if (optimizer !== undefined) out.optimizer = optimizer;
   if (view.unknownModule) out.unknownModule = view.unknownModule.name;

@@ -15,7 +15,6 @@ import { parallelDims } from "./parallel-dims";
 import { ppBubble } from "./pp-bubble";
 import { pureBf16 } from "./pure-bf16";
 import { SCHEMA_RULES } from "../schema/rules";
-import { forkConfig } from "./fork-config";
 
 export const TITAN_RULES: readonly TitanRule[] = [
   parallelDims,
@@ -30,5 +29,4 @@ export const TITAN_RULES: readonly TitanRule[] = [
   ppBubble,
   memoryExceedsGpu,
   ...SCHEMA_RULES,
-  forkConfig,
 ];

@@ -423,6 +423,11 @@ export function upstreamKeyEver(path: string): boolean {
 
 /** True when upstream torchtitan had this table (dotted, intermediate tables included) at some date. */
 export function upstreamTableEver(table: string): boolean {
+  return upstreamTablesEver().has(table);
+}
+
+/** Every table (dotted) upstream torchtitan had at some date of the TOML era. */
+export function upstreamTablesEver(): ReadonlySet<string> {
   if (!everTables) {
     everTables = new Set();
     for (const k of everKeys()) {
@@ -430,7 +435,7 @@ export function upstreamTableEver(table: string): boolean {
       for (let i = 1; i < parts.length; i++) everTables.add(parts.slice(0, i).join("."));
     }
   }
-  return everTables.has(table);
+  return everTables;
 }
 
 /** True when a rule of the rename/move map applies to this key at some date (an old name, moved or removed). */
