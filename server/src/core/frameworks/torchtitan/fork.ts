@@ -81,6 +81,7 @@ export function forkEvidence(doc: ConfigDocument, date: string, workspace: reado
   const keys = new Set<string>();
   const tables = new Set<string>();
   const sections = sectionsOf(date, view.extensions);
+  const leafNames = new Set([...keysAt(date).keys()].map((k) => k.slice(k.lastIndexOf(".") + 1)));
   // A table named within a clear edit distance of an upstream table at that depth ([paralelism], [float9]).
   const tableIsTypo = (top: readonly string[]) => {
     const parent = top.slice(0, -1);
@@ -96,7 +97,8 @@ export function forkEvidence(doc: ConfigDocument, date: string, workspace: reado
   const headerRange = (top: readonly string[], fallback: Range) =>
     doc.sections.find((s) => s.path.length >= top.length && top.every((p, i) => s.path[i] === p))?.headerRange ?? fallback;
 
-  for (const e of leafEntries(doc)) {
+  const leaves = leafEntries(doc);
+  for (const e of leaves) {
     const dotted = e.path.join(".");
     if (keyInfo(date, dotted, view.extensions) || upstreamKeyEver(dotted) || renamedEver(dotted)) continue;
     const table = e.path.slice(0, -1);
@@ -111,16 +113,18 @@ export function forkEvidence(doc: ConfigDocument, date: string, workspace: reado
       continue;
     }
     // A key named like an upstream key of another table (or, at the root, a missing header): misplaced, not a fork's.
-    if ([...keysAt(date).keys()].some((k) => k.endsWith("." + leaf))) continue;
+    if (leafNames.has(leaf)) continue;
     if (table.length && isTypoOf(leaf, keysOfTable(date, table.join("."), view.extensions).map((k) => k.path.split(".").pop()!))) continue;
     keys.add(dotted);
     items.push({ kind: "key", label: dotted, range: e.keyRange });
   }
   // Empty tables upstream never had.
+  const withEntries = new Set<string>();
+  for (const e of leaves) for (let i = 1; i < e.path.length; i++) withEntries.add(e.path.slice(0, i).join("\u0000"));
   for (const s of doc.sections) {
     const top = topForkTable(s.path);
     if (!top || tables.has(top.join(".")) || extensionsDefining(top.join(".")).length || tableIsTypo(top)) continue;
-    if (leafEntries(doc).some((e) => top.every((p, i) => e.path[i] === p))) continue;
+    if (withEntries.has(top.join("\u0000"))) continue;
     tableItem(top, s.headerRange);
   }
 

@@ -13,6 +13,9 @@ import type { TitanRule } from "../context";
 
 const HOW = "point Precision Lens at the fork's config source with the precisionLens.torchtitanConfigSource setting or --torchtitan-config-source PATH (its torchtitan/config/job_config.py, config_manager.py or custom config module file)";
 
+/** Names listed in the note's detail; a generated file with thousands stops there. */
+const MAX_LISTED = 50;
+
 export const forkConfig: TitanRule = {
   codes: ["fork-config"],
   run(ctx) {
@@ -30,7 +33,7 @@ export const forkConfig: TitanRule = {
     const module = fork.unknownModule ? ` The custom config module ${fork.unknownModule} it names was not found in the workspace; it may define them.` : "";
     const msg = fitMessage(`torchtitan fork config: ${n} name${n === 1 ? "" : "s"} upstream never had, not checked: ${shown}`);
     const detail =
-      `This config uses ${n} name${n === 1 ? "" : "s"} that upstream torchtitan never had at any release or date: ${labels.join(", ")}. ` +
+      `This config uses ${n} name${n === 1 ? "" : "s"} that upstream torchtitan never had at any release or date: ${labels.slice(0, MAX_LISTED).join(", ")}${n > MAX_LISTED ? ` and ${n - MAX_LISTED} more` : ""}. ` +
       `They are a fork's (its own keys, tables, optimizers or converters): Precision Lens cannot check them, nor what the fork changes in upstream's behaviour; ` +
       `the rest of the file is checked against upstream torchtitan ${id}.${module}${unread} To check them, ${HOW}. A fork checked out around the config (up to the repository root) is found by itself.`;
     const d: Diagnostic = diag("fork-config", "information", fork.items[0]!.range, msg, undefined, {
