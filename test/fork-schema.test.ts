@@ -88,11 +88,17 @@ describe("a fork's torchtitan/config/job_config.py in the workspace", () => {
     assert.match(hoverAt(r, lineOf(FORK_CFG, "local_batch_size")), /\*\*training\.local_batch_size\*\*/);
   });
 
-  it("without the fork's source the same file gets the upstream verdict, with the fork hint", () => {
+  it("without the fork's source the same file gets one fork-config note, not an error per name (issue #17 §3)", () => {
     const r = analyze(FORK_CFG, undefined);
-    const unknown = r.diagnostics.filter((d) => d.code === "unknown-key" || d.code === "unknown-section");
-    assert.ok(unknown.some((d) => /^Assuming torchtitan v0\.2\.2 \(inferred\): unknown table \[infra\]: upstream torchtitan v0\.2\.2 rejects it at launch/.test(d.message) && /A torchtitan fork may define it/.test(d.detail ?? "") && d.severity === "warning"));
-    assert.ok(unknown.some((d) => /^(Assuming torchtitan v0\.2\.2 \(inferred\): u|U)nknown key "prefetch_factor" in \[training\]/.test(d.message)));
+    // Names close to an upstream name stay findings of their own: a key upstream has in another table, a typo.
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.code === "unknown-key" || d.code === "unknown-section").map((d) => d.message.split(":")[0]),
+      ['Unknown key "prefetch_factor" in [training]', 'Unknown key "num_workers" in [training]', 'Unknown key "stepz" in [training]'],
+    );
+    const fork = r.diagnostics.filter((d) => d.code === "fork-config");
+    assert.equal(fork.length, 1);
+    assert.equal(fork[0]!.severity, "information");
+    assert.match(fork[0]!.detail ?? "", /\[infra\].*\[grpo\].*--torchtitan-config-source PATH/);
   });
 
   it("the older torchtitan/config_manager.py is read too", () => {

@@ -7,12 +7,26 @@ import { checkDiagnostics, checkFix } from "./support/fixture";
 const uri = "file:///x/accelerate.yaml";
 
 describe("accelerate diagnostics", () => {
-  it("AC1 bare NO / no are YAML 1.1 booleans; other keys get yaml-1.1-boolean; bool keys (use_cpu) stay silent", () => {
+  it("`distributed_type: no` (YAML boolean False) runs one process with the mixed precision asked for (issue #17 §5)", () => {
+    const r = checkDiagnostics(`compute_environment: LOCAL_MACHINE\ndistributed_type: no\nmixed_precision: bf16\nnum_processes: 1\n`, { uri, ignore: ["yaml-1.1-boolean"] });
+    assert.equal(r.worldSize?.value, 1);
+    assert.equal(r.precision?.compute.dtype, "bfloat16");
+    checkDiagnostics(
+      `distributed_type: yes
+                  #^^ warning[accelerate/AC1]: launches one process
+mixed_precision: bf16
+`,
+      { uri, ignore: ["yaml-1.1-boolean"] },
+    );
+  });
+
+  it("AC1 bare no is a YAML 1.1 boolean that crashes mixed_precision; other keys get yaml-1.1-boolean; bool keys (use_cpu) stay silent", () => {
     // framework=accelerate layout=single device mech=error P=undefined C=undefined R=undefined ws=1
+    // A bare `distributed_type: NO` is False too, but accelerate launches it as one process: no error
+    // (accelerate 16cb6eb config_args.py L169-173 converts only a str; launch.py L1222-1240; issue #17 §5).
     checkDiagnostics(
       `compute_environment: LOCAL_MACHINE
 distributed_type: NO
-                  #^ error[accelerate/AC1]: \`distributed_type: NO\` is read by
 mixed_precision: no
                  #^ error[accelerate/AC1]: \`mixed_precision: no\` is read by
 downcast_bf16: no
@@ -168,7 +182,7 @@ gpu_ids: all
 
 describe("accelerate quick fixes", () => {
   const opts = { uri };
-  it("AC1: quote NO", () => checkFix("distributed_type: NO\nnum_processes: 1\n", "accelerate/AC1", "NO", 'distributed_type: "NO"\nnum_processes: 1\n', opts));
+  it("AC1: a boolean True distributed_type offers the type to write", () => checkFix("distributed_type: yes\nnum_processes: 2\n", "accelerate/AC1", "MULTI_GPU", 'distributed_type: "MULTI_GPU"\nnum_processes: 2\n', opts));
   it("AC1: quote no", () => checkFix("distributed_type: MULTI_GPU\nmixed_precision: no\n", "accelerate/AC1", "'no'", "distributed_type: MULTI_GPU\nmixed_precision: 'no'\n", opts));
   it("AC2: remove an unknown key (block)", () =>
     checkFix("distributed_type: MULTI_GPU\nbogus:\n  a: 1\nnum_processes: 2\n", "accelerate/AC2", "Remove", "distributed_type: MULTI_GPU\nnum_processes: 2\n", opts));

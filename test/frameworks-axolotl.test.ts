@@ -151,3 +151,20 @@ describe("Axolotl resolution", () => {
     assert.equal(r.precision?.compute.dtype, "float16");
   });
 });
+
+describe("Axolotl: `fp16: true` turns `bf16: auto` off (issue #17 §5)", () => {
+  // axolotl src/axolotl/utils/config/__init__.py resolve_dtype (00ce888): the bf16 detection runs only when
+  // fp16 is not set, and "if cfg.fp16 and cfg.bf16 == 'auto': cfg.bf16 = False".
+  for (const bf16 of ["bf16: auto\n", ""]) {
+    it(`LoRA with fp16: true and ${bf16 ? "bf16: auto" : "bf16 unset (auto)"} computes in fp16`, () => {
+      const r = analyzeDocument(uri, BASE + "adapter: lora\nlora_r: 8\n" + bf16 + "fp16: true\n");
+      assert.equal(r.framework, "axolotl");
+      assert.equal(r.precision?.compute.dtype, "float16");
+      assert.ok(!r.diagnostics.some((d) => /bf16/.test(d.message) && !/fp16/.test(d.message)), JSON.stringify(r.diagnostics.map((d) => d.message)));
+    });
+  }
+  it("bf16: true beside fp16: true stays bf16 (fp16 is then turned off)", () => {
+    const r = analyzeDocument(uri, BASE + "adapter: lora\nlora_r: 8\nbf16: true\nfp16: true\n");
+    assert.equal(r.precision?.compute.dtype, "bfloat16");
+  });
+});

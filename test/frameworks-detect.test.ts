@@ -103,3 +103,28 @@ describe("framework detection", () => {
     assert.match(analyzeDocument("file:///x/a.yaml", "model:\n  _component_: torchtune.models.x\n").frameworkReason, /_component_/);
   });
 });
+
+describe("detection confidence: evidence for must outweigh evidence against (issue #17 §4)", () => {
+  it("a TOML sharing [model]/[training]/[checkpoint] with torchtitan but whose keys no torchtitan ever had is not torchtitan", () => {
+    // The shape of an RL framework's TOML (NVIDIA cosmos-rl configs): common table names, its own keys.
+    const text = `[model]\nmodel_name_or_path = "x"\nmodel_max_length = 4096\n[training]\nepoch = 1\nbatch_size_per_replica = 8\nfsdp_offload = false\ngrad_accum_iters = 4\n[checkpoint]\nsave_freq = 100\nsave_mode = "async"\n[parallelism]\ndp_shard_size = 8\ntp_size = 1\n`;
+    const r = analyzeDocument("file:///x/grpo.toml", text);
+    assert.equal(r.framework, null);
+    assert.deepEqual(r.diagnostics, []);
+  });
+
+  it("a fork's torchtitan TOML (most keys upstream's, a few its own) stays torchtitan", () => {
+    const text = `[job]\ndescription = "fork"\n[model]\nname = "llama3"\nflavor = "8B"\n[training]\nlocal_batch_size = 1\nseq_len = 2048\nsteps = 10\n[parallelism]\ndata_parallel_shard_degree = -1\nprefetch_distance = 2\n[infra]\ncluster = "a"\nnodes = 2\n`;
+    assert.equal(analyzeDocument("file:///x/fork.toml", text).framework, "torchtitan");
+  });
+
+  it("a NeMo 1.x layout (trainer: beside exp_manager: and model:) is not Lightning 2: not claimed", () => {
+    // NeMo's Megatron YAMLs (examples/nlp/language_modeling/conf/megatron_gpt_config.yaml): precision 16/bf16 is normal on PL 1.x.
+    const text = "name: megatron_gpt\ntrainer:\n  devices: 1\n  num_nodes: 1\n  accelerator: gpu\n  precision: bf16\n  logger: False\nexp_manager:\n  explicit_log_dir: null\n  exp_dir: null\nmodel:\n  micro_batch_size: 4\n  megatron_amp_O2: False\n";
+    const r = analyzeDocument("file:///x/megatron_gpt_config.yaml", text);
+    assert.equal(r.framework, null);
+    assert.deepEqual(r.diagnostics, []);
+    // The same trainer block without exp_manager is a LightningCLI config.
+    assert.equal(analyzeDocument("file:///x/cli.yaml", "trainer:\n  devices: 1\n  precision: bf16\nmodel:\n  lr: 1\n").framework, "lightning");
+  });
+});

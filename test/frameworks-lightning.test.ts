@@ -195,3 +195,32 @@ describe("Lightning resolution", () => {
     assert.deepEqual(r.diagnostics, []);
   });
 });
+
+describe("Lightning semantics from the 2026-12 source review (issue #17 §5)", () => {
+  const u = "file:///x/trainer.yaml";
+  it("16-mixed on accelerator: cpu runs bf16-mixed: the headline says what PL11 says", () => {
+    // lightning/fabric/connector.py _check_and_init_precision: fp16 AMP is not supported on CPU, bf16-mixed is used instead.
+    const r = analyzeDocument(u, "trainer:\n  accelerator: cpu\n  devices: 1\n  precision: 16-mixed\nmodel:\n  lr: 1\n");
+    assert.equal(r.precision?.compute.dtype, "bfloat16");
+    assert.ok(r.diagnostics.some((d) => d.code === "lightning/PL11" && /switches to bf16-mixed/.test(d.message)));
+    // On a GPU, 16-mixed stays fp16.
+    assert.equal(analyzeDocument(u, "trainer:\n  accelerator: gpu\n  devices: 1\n  precision: 16-mixed\nmodel:\n  lr: 1\n").precision?.compute.dtype, "float16");
+  });
+  it("strategy: ddp is DDP", () => {
+    const r = analyzeDocument(u, "trainer:\n  accelerator: gpu\n  devices: 4\n  strategy: ddp\n  precision: bf16-mixed\nmodel:\n  lr: 1\n");
+    assert.match(r.layoutName ?? "", /^DDP/);
+    assert.equal(r.parallel?.dp_replicate, 4);
+    assert.equal(r.precision?.gradReduce?.dtype, "float32");
+  });
+  it("an explicit FSDPStrategy mixed_precision in the YAML is read (it replaces the policy from `precision`)", () => {
+    // lightning/pytorch/strategies/fsdp.py mixed_precision_config: the strategy's own MixedPrecision wins.
+    const text = "trainer:\n  accelerator: gpu\n  devices: 4\n  precision: bf16-mixed\n  strategy:\n    class_path: lightning.pytorch.strategies.FSDPStrategy\n    init_args:\n      mixed_precision:\n        class_path: torch.distributed.fsdp.MixedPrecision\n        init_args:\n          param_dtype: torch.bfloat16\n          reduce_dtype: torch.float32\nmodel:\n  lr: 1\n";
+    const r = analyzeDocument(u, text);
+    assert.equal(r.precision?.compute.dtype, "bfloat16");
+    assert.equal(r.precision?.gradReduce?.dtype, "float32");
+    assert.ok(!r.diagnostics.some((d) => d.code === "lightning/PL9"), "the bf16-reduction note does not apply");
+    // Without it, Lightning's policy reduces in bf16.
+    const plain = analyzeDocument(u, "trainer:\n  accelerator: gpu\n  devices: 4\n  precision: bf16-mixed\n  strategy: fsdp\nmodel:\n  lr: 1\n");
+    assert.equal(plain.precision?.gradReduce?.dtype, "bfloat16");
+  });
+});

@@ -41,7 +41,7 @@ test("package.json's client-owned fields are generated from client/scripts/manif
 
 test("settings: worldSize, torchtitanVersion, gpu, trace.server with resource scope where it matters", () => {
   const props = pkg.contributes.configuration.properties as Record<string, { default: unknown; scope: string; type: unknown; pattern?: string; enum?: string[] }>;
-  assert.deepEqual(Object.keys(props), ["precisionLens.worldSize", "precisionLens.torchtitanVersion", "precisionLens.gpu", "precisionLens.trace.server"]);
+  assert.deepEqual(Object.keys(props), ["precisionLens.worldSize", "precisionLens.torchtitanVersion", "precisionLens.gpu", "precisionLens.torchtitanConfigSource", "precisionLens.trace.server"]);
   assert.equal(props["precisionLens.worldSize"]!.default, null);
   assert.deepEqual(props["precisionLens.worldSize"]!.type, ["integer", "null"]);
   assert.equal(props["precisionLens.worldSize"]!.scope, "resource");
@@ -53,7 +53,7 @@ test("settings: worldSize, torchtitanVersion, gpu, trace.server with resource sc
   // The setting offers exactly the engine's GPU table (one source of truth), and the server parses each.
   assert.deepEqual(props["precisionLens.gpu"]!.enum, ["auto", ...GPU_IDS]);
   for (const id of GPU_IDS) assert.equal(parseGpu(id), id);
-  assert.deepEqual(Object.keys(SETTINGS), ["worldSize", "torchtitanVersion", "gpu", "trace.server"]);
+  assert.deepEqual(Object.keys(SETTINGS), ["worldSize", "torchtitanVersion", "gpu", "torchtitanConfigSource", "trace.server"]);
 });
 
 test("the torchtitanVersion setting accepts exactly the server's version choices", () => {

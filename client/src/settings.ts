@@ -58,6 +58,13 @@ export const SETTINGS: Record<string, SettingSchema> = {
     markdownDescription:
       "GPU type for the throughput (tokens/s per GPU) and memory-capacity estimates in the report (`auto`: H100 SXM). Peak rates and memory come from the vendors' data sheets; the estimate's other constants are named assumptions listed in the report. A `# precision-lens: gpu=…` comment in the file wins over this setting.",
   },
+  torchtitanConfigSource: {
+    type: "string",
+    default: "",
+    scope: "resource",
+    markdownDescription:
+      "A torchtitan fork's config source: its `torchtitan/config/job_config.py`, `config_manager.py` or custom config module file (or the fork's root folder), relative to the workspace folder or absolute. Its dataclass fields become known keys. Empty (default): a fork checked out around the config is found by itself, up to the repository root. CLI: `--torchtitan-config-source PATH`.",
+  },
   "trace.server": {
     type: "string",
     enum: ["off", "messages", "verbose"],

@@ -4,9 +4,9 @@
  * Exit codes: 0 no error-level diagnostic, 1 at least one, 2 usage error or unreadable input.
  */
 import { randomBytes } from "node:crypto";
-import { relative } from "node:path";
+import { relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { analyzeDocument, formatOf, internalErrorResult } from "./core/analyze";
+import { analyzeDocument, formatOf, internalErrorResult, sniffFormat } from "./core/analyze";
 import { MAX_WORLD_SIZE } from "./core/limits";
 import { LineIndex } from "./core/text";
 import { diag } from "./core/diagnostics";
@@ -55,6 +55,12 @@ const USAGE = `Usage:
 Options:
   --world-size N            number of GPUs (overrides in-file directives, settings and inference)
   --torchtitan-version V    auto (default), v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213, main@YYYY-MM-DD
+  --torchtitan-config-source PATH
+                            a torchtitan fork's config source (its job_config.py, config_manager.py,
+                            custom config module, or root folder); default: found above the config
+  --torchtitan-config-source PATH
+                            a torchtitan fork's config source (its job_config.py, config_manager.py,
+                            custom config module, or root folder); default: found above the config
   --gpu G                   GPU type for throughput and memory estimates: ${GPU_IDS.join(", ")} (default h100-sxm)
   --format F                text (default); json, a stable contract (see README); sarif (SARIF 2.1.0,
                             for code scanning); github (GitHub Actions annotations)
@@ -95,7 +101,7 @@ export function runCli(argv: string[], io: CliIO): number {
       return 0;
     }
     if (cmd === "check") {
-      const opts = parseCheckArgs(rest);
+      const opts = parseCheckArgs(rest, io.cwd);
       if (opts.help) {
         io.stdout(USAGE);
         return 0;
@@ -148,6 +154,13 @@ const CHECK_OPTIONS: Record<string, OptionSpec> = {
       opts.settings.gpu = v;
     },
   },
+  "--torchtitan-config-source": {
+    value: "PATH",
+    apply(opts, v) {
+      if (!v.trim()) throw new UsageError("--torchtitan-config-source needs a path (a fork's job_config.py, config_manager.py, custom config module, or its root folder)");
+      opts.settings.torchtitanConfigSource = v;
+    },
+  },
   "--format": {
     value: "text|json|sarif|github",
     apply(opts, v) {
@@ -170,7 +183,7 @@ const CHECK_OPTIONS: Record<string, OptionSpec> = {
   "-h": { apply: (opts) => void (opts.help = true) },
 };
 
-function parseCheckArgs(args: string[]): CheckOptions {
+function parseCheckArgs(args: string[], cwd: string): CheckOptions {
   // origin "cli": --world-size / --torchtitan-version win over in-file directives (workspace/precedence.ts).
   const opts: CheckOptions = { settings: { origin: "cli" }, format: "text", paths: [], fix: false, verbose: false, help: false };
   let onlyPaths = false;
@@ -197,6 +210,8 @@ function parseCheckArgs(args: string[]): CheckOptions {
     } else if (eq > 0) throw new UsageError(`${flag} takes no value`);
     spec.apply(opts, v);
   }
+  // Relative to the folder the CLI runs in, as every path on its command line.
+  if (opts.settings.torchtitanConfigSource) opts.settings.torchtitanConfigSource = resolve(cwd, opts.settings.torchtitanConfigSource);
   if (opts.paths.length === 0 && !opts.help) throw new UsageError("check needs at least one file or folder");
   if (!opts.help) checkStdinOptions(opts.paths, opts.stdinFilename, opts.fix);
   return opts;
@@ -211,7 +226,7 @@ function htmlFormat(args: string[]): { html: boolean; rest: string[] } {
 
 /** `html`: the visual report (charts, what-if matrix) as one self-contained page instead of Markdown. */
 function explain(args: string[], io: CliIO, html = false): number {
-  const opts = parseCheckArgs(args);
+  const opts = parseCheckArgs(args, io.cwd);
   if (opts.help) {
     io.stdout(USAGE);
     return 0;
@@ -298,13 +313,17 @@ function skippedResult(uri: string, reason: string, format: AnalysisResult["form
 /** One file, start to end. Never throws: a failure is an internal-error for this file only. */
 function checkFile(f: string, shown: string, opts: CheckOptions, io: CliIO): FileOutcome {
   const uri = pathToFileURL(f).href;
-  const format = formatOf(f) ?? "toml";
+  // The extension's format; a file whose extension says nothing (a DeepSpeed `ds_config.conf`) is sniffed by
+  // analyzeDocument from its text (issue #17 §3: it was read as TOML here and got nothing).
+  const extFormat = formatOf(f);
+  let format = extFormat ?? "toml";
   const read = readBounded(f);
   if (!read.ok) {
     if (read.tooLarge) return { path: shown, result: skippedResult(uri, `Precision Lens did not analyse this file: it is ${read.tooLarge.size} bytes, over the limit of ${read.tooLarge.limit}.`, format) };
     return { path: shown, error: read.error };
   }
   let text = decodeUtf8(read.bytes);
+  format = extFormat ?? sniffFormat(text) ?? "toml";
   try {
     const env = nodeEnv(f, [io.cwd]);
     let fixes: FixAllResult | undefined;

@@ -67,4 +67,6 @@ export interface ServerSettings {
   torchtitanVersion: string;
   /** GPU type id for throughput / memory-capacity estimates (engine/gpus.ts). */
   gpu: string;
+  /** A torchtitan fork's config source (path; empty: found by the upward search). */
+  torchtitanConfigSource: string;
 }

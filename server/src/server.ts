@@ -114,6 +114,7 @@ function toAnalysisSettings(raw: Partial<ServerSettings> | null): AnalysisSettin
   if (raw && typeof raw.worldSize === "number" && Number.isInteger(raw.worldSize) && raw.worldSize > 0) out.worldSize = raw.worldSize;
   if (raw && typeof raw.torchtitanVersion === "string") out.torchtitanVersion = raw.torchtitanVersion;
   if (raw && typeof raw.gpu === "string") out.gpu = raw.gpu;
+  if (raw && typeof raw.torchtitanConfigSource === "string" && raw.torchtitanConfigSource.trim()) out.torchtitanConfigSource = raw.torchtitanConfigSource.trim();
   return out;
 }
 

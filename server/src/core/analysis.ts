@@ -105,6 +105,12 @@ export interface AnalysisSettings {
   origin?: "setting" | "cli";
   /** precisionLens.gpu / --gpu: GPU type for the throughput and memory-capacity estimates (default H100 SXM). */
   gpu?: string;
+  /**
+   * precisionLens.torchtitanConfigSource / --torchtitan-config-source: a torchtitan fork's config source
+   * (its job_config.py, config_manager.py or custom config module file, or the fork's root folder), read
+   * before the upward search. A relative path is relative to the workspace root (the CLI makes it absolute).
+   */
+  torchtitanConfigSource?: string;
 }
 
 /**
@@ -135,6 +141,12 @@ export interface AnalysisEnv {
   documentPath?: string;
   /** Workspace folder roots (absolute paths) that contain the document, innermost last. */
   workspaceRoots?: string[];
+  /**
+   * Where the upward search for a fork's config source, pins and run scripts stops (issue #17 §3): the
+   * repository root (the nearest folder above the document holding `.git`), else the filesystem root.
+   * Hosts with a real file system set it; without it the search stops at the innermost workspace root.
+   */
+  searchRoot?: string;
 }
 
 export const NO_ENV: AnalysisEnv = { readFile: () => undefined, listDir: () => [] };

@@ -57,6 +57,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = {
   // torchtitan: schema (keys, types, values)
   "unknown-key": { summary: "A key the targeted torchtitan release does not know." },
   "unknown-section": { summary: "A table the targeted torchtitan release does not know." },
+  "fork-config": { summary: "A torchtitan fork's config: names upstream never had are listed once, not checked." },
   "moved-key": { summary: "A key that moved or was renamed between torchtitan releases." },
   "removed-key": { summary: "A key that a torchtitan release removed." },
   "deprecated-key": { summary: "A key torchtitan still reads but has deprecated.", tags: D },

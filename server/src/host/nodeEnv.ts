@@ -2,8 +2,8 @@
  * The real AnalysisEnv for Node front ends (server and CLI): bounded, read-only file access. Nothing read
  * is executed; nothing goes to the network.
  */
-import { readdirSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AnalysisEnv } from "../core/analysis";
 import { decodeUtf8, readBounded } from "./files";
@@ -59,6 +59,33 @@ function listCached(path: string): string[] {
   }
 }
 
+const searchRootCache = new Map<string, string>();
+
+/**
+ * Where the upward search for config sources, pins and run scripts stops (issue #17 §3): the nearest folder
+ * above `dir` (itself included) holding `.git` (a folder, or a worktree's file), else the filesystem root.
+ * Memoised per folder: checking N configs of one folder stats its ancestors once.
+ */
+export function searchRootOf(dir: string): string {
+  const hit = searchRootCache.get(dir);
+  if (hit !== undefined) return hit;
+  let d = dir;
+  let found: string | undefined;
+  for (let i = 0; i < 64; i++) {
+    if (existsSync(join(d, ".git"))) {
+      found = d;
+      break;
+    }
+    const up = dirname(d);
+    if (up === d) break;
+    d = up;
+  }
+  const root = found ?? d;
+  if (searchRootCache.size >= DIR_CACHE_ENTRIES) searchRootCache.delete(searchRootCache.keys().next().value!);
+  searchRootCache.set(dir, root);
+  return root;
+}
+
 export function nodeEnv(documentPath: string | undefined, workspaceRoots: string[]): AnalysisEnv {
   const env: AnalysisEnv = {
     readFile: readCached,
@@ -68,7 +95,10 @@ export function nodeEnv(documentPath: string | undefined, workspaceRoots: string
     },
     workspaceRoots: workspaceRoots.filter((r) => documentPath === undefined || documentPath.startsWith(r)),
   };
-  if (documentPath) env.documentPath = documentPath;
+  if (documentPath) {
+    env.documentPath = documentPath;
+    env.searchRoot = searchRootOf(dirname(documentPath));
+  }
   if (documentPath && env.workspaceRoots!.length === 0) env.workspaceRoots = [dirname(documentPath)];
   return env;
 }

@@ -8,10 +8,10 @@
  * Files go through AnalysisEnv only (the Node env re-reads a file only when its mtime or size changed);
  * the scan of a given text is memoised, so re-analysing on every edit costs a few stat calls.
  */
-import type { AnalysisEnv } from "../analysis";
+import type { AnalysisEnv, AnalysisSettings } from "../analysis";
 import { findEntry, stringValue, type ConfigDocument } from "../model";
 import type { ExtensionModule, KeySpec } from "../frameworks/torchtitan/schema/data";
-import { ancestorDirs, basename, displayPath, join } from "./paths";
+import { ancestorDirs, basename, dirname, displayPath, isInside, join } from "./paths";
 import { scanJobConfig, type ScannedSchema } from "./pyDataclass";
 
 /** Where torchtitan kept its config dataclasses, relative to the repository root (spec torchtitan.md §0). */
@@ -51,6 +51,42 @@ function toModule(path: string, scanned: ScannedSchema, env: AnalysisEnv, kind: 
  * (found walking up from the config) and the custom config module it names, when that module is a file
  * of the workspace.
  */
+export function torchtitanConfigSources(doc: ConfigDocument, env: AnalysisEnv, settings: AnalysisSettings = {}): { schemas: ExtensionModule[]; missing?: string } {
+  const configured = configuredSource(env, settings);
+  if (configured && "missing" in configured) return { schemas: workspaceSchemas(doc, env), missing: configured.missing };
+  const found = workspaceSchemas(doc, env);
+  return { schemas: configured ? [configured.module, ...found] : found };
+}
+
+function isAbsolute(p: string): boolean {
+  return p.startsWith("/") || p.startsWith("\\") || /^[A-Za-z]:[\\/]/.test(p);
+}
+
+/**
+ * The config source the setting or flag names (issue #17 §3): a file, or a fork's root folder holding
+ * torchtitan/config/job_config.py or torchtitan/config_manager.py.
+ */
+function configuredSource(env: AnalysisEnv, settings: AnalysisSettings): { module: ExtensionModule } | { missing: string } | undefined {
+  const raw = settings.torchtitanConfigSource?.trim();
+  if (!raw) return undefined;
+  let path = raw;
+  if (!isAbsolute(raw)) {
+    const roots = (env.workspaceRoots ?? []).filter((r) => !env.documentPath || isInside(env.documentPath, r));
+    const base = roots[roots.length - 1] ?? (env.documentPath ? dirname(env.documentPath) : undefined);
+    if (!base) return { missing: raw };
+    path = join(base, raw);
+  }
+  const label = settings.origin === "cli" ? "--torchtitan-config-source" : "precisionLens.torchtitanConfigSource";
+  for (const p of [path, ...CONFIG_SOURCE_PATHS.map((rel) => joinAll(path, rel))]) {
+    const text = env.readFile(p);
+    if (text === undefined) continue;
+    const scanned = scanCached(text);
+    if (!scanned) continue;
+    return { module: toModule(p, scanned, env, `torchtitan config source (${label})`) };
+  }
+  return { missing: raw };
+}
+
 export function workspaceSchemas(doc: ConfigDocument, env: AnalysisEnv): ExtensionModule[] {
   const dirs = ancestorDirs(env);
   if (!dirs.length) return [];

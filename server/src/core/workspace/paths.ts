@@ -45,14 +45,22 @@ export function isInside(p: string, root: string): boolean {
 }
 
 /**
- * Directories from the document's own directory up to (and including) the innermost workspace root that
- * contains it; without a root, at most `maxUp` levels. Empty when the document has no path.
+ * Directories from the document's own directory up to (and including) the search root: the repository
+ * root or the filesystem root the host found (env.searchRoot), else the innermost workspace root that
+ * contains it; without either, at most `maxUp` levels. Empty when the document has no path.
+ * Never the folder the CLI was started in: `check ../fork/configs/x.toml` from elsewhere still finds
+ * the fork's torchtitan/config/job_config.py.
  */
 export function ancestorDirs(env: AnalysisEnv, maxUp = 6): string[] {
   if (!env.documentPath) return [];
   const start = dirname(env.documentPath);
   const roots = (env.workspaceRoots ?? []).filter((r) => isInside(start, r));
-  const root = roots.length ? roots.reduce((a, b) => (norm(b).length > norm(a).length ? b : a)) : undefined;
+  const root =
+    env.searchRoot !== undefined && isInside(start, env.searchRoot)
+      ? env.searchRoot
+      : roots.length
+        ? roots.reduce((a, b) => (norm(b).length > norm(a).length ? b : a))
+        : undefined;
   const out: string[] = [];
   let d = start;
   for (let i = 0; i < 64; i++) {
@@ -69,6 +77,8 @@ export function ancestorDirs(env: AnalysisEnv, maxUp = 6): string[] {
 /** Displays a path relative to the workspace root when inside it. */
 export function displayPath(p: string, env: AnalysisEnv): string {
   const roots = (env.workspaceRoots ?? []).filter((r) => isInside(p, r));
+  // Outside every workspace root: relative to the repository root the search stopped at, if any.
+  if (!roots.length && env.searchRoot !== undefined && isInside(p, env.searchRoot) && dirname(env.searchRoot) !== env.searchRoot) roots.push(env.searchRoot);
   const root = roots.length ? roots.reduce((a, b) => (b.length > a.length ? b : a)) : undefined;
   if (!root) return basename(p);
   const rel = p.slice(trimSep(root).length).replace(/^[\\/]+/, "");

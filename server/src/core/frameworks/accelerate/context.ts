@@ -26,7 +26,7 @@ export interface AccelerateContext {
   distType?: string;
   /** `mixed_precision` when accelerate accepts it (`no` for a YAML 1.1 false). */
   mixed?: string;
-  /** True when mixed_precision or distributed_type will not load (AC1/AC3). */
+  /** True when mixed_precision will not load (AC1/AC3); a boolean distributed_type loads and runs one process. */
   broken: boolean;
   fsdpVersion: number;
   /** The sizes `parallelism_config` sets with the `parallelism_config_` prefix (others stay 1). */
@@ -45,9 +45,12 @@ export function accelerateContext(doc: ConfigDocument, settings: AnalysisSetting
   let broken = false;
   let distType: string | undefined;
   let mixed: string | undefined;
-  for (const e of [mixedEntry, distEntry]) if (e && e.value.kind === "boolean") broken = true;
+  // A boolean mixed_precision crashes the launcher (`.lower()` on a bool). A boolean distributed_type does
+  // not: config_args.py L169-173 (accelerate 16cb6eb) converts only a str to DistributedType, and launch.py
+  // L1222-1240 compares it with each multi-process type, so a bool launches one process (issue #17 §5).
+  if (mixedEntry && mixedEntry.value.kind === "boolean") broken = true;
   if (distEntry && distEntry.value.kind === "string") distType = (distEntry.value.value as string).toUpperCase();
-  else if (distEntry?.value.kind === "boolean" && distEntry.value.value === false) distType = "NO";
+  else if (distEntry?.value.kind === "boolean") distType = "NO";
   if (mixedEntry && mixedEntry.value.kind === "string") {
     const m = (mixedEntry.value.value as string).toLowerCase();
     if (MIXED.includes(m)) mixed = m;

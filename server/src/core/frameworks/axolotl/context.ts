@@ -64,6 +64,10 @@ export function axolotlContext(doc: ConfigDocument, settings: AnalysisSettings, 
     else bf16 = "invalid";
   }
   const fp16 = v.bool("fp16") === true;
+  // `fp16: true` skips the bf16 detection and turns `bf16: auto` (the default) off: the run is fp16
+  // (axolotl src/axolotl/utils/config/__init__.py resolve_dtype, "if cfg.fp16 and cfg.bf16 == 'auto':
+  // cfg.bf16 = False", at 00ce888; spec other-frameworks.md, 2026-12 review; issue #17 §5).
+  if (fp16 && bf16 === "auto") bf16 = false;
 
   // The DeepSpeed link.
   let ds: LinkedDs | undefined;

@@ -31,6 +31,6 @@ function analyzeLightning(doc: ConfigDocument, settings: AnalysisSettings, env: 
   const diagnostics = runRules(ctx, LIGHTNING_RULES, { worldSize: ctx.worldSize });
   const r = resolveLightning(ctx);
   const hover = () => lightningHover(ctx, r, failedLaunch(diagnostics));
-  const engine = engineSpecFor(ctx.precision, ctx.st, r.parallel, ctx.worldSize?.value, r.table?.P.dtype);
+  const engine = engineSpecFor(ctx.runs, ctx.st, r.parallel, ctx.worldSize?.value, r.table?.P.dtype);
   return frameworkAnalysis({ resolution: r, diagnostics, hover, worldSize: ctx.worldSize, engine });
 }

@@ -28,6 +28,13 @@ export interface LightningContext {
   accelerator: string | undefined;
   /** The canonical precision Lightning runs (legacy aliases mapped; `32-true` when unset or invalid). */
   precision: string;
+  /**
+   * The precision the run gets: `precision`, except `16-mixed` on `accelerator: cpu`, which Lightning
+   * switches to bf16-mixed (CPU autocast has no fp16; lightning/fabric/connector.py
+   * `_check_and_init_precision`, "You passed `Trainer(accelerator='cpu', precision='16-mixed')` but AMP
+   * with fp16 is not supported on CPU. Using `precision='bf16-mixed'` instead."; issue #17 §5).
+   */
+  runs: string;
   /** False when Lightning rejects the `precision` value (PL1). */
   valid: boolean;
   /** A TransformerEngine precision. */
@@ -67,5 +74,6 @@ export function lightningContext(doc: ConfigDocument, settings: AnalysisSettings
 
   let worldSize: Sourced<number> | undefined = settingWorldSize(settings.worldSize);
   if (!worldSize && devices !== undefined) worldSize = { value: devices * nodes, source: "devices", kind: "file", detail: `\`devices\` (${devices})${nodes > 1 ? ` × \`num_nodes\` (${nodes})` : ""}` };
-  return { doc, settings, env, where, t, pe, pRange, st, lv, accelerator, precision, valid, te, devices, nodes, cfgRel, ds, worldSize };
+  const runs = precision === "16-mixed" && accelerator === "cpu" ? "bf16-mixed" : precision;
+  return { doc, settings, env, where, t, pe, pRange, st, lv, accelerator, precision, runs, valid, te, devices, nodes, cfgRel, ds, worldSize };
 }

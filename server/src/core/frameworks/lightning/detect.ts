@@ -13,8 +13,20 @@ export interface Where {
   litgpt?: boolean;
 }
 
+/**
+ * A NeMo 1.x config (issue #17 §4): `trainer:` beside NeMo's `exp_manager:` (and `model:`). NeMo builds the
+ * Trainer itself on pytorch-lightning 1.x, where `precision: bf16` and `16` are the normal values, and its
+ * Megatron models pick their precision plugins from cfg.trainer.precision and cfg.model (megatron_amp_O2):
+ * Lightning 2's rules do not apply, so the file is not claimed (nemo/collections/nlp/parts/
+ * megatron_trainer_builder.py, examples/nlp/language_modeling/conf/megatron_gpt_config.yaml).
+ */
+export function isNemoLayout(v: View): boolean {
+  return v.isSection("exp_manager") && v.isSection("trainer");
+}
+
 export function locate(doc: ConfigDocument): Where | undefined {
   const v = new View(doc);
+  if (isNemoLayout(v)) return undefined;
   const lightningTarget = (s: string | undefined) => !!s && /^(lightning\.pytorch|pytorch_lightning|lightning)(\.trainer)?(\.trainer)?\.Trainer$/.test(s);
   if (lightningTarget(v.str("_target_"))) return { root: [], reason: `has \`_target_: ${v.str("_target_")}\` (Hydra Lightning trainer config)` };
   for (const root of TRAINER_ROOTS) {

@@ -10,14 +10,14 @@ import { simLayout, type EngineSpec } from "../common/engineView";
 import { dt, noReduce, type PrecisionTable } from "../common/precisionTable";
 import { layout } from "../common/resolvedLayout";
 import type { LightningContext } from "./context";
-import type { Strategy } from "./strategy";
+import { explicitMixedPrecision, type Strategy } from "./strategy";
 import { fsdpInitsFp32, type LightningVersion } from "./version";
 
 export type LightningResolution = ReturnType<typeof resolve>;
 
 /** The resolution of the context, with no gradient reduction on one device. */
 export function resolveLightning(ctx: LightningContext): LightningResolution {
-  const r = resolve(ctx.precision, ctx.valid, ctx.st, ctx.ds, ctx.worldSize?.value, ctx.lv);
+  const r = resolve(ctx.runs, ctx.valid, ctx.st, ctx.ds, ctx.worldSize?.value, ctx.lv);
   if (r.table && ctx.worldSize?.value === 1) r.table.R = noReduce();
   return r;
 }
@@ -72,6 +72,21 @@ function resolve(precision: string, valid: boolean, st: Strategy, ds: LinkedDs |
   }
   // -mixed
   const src = `\`precision: ${precision}\``;
+  const mp = explicitMixedPrecision(st);
+  if (st.family === "fsdp" && mp && !st.derived) {
+    // torch MixedPrecision: reduce_dtype None takes param_dtype; param_dtype None keeps the parameters'
+    // dtype (fp32). Lightning's FSDPPrecision still autocasts the forward in the `precision` dtype.
+    const P = mp.param ?? "float32";
+    const R = mp.reduce ?? mp.param ?? "float32";
+    const mpSrc = "`strategy.init_args.mixed_precision`";
+    notes.push(`FSDP mixed precision from ${mpSrc} (it replaces the policy Lightning derives from ${src}).`);
+    return {
+      ...base,
+      mechanism: "fully_shard",
+      meaning: `fp32 parameters, ${P === "float32" ? lowName : P === "bfloat16" ? "bf16" : "fp16"} compute, gradient reduction in ${R === "float32" ? "fp32" : R === "bfloat16" ? "bf16" : "fp16"} (from ${mpSrc}).`,
+      table: { P: dt("float32", "sharded fp32 parameters"), C: dt(P === "float32" ? low! : P, `${mp.param ? `MixedPrecision param_dtype (${mpSrc})` : `autocast (${src})`}`), G: dt("float32", "sharded fp32 gradients"), R: dt(R, `MixedPrecision reduce_dtype (${mpSrc})`), O: dt("float32", "optimizer over fp32 parameters") },
+    };
+  }
   if (st.family === "fsdp") {
     const lowInit = st.derived && fsdpInitsFp32(lv) === false;
     if (!st.derived) notes.push(`Parameters are fp32 when the model is built in fp32; ${fsdpInitsFp32(lv) === false ? `with ${lv.detail}, ` : "before Lightning 2.6.4, "}modules created in \`configure_model\` or under \`trainer.init_module()\` were built in ${lowName} (Lightning-AI/pytorch-lightning#21556, fixed in 2.6.4).`);
@@ -104,6 +119,8 @@ export function engineSpecFor(precision: string, st: Strategy, parallel: Paralle
   const multi = (W ?? 1) > 1;
   if (st.family === "fsdp") {
     const l = simLayout(parallel, true, false);
+    const mp = st.derived ? undefined : explicitMixedPrecision(st);
+    if (mp && precision.endsWith("-mixed")) return { mechanism: "fully_shard", layout: l, ddp: false, param: mp.param ?? low, reduce: mp.reduce ?? mp.param ?? "float32", storage: "float32" };
     // LitGPT on a Lightning before 2.6.4 builds the parameters in the policy dtype (see fsdpMixedTable).
     if (precision.endsWith("-mixed")) return { mechanism: "fully_shard", layout: l, ddp: false, param: low, reduce: low, storage: storedAs === low ? low : "float32" };
     return { mechanism: "fully_shard", layout: l, ddp: false, param: low, reduce: low, storage: low };

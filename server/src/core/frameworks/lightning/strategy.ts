@@ -1,6 +1,7 @@
 /** The Lightning strategy as written (or, for LitGPT, as the launcher script picks it), and the device count. */
 import type { ConfigEntry } from "../../model";
 import type { View } from "../common/view";
+import type { DType } from "../../types";
 
 export type Family = "fsdp" | "deepspeed" | "model_parallel" | "ddp" | "single" | "xla" | "auto";
 
@@ -66,4 +67,37 @@ export function devicesOf(t: View): number | undefined {
   if (e.value.kind === "string" && /^\d+$/.test(e.value.value as string)) return Number(e.value.value);
   if (e.value.kind === "string" && /^\d+(,\d+)*,?$/.test(e.value.value as string)) return (e.value.value as string).split(",").filter(Boolean).length;
   return undefined;
+}
+
+/** An explicit FSDPStrategy `mixed_precision` (torch MixedPrecision) written in the config. */
+export interface ExplicitMixedPrecision {
+  param?: DType;
+  reduce?: DType;
+  buffer?: DType;
+}
+
+const TORCH_DTYPES: Record<string, DType> = { bfloat16: "bfloat16", bf16: "bfloat16", float16: "float16", half: "float16", fp16: "float16", float32: "float32", float: "float32", fp32: "float32" };
+
+function torchDtype(s: string | undefined): DType | undefined {
+  return s === undefined ? undefined : TORCH_DTYPES[s.replace(/^torch\./, "").toLowerCase()];
+}
+
+/**
+ * `strategy.init_args.mixed_precision` (LightningCLI: `class_path: torch.distributed.fsdp.MixedPrecision`
+ * with `init_args`; Hydra: `_target_` beside the fields). FSDPStrategy uses it instead of the one the
+ * precision plugin derives from `precision` (lightning/pytorch/strategies/fsdp.py `mixed_precision_config`:
+ * "if self.mixed_precision: return self.mixed_precision"; issue #17 §5). Undefined when not written.
+ */
+export function explicitMixedPrecision(st: Strategy): ExplicitMixedPrecision | undefined {
+  if (st.family !== "fsdp" || !st.args || !st.args.isSection("mixed_precision")) return undefined;
+  const mp = st.args.at("mixed_precision");
+  const fields = mp.has("init_args") ? mp.at("init_args") : mp;
+  const out: ExplicitMixedPrecision = {};
+  const param = torchDtype(fields.str("param_dtype"));
+  const reduce = torchDtype(fields.str("reduce_dtype"));
+  const buffer = torchDtype(fields.str("buffer_dtype"));
+  if (param) out.param = param;
+  if (reduce) out.reduce = reduce;
+  if (buffer) out.buffer = buffer;
+  return out;
 }

@@ -23,7 +23,8 @@ import { simulate, simulationInputFromConfig } from "../../engine";
 import { inferVersion, inferWorldSize } from "../../workspace";
 import { pickExplicit, versionFromSettings, worldSizeFromSettings, type Explicit } from "../../workspace/precedence";
 import { resolveGpu, throughputAlternatives } from "./throughput";
-import { workspaceSchemas } from "../../workspace/forkSchema";
+import { torchtitanConfigSources } from "../../workspace/forkSchema";
+import { forkEvidence } from "./fork";
 import { defineLazy } from "../../lazy";
 
 /** run_train.sh's default NGPU (spec torchtitan.md §5.3). */
@@ -105,8 +106,11 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
     ...(simInput ? { simulationInput: simInput } : {}),
     ...(outsideTomlEra ? { outsideTomlEra } : {}),
   };
-  const workspace = workspaceSchemas(doc, env);
+  const { schemas: workspace, missing } = torchtitanConfigSources(doc, env, settings);
   if (workspace.length) ctx.workspaceSchema = workspace;
+  if (missing) ctx.configSourceMissing = missing;
+  const fork = forkEvidence(doc, version.value.date, workspace);
+  if (fork) ctx.fork = fork;
   return { ctx, extra };
 }
 

@@ -13,6 +13,7 @@ import type { DecideOptions, MechanismDecision } from "./eras";
 import type { DimsResolution } from "./parallelDims";
 import type { TitanVersion } from "./versions";
 import type { ExtensionModule } from "./schema/data";
+import type { ForkEvidence } from "./fork";
 
 export interface TitanContext {
   doc: ConfigDocument;
@@ -42,6 +43,10 @@ export interface TitanContext {
   simulation?: Simulation;
   /** torchtitan config sources found in the workspace (a fork's job_config.py, a custom module's file). */
   workspaceSchema?: ExtensionModule[];
+  /** Names upstream never had, when no fork config source was found (fork.ts): left to the fork-config note. */
+  fork?: ForkEvidence;
+  /** The config source named by precisionLens.torchtitanConfigSource / --torchtitan-config-source, when it could not be read. */
+  configSourceMissing?: string;
   /** Set when the workspace pins a torchtitan that no longer reads TOML. */
   outsideTomlEra?: { pin: string; file: string };
 }

@@ -1,11 +1,38 @@
 /** torchtitan detection (spec torchtitan.md): the top-level tables only torchtitan configs have. */
 import type { ConfigDocument } from "../../model";
+import { extensionsDefining, renamedEver, upstreamKeyEver } from "./schema/index";
+import { leafEntries } from "./schema/view";
 
 /** Top-level tables that only torchtitan configs have (any two, or one of the distinctive ones). */
 export const TITAN_TABLES = ["job", "training", "parallelism", "model", "optimizer", "lr_scheduler", "checkpoint", "activation_checkpoint", "metrics", "profiling", "comm", "float8", "quantize", "compile", "validation", "experimental", "memory_estimation", "fault_tolerance"];
 export const DISTINCTIVE = ["parallelism", "activation_checkpoint", "lr_scheduler", "quantize", "float8", "memory_estimation"];
 
+/** Below this many keys a file says too little to outweigh its tables (a fixture, a stub). */
+const MIN_KEYS_FOR_EVIDENCE = 8;
+
+/**
+ * Evidence against (issue #17 §4): the keys upstream torchtitan never had at any date, nor as an old name,
+ * nor from an extension module's table. A TOML whose keys are mostly such is another framework's that
+ * happens to share table names ([model], [training], [checkpoint] are common: NVIDIA cosmos-rl's configs,
+ * KempnerForge's), not a torchtitan config; a fork keeps most of upstream's keys beside its own.
+ */
+function mostlyForeign(doc: ConfigDocument): boolean {
+  const leaves = leafEntries(doc);
+  if (leaves.length < MIN_KEYS_FOR_EVIDENCE) return false;
+  let known = 0;
+  for (const e of leaves) {
+    const dotted = e.path.join(".");
+    if (upstreamKeyEver(dotted) || renamedEver(dotted) || extensionsDefining(e.path[0]!).length) known++;
+  }
+  return known * 2 < leaves.length;
+}
+
 export function detectTorchtitan(doc: ConfigDocument): string | undefined {
+  const reason = detectByTables(doc);
+  return reason && !mostlyForeign(doc) ? reason : undefined;
+}
+
+function detectByTables(doc: ConfigDocument): string | undefined {
   const tops = new Set<string>();
   for (const s of doc.sections) tops.add(s.path[0]!);
   for (const e of doc.entries) if (e.path.length > 1) tops.add(e.path[0]!);

@@ -2,6 +2,7 @@
 import { fitMessage } from "../../../diagnostics";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fsdpInitsFp32 } from "../version";
+import { explicitMixedPrecision } from "../strategy";
 import type { FrameworkRule } from "../../common/rule";
 import type { LightningContext } from "../context";
 
@@ -10,6 +11,8 @@ export const PL9: FrameworkRule<LightningContext> = {
   restsOn: [],
   run({ st, precision, pe, lv }) {
     const d = diagnostics("lightning");
+    // An explicit `strategy.init_args.mixed_precision` replaces the policy this note is about.
+    if (st.family === "fsdp" && !st.derived && explicitMixedPrecision(st)) return [];
     if (st.family === "fsdp" && (precision === "bf16-mixed" || precision === "16-mixed") && pe) {
       const low = precision === "bf16-mixed" ? "bf16" : "fp16";
       const master = st.derived && fsdpInitsFp32(lv) === false ? `${low} parameters (LitGPT builds the model under \`fabric.init_module()\`, which used the policy's dtype before Lightning 2.6.4; ${lv.detail})` : "fp32 master weights";

@@ -23,7 +23,7 @@ export const unknownConverter: TitanRule = {
     const names = converterNamesAt(date);
     const out: Diagnostic[] = [];
     for (const c of converters(ctx.doc, date)) {
-      if (c.known) continue;
+      if (c.known || ctx.fork?.converters.has(c.name)) continue;
       const renamed = converterRenameFor(c.name, date);
       const cands = renamed ? [renamed] : suggest(c.name, names);
       const fixes = cands.map((n, i) => fix(`Change to "${n}"`, [{ range: c.range, newText: JSON.stringify(n) }], i === 0));

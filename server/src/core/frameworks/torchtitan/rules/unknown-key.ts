@@ -19,6 +19,7 @@ import { moveKey, deleteEntry, renameTable, setKey, renameKey, headerPrefixOf, f
 import type { ConfigDocument, ConfigEntry, ConfigSection } from "../../../model";
 import type { Diagnostic, Fix, Range, Severity, TextEdit } from "../../../types";
 import type { TitanContext, TitanRule } from "../context";
+import type { ForkEvidence } from "../fork";
 import { converterNamesAt, extensionsDefining, isClearSuggestion, keyInfo, keysAt, keysOfTable, olderNameAt, renameFor, sectionsOf, suggest, type ExtensionModule, type RenameResult } from "../schema/index";
 import { EXTENSIONS_SINCE } from "../schema/data";
 import { dataclassName, leafEntries, markSafe, moduleKeyAt, schemaView, type SchemaView } from "../schema/view";
@@ -31,7 +32,7 @@ const cache = new WeakMap<TitanContext, Diagnostic[]>();
 export function schemaKeyDiagnostics(ctx: TitanContext): Diagnostic[] {
   let ds = cache.get(ctx);
   if (!ds) {
-    ds = computeSchemaKeys(ctx.doc, ctx.version.value.date, ctx.version.value.id, ctx.workspaceSchema);
+    ds = computeSchemaKeys(ctx.doc, ctx.version.value.date, ctx.version.value.id, ctx.workspaceSchema, ctx.fork);
     cache.set(ctx, ds);
   }
   return ds;
@@ -56,7 +57,7 @@ function quoteSet(names: string[]): string {
   return `{${names.map((n) => `'${n}'`).join(", ")}}`;
 }
 
-export function computeSchemaKeys(doc: ConfigDocument, date: string, versionId: string, workspace: readonly ExtensionModule[] = []): Diagnostic[] {
+export function computeSchemaKeys(doc: ConfigDocument, date: string, versionId: string, workspace: readonly ExtensionModule[] = [], fork?: ForkEvidence): Diagnostic[] {
   const view = schemaView(doc, date, workspace);
   const out: Diagnostic[] = [];
   const known = new Set(sectionsOf(date, view.extensions));
@@ -79,6 +80,8 @@ export function computeSchemaKeys(doc: ConfigDocument, date: string, versionId: 
       if (spec.deprecated && date >= spec.deprecated.since) out.push(deprecated(doc, e, spec.deprecated.advice, versionId));
       continue;
     }
+    // A name upstream never had, in a file with no fork config source: the fork-config note lists it.
+    if (fork?.keys.has(dotted)) continue;
     if (out.length >= MAX_EXPLAINED) {
       unexplained++;
       firstUnexplained ??= e;
@@ -114,6 +117,7 @@ export function computeSchemaKeys(doc: ConfigDocument, date: string, versionId: 
     const p = s.path.join(".");
     if (known.has(p) || keyInfo(date, p, view.extensions)) continue;
     if (withEntries.has(s.path.join("\u0000"))) continue;
+    if (fork && [...fork.tables].some((t) => p === t || p.startsWith(t + "."))) continue;
     if (out.length >= MAX_EXPLAINED) break;
     if ([...reportedSections].some((r) => p === r || p.startsWith(r + "."))) continue;
     const top = topUnknownPrefix(s.path, known);

@@ -77,6 +77,8 @@ function computeValueDiagnostics(ctx: TitanContext): Diagnostic[] {
   for (const e of leafEntries(doc)) {
     const dotted = e.path.join(".");
     if (SKIP.has(dotted)) continue;
+    // A fork's optimizer (Muon, Scion): unknown to upstream, not invalid; the fork-config note lists it.
+    if (dotted === "optimizer.name" && ctx.fork?.optimizer !== undefined) continue;
     const spec = keyInfo(date, dotted, view.extensions);
     if (!spec) continue;
     const v = e.value;

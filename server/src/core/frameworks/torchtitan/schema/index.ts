@@ -426,3 +426,49 @@ export function isClearSuggestion(word: string, suggestions: readonly string[]):
   const d1 = editDistance(word.toLowerCase(), suggestions[1]!.toLowerCase());
   return d1 > d0;
 }
+
+// ------------------------------------------------------------------------------- upstream at any date
+
+let everTables: Set<string> | undefined;
+
+function everKeys(): Set<string> {
+  everKnown ??= new Set(["0000-01-01", ...schemaChangeDates()].flatMap((d) => [...keysAt(d).keys()]));
+  return everKnown;
+}
+
+/** True when upstream torchtitan had this key (dotted) at some date of the TOML era. */
+export function upstreamKeyEver(path: string): boolean {
+  return everKeys().has(path);
+}
+
+/** True when upstream torchtitan had this table (dotted, intermediate tables included) at some date. */
+export function upstreamTableEver(table: string): boolean {
+  return upstreamTablesEver().has(table);
+}
+
+/** Every table (dotted) upstream torchtitan had at some date of the TOML era. */
+export function upstreamTablesEver(): ReadonlySet<string> {
+  if (!everTables) {
+    everTables = new Set();
+    for (const k of everKeys()) {
+      const parts = k.split(".");
+      for (let i = 1; i < parts.length; i++) everTables.add(parts.slice(0, i).join("."));
+    }
+  }
+  return everTables;
+}
+
+/** True when a rule of the rename/move map applies to this key at some date (an old name, moved or removed). */
+export function renamedEver(path: string): boolean {
+  return RENAMES.some((r) => matchRule(r, path) !== null);
+}
+
+/** Every converter name some torchtitan release registered. */
+export function upstreamConverterNames(): string[] {
+  return [...new Set([...Object.keys(CONVERTER_RENAMES), ...CONVERTER_ERAS.flatMap((e) => e.names)])];
+}
+
+/** True when some torchtitan release registered a model converter of this name. */
+export function upstreamConverterEver(name: string): boolean {
+  return CONVERTER_RENAMES[name] !== undefined || CONVERTER_ERAS.some((e) => e.names.includes(name));
+}

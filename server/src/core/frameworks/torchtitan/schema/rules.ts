@@ -11,6 +11,7 @@ import { float8AllGatherNoEffect, float8EmulateCompile, float8GroupedMmPpCp, flo
 import { mixedQuantization, unknownConverter } from "../rules/unknown-converter";
 import { deprecatedKey, extensionSectionWithoutModule, movedKey, removedKey, unknownKey, unknownSection } from "../rules/unknown-key";
 import { invalidValue, wrongType } from "../rules/wrong-type";
+import { forkConfig } from "../rules/fork-config";
 
 export const SCHEMA_RULES: readonly TitanRule[] = [
   unknownKey,
@@ -19,6 +20,7 @@ export const SCHEMA_RULES: readonly TitanRule[] = [
   removedKey,
   deprecatedKey,
   extensionSectionWithoutModule,
+  forkConfig,
   wrongType,
   invalidValue,
   unknownConverter,

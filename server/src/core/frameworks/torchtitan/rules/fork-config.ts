@@ -1,0 +1,46 @@
+/**
+ * fork-config (issue #17 §3): one information note for a config that uses names upstream torchtitan never
+ * had at any date (fork.ts: keys, tables, optimizer names, model converters) when no fork config source is
+ * found. It lists what cannot be checked and how to point Precision Lens at the fork's config source,
+ * instead of one finding per name. Upstream rejects unknown fields from 2025-08-28
+ * (torchtitan/config/manager.py, "Invalid field names in … data") and raises NotImplementedError for an
+ * optimizer other than Adam/AdamW (torchtitan/components/optimizer.py build_optimizers); a fork that
+ * defines or registers them runs fine, so neither is asserted here.
+ */
+import { diag, fitMessage } from "../../../diagnostics";
+import type { Diagnostic } from "../../../types";
+import type { TitanRule } from "../context";
+
+const HOW = "point Precision Lens at the fork's config source with the precisionLens.torchtitanConfigSource setting or --torchtitan-config-source PATH (its torchtitan/config/job_config.py, config_manager.py or custom config module file)";
+
+/** Names listed in the note's detail; a generated file with thousands stops there. */
+const MAX_LISTED = 50;
+
+export const forkConfig: TitanRule = {
+  codes: ["fork-config"],
+  restsOn: ["forkSchema"],
+  run(ctx) {
+    const fork = ctx.fork;
+    const missing = ctx.configSourceMissing;
+    if (!fork && !missing) return [];
+    const id = ctx.version.value.id;
+    const unread = missing ? ` The configured config source "${missing}" could not be read.` : "";
+    if (!fork) {
+      return [diag("fork-config", "information", { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, fitMessage(`The torchtitan config source "${missing}" could not be read: checked against upstream ${id}`), undefined, { detail: `The torchtitan config source "${missing}" (precisionLens.torchtitanConfigSource or --torchtitan-config-source) could not be read, or holds no config dataclass: this file is checked against upstream torchtitan ${id}.` })];
+    }
+    const n = fork.items.length;
+    const labels = fork.items.map((i) => i.label);
+    const shown = labels.slice(0, 3).join(", ") + (n > 3 ? `, +${n - 3} more` : "");
+    const module = fork.unknownModule ? ` The custom config module ${fork.unknownModule} it names was not found in the workspace; it may define them.` : "";
+    const msg = fitMessage(`torchtitan fork config: ${n} name${n === 1 ? "" : "s"} upstream never had, not checked: ${shown}`);
+    const detail =
+      `This config uses ${n} name${n === 1 ? "" : "s"} that upstream torchtitan never had at any release or date: ${labels.slice(0, MAX_LISTED).join(", ")}${n > MAX_LISTED ? ` and ${n - MAX_LISTED} more` : ""}. ` +
+      `They are a fork's (its own keys, tables, optimizers or converters): Precision Lens cannot check them, nor what the fork changes in upstream's behaviour; ` +
+      `the rest of the file is checked against upstream torchtitan ${id}.${module}${unread} To check them, ${HOW}. A fork checked out around the config (up to the repository root) is found by itself.`;
+    const d: Diagnostic = diag("fork-config", "information", fork.items[0]!.range, msg, undefined, {
+      detail,
+      related: fork.items.slice(1, 20).map((i) => ({ location: { uri: ctx.doc.uri, range: i.range }, message: `${i.label}: not in upstream torchtitan` })),
+    });
+    return [d];
+  },
+};
