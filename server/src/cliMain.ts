@@ -256,11 +256,8 @@ function explain(args: string[], io: CliIO, html = false): number {
     for (const d of r.diagnostics) io.stdout(`- line ${d.range.start.line + 1}: ${d.severity} [${d.code}] ${escapeControls(d.message)}\n`);
     return exitCode([{ path: shown, result: r }]);
   }
+  // The report ends with its own "## Diagnostics" section (every diagnostic with its explanation).
   io.stdout(escapeLines(r.reportMarkdown) + "\n");
-  if (r.diagnostics.length) {
-    io.stdout("\n## Diagnostics\n\n");
-    for (const d of r.diagnostics) io.stdout(`- line ${d.range.start.line + 1}: ${d.severity} [${d.code}] ${escapeControls(d.message)}\n`);
-  }
   return exitCode([{ path: shown, result: r }]);
 }
 
@@ -436,7 +433,7 @@ function toText(outcomes: FileOutcome[]): string {
     } else analysed++;
     const parts = [r.framework ?? "not a training config"];
     if (r.torchtitanVersion) parts[0] += ` ${r.torchtitanVersion.value}`;
-    const h = headline(r);
+    const h = headline(r, { framework: false });
     if (h) parts.push(h);
     if (r.worldSize) parts.push(`world size from ${r.worldSize.detail}`);
     lines.push(`${o.path}: ${parts.join(" · ")}`);

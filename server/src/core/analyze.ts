@@ -144,6 +144,8 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
     // (unnecessary, deprecated) come from the code registry, per code, for every analyser alike.
     const diagnostics = sortDiagnostics(applyCodeTags(applySuppressions(doc, r.diagnostics)));
     const out: AnalysisResult = { ...base, ...r, framework: analyzer.id, frameworkReason: reason, diagnostics };
+    // Every framework's report opens with the same title (the file), then the framework's own summary.
+    if (out.reportMarkdown) out.reportMarkdown = `${reportTitle(doc.uri)}\n\n${out.reportMarkdown}`;
     // The report carries every diagnostic with its long explanation (messages are one short sentence).
     if (out.reportMarkdown && diagnostics.length) out.reportMarkdown = `${out.reportMarkdown}${REPORT_DIAGNOSTICS_SEPARATOR}${diagnosticsReportSection(diagnostics).replace(/^## Diagnostics/, "")}`;
     return doc.syntaxErrors.length ? withSyntaxErrors(out, format) : out;
@@ -156,6 +158,11 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
       diagnostics: [diag("internal-error", "error", { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, `Precision Lens failed to analyse this file (${message}). Please report it; your file is unchanged.`)],
     };
   }
+}
+
+/** The report's first line, the same for every framework. */
+export function reportTitle(uri: string): string {
+  return `# Precision report: ${uri.split("/").pop() ?? uri}`;
 }
 
 /**
@@ -176,7 +183,10 @@ function withSyntaxErrors(r: AnalysisResult, format: ConfigFormat): AnalysisResu
     });
   }
   const out: AnalysisResult = { ...r, hovers, diagnostics: sortDiagnostics([...r.diagnostics, ...syntax]) };
-  if (r.reportMarkdown) out.reportMarkdown = `> ${note}\n\n${r.reportMarkdown}`;
+  if (r.reportMarkdown) {
+    const title = reportTitle(r.uri);
+    out.reportMarkdown = r.reportMarkdown.startsWith(`${title}\n`) ? `${title}\n\n> ${note}${r.reportMarkdown.slice(title.length)}` : `> ${note}\n\n${r.reportMarkdown}`;
+  }
   return out;
 }
 

@@ -43,10 +43,21 @@ export function quickFixes(diagnostics: readonly Diagnostic[]): QuickFix[] {
   return out;
 }
 
-export function headline(result: AnalysisResult): string | undefined {
+/**
+ * One line: where the run is (layout and GPUs) and what precision it gets. Without a known layout it opens
+ * with the framework's name, unless `framework: false` says the caller prints that name already (the CLI's
+ * `axolotl · …`, the language status), so that it is not said twice.
+ */
+export function headline(result: AnalysisResult, opts: { framework?: boolean } = {}): string | undefined {
   if (!result.framework) return undefined;
   const n = result.worldSize?.value;
   const where = result.layoutName && n ? (n === 1 ? result.layoutName : `${result.layoutName} on ${n} GPUs`) : result.framework;
+  if (opts.framework === false && where === result.framework) {
+    const line = headline(result);
+    if (!line?.startsWith(`${where}: `)) return line;
+    const rest = line.slice(where.length + 2);
+    return rest.charAt(0).toUpperCase() + rest.slice(1);
+  }
   if (result.precision?.setBy && result.mechanism !== "error") return `${where}: precision set by ${result.precision.setBy}`;
   const compute = result.precision ? `${result.precision.compute.dtype ?? "unknown"} compute` : "a dtype setting fails at launch";
   switch (result.mechanism) {
