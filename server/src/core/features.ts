@@ -3,7 +3,7 @@
  */
 import type { AnalysisResult } from "./analysis";
 import { complete, type CompletionItem } from "./completion";
-import { formatBytes } from "./engine";
+import { formatBytes, overCapacity } from "./engine";
 import { diagnosticMarkdown } from "./explain";
 import { parseVersion } from "./frameworks/torchtitan/versions";
 import { containsPosition } from "./text";
@@ -22,7 +22,7 @@ export function hoverAt(result: AnalysisResult, position: Position): { markdown:
   // A diagnostic's long explanation (its message is one short sentence) leads the hover over its range.
   const explained = result.diagnostics.filter((d) => d.detail && containsPosition(d.range, position));
   if (!explained.length) return t ? { markdown: t.markdown, range: t.range } : undefined;
-  const blocks = explained.map(diagnosticMarkdown);
+  const blocks = explained.map((d) => diagnosticMarkdown(d, { forHover: true }));
   if (t) blocks.push(t.markdown);
   return { markdown: blocks.join("\n\n---\n\n"), range: t?.range ?? explained[0]!.range };
 }
@@ -96,7 +96,8 @@ export function codeLenses(result: AnalysisResult): CodeLensData[] {
   if (!h || !result.reportMarkdown) return [];
   const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   const peak = result.simulation?.memory.perGpuBytes?.reserved;
-  const mem = peak ? ` · ≈${formatBytes(peak)} peak per GPU (estimate)` : "";
+  const over = result.simulation ? overCapacity(result.simulation) : undefined;
+  const mem = peak ? ` · ≈${formatBytes(peak)} peak per GPU (estimate)${over ? ` ⚠ over the GPU's ${formatBytes(over.capacityBytes)}` : ""}` : "";
   return [{ range: top, title: `Precision Lens: ${h}${mem}`, command: OPEN_REPORT_COMMAND, arguments: [result.uri] }];
 }
 

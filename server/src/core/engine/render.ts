@@ -77,6 +77,8 @@ export function renderSimulationMarkdown(sim: Simulation, opts: RenderOptions = 
     for (const t of m.terms) out.push(`| ${t.name} | ${t.kind} | ${formatBytes(t.bytes)} | ${cell(t.detail)} |`);
     out.push(`| **persistent** | | **${formatBytes(m.perGpuBytes.persistent)}** | |`, `| **peak** | | **${formatBytes(m.perGpuBytes.peak)}** | |`);
     out.push(`| **reserved** (allocator) | | **${formatBytes(m.perGpuBytes.reserved)}** | peak × allocator_reserved_overhead |`);
+    const over = overCapacity(sim);
+    if (over) out.push("", `⚠ **Does not fit**: ${formatBytes(m.perGpuBytes.reserved)} per GPU is ${over.text}.`);
     // After the table: a paragraph between its rows would end it (the reserved row would print as text).
     if (m.activations) {
       const by = Object.entries(m.activations.perTokenPerLayer).map(([d, b]) => `${shortName(d as EDType)} ${Math.round(b!)} B`).join(", ");
@@ -116,6 +118,19 @@ export function renderThroughputMarkdown(sim: Simulation): string[] {
   return out;
 }
 
+/**
+ * When the reserved estimate does not fit the GPU the throughput model runs on: the words every view that
+ * shows the estimate adds (code lens, hover, text and visual report). Undefined when it fits or no GPU is known.
+ */
+export function overCapacity(sim: Simulation): { text: string; capacityBytes: number } | undefined {
+  const bytes = sim.memory.perGpuBytes;
+  const gpu = sim.throughput ? GPUS[sim.throughput.gpu.value] : undefined;
+  if (!bytes || !gpu) return undefined;
+  const peak = Math.max(bytes.reserved, bytes.peak);
+  if (peak <= gpu.memoryBytes) return undefined;
+  return { text: `over the ${formatBytes(gpu.memoryBytes)} of an ${gpu.label} (estimate)`, capacityBytes: gpu.memoryBytes };
+}
+
 export function fmtTps(n: number): string {
   if (n >= 100) return String(Math.round(n / 10) * 10).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return n >= 10 ? String(Math.round(n)) : n.toFixed(1);
@@ -137,7 +152,10 @@ export function renderDtypeTableMarkdown(sim: Simulation): string {
     ["optimizer state", shortName(sim.optimizerState)],
   ];
   const lines = ["| | dtype |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)];
-  if (sim.memory.perGpuBytes) lines.push("", `≈ ${formatBytes(sim.memory.perGpuBytes.reserved)} peak per GPU (estimate, reserved; ${formatBytes(sim.memory.perGpuBytes.peak)} allocated, ${formatBytes(sim.memory.perGpuBytes.persistent)} persistent)${sim.memory.cpuBytes ? `; ${formatBytes(sim.memory.cpuBytes)} offloaded to the CPU` : ""}`);
+  if (sim.memory.perGpuBytes) {
+    const over = overCapacity(sim);
+    lines.push("", `≈ ${formatBytes(sim.memory.perGpuBytes.reserved)} peak per GPU (estimate, reserved; ${formatBytes(sim.memory.perGpuBytes.peak)} allocated, ${formatBytes(sim.memory.perGpuBytes.persistent)} persistent)${sim.memory.cpuBytes ? `; ${formatBytes(sim.memory.cpuBytes)} offloaded to the CPU` : ""}${over ? `: ⚠ ${over.text}` : ""}`);
+  }
   if (sim.throughput) lines.push("", `≈ ${fmtTps(sim.throughput.tokensPerSecondPerGpu)} tokens/s per GPU on ${GPUS[sim.throughput.gpu.value].label} (estimate; MFU ${(sim.throughput.mfu * 100).toFixed(0)}%)`);
   return lines.join("\n");
 }

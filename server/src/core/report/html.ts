@@ -67,6 +67,7 @@ p { margin: 4px 0; }
 .pl-facts { display: flex; flex-wrap: wrap; gap: 4px 18px; margin: 8px 0 0; padding: 0; list-style: none; }
 .pl-facts b { font-weight: 600; }
 .pl-note, .pl-muted-p { color: var(--pl-muted); }
+.pl-warn { color: var(--pl-red); font-weight: 600; }
 .pl-grid { display: flex; flex-wrap: wrap; gap: 0 32px; align-items: flex-start; }
 .pl-grid > section { flex: 1 1 440px; min-width: 0; }
 .pl-chart { max-width: 100%; height: auto; display: block; }
@@ -173,6 +174,8 @@ export function renderReportHtml(view: ReportView, opts: HtmlOptions): string {
     body.push('<div class="pl-grid">');
     body.push('<section id="pl-memory"><h2>Memory per GPU</h2>');
     body.push(view.memory ? memoryBarSvg(view.memory) : `<p class="pl-note">No memory estimate: the model's sizes are not known${view.mechanism === "error" ? " or the launch fails" : ""}.</p>`);
+    const cap = view.memory?.capacity;
+    if (view.memory && cap && view.memory.peakBytes > cap.bytes) body.push(`<p class="pl-warn" role="note">⚠ Does not fit: the estimated peak ${gib(view.memory.peakBytes)} per GPU is over the ${gib(cap.bytes)} of an ${esc(cap.label)} (an estimate).</p>`);
     body.push("</section>");
     body.push('<section id="pl-throughput"><h2>Throughput: as written and the alternatives</h2>', throughputBarsSvg(view.throughput), throughputCaption(view), "</section>");
     body.push("</div>");
