@@ -119,7 +119,7 @@ export function memoryBarSvg(m: MemoryView): string {
 
 export const STRIP_CELL_W = 46;
 const STRIP_X0 = 70;
-const STRIP_LABEL_H = 86;
+const STRIP_LABEL_H = 108; // room for the longest op name (attention_residual) rotated at 45°
 const STRIP_ROW_H = 26;
 
 export function dtypeStripSvg(ops: readonly DtypeStripOp[]): string {
