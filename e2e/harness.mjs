@@ -33,7 +33,7 @@ export const IS_CI = !!process.env.CI && process.env.CI !== "false" && process.e
 
 /** A test that reports the prerequisites: skipped with instructions locally, failing on CI, passing when present. */
 export function prerequisiteTest(test, missing) {
-  const how = "apt-get install -y chromium ripgrep libkrb5-dev pkg-config && npm run setup:e2e && npm run package";
+  const how = "apt-get install -y chromium ripgrep libkrb5-dev pkg-config fonts-dejavu-core && npm run setup:e2e && npm run package";
   const skip = missing && !IS_CI ? `E2E skipped: ${missing}. To run it: ${how}` : false;
   test("E2E prerequisites (chromium, e2e/node_modules, packaged .vsix) are installed", { skip }, () => {
     if (missing) throw new Error(`E2E prerequisites missing on CI: ${missing}. Install with: ${how}`);

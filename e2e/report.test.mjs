@@ -155,3 +155,78 @@ describe("Precision report webview (code-server 4.100.3, chromium)", { skip }, (
     });
   });
 });
+
+// The report page itself (what `explain --format html` writes, and the webview shows) at the widths it is
+// read at: a side-by-side pane (480, 800 px) and a full window (1400 px), in the light and dark themes.
+// It must reflow (no page-wide horizontal scroll), keep every chart's text at 12 px or more (charts wider
+// than the pane scroll in their own box instead of shrinking), and never cut a throughput label.
+// Screenshots go to .e2e-artifacts/docs/ and, with E2E_UPDATE_DOCS_IMAGES=1, to docs/images/.
+describe("the report page at 480, 800 and 1400 px, light and dark (chromium)", { skip }, () => {
+  let browser;
+  let html;
+  before(async () => {
+    const { execFileSync } = await import("node:child_process");
+    html = execFileSync(process.execPath, [join(REPO, "dist", "cli.js"), "explain", "--format", "html", join(REPO, "examples", TP_FILE)], { encoding: "utf8", maxBuffer: 64 << 20 });
+    const { chromium } = await loadPlaywright();
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  for (const width of [480, 800, 1400]) {
+    for (const scheme of ["light", "dark"]) {
+      test(`${width} px, ${scheme}`, async () => {
+        const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme, deviceScaleFactor: 1 });
+        const page = await context.newPage();
+        try {
+          await page.setContent(html, { waitUntil: "load" });
+          await page.locator("svg.pl-matrix").waitFor({ timeout: TIMEOUT });
+          const m = await page.evaluate(() => {
+            const texts = [...document.querySelectorAll("svg.pl-chart text")];
+            const sizes = texts.map((t) => { const c = t.getScreenCTM(); return Math.hypot(c.a, c.b) * parseFloat(getComputedStyle(t).fontSize); }); // rotated labels: the scale, not cos
+            const cut = [];
+            for (const svg of document.querySelectorAll("svg.pl-throughput")) {
+              const right = svg.getBoundingClientRect().right;
+              for (const t of svg.querySelectorAll("text")) if (t.getBoundingClientRect().right > right + 0.5) cut.push(t.textContent);
+            }
+            const bodyFont = parseFloat(getComputedStyle(document.body).fontSize);
+            const bg = getComputedStyle(document.body).backgroundColor;
+            const reserve = document.querySelector('svg.pl-memory rect[data-term="allocator_reserve"]');
+            const params = document.querySelector('svg.pl-memory rect[data-term="parameters"]');
+            return {
+              overflow: document.documentElement.scrollWidth - window.innerWidth,
+              minText: Math.min(...sizes),
+              count: texts.length,
+              cut,
+              bodyFont,
+              bg,
+              fills: reserve && params ? [getComputedStyle(reserve).fill, getComputedStyle(params).fill] : null,
+              backticks: document.body.innerText.includes("`"),
+              sections: document.body.innerText.match(/§\d/g),
+            };
+          });
+          assert.ok(m.count > 100, `charts drawn (${m.count} texts)`);
+          assert.ok(m.overflow <= 0, `the page scrolls sideways by ${m.overflow} px at ${width} px`);
+          assert.ok(m.minText >= 12 - 0.01, `chart text shrinks to ${m.minText.toFixed(1)} px at ${width} px`);
+          assert.ok(m.bodyFont >= 13, `body text ${m.bodyFont} px`);
+          assert.deepEqual(m.cut, [], "throughput labels are cut");
+          assert.ok(m.fills && m.fills[0] !== m.fills[1], `parameters and allocator reserve share a colour: ${JSON.stringify(m.fills)}`);
+          assert.equal(m.backticks, false, "raw backticks on the page");
+          assert.equal(m.sections, null, "internal § references on the page");
+          assert.equal(m.bg === "rgb(255, 255, 255)", scheme === "light", `background ${m.bg} for ${scheme}`);
+          const name = `report-${width}-${scheme}.png`;
+          const file = join(ARTIFACTS, "docs", name);
+          mkdirSync(join(ARTIFACTS, "docs"), { recursive: true });
+          await page.screenshot({ path: file, fullPage: width < 1400, clip: width < 1400 ? undefined : { x: 0, y: 0, width, height: 900 } });
+          if (process.env.E2E_UPDATE_DOCS_IMAGES === "1") {
+            mkdirSync(join(REPO, "docs", "images"), { recursive: true });
+            copyFileSync(file, join(REPO, "docs", "images", name));
+          }
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  }
+});

@@ -318,7 +318,7 @@ pipeline_parallel_degree =
     assert.match(onBroken!.markdown, /`parallelism\.data_parallel_shard_degree` does not parse\*\*, so the analysis counts it as absent/);
     const onSeed = r.hovers.find((h) => h.range.start.line === line + 2 && /TP-only/.test(h.markdown));
     assert.equal(line + 1, 23);
-    assert.match(r.reportMarkdown!, /^> _Line 23 does not parse: this picture is of the rest of the file/);
+    assert.match(r.reportMarkdown!, /^# Precision report: train\.toml\n\n> _Line 23 does not parse: this picture is of the rest of the file/);
     assert.match(onSeed!.markdown, /Line 23 does not parse: this picture is of the rest of the file; `parallelism\.data_parallel_shard_degree` counts as absent/);
   });
 

@@ -11,13 +11,13 @@ describe("per-op view in the report", () => {
     const r = analyzeDocument("file:///x/c.yaml", tt);
     assert.ok(r.reportMarkdown);
     assert.match(r.reportMarkdown, /Per-op view/);
-    assert.match(r.reportMarkdown, /Simulated training step/);
+    assert.match(r.reportMarkdown, /### Per-op dtypes \(FSDP\)/);
     assert.match(r.reportMarkdown, /fsdp_reduce_scatter/);
   });
 
   it("accelerate FSDP + bf16: fp32 storage, bf16 policy", () => {
     const r = analyzeDocument("file:///x/a.yaml", "distributed_type: FSDP\nmixed_precision: bf16\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n");
-    assert.match(r.reportMarkdown ?? "", /Simulated training step/);
+    assert.match(r.reportMarkdown ?? "", /### Per-op dtypes \(FSDP\)/);
   });
 
   it("Lightning DDP bf16-mixed: autocast with a DDP all-reduce", () => {

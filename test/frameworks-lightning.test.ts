@@ -98,7 +98,7 @@ accelerator: gpu
 devices: 1
 precision: 16-true
 #^^^^^^^^ error[lightning/PL10]: Both \`precision\` and a Precision
-           #^^^^^^ warning[lightning/PL7]: \`precision: 16-true\` casts the model
+           #^^^^^^ warning[lightning/PL7]: \`precision: 16-true\` casts the model to fp16 with no loss scaling
 plugins:
   - class_path: lightning.pytorch.plugins.precision.MixedPrecision
 `,

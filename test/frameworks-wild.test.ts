@@ -35,8 +35,8 @@ interface Expected {
 
 // accelerate v1.14.0 utils/dataclasses.py:2117: the FSDP policy is param_dtype = reduce_dtype = the
 // mixed-precision dtype; utils/fsdp_utils.py:708-714: FSDP2 upcasts trainable parameters to fp32. Hence AC5.
-const AC5_BF16 = "FSDP1 with mixed_precision bf16: fp32 master weights, bf16 compute, **bf16 gradient reduction**";
-const AC5_FSDP2 = "FSDP2 with mixed_precision bf16: fp32 master weights, bf16 compute, **bf16 gradient reduction**";
+const AC5_BF16 = "FSDP1 with mixed_precision bf16: fp32 master weights, bf16 compute, bf16 gradient reduction";
+const AC5_FSDP2 = "FSDP2 with mixed_precision bf16: fp32 master weights, bf16 compute, bf16 gradient reduction";
 // torchtune v0.6.1 recipes/full_finetune_distributed.py:129,539 (get_dtype, then the model is built under
 // set_default_dtype): no autocast, no fp32 master copy; training/_distributed.py:559,568 fully_shard without
 // a mixed-precision policy, so the reduction is bf16 too. TT3 is information, a warning when lr < 1e-5.
@@ -104,7 +104,7 @@ const EXPECTED: Record<string, Expected> = {
   "lightning/Lightning-AI__litgpt__llama-3.1-8b_qlora.yaml": { framework: "lightning", headline: `single device: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", null], diagnostics: ["information lightning/PL8@8: `precision: bf16-true` is pure bf16: weights, gradients and optimizer state are bf16 with no fp32 master copy"] },
   // pretrain.py:142-143: more than one device → FSDPStrategy (HYBRID_SHARD); `devices: auto` = every visible
   // GPU (utils.py:556). bf16-mixed under FSDP: fsdp.py:96-97 reduces in bf16, so PL9.
-  "lightning/Lightning-AI__litgpt__pretrain_tinyllama.yaml": { framework: "lightning", headline: "lightning: FSDP mixed precision (bfloat16 compute)", precision: ["float32", "bfloat16", "bfloat16"], diagnostics: ["information lightning/PL9@14: FSDP with bf16-mixed: fp32 master weights, bf16 compute, and **bf16 gradient reduction and buffers**"] },
+  "lightning/Lightning-AI__litgpt__pretrain_tinyllama.yaml": { framework: "lightning", headline: "lightning: FSDP mixed precision (bfloat16 compute)", precision: ["float32", "bfloat16", "bfloat16"], diagnostics: ["information lightning/PL9@14: FSDP with bf16-mixed: fp32 master weights, bf16 compute, and bf16 gradient reduction and buffers"] },
 
   // --- torchtune -------------------------------------------------------------------------------------
   // Jinja templates ({{student_model_dir}}): the placeholders are read as nulls, not reported as YAML errors.

@@ -36,6 +36,8 @@ function tooLong(files: readonly string[], root: string): string[] {
     for (const d of r.diagnostics) {
       if (stillLong(d.code)) continue;
       if (d.message.length > MAX_MESSAGE || /\n/.test(d.message)) out.push(`${f}:${d.range.start.line + 1} ${d.code} (${d.message.length}): ${d.message}`);
+      // A message is plain text (terminals, SARIF, the Problems panel print it as is): no Markdown emphasis.
+      if (/\*\*|__/.test(d.message)) out.push(`${f}:${d.range.start.line + 1} ${d.code} has Markdown emphasis in its message: ${d.message}`);
     }
   }
   return out;

@@ -80,7 +80,7 @@ describe("language server over stdio", () => {
     const lenses = await client.conn.sendRequest<{ range: { start: { line: number } }; command: { title: string; command: string; arguments: unknown[] } }[]>("textDocument/codeLens", { textDocument: { uri: URI } });
     assert.equal(lenses.length, 1);
     assert.equal(lenses[0]!.range.start.line, 0);
-    assert.match(lenses[0]!.command.title, /^Precision Lens: TP-only on 8 GPUs: no mixed precision \(float32 compute\) · ≈\d+(\.\d+)? GiB peak per GPU \(estimate\)$/);
+    assert.match(lenses[0]!.command.title, /^Precision Lens: TP-only on 8 GPUs: no mixed precision \(float32 compute\) · ≈\d+(\.\d+)? GiB peak per GPU \(estimate\) ⚠ over the GPU's 74\.51 GiB$/);
     assert.deepEqual([lenses[0]!.command.command, lenses[0]!.command.arguments], ["precisionLens.openReport", [URI]]);
     const report = await client.conn.sendRequest<{ markdown: string }>("precisionLens/report", { uri: URI });
     assert.match(report.markdown, /v0\.2\.2 with PR #2213 \(unmerged what-if\): autocast, bf16 compute/);

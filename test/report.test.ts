@@ -134,7 +134,7 @@ describe("memory bar SVG", () => {
     assert.equal(m.peakBytes, bytes.reserved);
     assert.equal(m.allocatedBytes, bytes.peak);
     const svg = memoryBarSvg(m);
-    const rects = all(svg, /(<rect class="pl-seg pl-seg-\d pl-kind-[^"]*" data-term="[^"]*"[^>]*>)/);
+    const rects = all(svg, /(<rect class="pl-seg pl-seg-(?:\d|reserve) pl-kind-[^"]*" data-term="[^"]*"[^>]*>)/);
     assert.equal(rects.length, m.segments.length);
     const widths = rects.map((r) => attr(r, "width"));
     // No capacity: the peak spans the whole plot.
@@ -151,7 +151,7 @@ describe("memory bar SVG", () => {
     const svg = memoryBarSvg({ ...m, capacity: { bytes: cap, label: "Test GPU", source: "setting" } });
     const line = /<line class="pl-capacity"[^>]*>/.exec(svg)![0];
     assert.equal(attr(line, "x1"), 8 + MEMORY_PLOT_WIDTH);
-    const total = all(svg, /(<rect class="pl-seg pl-seg-\d pl-kind-[^>]*>)/).reduce((a, r) => a + attr(r, "width"), 0);
+    const total = all(svg, /(<rect class="pl-seg pl-seg-(?:\d|reserve) pl-kind-[^>]*>)/).reduce((a, r) => a + attr(r, "width"), 0);
     assert.ok(Math.abs(total - MEMORY_PLOT_WIDTH / 2) < 0.3, `half the plot: ${total}`);
     assert.match(svg, />Test GPU: [\d.]+ GiB</);
     assert.doesNotMatch(svg, /pl-over/);
@@ -264,8 +264,13 @@ describe("HTML page", () => {
     assert.doesNotMatch(webview, /unsafe-inline|unsafe-eval/);
     assert.doesNotMatch(webview, /\sstyle="/, "no inline style attributes (blocked by the CSP)");
     assert.doesNotMatch(webview, /\son[a-z]+="/i, "no inline event handlers");
-    assert.doesNotMatch(webview, /\b(src|href)=/, "no resource is loaded by URL");
-    assert.deepEqual([...new Set(all(webview, /(https?:\/\/[^"'\s)]+)/))], ["http://www.w3.org/2000/svg"], "the only URL is the SVG namespace");
+    assert.doesNotMatch(webview, /\bsrc=/, "no resource is loaded by URL");
+    // Links are only anchors to upstream pages (a pull request a figure cites), never a stylesheet or an image.
+    for (const m of webview.matchAll(/<(\w+)[^>]*\bhref="([^"]*)"/g)) {
+      assert.equal(m[1], "a", m[0]);
+      assert.match(m[2]!, /^https:\/\/github\.com\/pytorch\/(pytorch|torchtitan)\/(pull|issues)\/\d+$/);
+    }
+    assert.deepEqual([...new Set(all(webview, /(https?:\/\/[^"'\s)]+)/))].filter((u) => !/^https:\/\/github\.com\/pytorch\//.test(u)), ["http://www.w3.org/2000/svg"], "the only URLs are the SVG namespace and upstream links");
     assert.match(webview, /acquireVsCodeApi\(\)/);
     assert.match(webview, /postMessage\(\{ type: "whatIf", worldSize: Number\(el\.dataset\.worldSize\), version: el\.dataset\.version \}\)/);
   });

@@ -89,7 +89,8 @@ describe("explain", () => {
     assert.match(r.out, /^\| tp_projection_reduce_scatter \| `float32` \|/m);
     assert.match(r.out, /\*\*peak\*\*/);
     assert.match(r.out, /v0\.2\.2 with PR #2213 \(unmerged what-if\): autocast, bf16 compute/);
-    assert.match(r.out, /## Diagnostics\n\n- line 26: warning \[no-mixed-precision\]/);
+    assert.match(r.out, /## Diagnostics\n\n### Line 26\n\n\*\*\[no-mixed-precision\]\([^)]*\)\*\* \(warning\): No mixed precision/);
+    assert.equal(r.out.split("\n").filter((l) => l === "## Diagnostics").length, 1);
   });
 
   it("rejects options it does not take, and more than one file", () => {

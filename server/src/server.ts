@@ -201,7 +201,7 @@ function summary(result: AnalysisResult): SummaryResult {
   if (result.worldSize) s.worldSize = result.worldSize;
   if (result.layoutName) s.layoutName = result.layoutName;
   if (result.mechanism) s.mechanism = result.mechanism;
-  const h = headline(result);
+  const h = headline(result, { framework: false });
   if (h) s.headline = h;
   return s;
 }

@@ -151,7 +151,7 @@ function textWriter(write: (s: string) => void): CheckWriter {
       } else analysed++;
       const parts = [r.framework ?? "not a training config"];
       if (r.torchtitanVersion) parts[0] += ` ${r.torchtitanVersion.value}`;
-      const h = headline(r);
+      const h = headline(r, { framework: false });
       if (h) parts.push(h);
       if (r.worldSize) parts.push(`world size from ${r.worldSize.detail}`);
       lines.push(`${o.path}: ${parts.join(" · ")}`);

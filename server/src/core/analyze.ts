@@ -146,6 +146,14 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
     const diagnostics = sortDiagnostics(applyCodeTags(applySuppressions(doc, r.diagnostics)));
     // Getters stay getters (core/lazy.ts): hovers, inlay hints and the report are built only when read.
     const out = assignLazy({ ...base }, r, { framework: analyzer.id, frameworkReason: reason, diagnostics }) as AnalysisResult;
+    // Every framework's report opens with the same title (the file), then the framework's own summary.
+    if ("reportMarkdown" in out) {
+      const untitled = lazyValue(out, "reportMarkdown");
+      defineLazy(out, "reportMarkdown", () => {
+        const md = untitled();
+        return md ? `${reportTitle(doc.uri)}\n\n${md}` : md;
+      });
+    }
     // The report carries every diagnostic with its long explanation (messages are one short sentence).
     if ("reportMarkdown" in out && diagnostics.length) {
       const report = lazyValue(out, "reportMarkdown");
@@ -164,6 +172,11 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
       diagnostics: [diag("internal-error", "error", { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, `Precision Lens failed to analyse this file (${message}). Please report it; your file is unchanged.`)],
     };
   }
+}
+
+/** The report's first line, the same for every framework. */
+export function reportTitle(uri: string): string {
+  return `# Precision report: ${uri.split("/").pop() ?? uri}`;
 }
 
 /**
@@ -193,7 +206,9 @@ function withSyntaxErrors(r: AnalysisResult, format: ConfigFormat): AnalysisResu
     const report = lazyValue(r, "reportMarkdown");
     defineLazy(out, "reportMarkdown", () => {
       const md = report();
-      return md ? `> ${note}\n\n${md}` : md;
+      if (!md) return md;
+      const title = reportTitle(r.uri);
+      return md.startsWith(`${title}\n`) ? `${title}\n\n> ${note}${md.slice(title.length)}` : `> ${note}\n\n${md}`;
     });
   }
   return out;

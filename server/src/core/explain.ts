@@ -5,8 +5,13 @@
 import { codeHref } from "./codes";
 import type { Diagnostic } from "./types";
 
-/** `**code**` (linked to its page), the message, then the long explanation when there is one. */
-export function diagnosticMarkdown(d: Diagnostic): string {
+/**
+ * `**code**` (linked to its page), the message, then the long explanation when there is one, then the related
+ * locations' notes. `forHover`: the editor already shows the message and the related notes in the same hover
+ * (its diagnostic part, LSP relatedInformation), so only the code and the explanation are added.
+ */
+export function diagnosticMarkdown(d: Diagnostic, opts: { forHover?: boolean } = {}): string {
+  if (opts.forHover && d.detail) return `**[${d.code}](${codeHref(d.code)})** (${d.severity}): ${d.detail}`;
   const lines = [`**[${d.code}](${codeHref(d.code)})** (${d.severity}): ${d.message}`];
   if (d.detail) lines.push("", d.detail);
   for (const r of d.related ?? []) lines.push("", `- ${r.message}`);

@@ -3,7 +3,7 @@
  */
 import type { AnalysisResult } from "./analysis";
 import { complete, type CompletionItem } from "./completion";
-import { formatBytes } from "./engine";
+import { formatBytes, overCapacity } from "./engine";
 import { diagnosticMarkdown } from "./explain";
 import { parseVersion } from "./frameworks/torchtitan/versions";
 import { containsPosition } from "./text";
@@ -22,7 +22,7 @@ export function hoverAt(result: AnalysisResult, position: Position): { markdown:
   // A diagnostic's long explanation (its message is one short sentence) leads the hover over its range.
   const explained = result.diagnostics.filter((d) => d.detail && containsPosition(d.range, position));
   if (!explained.length) return t ? { markdown: t.markdown, range: t.range } : undefined;
-  const blocks = explained.map(diagnosticMarkdown);
+  const blocks = explained.map((d) => diagnosticMarkdown(d, { forHover: true }));
   if (t) blocks.push(t.markdown);
   return { markdown: blocks.join("\n\n---\n\n"), range: t?.range ?? explained[0]!.range };
 }
@@ -43,10 +43,21 @@ export function quickFixes(diagnostics: readonly Diagnostic[]): QuickFix[] {
   return out;
 }
 
-export function headline(result: AnalysisResult): string | undefined {
+/**
+ * One line: where the run is (layout and GPUs) and what precision it gets. Without a known layout it opens
+ * with the framework's name, unless `framework: false` says the caller prints that name already (the CLI's
+ * `axolotl · …`, the language status), so that it is not said twice.
+ */
+export function headline(result: AnalysisResult, opts: { framework?: boolean } = {}): string | undefined {
   if (!result.framework) return undefined;
   const n = result.worldSize?.value;
   const where = result.layoutName && n ? (n === 1 ? result.layoutName : `${result.layoutName} on ${n} GPUs`) : result.framework;
+  if (opts.framework === false && where === result.framework) {
+    const line = headline(result);
+    if (!line?.startsWith(`${where}: `)) return line;
+    const rest = line.slice(where.length + 2);
+    return rest.charAt(0).toUpperCase() + rest.slice(1);
+  }
   if (result.precision?.setBy && result.mechanism !== "error") return `${where}: precision set by ${result.precision.setBy}`;
   const compute = result.precision ? `${result.precision.compute.dtype ?? "unknown"} compute` : "a dtype setting fails at launch";
   switch (result.mechanism) {
@@ -85,7 +96,8 @@ export function codeLenses(result: AnalysisResult): CodeLensData[] {
   if (!h || !result.reportMarkdown) return [];
   const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   const peak = result.simulation?.memory.perGpuBytes?.reserved;
-  const mem = peak ? ` · ≈${formatBytes(peak)} peak per GPU (estimate)` : "";
+  const over = result.simulation ? overCapacity(result.simulation) : undefined;
+  const mem = peak ? ` · ≈${formatBytes(peak)} peak per GPU (estimate)${over ? ` ⚠ over the GPU's ${formatBytes(over.capacityBytes)}` : ""}` : "";
   return [{ range: top, title: `Precision Lens: ${h}${mem}`, command: OPEN_REPORT_COMMAND, arguments: [result.uri] }];
 }
 

@@ -1,5 +1,6 @@
 /**
- * Document symbols (outline) and folding ranges for TOML configs. Plain data; the server maps kinds to
+ * Document symbols (outline) and folding ranges. TOML symbols hang under the section header above them;
+ * YAML and JSON symbols follow the document's own nesting (a key belongs to the mapping it is written in). Plain data; the server maps kinds to
  * LSP SymbolKind (table → Namespace, key → Property) and FoldingRangeKind (region / comment).
  */
 import type { ConfigDocument } from "./model";
@@ -27,23 +28,68 @@ function shorten(s: string, n = 40): string {
   return one.length > n ? one.slice(0, n - 1) + "…" : one;
 }
 
-/** One symbol per table header (dotted name), its keys as children; root keys first. */
+/** The outline: each format's own nesting. Never an empty name (LSP clients reject one). */
 export function documentSymbols(doc: ConfigDocument): DocSymbol[] {
+  return doc.format === "toml" ? tomlSymbols(doc) : nestedSymbols(doc);
+}
+
+/** A name an LSP client accepts: an empty key shows as `""`. */
+function nameOf(parts: readonly string[], arrayItem = false): string {
+  if (arrayItem && parts.length > 0 && /^\d+$/.test(parts[parts.length - 1]!)) {
+    return `${parts.length > 1 ? nameOf(parts.slice(0, -1)) : ""}[${parts[parts.length - 1]}]`;
+  }
+  const name = parts.map((p) => (p === "" ? '""' : p)).join(".");
+  return name === "" ? '""' : name;
+}
+
+/** TOML: one symbol per table header (dotted name), its keys as children; root keys first. */
+function tomlSymbols(doc: ConfigDocument): DocSymbol[] {
   const out: DocSymbol[] = [];
   const sectionSyms = doc.sections.map((s) => {
-    const sym: DocSymbol = { name: s.isArrayItem ? `[[${s.path.join(".")}]]` : s.path.join("."), kind: "table", range: s.range, selectionRange: s.headerRange, children: [] };
+    const sym: DocSymbol = { name: s.isArrayItem ? `[[${nameOf(s.path)}]]` : nameOf(s.path), kind: "table", range: s.range, selectionRange: s.headerRange, children: [] };
     return { s, sym };
   });
   for (const e of doc.entries) {
     const prefix = headerPrefixOf(doc, e);
-    const written = e.path.slice(prefix.length).join(".");
-    const sym: DocSymbol = { name: written, kind: "key", detail: shorten(e.value.raw ?? JSON.stringify(e.value.value)), range: e.range, selectionRange: e.keyRange, children: [] };
+    const sym: DocSymbol = { name: nameOf(e.path.slice(prefix.length)), kind: "key", detail: shorten(e.value.raw ?? JSON.stringify(e.value.value)), range: e.range, selectionRange: e.keyRange, children: [] };
     const owner = sectionSyms.filter(({ s }) => s.headerRange.start.line <= e.keyRange.start.line).pop();
     if (!owner) out.push(sym);
     else owner.sym.children.push(sym);
   }
   for (const { sym } of sectionSyms) out.push(sym);
   return out;
+}
+
+/**
+ * YAML / JSON: a symbol's parent is the symbol of the longest proper prefix of its path (the mapping it is
+ * written in, an array item, or a flow mapping's key); its name is the rest of the path. Siblings in source order.
+ */
+function nestedSymbols(doc: ConfigDocument): DocSymbol[] {
+  const byPath = new Map<string, { sym: DocSymbol; depth: number }>();
+  const nodes: { path: readonly string[]; sym: DocSymbol }[] = [];
+  const add = (path: readonly string[], sym: DocSymbol): void => {
+    const k = path.join("\u0000");
+    if (byPath.has(k)) return; // a YAML merge (`<<`) can name the same mapping twice: the first wins
+    byPath.set(k, { sym, depth: path.length });
+    nodes.push({ path, sym });
+  };
+  for (const s of doc.sections) add(s.path, { name: "", kind: "table", range: s.range, selectionRange: s.headerRange, children: [] });
+  for (const e of doc.entries) add(e.path, { name: "", kind: "key", detail: shorten(e.value.raw ?? JSON.stringify(e.value.value)), range: e.range, selectionRange: e.keyRange, children: [] });
+  const sections = new Set(doc.sections.filter((s) => s.isArrayItem).map((s) => s.path.join("\u0000")));
+  const roots: DocSymbol[] = [];
+  for (const { path, sym } of nodes) {
+    let depth = path.length - 1;
+    while (depth > 0 && !byPath.has(path.slice(0, depth).join("\u0000"))) depth--;
+    sym.name = nameOf(path.slice(depth), sections.has(path.join("\u0000")));
+    if (depth === 0) roots.push(sym);
+    else byPath.get(path.slice(0, depth).join("\u0000"))!.sym.children.push(sym);
+  }
+  const order = (list: DocSymbol[]): DocSymbol[] => {
+    list.sort((a, b) => a.selectionRange.start.line - b.selectionRange.start.line || a.selectionRange.start.character - b.selectionRange.start.character);
+    for (const s of list) order(s.children);
+    return list;
+  };
+  return order(roots);
 }
 
 /** Folding: each table (header to its last non-blank line), multi-line values, and comment blocks. */

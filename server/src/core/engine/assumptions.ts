@@ -17,52 +17,52 @@ export const ASSUMPTIONS = {
   rms_norm_autocast: {
     values: ["fallthrough", "fp32", "promote"],
     default: "fallthrough",
-    doc: "How CUDA autocast treats aten rms_norm: not registered before PyTorch 2.12 (fallthrough), on the fp32 list from 2.12 (PR #174824), or `promote` if PR #191126 lands (pytorch-dtypes.md §1.2, §10). The TOML-era torchtitan (≤ v0.2.2, Feb 2026) ran on PyTorch < 2.12.",
+    doc: "How CUDA autocast treats aten rms_norm: not registered before PyTorch 2.12 (fallthrough), on the fp32 list from 2.12 (PR #174824), or `promote` if PR #191126 lands. The TOML-era torchtitan (≤ v0.2.2, Feb 2026) ran on PyTorch < 2.12.",
   },
   rms_norm_mismatch: {
     values: ["input", "promote"],
     default: "input",
-    doc: "rms_norm output when input and weight dtypes differ (outside autocast): the input dtype (fused-RMSNorm era, PR #153666/#159317) or promote(input, weight) (PyTorch ~2.4–2.6 composite). §6.2 notes.",
+    doc: "rms_norm output when input and weight dtypes differ (outside autocast): the input dtype (fused-RMSNorm era, PR #153666/#159317) or promote(input, weight) (PyTorch ~2.4–2.6 composite)..2 notes.",
   },
   rms_norm_kernel: {
     values: ["fused", "composite"],
     default: "fused",
-    doc: "RMSNorm implementation for activation memory: fused kernel (saves the input and an fp32 rstd) or the older composite (also saves an fp32 upcast of its input and the normalized tensor). §7.",
+    doc: "RMSNorm implementation for activation memory: fused kernel (saves the input and an fp32 rstd) or the older composite (also saves an fp32 upcast of its input and the normalized tensor).",
   },
   flex_attention_autocast: {
     values: ["fallthrough", "cast"],
     default: "fallthrough",
-    doc: "flex_attention is a higher-order op: falls through autocast by default; newer PyTorch registers an impl that casts q/k/v to the autocast dtype. §1.2 (irrelevant for Llama: inputs are already 16-bit).",
+    doc: "flex_attention is a higher-order op: falls through autocast by default; newer PyTorch registers an impl that casts q/k/v to the autocast dtype..2 (irrelevant for Llama: inputs are already 16-bit).",
   },
   fp32_sdpa_backend: {
     values: ["math", "efficient"],
     default: "math",
-    doc: "SDPA backend for float32 inputs: torchtitan's backend list is cuDNN → Flash → Math, and cuDNN/Flash need 16-bit inputs, so fp32 attention runs the Math backend, which saves the S×S attention probabilities. §6.2 row 6.",
+    doc: "SDPA backend for float32 inputs: torchtitan's backend list is cuDNN → Flash → Math, and cuDNN/Flash need 16-bit inputs, so fp32 attention runs the Math backend, which saves the S×S attention probabilities.",
   },
   fsdp_unsharded_grad_dtype: {
     values: ["param", "reduce"],
     default: "param",
-    doc: "dtype of FSDP2 unsharded gradients: param_dtype (releases read) or reduce_dtype (open PRs #194434/#197203). §2.8.",
+    doc: "dtype of FSDP2 unsharded gradients: param_dtype (releases read) or reduce_dtype (open PRs #194434/#197203).",
   },
   ddp_comm_hook: {
     values: ["none", "bf16_compress", "fp16_compress"],
     default: "none",
-    doc: "DDP communication hook. torchtitan registers none, so buckets are all-reduced in the gradient dtype. §3.1.",
+    doc: "DDP communication hook. torchtitan registers none, so buckets are all-reduced in the gradient dtype.",
   },
   ddp_gradient_as_bucket_view: {
     values: ["false", "true"],
     default: "false",
-    doc: "DDP keeps .grad and bucket storage separately (+4 B/param) unless gradient_as_bucket_view=True; torchtitan's replicate() does not set it. §3.1, §7.",
+    doc: "DDP keeps .grad and bucket storage separately (+4 B/param) unless gradient_as_bucket_view=True; torchtitan's replicate() does not set it.",
   },
   autocast_cache: {
     values: ["enabled", "disabled"],
     default: "enabled",
-    doc: "torch.autocast cache_enabled (default True): fp32 parameter casts are cached for the region, activations never. §1.4.",
+    doc: "torch.autocast cache_enabled (default True): fp32 parameter casts are cached for the region, activations never.",
   },
   fsdp_prefetch_units: {
     values: [],
     default: "2",
-    doc: "Unsharded FSDP units alive at once when parameters are resharded after forward (current + prefetched). §7.",
+    doc: "Unsharded FSDP units alive at once when parameters are resharded after forward (current + prefetched).",
   },
   selective_ac_saved_fraction: {
     values: [],

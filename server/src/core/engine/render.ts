@@ -35,10 +35,22 @@ function headline(sim: Simulation): string {
   return sim.mixedPrecisionApplied ? `**Mixed precision: yes** — ${sim.mixedPrecisionReason}` : `**Mixed precision: no** — ${sim.mixedPrecisionReason}`;
 }
 
+export interface RenderOptions {
+  /**
+   * False when the simulated model is only a reference graph, not the user's model (another framework's
+   * config): the per-op dtypes hold for any decoder transformer, but no memory or throughput figure is shown,
+   * since it would be the reference model's.
+   */
+  figures?: boolean;
+  /** The section title (default: the simulated model and the mechanism). */
+  title?: string;
+}
+
 /** Full report: per-op table, backward, collectives, memory breakdown, assumptions. */
-export function renderSimulationMarkdown(sim: Simulation): string {
+export function renderSimulationMarkdown(sim: Simulation, opts: RenderOptions = {}): string {
+  const figures = opts.figures ?? true;
   const out: string[] = [];
-  out.push(`### Simulated training step (${sim.model ? `${sim.model.name} ${sim.model.flavor}` : "Llama3 block"}, ${sim.mechanism})`, "", headline(sim), "");
+  out.push(`### ${opts.title ?? `Simulated training step (${sim.model ? `${sim.model.name} ${sim.model.flavor}` : "Llama3 block"}, ${sim.mechanism})`}`, "", headline(sim), "");
   out.push("| op | forward | backward grad | rule |", "|---|---|---|---|");
   for (const o of sim.forward) {
     const g = sim.backward.find((b) => b.op === o.op);
@@ -52,17 +64,27 @@ export function renderSimulationMarkdown(sim: Simulation): string {
     out.push("");
   } else out.push("No collectives (single device).", "");
   const m = sim.memory;
-  out.push(`**Memory (estimate)** — ${m.bytesPerParam.params + m.bytesPerParam.grads + m.bytesPerParam.optimizer} B/param persistent (params ${m.bytesPerParam.params}, grads ${m.bytesPerParam.grads}, optimizer ${m.bytesPerParam.optimizer}${m.shardDegree > 1 ? `, sharded ${m.shardDegree} ways` : ""})`);
+  const perParam = m.bytesPerParam.params + m.bytesPerParam.grads + m.bytesPerParam.optimizer;
+  if (!figures) {
+    const n = m.shardDegree; // bytesPerParam is per GPU, after sharding
+    out.push(`Persistent bytes per parameter: ${perParam * n} B before sharding (params ${m.bytesPerParam.params * n}, grads ${m.bytesPerParam.grads * n}, optimizer ${m.bytesPerParam.optimizer * n}). No memory or throughput estimate: the model's sizes are not known.`);
+    for (const e of sim.errors) out.push("", `- ⚠ ${e}`);
+    return out.join("\n");
+  }
+  out.push(`**Memory (estimate)** — ${perParam} B/param persistent (params ${m.bytesPerParam.params}, grads ${m.bytesPerParam.grads}, optimizer ${m.bytesPerParam.optimizer}${m.shardDegree > 1 ? `, sharded ${m.shardDegree} ways` : ""})`);
   if (m.perGpuBytes) {
     out.push("", "| term | kind | bytes | detail |", "|---|---|---|---|");
     for (const t of m.terms) out.push(`| ${t.name} | ${t.kind} | ${formatBytes(t.bytes)} | ${cell(t.detail)} |`);
     out.push(`| **persistent** | | **${formatBytes(m.perGpuBytes.persistent)}** | |`, `| **peak** | | **${formatBytes(m.perGpuBytes.peak)}** | |`);
+    out.push(`| **reserved** (allocator) | | **${formatBytes(m.perGpuBytes.reserved)}** | peak × allocator_reserved_overhead |`);
+    const over = overCapacity(sim);
+    if (over) out.push("", `⚠ **Does not fit**: ${formatBytes(m.perGpuBytes.reserved)} per GPU is ${over.text}.`);
+    // After the table: a paragraph between its rows would end it (the reserved row would print as text).
     if (m.activations) {
       const by = Object.entries(m.activations.perTokenPerLayer).map(([d, b]) => `${shortName(d as EDType)} ${Math.round(b!)} B`).join(", ");
       out.push("", `Activations per token per block: ${Math.round(m.activations.perTokenPerLayerTotal)} B (${by}).`);
     }
   }
-  if (m.perGpuBytes) out.push(`| **reserved** (allocator) | | **${formatBytes(m.perGpuBytes.reserved)}** | peak × allocator_reserved_overhead |`);
   for (const n of m.notes) out.push("", `_${n}_`);
   if (sim.throughput) out.push("", ...renderThroughputMarkdown(sim));
   if (sim.notes.length || sim.errors.length) {
@@ -96,6 +118,19 @@ export function renderThroughputMarkdown(sim: Simulation): string[] {
   return out;
 }
 
+/**
+ * When the reserved estimate does not fit the GPU the throughput model runs on: the words every view that
+ * shows the estimate adds (code lens, hover, text and visual report). Undefined when it fits or no GPU is known.
+ */
+export function overCapacity(sim: Simulation): { text: string; capacityBytes: number } | undefined {
+  const bytes = sim.memory.perGpuBytes;
+  const gpu = sim.throughput ? GPUS[sim.throughput.gpu.value] : undefined;
+  if (!bytes || !gpu) return undefined;
+  const peak = Math.max(bytes.reserved, bytes.peak);
+  if (peak <= gpu.memoryBytes) return undefined;
+  return { text: `over the ${formatBytes(gpu.memoryBytes)} of an ${gpu.label} (estimate)`, capacityBytes: gpu.memoryBytes };
+}
+
 export function fmtTps(n: number): string {
   if (n >= 100) return String(Math.round(n / 10) * 10).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return n >= 10 ? String(Math.round(n)) : n.toFixed(1);
@@ -117,7 +152,10 @@ export function renderDtypeTableMarkdown(sim: Simulation): string {
     ["optimizer state", shortName(sim.optimizerState)],
   ];
   const lines = ["| | dtype |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)];
-  if (sim.memory.perGpuBytes) lines.push("", `≈ ${formatBytes(sim.memory.perGpuBytes.reserved)} peak per GPU (estimate, reserved; ${formatBytes(sim.memory.perGpuBytes.peak)} allocated, ${formatBytes(sim.memory.perGpuBytes.persistent)} persistent)${sim.memory.cpuBytes ? `; ${formatBytes(sim.memory.cpuBytes)} offloaded to the CPU` : ""}`);
+  if (sim.memory.perGpuBytes) {
+    const over = overCapacity(sim);
+    lines.push("", `≈ ${formatBytes(sim.memory.perGpuBytes.reserved)} peak per GPU (estimate, reserved; ${formatBytes(sim.memory.perGpuBytes.peak)} allocated, ${formatBytes(sim.memory.perGpuBytes.persistent)} persistent)${sim.memory.cpuBytes ? `; ${formatBytes(sim.memory.cpuBytes)} offloaded to the CPU` : ""}${over ? `: ⚠ ${over.text}` : ""}`);
+  }
   if (sim.throughput) lines.push("", `≈ ${fmtTps(sim.throughput.tokensPerSecondPerGpu)} tokens/s per GPU on ${GPUS[sim.throughput.gpu.value].label} (estimate; MFU ${(sim.throughput.mfu * 100).toFixed(0)}%)`);
   return lines.join("\n");
 }

@@ -396,7 +396,7 @@ function deriveCollectives(ctx: SimContext, forward: OpResult[], params: ParamRe
         (ctx.fsdp.policy.reduceDtype
           ? `reduce_dtype ${lc.reduce}: ${lc.unshardedGrad} unsharded gradients are copied into a ${lc.reduce} buffer, result cast to ${lc.shardedGrad} for .grad`
           : `reduce_dtype cleared/unset: reduce in the gradient dtype ${lc.reduce}, result cast to ${lc.shardedGrad} for .grad`) +
-        (lc.reduce === "float16" ? "; fp16 reduction takes FSDP's pre/post-divide path, which torchtitan's divide factor 1.0 (plain sum) defeats" : "; torchtitan sets the gradient divide factor to 1.0, so this is a plain sum (the loss is already normalised)"),
+        (ctx.input.gradientDivideFactorOne === false ? "" : lc.reduce === "float16" ? "; fp16 reduction takes FSDP's pre/post-divide path, which torchtitan's divide factor 1.0 (plain sum) defeats" : "; torchtitan sets the gradient divide factor to 1.0, so this is a plain sum (the loss is already normalised)"),
     });
   }
   if (ctx.fsdp && L.dp_replicate > 1) {
@@ -433,6 +433,7 @@ function deriveCollectives(ctx: SimContext, forward: OpResult[], params: ParamRe
 
 
 function mixedPrecision(ctx: SimContext): { applied: boolean; reason: string } {
+  const names = ctx.input.settingNames ?? { storage: "training.dtype", param: "mixed_precision_param" };
   const why = ctx.input.mechanismReason ? ` (${ctx.input.mechanismReason})` : "";
   if (ctx.autocast) {
     const ac = ctx.autocast;
@@ -445,10 +446,10 @@ function mixedPrecision(ctx: SimContext): { applied: boolean; reason: string } {
   if (ctx.fsdp) {
     const p = ctx.fsdp.policy;
     if (p.paramDtype && isLowPrecision(p.paramDtype)) return { applied: true, reason: `FSDP2 MixedPrecisionPolicy: ${p.origDtype} shards, ${p.paramDtype} compute, ${ctx.fsdp.lifecycle.reduce} gradient reduction` };
-    if (isLowPrecision(ctx.storage)) return { applied: false, reason: `training.dtype = ${ctx.storage}: parameters, gradients and optimizer state are ${ctx.storage} (pure low-precision training, no fp32 master copy)` };
+    if (isLowPrecision(ctx.storage)) return { applied: false, reason: `${names.storage} = ${ctx.storage}: parameters, gradients and optimizer state are ${ctx.storage} (pure low-precision training, no fp32 master copy)` };
     if (p.paramDtype) return { applied: false, reason: `FSDP casts the ${p.origDtype} parameters up to ${p.paramDtype}: no mixed precision` };
-    return { applied: false, reason: `FSDP param_dtype equals the ${p.origDtype} parameters (mixed_precision_param = ${ctx.input.paramDtype}): no cast, no mixed precision` };
+    return { applied: false, reason: `FSDP param_dtype equals the ${p.origDtype} parameters (${names.param} = ${ctx.input.paramDtype}): no cast, no mixed precision` };
   }
-  if (isLowPrecision(ctx.storage)) return { applied: false, reason: `no mixed-precision mechanism${why}; training.dtype = ${ctx.storage} makes everything ${ctx.storage}` };
+  if (isLowPrecision(ctx.storage)) return { applied: false, reason: `no mixed-precision mechanism${why}; ${names.storage} = ${ctx.storage} makes everything ${ctx.storage}` };
   return { applied: false, reason: `no mixed-precision mechanism applies to this layout${why}: everything trains in ${ctx.storage}` };
 }

@@ -60,6 +60,16 @@ export interface SimulationInput {
   lossParallel?: boolean;
   /** Why the mechanism was chosen (MechanismDecision.reason), echoed when no mixed precision applies. */
   mechanismReason?: string;
+  /**
+   * How the caller's config names the storage dtype and the FSDP param dtype in the engine's explanations
+   * (default torchtitan's `training.dtype` and `mixed_precision_param`); another framework passes its own.
+   */
+  settingNames?: { storage: string; param: string };
+  /**
+   * The FSDP gradient divide factor is 1.0 (torchtitan sets it: the reduce-scatter is a plain sum). Default
+   * true; another framework's FSDP keeps PyTorch's default averaging, which the engine then does not describe.
+   */
+  gradientDivideFactorOne?: boolean;
   device?: AutocastDevice;
   assumptions?: Partial<Record<AssumptionName, string>>;
   /** `[compile]` / `training.compile`: which parts torch.compile wraps (the loss only in some eras). */

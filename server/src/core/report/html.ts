@@ -59,7 +59,7 @@ export const REPORT_CSS = `
     --pl-link: var(--vscode-textLink-foreground, #4493f8);
   }
 }
-body { color: var(--pl-fg); background: var(--pl-bg); font-family: var(--pl-font); font-size: 13px; line-height: 1.45; margin: 0; padding: 16px 24px 32px; }
+body { color: var(--pl-fg); background: var(--pl-bg); font-family: var(--pl-font); font-size: max(13px, var(--vscode-editor-font-size, 13px)); line-height: 1.45; margin: 0; padding: 16px clamp(10px, 3vw, 24px) 32px; overflow-wrap: anywhere; }
 h1 { font-size: 18px; margin: 0 0 4px; font-weight: 600; }
 h2 { font-size: 14px; margin: 22px 0 6px; font-weight: 600; border-bottom: 1px solid var(--pl-border); padding-bottom: 3px; }
 p { margin: 4px 0; }
@@ -67,15 +67,19 @@ p { margin: 4px 0; }
 .pl-facts { display: flex; flex-wrap: wrap; gap: 4px 18px; margin: 8px 0 0; padding: 0; list-style: none; }
 .pl-facts b { font-weight: 600; }
 .pl-note, .pl-muted-p { color: var(--pl-muted); }
+.pl-warn { color: var(--pl-red); font-weight: 600; }
 .pl-grid { display: flex; flex-wrap: wrap; gap: 0 32px; align-items: flex-start; }
 .pl-grid > section { flex: 1 1 440px; min-width: 0; }
-.pl-chart { max-width: 100%; height: auto; display: block; }
-.pl-chart text { font-family: var(--pl-font); }
+/* Charts keep their natural size (their text never shrinks below 12 px): a chart wider than the pane
+   scrolls sideways inside its own box while the page around it reflows. */
+.pl-scroll { overflow-x: auto; max-width: 100%; padding-bottom: 4px; }
+.pl-chart { max-width: none; display: block; }
+.pl-chart text { font-family: var(--pl-font); font-size: 13px; }
 .pl-text { fill: var(--pl-fg); }
 .pl-muted { fill: var(--pl-muted); }
 .pl-strong { font-weight: 600; }
-.pl-small { font-size: 11px; }
-.pl-oplabel { font-size: 11px; font-family: var(--pl-mono); }
+.pl-chart .pl-small { font-size: 12px; }
+.pl-chart .pl-oplabel { font-size: 12px; font-family: var(--pl-mono); }
 .pl-over { fill: var(--pl-red); }
 .pl-track { fill: var(--pl-track); stroke: var(--pl-border); }
 .pl-capacity { stroke: var(--pl-red); stroke-width: 2; stroke-dasharray: 4 3; }
@@ -86,6 +90,7 @@ p { margin: 4px 0; }
 .pl-seg-3 { fill: var(--pl-orange); }
 .pl-seg-4 { fill: var(--pl-red); }
 .pl-seg-5 { fill: var(--pl-green); }
+.pl-seg-reserve { fill: var(--pl-muted); fill-opacity: 0.45; stroke-dasharray: 3 2; }
 .pl-dt { fill: var(--pl-muted); fill-opacity: 0.35; stroke: var(--pl-border); }
 .pl-dt-float32 { fill: var(--pl-orange); }
 .pl-dt-bfloat16 { fill: var(--pl-blue); }
@@ -102,13 +107,19 @@ p { margin: 4px 0; }
 .pl-mech-error .pl-cellbg { fill: var(--pl-red); fill-opacity: 0.12; }
 .pl-current .pl-cellbg { stroke: var(--pl-accent); stroke-width: 3; }
 .pl-interactive .pl-cell { cursor: pointer; }
-.pl-interactive .pl-cell:hover .pl-cellbg, .pl-interactive .pl-cell:focus .pl-cellbg { stroke: var(--pl-accent); stroke-width: 2; }
+/* Hover and keyboard focus: a thin dashed outline in the text colour, unlike the current cell's solid accent. */
+.pl-interactive .pl-cell:hover .pl-cellbg, .pl-interactive .pl-cell:focus .pl-cellbg { stroke: var(--pl-fg); stroke-width: 1.5; stroke-dasharray: 5 3; }
+.pl-interactive .pl-cell.pl-current:hover .pl-cellbg, .pl-interactive .pl-cell.pl-current:focus .pl-cellbg { stroke: var(--pl-accent); stroke-width: 3; stroke-dasharray: 5 3; }
 .pl-cell:focus { outline: none; }
 ul.pl-list { margin: 4px 0; padding-left: 18px; }
 .pl-sev-error { color: var(--pl-red); }
 .pl-sev-warning { color: var(--pl-orange); }
 code, pre { font-family: var(--pl-mono); }
 pre { white-space: pre-wrap; font-size: 12px; background: var(--pl-track); padding: 8px; border-radius: 3px; }
+code { font-size: 0.95em; background: var(--pl-track); padding: 0 3px; border-radius: 3px; }
+.pl-md table { border-collapse: collapse; margin: 6px 0; display: block; overflow-x: auto; max-width: 100%; }
+.pl-md th, .pl-md td { border: 1px solid var(--pl-border); padding: 2px 6px; text-align: left; vertical-align: top; }
+.pl-md h3 { font-size: 1em; margin: 14px 0 4px; }
 a, button.pl-link { color: var(--pl-link); }
 button.pl-link { background: none; border: none; padding: 0; font: inherit; cursor: pointer; text-decoration: underline; }
 `;
@@ -136,6 +147,69 @@ const SCRIPT = `
   if (md) md.addEventListener("click", () => vscode.postMessage({ type: "openMarkdown" }));
 })();
 `;
+
+const scroll = (svg: string): string => `<div class="pl-scroll">${svg}</div>`;
+
+/**
+ * Inline Markdown of the analysis's own texts as HTML: `code`, **bold**, _italic_, [text](https://…), and
+ * PyTorch / torchtitan pull-request numbers as links (five digits and more are PyTorch's; torchtitan's
+ * are fewer). Everything is escaped first; only https links are made.
+ */
+export function inline(s: string): string {
+  const parts = s.split(/(`[^`\n]+`)/);
+  return parts
+    .map((p, i) => {
+      if (i % 2 === 1) return `<code>${esc(p.slice(1, -1))}</code>`;
+      let t = esc(p);
+      t = t.replace(/\[([^\]]+)\]\((https:\/\/[^)\s]+)\)/g, (_m, text: string, url: string) => `<a href="${url}">${text}</a>`);
+      t = t.replace(/\*\*([^*]+)\*\*/g, "<b>$1</b>").replace(/(^|[\s(])_([^_]+)_(?=$|[\s).,;:])/g, "$1<i>$2</i>");
+      t = t.replace(/(PRs? |issue |#)#?(\d{3,6})\b/g, (_m: string, lead: string, n: string) => {
+        const repo = n.length >= 5 ? "pytorch/pytorch" : "pytorch/torchtitan";
+        const kind = /issue/.test(lead) ? "issues" : "pull";
+        return `${lead === "#" ? "" : lead}<a href="https://github.com/${repo}/${kind}/${n}">#${n}</a>`;
+      });
+      return t;
+    })
+    .join("");
+}
+
+/** The text report's Markdown (headings, tables, lists, paragraphs, rules) as plain HTML, no raw markup. */
+export function markdownHtml(md: string): string {
+  const out: string[] = [];
+  const lines = md.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.trim() === "") continue;
+    if (/^\|.*\|$/.test(l)) {
+      const rows: string[][] = [];
+      while (i < lines.length && /^\|.*\|$/.test(lines[i]!)) rows.push(lines[i++]!.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, "|")));
+      i--;
+      const body = rows.filter((r) => !r.every((c) => /^:?-+:?$/.test(c)));
+      const [head, ...rest] = body;
+      out.push(`<table><thead><tr>${(head ?? []).map((c) => `<th>${inline(c)}</th>`).join("")}</tr></thead><tbody>${rest.map((r) => `<tr>${r.map((c) => `<td>${inline(c)}</td>`).join("")}</tr>`).join("")}</tbody></table>`);
+      continue;
+    }
+    const hm = /^(#{1,6}) (.*)$/.exec(l);
+    if (hm) {
+      const n = Math.min(6, hm[1]!.length + 2);
+      out.push(`<h${n}>${inline(hm[2]!)}</h${n}>`);
+      continue;
+    }
+    if (l === "---") {
+      out.push("<hr>");
+      continue;
+    }
+    if (/^- /.test(l)) {
+      const items: string[] = [];
+      while (i < lines.length && /^- /.test(lines[i]!)) items.push(lines[i++]!.slice(2));
+      i--;
+      out.push(`<ul class="pl-list">${items.map((t) => `<li>${inline(t)}</li>`).join("")}</ul>`);
+      continue;
+    }
+    out.push(`<p>${inline(l.replace(/^> /, ""))}</p>`);
+  }
+  return out.join("\n");
+}
 
 function facts(view: ReportView): string {
   const items: string[] = [];
@@ -172,34 +246,36 @@ export function renderReportHtml(view: ReportView, opts: HtmlOptions): string {
   if (view.framework) {
     body.push('<div class="pl-grid">');
     body.push('<section id="pl-memory"><h2>Memory per GPU</h2>');
-    body.push(view.memory ? memoryBarSvg(view.memory) : `<p class="pl-note">No memory estimate: the model's sizes are not known${view.mechanism === "error" ? " or the launch fails" : ""}.</p>`);
+    body.push(view.memory ? scroll(memoryBarSvg(view.memory)) : `<p class="pl-note">No memory estimate: the model's sizes are not known${view.mechanism === "error" ? " or the launch fails" : ""}.</p>`);
+    const cap = view.memory?.capacity;
+    if (view.memory && cap && view.memory.peakBytes > cap.bytes) body.push(`<p class="pl-warn" role="note">⚠ Does not fit: the estimated peak ${gib(view.memory.peakBytes)} per GPU is over the ${gib(cap.bytes)} of an ${esc(cap.label)} (an estimate).</p>`);
     body.push("</section>");
-    body.push('<section id="pl-throughput"><h2>Throughput: as written and the alternatives</h2>', throughputBarsSvg(view.throughput), throughputCaption(view), "</section>");
+    body.push('<section id="pl-throughput"><h2>Throughput: as written and the alternatives</h2>', scroll(throughputBarsSvg(view.throughput)), throughputCaption(view), "</section>");
     body.push("</div>");
-    if (view.dtypeStrip?.length) body.push('<section id="pl-dtypes"><h2>dtype of each op (forward output and its gradient)</h2>', dtypeStripSvg(view.dtypeStrip), "</section>");
+    if (view.dtypeStrip?.length) body.push('<section id="pl-dtypes"><h2>dtype of each op (forward output and its gradient)</h2>', scroll(dtypeStripSvg(view.dtypeStrip)), "</section>");
     if (view.whatIf) {
       body.push('<section id="pl-whatif"><h2>What if: world size × torchtitan version</h2>');
       body.push(
         `<p class="pl-note">Each cell is this file analysed at that world size and version: mechanism · compute dtype, tokens/s per GPU, estimated peak memory per GPU. FSDP MP = FSDP's MixedPrecisionPolicy; no MP = no mixed precision. The outlined cell is the current one${opts.interactive ? "; click a cell to write its world size or version into the file" : ""}.</p>`,
       );
-      body.push(whatIfMatrixSvg(view.whatIf), "</section>");
+      body.push(scroll(whatIfMatrixSvg(view.whatIf)), "</section>");
     }
   }
   if (view.diagnostics.length) {
     body.push('<section id="pl-diagnostics"><h2>Diagnostics</h2><ul class="pl-list">');
-    for (const d of view.diagnostics) body.push(`<li><span class="pl-sev-${esc(d.severity)}">${esc(d.severity)}</span> [${esc(d.code)}] line ${d.line + 1}: ${esc(d.message)}</li>`);
+    for (const d of view.diagnostics) body.push(`<li><span class="pl-sev-${esc(d.severity)}">${esc(d.severity)}</span> [${esc(d.code)}] line ${d.line + 1}: ${inline(d.message)}</li>`);
     body.push("</ul></section>");
   }
   if (view.assumptions.length) {
     body.push('<section id="pl-assumptions"><h2>Assumptions</h2><ul class="pl-list">');
-    for (const a of view.assumptions) body.push(`<li><code>${esc(a.name)}</code> = <code>${esc(a.value)}</code>: ${esc(a.doc)}</li>`);
+    for (const a of view.assumptions) body.push(`<li><code>${esc(a.name)}</code> = <code>${esc(a.value)}</code>: ${inline(a.doc)}</li>`);
     body.push("</ul></section>");
   }
   if (view.memory) body.push(`<p class="pl-note">Memory figures are estimates: the reserved peak ${gib(view.memory.peakBytes)} is what nvidia-smi and torchtitan's max_reserved show (the allocated peak ${gib(view.memory.allocatedBytes)} times the allocator's overhead).</p>`);
   if (view.reportMarkdown) {
     body.push('<section id="pl-text"><h2>Full report</h2>');
     if (opts.interactive) body.push('<p><button type="button" class="pl-link" id="pl-open-markdown">Open as Markdown</button></p>');
-    body.push(`<details><summary>Per-op rules, collectives, memory terms (text)</summary><pre>${esc(view.reportMarkdown)}</pre></details></section>`);
+    body.push(`<details><summary>Per-op rules, collectives, memory terms</summary><div class="pl-md">${markdownHtml(view.reportMarkdown)}</div></details></section>`);
   }
   return [
     "<!DOCTYPE html>",

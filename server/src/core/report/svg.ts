@@ -61,6 +61,14 @@ function textEl(x: number, y: number, s: string, cls = "pl-text", anchor?: "star
 // ---------------------------------------------------------------------------------------------------
 // Memory per GPU: one stacked bar of the memory terms, against the GPU's capacity when known.
 
+/**
+ * A segment's colour class: the allocator's reserve has its own (a hatched grey), the engine's terms take
+ * the six chart colours in turn, so no two neighbours and never the reserve and the parameters share one.
+ */
+function segClass(s: { kind: string }, i: number): string {
+  return s.kind === "reserve" ? "pl-seg-reserve" : `pl-seg-${i % 6}`;
+}
+
 export const MEMORY_PLOT_WIDTH = 400;
 const MEM_X0 = 8;
 const MEM_BAR_Y = 30;
@@ -81,7 +89,7 @@ export function memoryBarSvg(m: MemoryView): string {
   m.segments.forEach((s, i) => {
     const sw = w(s.bytes);
     out.push(
-      `<rect class="pl-seg pl-seg-${i % 6} pl-kind-${s.kind}" data-term="${esc(s.name)}" x="${px(x)}" y="${px(MEM_BAR_Y)}" width="${px(sw)}" height="${MEM_BAR_H}"><title>${esc(`${s.name}: ${gib(s.bytes)} (${s.kind}) — ${s.detail}`)}</title></rect>`,
+      `<rect class="pl-seg ${segClass(s, i)} pl-kind-${s.kind}" data-term="${esc(s.name)}" x="${px(x)}" y="${px(MEM_BAR_Y)}" width="${px(sw)}" height="${MEM_BAR_H}"><title>${esc(`${s.name}: ${gib(s.bytes)} (${s.kind}) — ${s.detail}`)}</title></rect>`,
     );
     x += sw;
   });
@@ -99,7 +107,7 @@ export function memoryBarSvg(m: MemoryView): string {
   out.push(textEl(MEM_X0, MEM_BAR_Y + MEM_BAR_H + 18, `persistent ${gib(m.persistentBytes)} · allocated ${gib(m.allocatedBytes)} · reserved ${gib(m.peakBytes)} (estimate)`, "pl-text pl-muted"));
   m.segments.forEach((s, i) => {
     const y = legendY + i * 18;
-    out.push(`<rect class="pl-seg pl-seg-${i % 6}" x="${px(MEM_X0)}" y="${px(y - 10)}" width="12" height="12"/>`);
+    out.push(`<rect class="pl-seg ${segClass(s, i)}" x="${px(MEM_X0)}" y="${px(y - 10)}" width="12" height="12"/>`);
     out.push(textEl(MEM_X0 + 18, y, `${s.name} — ${gib(s.bytes)} (${s.kind})`));
   });
   out.push("</svg>");
@@ -111,7 +119,7 @@ export function memoryBarSvg(m: MemoryView): string {
 
 export const STRIP_CELL_W = 46;
 const STRIP_X0 = 70;
-const STRIP_LABEL_H = 86;
+const STRIP_LABEL_H = 108; // room for the longest op name (attention_residual) rotated at 45°
 const STRIP_ROW_H = 26;
 
 export function dtypeStripSvg(ops: readonly DtypeStripOp[]): string {
@@ -162,35 +170,40 @@ export function clip(s: string, n: number): string {
   return s.length <= n ? s : `${s.slice(0, n - 1)}…`;
 }
 
-export const TPUT_PLOT_WIDTH = 180;
-const TPUT_LABEL_W = 196;
-const TPUT_ROW_H = 28;
+export const TPUT_PLOT_WIDTH = 240;
+const TPUT_ROW_H = 52;
+/** Average advance of a 12 px sans-serif character, to size the chart to its longest label (never cut). */
+const CHAR_W = 7;
 
 export function throughputBarsSvg(t: ThroughputView): string {
-  const width = TPUT_LABEL_W + TPUT_PLOT_WIDTH + 150;
+  const subOf = (b: ThroughputView["bars"][number]): string => [b.mechanism, shortDtype(b.compute) !== "—" ? `${shortDtype(b.compute)} compute` : undefined].filter(Boolean).join(", ");
+  const longest = Math.max(0, ...t.bars.map((b) => b.label.length + (subOf(b) ? subOf(b).length + 3 : 0)));
+  const width = Math.max(4 + TPUT_PLOT_WIDTH + 170, 8 + longest * CHAR_W);
   const known = t.bars.map((b) => b.tokensPerSecondPerGpu).filter((v): v is number => v !== undefined);
   const max = Math.max(...known, 0) || 1;
   const top = 22;
-  const height = top + t.bars.length * TPUT_ROW_H + (known.length ? 8 : 30);
+  const height = top + t.bars.length * TPUT_ROW_H + (known.length ? 4 : 26);
   const out = [svgOpen(width, height, `Throughput comparison: ${t.bars.length} configurations`, "pl-throughput")];
   out.push(`<title>Estimated tokens per second per GPU</title>`);
-  out.push(textEl(TPUT_LABEL_W, 14, "tokens/s per GPU", "pl-text pl-muted"));
+  out.push(textEl(4, 14, "tokens/s per GPU", "pl-text pl-muted"));
   out.push(textEl(width - 8, 14, "peak memory", "pl-text pl-muted", "end"));
   t.bars.forEach((b, i) => {
     const y = top + i * TPUT_ROW_H;
     const cls = b.current ? "pl-bar pl-current" : "pl-bar";
-    const sub = [b.mechanism, shortDtype(b.compute) !== "—" ? `${shortDtype(b.compute)} compute` : undefined].filter(Boolean).join(", ");
+    const sub = subOf(b);
     out.push(`<g class="${cls}" data-label="${esc(b.label)}"><title>${esc(`${b.label}${sub ? ` (${sub})` : ""}: ${tokensText(b.tokensPerSecondPerGpu)} per GPU, ${b.peakBytes !== undefined ? gib(b.peakBytes) : "—"} peak`)}</title>`);
-    out.push(textEl(4, y + 13, clip(b.label, 30), b.current ? "pl-text pl-strong" : "pl-text"));
-    if (sub) out.push(textEl(4, y + 25, sub, "pl-text pl-muted pl-small"));
+    // The label whole on its own line (the chart is as wide as the longest one), the mechanism after it.
+    out.push(
+      `<text class="${b.current ? "pl-text pl-strong" : "pl-text"}" x="4" y="${px(y + 14)}">${esc(b.label)}${sub ? `<tspan class="pl-muted"> · ${esc(sub)}</tspan>` : ""}</text>`,
+    );
     if (b.tokensPerSecondPerGpu !== undefined) {
-      const bw = (b.tokensPerSecondPerGpu / max) * TPUT_PLOT_WIDTH;
-      out.push(`<rect class="pl-tput${b.current ? " pl-tput-current" : ""}" x="${px(TPUT_LABEL_W)}" y="${px(y + 3)}" width="${px(bw)}" height="18"/>`);
-      out.push(textEl(TPUT_LABEL_W + bw + 6, y + 16, tokensText(b.tokensPerSecondPerGpu)));
+      const bw = Math.max(1, (b.tokensPerSecondPerGpu / max) * TPUT_PLOT_WIDTH);
+      out.push(`<rect class="pl-tput${b.current ? " pl-tput-current" : ""}" x="4" y="${px(y + 22)}" width="${px(bw)}" height="18"/>`);
+      out.push(textEl(4 + bw + 6, y + 35, tokensText(b.tokensPerSecondPerGpu)));
     } else {
-      out.push(textEl(TPUT_LABEL_W, y + 16, "—", "pl-text pl-muted"));
+      out.push(textEl(4, y + 35, "—", "pl-text pl-muted"));
     }
-    out.push(textEl(width - 8, y + 16, b.peakBytes !== undefined ? gib(b.peakBytes) : "—", "pl-text", "end"));
+    out.push(textEl(width - 8, y + 35, b.peakBytes !== undefined ? gib(b.peakBytes) : "—", "pl-text", "end"));
     out.push("</g>");
   });
   if (!known.length) out.push(textEl(4, top + t.bars.length * TPUT_ROW_H + 16, "No throughput estimate in this build: tokens/s are shown as —.", "pl-text pl-muted"));

@@ -32,6 +32,8 @@ export interface EngineSpec {
   reduce: DType;
   /** Storage dtype of parameters, gradients and optimizer state. */
   storage: DType;
+  /** How this framework's config names the storage and param dtypes, for the engine's explanations. */
+  settingNames?: { storage: string; param: string };
 }
 
 const ENGINE_DTYPES: readonly DType[] = ["float32", "bfloat16", "float16"];
@@ -50,14 +52,24 @@ export function perOpSection(spec: EngineSpec | undefined): string | undefined {
   if (!spec || spec.mechanism === "error") return undefined;
   if (![spec.param, spec.reduce, spec.storage].every((d) => ENGINE_DTYPES.includes(d))) return undefined;
   try {
-    const sim = simulate({ mechanism: spec.mechanism, layout: spec.layout, ddp: spec.ddp, paramDtype: spec.param, reduceDtype: spec.reduce, trainingDtype: spec.storage });
+    // Not torchtitan: FSDP keeps PyTorch's default gradient averaging, and the settings have this framework's names.
+    const sim = simulate({
+      mechanism: spec.mechanism,
+      layout: spec.layout,
+      ddp: spec.ddp,
+      paramDtype: spec.param,
+      reduceDtype: spec.reduce,
+      trainingDtype: spec.storage,
+      settingNames: spec.settingNames ?? { storage: "the model dtype", param: "param_dtype" },
+      gradientDivideFactorOne: false,
+    });
     if (!sim) return undefined;
     return [
       "---",
       "",
-      "_Per-op view: the precision engine's simulated step on a reference Llama-3 graph (torchtitan's debug model), with this config's mechanism and dtypes. Op dtypes follow the same PyTorch rules for any decoder transformer; memory figures are for the reference model (assumption `engine-reference-graph`)._",
+      "_Per-op view: the dtype of each op of a reference Llama-3 graph (torchtitan's debug model) trained with this config's mechanism and dtypes. Op dtypes follow the same PyTorch rules for any decoder transformer (assumption `engine-reference-graph`); memory and throughput are not estimated, since the model's sizes are not known here._",
       "",
-      renderSimulationMarkdown(sim),
+      renderSimulationMarkdown(sim, { figures: false, title: `Per-op dtypes (${spec.mechanism === "fully_shard" ? "FSDP" : spec.mechanism === "autocast" ? "autocast" : "no mixed-precision mechanism"}${spec.ddp ? ", DDP" : ""})` }),
     ].join("\n");
   } catch {
     // The engine is optional for these formats: the summary above stands on its own.

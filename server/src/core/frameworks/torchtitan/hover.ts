@@ -92,7 +92,8 @@ export function titanInlayHints(ctx: TitanContext): InlayHintData[] {
 
 /** The full report behind the code lens and `precision-lens explain`: the summary, then the simulation. */
 export function reportMarkdown(ctx: TitanContext, summary: string): string {
-  const parts = [`# Precision report: ${ctx.doc.uri.split("/").pop() ?? ctx.doc.uri}`, "", summary];
+  // The title (the file name) is added by analyze.ts, the same for every framework.
+  const parts = [summary];
   if (ctx.simulation?.throughput) parts.push("", `GPU for the throughput and memory estimates: **${GPUS[ctx.gpu.value].label}** (${ctx.gpu.detail}).`);
   if (ctx.simulation) parts.push("", "---", "", renderSimulationMarkdown(ctx.simulation));
   else parts.push("", "---", "", "_No simulation: the launch would fail before training (see the diagnostics)._");

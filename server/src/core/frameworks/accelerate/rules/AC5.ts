@@ -14,7 +14,7 @@ export const AC5: FrameworkRule<AccelerateContext> = {
       const m = mixed ?? "no";
       if (m === "bf16" || m === "fp16" || m === "fp8") {
         const low = m === "fp16" ? "fp16" : "bf16";
-        d.add("AC5", "information", anchor, `FSDP${fsdpVersion === 2 ? "2" : "1"} with mixed_precision ${m}: fp32 master weights, ${low} compute, **${low} gradient reduction**`, undefined, undefined, `FSDP${fsdpVersion === 2 ? "2" : "1"} with mixed_precision ${m}: fp32 master weights (accelerate upcasts the model), ${low} compute, **${low} gradient reduction** (the policy's reduce dtype is the mixed-precision dtype; YAML cannot change it); checkpoints are saved in fp32.`);
+        d.add("AC5", "information", anchor, `FSDP${fsdpVersion === 2 ? "2" : "1"} with mixed_precision ${m}: fp32 master weights, ${low} compute, ${low} gradient reduction`, undefined, undefined, `FSDP${fsdpVersion === 2 ? "2" : "1"} with mixed_precision ${m}: fp32 master weights (accelerate upcasts the model), ${low} compute, **${low} gradient reduction** (the policy's reduce dtype is the mixed-precision dtype; YAML cannot change it); checkpoints are saved in fp32.`);
       } else {
         d.add("AC5", "information", anchor, "FSDP with mixed_precision 'no': the model runs in whatever dtype the script loads it in", undefined, undefined, "FSDP with mixed_precision 'no': the model runs in whatever dtype the script loads it in; loading it in bf16 means pure bf16 (bf16 weights, gradients, reduction and optimizer state, no fp32 master copy).");
       }

@@ -9,7 +9,7 @@ export const PL7: FrameworkRule<LightningContext> = {
   restsOn: [],
   run({ precision, pe }) {
     const d = diagnostics("lightning");
-    if (precision === "16-true" && pe) d.add("PL7", "warning", pe.value.range, { message: "`precision: 16-true` casts the model to fp16 with **no loss scaling**: small gradients underflow to zero", detail: "`precision: 16-true` casts the model to fp16 with **no loss scaling**: small gradients underflow to zero. Use 16-mixed (GradScaler) or bf16-mixed / bf16-true." }, [fix("Use 16-mixed", [replaceValue(pe, "16-mixed")]), fix("Use bf16-mixed", [replaceValue(pe, "bf16-mixed")], true)]);
+    if (precision === "16-true" && pe) d.add("PL7", "warning", pe.value.range, { message: "`precision: 16-true` casts the model to fp16 with no loss scaling: small gradients underflow to zero", detail: "`precision: 16-true` casts the model to fp16 with **no loss scaling**: small gradients underflow to zero. Use 16-mixed (GradScaler) or bf16-mixed / bf16-true." }, [fix("Use 16-mixed", [replaceValue(pe, "16-mixed")]), fix("Use bf16-mixed", [replaceValue(pe, "bf16-mixed")], true)]);
     return d.out;
   },
 };

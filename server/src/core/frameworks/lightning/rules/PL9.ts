@@ -16,7 +16,7 @@ export const PL9: FrameworkRule<LightningContext> = {
     if (st.family === "fsdp" && (precision === "bf16-mixed" || precision === "16-mixed") && pe) {
       const low = precision === "bf16-mixed" ? "bf16" : "fp16";
       const master = st.derived && fsdpInitsFp32(lv) === false ? `${low} parameters (LitGPT builds the model under \`fabric.init_module()\`, which used the policy's dtype before Lightning 2.6.4; ${lv.detail})` : "fp32 master weights";
-      d.add("PL9", "information", pe.value.range, { message: fitMessage(`FSDP with ${precision}: ${st.derived && fsdpInitsFp32(lv) === false ? `${low} parameters` : master}, ${low} compute, and **${low} gradient reduction and buffers**`), detail: `FSDP with ${precision}: ${master}, ${low} compute, and **${low} gradient reduction and buffers** (Lightning's MixedPrecision sets reduce_dtype = buffer_dtype = ${low}). ${st.derived ? "LitGPT builds this FSDPStrategy itself (strategy chosen from the device count), so the config cannot change the reduce dtype." : "Pass `strategy.init_args.mixed_precision` for an fp32 reduction."}` });
+      d.add("PL9", "information", pe.value.range, { message: fitMessage(`FSDP with ${precision}: ${st.derived && fsdpInitsFp32(lv) === false ? `${low} parameters` : master}, ${low} compute, and ${low} gradient reduction and buffers`), detail: `FSDP with ${precision}: ${master}, ${low} compute, and **${low} gradient reduction and buffers** (Lightning's MixedPrecision sets reduce_dtype = buffer_dtype = ${low}). ${st.derived ? "LitGPT builds this FSDPStrategy itself (strategy chosen from the device count), so the config cannot change the reduce dtype." : "Pass `strategy.init_args.mixed_precision` for an fp32 reduction."}` });
     }
     return d.out;
   },
