@@ -10,7 +10,7 @@ import type { Mechanism, ParallelLayout } from "./layout";
 
 export type { Mechanism, ParallelLayout };
 
-export type FrameworkId = "torchtitan" | "torchtune" | "accelerate" | "lightning" | "axolotl" | "deepspeed";
+export type FrameworkId = "torchtitan" | "torchtune" | "accelerate" | "lightning" | "axolotl" | "deepspeed" | "transformers";
 
 /** Where a resolved value came from. `detail` is the user-facing explanation. */
 export interface Sourced<T> {

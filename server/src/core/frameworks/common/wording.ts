@@ -22,7 +22,7 @@ export function nearest(s: string, choices: readonly string[]): string | undefin
   return bestD <= Math.max(2, Math.floor(s.length / 3)) ? best : undefined;
 }
 
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const dp = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) dp[0]![j] = j;
   for (let i = 1; i <= a.length; i++)
