@@ -134,6 +134,13 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = {
   "lightning/PL11": { summary: "16-mixed on CPU: Lightning switches to bf16-mixed." },
   "lightning/PL12": { summary: "ModelParallelStrategy sizes do not match devices × num_nodes." },
   // Axolotl
+  "transformers/HF1": { summary: "bf16/fp16 AMP over a model loaded in bf16/fp16 on a plain/DDP launch: pure 16-bit, no fp32 master weights." },
+  "transformers/HF2": { summary: "accelerate FSDP under bf16/fp16: gradients reduced in 16 bits; FSDP2's fp32 upcast is a no-op at accelerate 1.13.0." },
+  "transformers/HF3": { summary: "The DeepSpeed file sets a value the Trainer fills from TrainingArguments, and they differ (set it to \"auto\")." },
+  "transformers/HF4": { summary: "LLaMA-Factory pure_bf16 with DeepSpeed ZeRO-3: rejected at launch." },
+  "transformers/HF5": { summary: "FlashAttention with fp32 compute (fp32 load, no bf16/fp16 AMP)." },
+  "transformers/HF6": { summary: "A key the argument parser does not know (or not at the pinned transformers release)." },
+  "transformers/HF8": { summary: "bf16 and fp16 both true: TrainingArguments raises ValueError." },
   "axolotl/AX1": { summary: "A bf16 value (or key) Axolotl's schema rejects." },
   "axolotl/AX2": { summary: "bf16 and fp16 both on: Axolotl silently drops fp16.", tags: U },
   "axolotl/AX3": { summary: "bfloat16/float16: true only sets the load dtype; bf16 AMP stays on." },
