@@ -255,3 +255,81 @@ fp16: true
     checkFix(`${PLAIN}bf16: true\nfp16: true\n`, "transformers/HF8", "Remove", `${PLAIN}bf16: true\n`, { uri, env: pins() });
   });
 });
+
+/** The three-file case: a TRL config, the accelerate config a run script launches it with, and that config's DeepSpeed JSON with "auto". */
+const THREE = {
+  script: "/w/scripts/train.sh",
+  accel: "/w/recipes/accelerate_configs/zero3.yaml",
+  ds: "/w/recipes/ds/zero3.json",
+  config: "/w/recipes/sft/config.yaml",
+};
+const SCRIPT = "#!/bin/bash\nACCELERATE_LOG_LEVEL=info accelerate launch \\\n  --config_file recipes/accelerate_configs/zero3.yaml \\\n  scripts/sft.py --config recipes/sft/config.yaml\n";
+const ACCEL_DS = "compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\ndeepspeed_config:\n  deepspeed_config_file: recipes/ds/zero3.json\n  zero3_init_flag: true\nmixed_precision: bf16\nnum_machines: 1\nnum_processes: 8\n";
+const DS_AUTO = `{\n  "zero_optimization": {"stage": 3},\n  "bf16": {"enabled": "auto"},\n  "gradient_accumulation_steps": "auto",\n  "train_micro_batch_size_per_gpu": "auto"\n}\n`;
+const threeEnv = (over: Partial<Record<keyof typeof THREE, string>> = {}) =>
+  fakeEnv({ [THREE.script]: over.script ?? SCRIPT, [THREE.accel]: over.accel ?? ACCEL_DS, [THREE.ds]: over.ds ?? DS_AUTO }, THREE.config);
+const cfgUri = `file://${THREE.config}`;
+
+describe("transformers: the accelerate launcher from a run script or a directive", () => {
+  it("TRL YAML + accelerate YAML + DeepSpeed JSON with \"auto\": ZeRO-3 on 8 GPUs, fp32 master weights, bf16 compute and reduction", () => {
+    const r = analyzeDocument(cfgUri, `${TRL}torch_dtype: bfloat16\nbf16: true\ngradient_accumulation_steps: 4\n`, {}, threeEnv());
+    assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
+    assert.equal(r.worldSize?.value, 8);
+    assert.match(r.worldSize!.detail, /num_processes: 8.*train\.sh line 2/);
+    assert.deepEqual(prec(r), ["float32", "bfloat16", "bfloat16"]);
+    assert.match(r.reportMarkdown ?? "", /Launched with the accelerate config recipes\/accelerate_configs\/zero3\.yaml \(.*train\.sh line 2\): `distributed_type: DEEPSPEED`/);
+    assert.match(r.reportMarkdown ?? "", /Precision from the DeepSpeed file recipes\/ds\/zero3\.json/);
+    assert.deepEqual(r.diagnostics.filter((d) => d.severity !== "hint"), []);
+  });
+
+  it("HF3 through the launcher: an explicit DeepSpeed value against this file, related to the JSON", () => {
+    const r = checkDiagnostics(
+      `${TRL}torch_dtype: bfloat16
+bf16: true
+gradient_accumulation_steps: 4
+                           # ^ error[transformers/HF3]: recipes/ds/zero3.json sets \`gradient_accumulation_steps: 2\` but \`gradient_accumulation_steps: 4\` here
+`,
+      { uri: cfgUri, env: threeEnv({ ds: DS_AUTO.replace('"gradient_accumulation_steps": "auto"', '"gradient_accumulation_steps": 2') }) },
+    );
+    assert.deepEqual(r.diagnostics[0]!.related?.map((x) => [x.location.uri, x.location.range.start.line]), [[`file://${THREE.ds}`, 3]]);
+  });
+
+  it("HF7 the launcher's mixed_precision: bf16 under DeepSpeed with `bf16: false` here: the Trainer raises (error, related to the launcher)", () => {
+    const r = checkDiagnostics(
+      `${TRL}torch_dtype: float32
+bf16: false
+      #^^^^ error[transformers/HF7]: recipes/accelerate_configs/zero3.yaml sets \`mixed_precision: bf16\` (DeepSpeed), but \`bf16\` is false here
+`,
+      { uri: cfgUri, env: threeEnv() },
+    );
+    assert.deepEqual(r.diagnostics[0]!.related?.map((x) => [x.location.uri, x.location.range.start.line]), [[`file://${THREE.accel}`, 5]]);
+  });
+
+  it("HF7 without DeepSpeed: `fp16: true` here silently replaces the launcher's bf16 (warning); HF1 is a warning once the launcher is known to be DDP", () => {
+    const ddp = "compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmixed_precision: bf16\nnum_machines: 1\nnum_processes: 4\n";
+    checkDiagnostics(
+      `${TRL}torch_dtype: float32
+bf16: false
+fp16: true
+      #^^^ warning[transformers/HF7]: sets \`mixed_precision: bf16\`, but \`fp16\` here wins: the run is fp16 AMP
+`,
+      { uri: cfgUri, env: threeEnv({ accel: ddp }) },
+    );
+    checkDiagnostics(
+      `${TRL}torch_dtype: bfloat16
+             #^^^^^^^ warning[transformers/HF1]: [DDP, from recipes/accelerate_configs/zero3.yaml] Model loaded in bf16
+bf16: true
+`,
+      { uri: cfgUri, env: threeEnv({ accel: ddp }) },
+    );
+  });
+
+  it("a `# precision-lens: accelerate-config=` directive names the launcher; a script that does not name this file is not read as its launcher", () => {
+    const env = fakeEnv({ "/w/recipes/accelerate_configs/zero3.yaml": ACCEL_DS, [THREE.ds]: DS_AUTO }, THREE.config);
+    const r = analyzeDocument(cfgUri, `# precision-lens: accelerate-config=../accelerate_configs/zero3.yaml\n${TRL}torch_dtype: bfloat16\nbf16: true\n`, {}, env);
+    assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
+    assert.match(r.reportMarkdown ?? "", /`# precision-lens: accelerate-config=\.\.\/accelerate_configs\/zero3\.yaml` \(line 1\)/);
+    const other = analyzeDocument(cfgUri, `${TRL}torch_dtype: bfloat16\nbf16: true\n`, {}, threeEnv({ script: SCRIPT.replace("recipes/sft/config.yaml", "recipes/dpo/config.yaml") }));
+    assert.equal(other.layoutName, "single GPU / DDP");
+  });
+});

@@ -140,6 +140,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = {
   "transformers/HF4": { summary: "LLaMA-Factory pure_bf16 with DeepSpeed ZeRO-3: rejected at launch." },
   "transformers/HF5": { summary: "FlashAttention with fp32 compute (fp32 load, no bf16/fp16 AMP)." },
   "transformers/HF6": { summary: "A key the argument parser does not know (or not at the pinned transformers release)." },
+  "transformers/HF7": { summary: "The accelerate launcher's mixed_precision and TrainingArguments bf16/fp16 disagree (a ValueError under DeepSpeed)." },
   "transformers/HF8": { summary: "bf16 and fp16 both true: TrainingArguments raises ValueError." },
   "axolotl/AX1": { summary: "A bf16 value (or key) Axolotl's schema rejects." },
   "axolotl/AX2": { summary: "bf16 and fp16 both on: Axolotl silently drops fp16.", tags: U },

@@ -12,8 +12,10 @@ import { settingWorldSize } from "../common/resolvedLayout";
 import { View } from "../common/view";
 import { dsFacts } from "../deepspeed/facts";
 import { loadDs, type LinkedDs } from "../deepspeed/linked";
+import { parseJsonDocument } from "../../parse/json";
 import { defaultFsdpVersion, FLASH_ATTN, NEWEST, TRL_DTYPE_FP32_SINCE, trlBf16DefaultTrue, TRL_BF16_DEFAULT_SINCE } from "./data";
 import { detectDialect, type Dialect } from "./detect";
+import { findLauncher, type AccelerateLauncher } from "./launcher";
 
 export interface Versions {
   transformers: Sourced<string>;
@@ -39,6 +41,13 @@ export interface TransformersContext {
   /** The `bf16` the Trainer runs with, with where it came from (`source`: "file", "default", "assumed"). */
   bf16: Sourced<boolean>;
   fp16: Sourced<boolean>;
+  /**
+   * The mixed precision the Accelerator runs with: TrainingArguments `fp16`/`bf16` when true override the
+   * launcher's `mixed_precision`, which is kept otherwise (training_args.py:1873-1878@4.57.1).
+   */
+  amp: Sourced<"bf16" | "fp16" | "no">;
+  /** The accelerate config this file is launched with (directive or run script), when found. */
+  accel: AccelerateLauncher | undefined;
   /** LLaMA-Factory `pure_bf16`. */
   pureBf16: boolean;
   /** The dtype the model is loaded in, with the key that set it. */
@@ -49,11 +58,13 @@ export interface TransformersContext {
   attn: { value: string; entry: ConfigEntry } | undefined;
   /** The launcher this file selects: DeepSpeed (`deepspeed`), FSDP (`fsdp`/`fsdp_config`), else plain/DDP. */
   launcher: "deepspeed" | "fsdp" | "plain";
+  /** Where the launcher came from: this file's keys, the accelerate config, or nothing (plain assumed). */
+  launcherFrom: "file" | "accelerate" | "assumed";
   fsdpVersion: Sourced<1 | 2> | undefined;
   dsEntry: ConfigEntry | undefined;
   dsRel: string | undefined;
   ds: LinkedDs | undefined;
-  dsSource: "inline" | "file" | "missing" | undefined;
+  dsSource: "inline" | "file" | "missing" | "launcher" | undefined;
   worldSize: Sourced<number> | undefined;
 }
 
@@ -104,7 +115,8 @@ export function transformersContext(doc: ConfigDocument, settings: AnalysisSetti
   const attnE = v.entry("attn_implementation") ?? v.entry("model_init_kwargs", "attn_implementation") ?? (dialect === "llamafactory" ? v.entry("flash_attn") : undefined);
   const attn = attnE && attnE.value.kind === "string" ? { value: attnE.value.value as string, entry: attnE } : undefined;
 
-  // Launcher.
+  // Launcher: this file's `deepspeed`/`fsdp` keys, else the accelerate config it is launched with.
+  const accel = findLauncher(doc, env);
   const dsEntry = v.entry("deepspeed");
   const dsRel = v.str("deepspeed");
   const dsInline = v.isSection("deepspeed");
@@ -120,9 +132,27 @@ export function transformersContext(doc: ConfigDocument, settings: AnalysisSetti
   }
   const fsdpRaw = v.entry("fsdp");
   const fsdpOn = fsdpRaw !== undefined && ((fsdpRaw.value.kind === "string" && (fsdpRaw.value.value as string).trim() !== "") || (fsdpRaw.value.kind === "boolean" && fsdpRaw.value.value === true) || (fsdpRaw.value.kind === "array" && v.entriesUnder("fsdp").length > 0));
-  const launcher = dsRel || dsInline ? "deepspeed" : fsdpOn ? "fsdp" : "plain";
+  let launcher: TransformersContext["launcher"] = dsRel || dsInline ? "deepspeed" : fsdpOn ? "fsdp" : "plain";
+  let launcherFrom: TransformersContext["launcherFrom"] = launcher !== "plain" ? "file" : "assumed";
   let fsdpVersion: Sourced<1 | 2> | undefined;
-  if (launcher === "fsdp") {
+  if (launcherFrom === "assumed" && accel) {
+    launcherFrom = "accelerate";
+    if (accel.distType === "DEEPSPEED") {
+      launcher = "deepspeed";
+      if (accel.ds) ds = accel.ds;
+      else {
+        // accelerate builds the DeepSpeed config from `deepspeed_config` (zero_stage, mixed precision filled in).
+        const stage = accel.zeroStage ?? "auto";
+        const view = new View(parseJsonDocument("transformers-launcher:deepspeed.json", JSON.stringify({ zero_optimization: { stage }, bf16: { enabled: "auto" }, fp16: { enabled: "auto" } })));
+        ds = { path: `the accelerate config ${accel.rel} (\`deepspeed_config.zero_stage: ${String(stage)}\`)`, doc: view.doc, view, facts: dsFacts(view), ...(accel.dsRel ? { missing: "unknown" as const } : {}) };
+      }
+      dsSource = "launcher";
+    } else if (accel.distType === "FSDP") {
+      launcher = "fsdp";
+      fsdpVersion = { value: accel.fsdpVersion, source: "launcher", detail: `\`fsdp_config.fsdp_version\` in ${accel.rel} (${accel.how})` };
+    }
+  }
+  if (launcher === "fsdp" && !fsdpVersion) {
     const raw = v.int("fsdp_config", "version") ?? v.int("fsdp_config", "fsdp_version");
     if (raw === 1 || raw === 2) fsdpVersion = { value: raw, source: "file", detail: "`fsdp_config.version` in this file" };
     else {
@@ -130,7 +160,13 @@ export function transformersContext(doc: ConfigDocument, settings: AnalysisSetti
       fsdpVersion = { value: d, source: versions.pinned.transformers ? "default" : "assumed", detail: `no \`fsdp_config.version\`: transformers ${versions.transformers.value} defaults to FSDP${d} (${versions.transformers.detail})` };
     }
   }
-  return { doc, settings, env, v, dialect, reason: det.reason, versions, bf16E, fp16E, bf16, fp16, pureBf16, load, adapters, quantized, attn, launcher, fsdpVersion, dsEntry, dsRel, ds, dsSource, worldSize: settingWorldSize(settings.worldSize) };
+  const amp: Sourced<"bf16" | "fp16" | "no"> =
+    fp16.value ? { value: "fp16", source: fp16.source, detail: fp16.detail }
+    : bf16.value || pureBf16 ? { value: "bf16", source: pureBf16 ? "file" : bf16.source, detail: pureBf16 ? "`pure_bf16` in this file" : bf16.detail }
+    : accel?.mixed === "bf16" || accel?.mixed === "fp16" ? { value: accel.mixed, source: "launcher", detail: `\`mixed_precision: ${accel.mixed}\` in ${accel.rel} (kept: \`bf16\`/\`fp16\` are off here)` }
+    : { value: "no", source: bf16.source === "file" && fp16.source === "file" ? "file" : bf16.source, detail: bf16.source === "file" ? "`bf16: false` in this file" : bf16.detail };
+  const worldSize = settingWorldSize(settings.worldSize) ?? accel?.numProcesses;
+  return { doc, settings, env, v, dialect, reason: det.reason, versions, bf16E, fp16E, bf16, fp16, amp, accel, pureBf16, load, adapters, quantized, attn, launcher, launcherFrom, fsdpVersion, dsEntry, dsRel, ds, dsSource, worldSize };
 }
 
 /** The load dtype and the key that set it (or the default that applies). */

@@ -36,13 +36,15 @@ export function transformersResolution(ctx: TransformersContext): TransformersRe
 }
 
 function resolve(ctx: TransformersContext): TransformersResolution {
-  const { bf16, fp16, load, launcher, ds, adapters, pureBf16, worldSize } = ctx;
+  const { bf16, fp16, amp, load, launcher, ds, adapters, pureBf16, worldSize, accel } = ctx;
   const notes: string[] = [];
   const assumptions: string[] = [];
   const W = worldSize?.value;
   for (const s of [bf16, fp16, load]) if (s.source === "assumed") assumptions.push(s.detail);
-  const low: DType | undefined = bf16.value || pureBf16 ? "bfloat16" : fp16.value ? "float16" : undefined;
-  const ampKey = pureBf16 ? "`pure_bf16`" : low === "bfloat16" ? (bf16.source === "file" ? "`bf16: true`" : `\`bf16\` (${bf16.detail})`) : low === "float16" ? "`fp16: true`" : "";
+  const low: DType | undefined = amp.value === "bf16" ? "bfloat16" : amp.value === "fp16" ? "float16" : undefined;
+  const ampKey = !low ? "" : amp.source === "file" ? (pureBf16 ? "`pure_bf16`" : `\`${amp.value}: true\``) : amp.source === "launcher" ? amp.detail : `\`bf16\` (${bf16.detail})`;
+  void fp16;
+  if (accel && ctx.launcherFrom === "accelerate") notes.push(`Launched with the accelerate config ${accel.rel} (${accel.how}): \`distributed_type: ${accel.distType ?? "?"}\`${accel.mixed ? `, \`mixed_precision: ${accel.mixed}\`` : ""}.`);
   const L = load.value;
   const loadRow = (why: string): Row => (L === "auto" || L === "unknown" ? dt(L === "auto" ? "checkpoint dtype" : "load dtype", `${load.detail}${why}`) : dt(L, `${load.detail}${why}`));
 
@@ -51,7 +53,8 @@ function resolve(ctx: TransformersContext): TransformersResolution {
     if (ds) {
       const t = dsTable(ds.facts, requested);
       const stage = ds.facts.stage;
-      notes.push(`Precision from ${ds.path === "the inline `deepspeed:` mapping" ? ds.path : `the DeepSpeed file ${ctx.dsRel}`}; its \`"auto"\` values are filled from this file by the Trainer (transformers integrations/deepspeed.py \`trainer_config_process\`).`);
+      const where = ctx.dsSource === "inline" ? ds.path : ctx.dsSource === "launcher" ? (accel?.ds ? `the DeepSpeed file ${accel.dsRel} (from ${accel.rel})` : ds.path) : `the DeepSpeed file ${ctx.dsRel}`;
+      notes.push(`Precision from ${where}; its \`"auto"\` values are filled from this file by the Trainer (transformers integrations/deepspeed.py \`trainer_config_process\`).`);
       const parallel = W ? layout(stage === 3 ? { dp_shard: W } : { dp_replicate: W }) : undefined;
       return { layoutName: `DeepSpeed ZeRO-${typeof stage === "number" ? stage : "auto"}`, ...(parallel ? { parallel } : {}), mechanism: t.mechanism, meaning: t.meaning, table: t.table, notes, assumptions, pure16: t.table.P.dtype !== "float32" && t.table.P.dtype !== "float64" };
     }
@@ -92,7 +95,7 @@ function resolve(ctx: TransformersContext): TransformersResolution {
   }
 
   // Plain / DDP: torch.autocast over the parameters as loaded.
-  assumptions.push("no `deepspeed`/`fsdp` key here: read as a single GPU or DDP launch (an `accelerate launch --config_file` with DeepSpeed or FSDP changes the table: fp32 master weights).");
+  if (ctx.launcherFrom === "assumed") assumptions.push("no `deepspeed`/`fsdp` key here: read as a single GPU or DDP launch (an `accelerate launch --config_file` with DeepSpeed or FSDP changes the table: fp32 master weights).");
   const parallel = W ? layout({ dp_replicate: W }) : undefined;
   const layoutName = W && W > 1 ? "DDP" : "single GPU / DDP";
   const base = { layoutName, ...(parallel ? { parallel } : {}), notes, assumptions };

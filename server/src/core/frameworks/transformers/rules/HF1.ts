@@ -18,25 +18,27 @@ export const HF1: FrameworkRule<TransformersContext> = {
   codes: ["transformers/HF1"],
   run(ctx) {
     const d = diagnostics("transformers");
-    const { load, bf16, fp16, pureBf16, launcher, v } = ctx;
+    const { load, amp, pureBf16, launcher, v, launcherFrom, accel } = ctx;
     if (launcher === "fsdp" || pureBf16 || ctx.adapters) return d.out;
-    if (!(bf16.value || fp16.value) || !(load.value === "bfloat16" || load.value === "float16")) return d.out;
+    if (amp.value === "no" || !(load.value === "bfloat16" || load.value === "float16")) return d.out;
     const r = transformersResolution(ctx);
     if (!r.pure16 || launcher !== "plain") return d.out;
     const low = load.value === "bfloat16" ? "bf16" : "fp16";
-    const explicit = load.source === "file" && (bf16.value ? bf16.source === "file" : fp16.source === "file");
-    const sev = "information";
-    const at = load.entry?.value.range ?? (bf16.value ? ctx.bf16E : ctx.fp16E)?.value.range ?? v.keyRange(v.childKeys()[0] ?? "");
+    const explicit = load.source === "file" && (amp.source === "file" || amp.source === "launcher");
+    // Warning only when the launcher is known to be plain/DDP (the accelerate config named by a directive or a run script).
+    const known = launcherFrom === "accelerate";
+    const sev = explicit && known ? "warning" : "information";
+    const launchTag = known ? `[${accel!.distType === "NO" ? "one process" : "DDP"}, from ${accel!.rel}]` : "[assumed: no DeepSpeed/FSDP launcher]";
+    const at = load.entry?.value.range ?? (amp.value === "bf16" ? ctx.bf16E : ctx.fp16E)?.value.range ?? v.keyRange(v.childKeys()[0] ?? "");
     const fixes = load.entry ? [fix("Load the model in fp32 (autocast keeps fp32 master weights)", [replaceValue(load.entry, "float32")])] : undefined;
-    const amp = bf16.value ? bf16.detail : fp16.detail;
     d.add(
       "HF1",
       sev,
       at,
-      `${explicit ? "" : "[default] "}[assumed: no DeepSpeed/FSDP launcher] Model loaded in ${low} with ${bf16.value ? "`bf16`" : "`fp16`"} AMP: pure ${low}, no fp32 master weights`,
+      `${explicit ? "" : "[default] "}${launchTag} Model loaded in ${low} with \`${amp.value}\` AMP: pure ${low}, no fp32 master weights`,
       fixes,
       undefined,
-      `The model is loaded in ${low} (${load.detail}) and ${amp} only wraps the forward pass in torch.autocast. Launched on a single GPU or with DDP (no \`deepspeed\`/\`fsdp\` key here; the launcher may be chosen by \`accelerate launch --config_file\`), nothing upcasts the parameters, so weights, gradients and the optimizer state (AdamW moments) are all ${low}: small updates round away. Load in fp32 (\`torch_dtype: float32\`) for fp32 master weights, use DeepSpeed ZeRO (fp32 master partitions), or accept pure ${low}.`,
+      `The model is loaded in ${low} (${load.detail}) and ${amp.detail} only wraps the forward pass in torch.autocast. ${known ? `Launched with ${accel!.rel} (${accel!.how}) as \`distributed_type: ${accel!.distType}\`` : "Launched on a single GPU or with DDP (no \`deepspeed\`/\`fsdp\` key here; the launcher may be chosen by \`accelerate launch --config_file\`)"}, nothing upcasts the parameters, so weights, gradients and the optimizer state (AdamW moments) are all ${low}: small updates round away. Load in fp32 (\`torch_dtype: float32\`) for fp32 master weights, use DeepSpeed ZeRO (fp32 master partitions), or accept pure ${low}.`,
     );
     return d.out;
   },

@@ -14,17 +14,19 @@ export const HF2: FrameworkRule<TransformersContext> = {
   codes: ["transformers/HF2"],
   run(ctx) {
     const d = diagnostics("transformers");
-    const { launcher, bf16, fp16, pureBf16, load, versions, fsdpVersion, v } = ctx;
-    if (launcher !== "fsdp" || !(bf16.value || fp16.value || pureBf16)) return d.out;
-    const low = bf16.value || pureBf16 ? "bf16" : "fp16";
-    const fsdpE = v.entry("fsdp");
+    const { launcher, amp, load, versions, fsdpVersion, v, accel, launcherFrom } = ctx;
+    if (launcher !== "fsdp" || amp.value === "no") return d.out;
+    const low = amp.value;
+    // The anchor: `fsdp` here, or (FSDP from the accelerate config) the first key of this file.
+    const fsdpE = v.entry("fsdp") ?? (launcherFrom === "accelerate" ? v.entry(v.childKeys()[0] ?? "") : undefined);
+    void accel;
     const ver = fsdpVersion!.value;
     if (ver === 2 && fsdp2UpcastNoOp(versions.accelerate.value) && (load.value === "bfloat16" || load.value === "float16")) {
       const pinned = versions.pinned.accelerate && load.source === "file";
       d.add("HF2", pinned ? "warning" : "information", load.entry?.value.range ?? fsdpE?.value.range, `accelerate ${versions.accelerate.value}: the FSDP2 fp32 upcast is a no-op, the ${load.value === "bfloat16" ? "bf16" : "fp16"} weights stay the master copy`, undefined, undefined, `With FSDP2 and mixed precision, accelerate means to upcast the trainable parameters to fp32 before sharding, but at ${versions.accelerate.value} (${versions.accelerate.detail}) the upcast only rebinds a local variable (accelerate#3979), so the parameters loaded in ${load.detail} stay 16-bit: no fp32 master weights or optimizer state. Upgrade accelerate to 1.14.0 or load the model in fp32.`);
       return d.out;
     }
-    d.add("HF2", "information", fsdpE?.value.range, `FSDP${ver} through accelerate reduces gradients in ${low} (reduce_dtype follows \`${low === "bf16" && !bf16.value ? "pure_bf16" : low}\`)`, undefined, undefined, `accelerate builds the FSDP${ver} MixedPrecision policy with param_dtype = reduce_dtype = ${low} from the Trainer's mixed precision, so gradients are reduced across ranks in ${low}. An fp32 reduction needs a mixed_precision_policy with reduce_dtype float32 in the accelerate config.`);
+    d.add("HF2", "information", fsdpE?.value.range, `FSDP${ver} through accelerate reduces gradients in ${low} (reduce_dtype follows the ${low} mixed precision)`, undefined, undefined, `accelerate builds the FSDP${ver} MixedPrecision policy with param_dtype = reduce_dtype = ${low} from the Trainer's mixed precision, so gradients are reduced across ranks in ${low}. An fp32 reduction needs a mixed_precision_policy with reduce_dtype float32 in the accelerate config.`);
     return d.out;
   },
 };

@@ -25,8 +25,9 @@ export const HF3: FrameworkRule<TransformersContext> = {
   codes: ["transformers/HF3"],
   run(ctx) {
     const d = diagnostics("transformers");
-    const { ds, dsSource, v, dialect, bf16, fp16 } = ctx;
-    if (!ds || (dsSource !== "file" && dsSource !== "inline")) return d.out;
+    const { ds, dsSource, v, dialect, bf16, fp16, accel } = ctx;
+    // The accelerate launcher's DeepSpeed file goes through the same fill_match (trainer.py:5537-5538 and 5565-5575@4.57.1).
+    if (!ds || !(dsSource === "file" || dsSource === "inline" || (dsSource === "launcher" && accel?.ds))) return d.out;
     const num = (key: keyof typeof TA_DEFAULTS): Check["hf"] => {
       const e = v.entry(key);
       const n = v.num(key);
@@ -44,7 +45,7 @@ export const HF3: FrameworkRule<TransformersContext> = {
       { ds: ["gradient_clipping"], hfKey: "max_grad_norm", hf: num("max_grad_norm") },
       { ds: ["train_micro_batch_size_per_gpu"], hfKey: "per_device_train_batch_size", hf: v.bool("auto_find_batch_size") === true ? undefined : num("per_device_train_batch_size") },
     ];
-    const name = dsSource === "inline" ? "the inline `deepspeed:` mapping" : ctx.dsRel!;
+    const name = dsSource === "inline" ? "the inline `deepspeed:` mapping" : dsSource === "launcher" ? accel!.dsRel! : ctx.dsRel!;
     for (const c of checks) {
       if (!c.hf) continue;
       const e = ds.view.entry(...c.ds);
@@ -64,7 +65,7 @@ export const HF3: FrameworkRule<TransformersContext> = {
         undefined,
         `The Trainer fills the DeepSpeed config from TrainingArguments and refuses explicit values that differ: \`${key}: ${String(dsVal)}\` in ${name} against ${c.hf.label} here (\`${c.hfKey}\`). It raises ValueError "Please correct the following DeepSpeed config values that mismatch TrainingArguments values … The easiest method is to set these DeepSpeed config values to 'auto'."${c.hf.certain ? "" : " The value here is a default that depends on the version or on TRL's own defaults; say it explicitly to be sure."}`,
       );
-      if (dsSource === "file") relateLast(d, "transformers/HF3", ds.path, e.range, `${key} is set here`);
+      if (dsSource !== "inline") relateLast(d, "transformers/HF3", ds.path, e.range, `${key} is set here`);
     }
     return d.out;
   },

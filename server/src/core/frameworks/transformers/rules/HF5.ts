@@ -13,9 +13,9 @@ import { isFlash } from "../context";
 
 export const HF5: FrameworkRule<TransformersContext> = {
   codes: ["transformers/HF5"],
-  run({ attn, load, bf16, fp16, pureBf16, launcher, ds }) {
+  run({ attn, load, bf16, amp, launcher, ds }) {
     const d = diagnostics("transformers");
-    if (!attn || !isFlash(attn.value) || bf16.value || fp16.value || pureBf16) return d.out;
+    if (!attn || !isFlash(attn.value) || amp.value !== "no") return d.out;
     // DeepSpeed casts the module to its own mode; an "auto"/explicit bf16 file changes the compute dtype.
     if (launcher === "deepspeed" && (!ds || ds.facts.mode !== "fp32" || ds.facts.autoPrecision)) return d.out;
     if (load.value !== "float32") return d.out;

@@ -8,6 +8,7 @@ import { HF3 } from "./HF3";
 import { HF4 } from "./HF4";
 import { HF5 } from "./HF5";
 import { HF6 } from "./HF6";
+import { HF7 } from "./HF7";
 import { HF8 } from "./HF8";
 
-export const TRANSFORMERS_RULES: readonly FrameworkRule<TransformersContext>[] = [parseNotesRule("transformers"), HF8, HF3, HF4, HF5, HF6, HF2, HF1, yamlBooleansRule("transformers", () => false, looksBoolKey)];
+export const TRANSFORMERS_RULES: readonly FrameworkRule<TransformersContext>[] = [parseNotesRule("transformers"), HF8, HF7, HF3, HF4, HF5, HF6, HF2, HF1, yamlBooleansRule("transformers", () => false, looksBoolKey)];
