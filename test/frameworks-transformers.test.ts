@@ -333,3 +333,30 @@ bf16: true
     assert.equal(other.layoutName, "single GPU / DDP");
   });
 });
+
+describe("transformers: the three-file case through the CLI", () => {
+  it("`check --format json` on the TRL config resolves the run script's accelerate config and its DeepSpeed JSON", async () => {
+    // The CLI's file access (host/nodeEnv.ts) over a real folder, exit code 1 on the HF3 error.
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { runCliCaptured } = await import("./support/cli");
+    const root = mkdtempSync(join(tmpdir(), "pl-i23-"));
+    for (const d of ["scripts", "recipes/accelerate_configs", "recipes/ds", "recipes/sft"]) mkdirSync(join(root, d), { recursive: true });
+    writeFileSync(join(root, "scripts/train.sh"), SCRIPT);
+    writeFileSync(join(root, "recipes/accelerate_configs/zero3.yaml"), ACCEL_DS);
+    writeFileSync(join(root, "recipes/ds/zero3.json"), DS_AUTO.replace('"gradient_accumulation_steps": "auto"', '"gradient_accumulation_steps": 2'));
+    writeFileSync(join(root, "recipes/sft/config.yaml"), `${TRL}torch_dtype: bfloat16\nbf16: true\ngradient_accumulation_steps: 4\n`);
+    const r = runCliCaptured(["check", "--format", "json", join(root, "recipes/sft/config.yaml")], root);
+    const f = JSON.parse(r.out).files[0];
+    assert.equal(f.framework, "transformers");
+    // ZeRO-3 shards over the launcher's 8 processes.
+    assert.deepEqual([f.worldSize.value, f.worldSize.source, f.parallel.dp_shard], [8, "launcher", 8]);
+    assert.deepEqual([f.precision.paramStorage.dtype, f.precision.compute.dtype, f.precision.gradReduce.dtype], ["float32", "bfloat16", "bfloat16"]);
+    const hf3 = f.diagnostics.filter((d: { code: string }) => d.code === "transformers/HF3");
+    assert.equal(hf3.length, 1);
+    assert.equal(hf3[0].severity, "error");
+    assert.match(hf3[0].message, /recipes\/ds\/zero3\.json sets `gradient_accumulation_steps: 2`/);
+    assert.equal(r.code, 1);
+  });
+});
