@@ -352,7 +352,7 @@ describe("transformers: the three-file case through the CLI", () => {
     assert.equal(f.framework, "transformers");
     // ZeRO-3 shards over the launcher's 8 processes.
     assert.deepEqual([f.worldSize.value, f.worldSize.source, f.parallel.dp_shard], [8, "launcher", 8]);
-    assert.deepEqual([f.precision.paramStorage.dtype, f.precision.compute.dtype, f.precision.gradReduce.dtype], ["float32", "bfloat16", "bfloat16"]);
+    assert.deepEqual([f.precision.paramStorage, f.precision.compute, f.precision.gradReduce], ["float32", "bfloat16", "bfloat16"]);
     const hf3 = f.diagnostics.filter((d: { code: string }) => d.code === "transformers/HF3");
     assert.equal(hf3.length, 1);
     assert.equal(hf3[0].severity, "error");
