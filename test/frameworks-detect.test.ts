@@ -24,7 +24,7 @@ describe("framework detection", () => {
   it("registers the analysers in the spec's order, torchtitan first", () => {
     assert.deepEqual(
       FRAMEWORKS.map((f) => f.id),
-      ["torchtitan", "deepspeed", "accelerate", "torchtune", "axolotl", "lightning"],
+      ["torchtitan", "deepspeed", "accelerate", "torchtune", "axolotl", "lightning", "transformers"],
     );
   });
 

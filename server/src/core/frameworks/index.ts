@@ -9,8 +9,9 @@ import { deepspeedAnalyzer } from "./deepspeed/analyzer";
 import { lightningAnalyzer } from "./lightning/analyzer";
 import { torchtuneAnalyzer } from "./torchtune/analyzer";
 import { torchtitanAnalyzer } from "./torchtitan/analyzer";
+import { transformersAnalyzer } from "./transformers/analyzer";
 
-export const FRAMEWORKS: readonly FrameworkAnalyzer[] = [torchtitanAnalyzer, deepspeedAnalyzer, accelerateAnalyzer, torchtuneAnalyzer, axolotlAnalyzer, lightningAnalyzer];
+export const FRAMEWORKS: readonly FrameworkAnalyzer[] = [torchtitanAnalyzer, deepspeedAnalyzer, accelerateAnalyzer, torchtuneAnalyzer, axolotlAnalyzer, lightningAnalyzer, transformersAnalyzer];
 
 export function frameworkById(id: string): FrameworkAnalyzer | undefined {
   return FRAMEWORKS.find((f) => f.id === (id as FrameworkId));

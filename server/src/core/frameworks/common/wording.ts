@@ -26,7 +26,7 @@ export function nearest(s: string, choices: readonly string[]): string | undefin
   return bestD <= limit ? best : undefined;
 }
 
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   if (a.length * b.length > 1_000_000) return Math.max(a.length, b.length);
   const dp = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) dp[0]![j] = j;

@@ -1,0 +1,199 @@
+/**
+ * Everything a transformers rule reads, computed once per document version: the dialect, the pinned versions,
+ * each precision fact with its source (the file, a version-dependent default, an assumption), the launcher
+ * (DeepSpeed from `deepspeed:`, FSDP from `fsdp`/`fsdp_config`, else plain/DDP) and the linked DeepSpeed file.
+ */
+import type { AnalysisEnv, AnalysisSettings, Sourced } from "../../analysis";
+import type { ConfigDocument, ConfigEntry } from "../../model";
+import type { DType } from "../../types";
+import { packagePin } from "../../workspace/packagePin";
+import { versionAtLeast } from "../../workspace/packagePin";
+import { settingWorldSize } from "../common/resolvedLayout";
+import { View } from "../common/view";
+import { dsFacts } from "../deepspeed/facts";
+import { loadDs, type LinkedDs } from "../deepspeed/linked";
+import { parseJsonDocument } from "../../parse/json";
+import { defaultFsdpVersion, FLASH_ATTN, NEWEST, TRL_DTYPE_FP32_SINCE, trlBf16DefaultTrue, TRL_BF16_DEFAULT_SINCE } from "./data";
+import { detectDialect, type Dialect } from "./detect";
+import { findLauncher, type AccelerateLauncher } from "./launcher";
+
+export interface Versions {
+  transformers: Sourced<string>;
+  trl: Sourced<string>;
+  llamafactory: Sourced<string>;
+  accelerate: Sourced<string>;
+  /** True where the value is a pin (else the newest read is assumed). */
+  pinned: { transformers: boolean; trl: boolean; llamafactory: boolean; accelerate: boolean };
+}
+
+export type LoadDtype = DType | "auto" | "unknown";
+
+export interface TransformersContext {
+  doc: ConfigDocument;
+  settings: AnalysisSettings;
+  env: AnalysisEnv;
+  v: View;
+  dialect: Dialect;
+  reason: string;
+  versions: Versions;
+  bf16E: ConfigEntry | undefined;
+  fp16E: ConfigEntry | undefined;
+  /** The `bf16` the Trainer runs with, with where it came from (`source`: "file", "default", "assumed"). */
+  bf16: Sourced<boolean>;
+  fp16: Sourced<boolean>;
+  /**
+   * The mixed precision the Accelerator runs with: TrainingArguments `fp16`/`bf16` when true override the
+   * launcher's `mixed_precision`, which is kept otherwise (training_args.py:1873-1878@4.57.1).
+   */
+  amp: Sourced<"bf16" | "fp16" | "no">;
+  /** The accelerate config this file is launched with (directive or run script), when found. */
+  accel: AccelerateLauncher | undefined;
+  /** LLaMA-Factory `pure_bf16`. */
+  pureBf16: boolean;
+  /** The dtype the model is loaded in, with the key that set it. */
+  load: Sourced<LoadDtype> & { entry?: ConfigEntry };
+  /** Trainable adapters (TRL `use_peft`, LLaMA-Factory `finetuning_type` other than full/freeze). */
+  adapters: string | undefined;
+  quantized: boolean;
+  attn: { value: string; entry: ConfigEntry } | undefined;
+  /** The launcher this file selects: DeepSpeed (`deepspeed`), FSDP (`fsdp`/`fsdp_config`), else plain/DDP. */
+  launcher: "deepspeed" | "fsdp" | "plain";
+  /** Where the launcher came from: this file's keys, the accelerate config, or nothing (plain assumed). */
+  launcherFrom: "file" | "accelerate" | "assumed";
+  fsdpVersion: Sourced<1 | 2> | undefined;
+  dsEntry: ConfigEntry | undefined;
+  dsRel: string | undefined;
+  ds: LinkedDs | undefined;
+  dsSource: "inline" | "file" | "missing" | "launcher" | undefined;
+  worldSize: Sourced<number> | undefined;
+}
+
+function pin(env: AnalysisEnv, pkgs: string[], newest: string, name: string): [Sourced<string>, boolean] {
+  for (const p of pkgs) {
+    const found = packagePin(env, p);
+    if (found) return [{ value: found.version, source: "pin", kind: "workspace-pin", detail: found.where }, true];
+  }
+  return [{ value: newest, source: "assumed", kind: "inferred", detail: `no ${name} pin found in the workspace; assuming the newest release read (${newest})` }, false];
+}
+
+export function versionsOf(env: AnalysisEnv): Versions {
+  const [transformers, a] = pin(env, ["transformers"], NEWEST.transformers, "transformers");
+  const [trl, b] = pin(env, ["trl"], NEWEST.trl, "TRL");
+  const [llamafactory, c] = pin(env, ["llamafactory", "llamafactory-cli"], NEWEST.llamafactory, "LLaMA-Factory");
+  const [accelerate, d] = pin(env, ["accelerate"], NEWEST.accelerate, "accelerate");
+  return { transformers, trl, llamafactory, accelerate, pinned: { transformers: a, trl: b, llamafactory: c, accelerate: d } };
+}
+
+const DTYPES: Record<string, DType> = { bfloat16: "bfloat16", bf16: "bfloat16", float16: "float16", fp16: "float16", half: "float16", float32: "float32", fp32: "float32", float: "float32" };
+
+export function transformersContext(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): TransformersContext {
+  const v = new View(doc);
+  const det = detectDialect(doc) ?? { dialect: "trainer" as Dialect, reason: "set by a `# precision-lens: framework=...` comment" };
+  const dialect = det.dialect;
+  const versions = versionsOf(env);
+  const bf16E = v.entry("bf16");
+  const fp16E = v.entry("fp16");
+  const fp16: Sourced<boolean> = v.bool("fp16") !== undefined ? { value: v.bool("fp16")!, source: "file", kind: "file", detail: "`fp16` in this file" } : { value: false, source: "default", kind: "default", detail: "TrainingArguments default `fp16: false`" };
+  let bf16: Sourced<boolean>;
+  if (v.bool("bf16") !== undefined) bf16 = { value: v.bool("bf16")!, source: "file", kind: "file", detail: "`bf16` in this file" };
+  else if (dialect === "trl") {
+    const on = trlBf16DefaultTrue(versions.trl.value) && !fp16.value;
+    bf16 = { value: on, source: versions.pinned.trl ? "default" : "assumed", kind: versions.pinned.trl ? "default" : "inferred", detail: on ? `TRL's default \`bf16: true\` when \`fp16\` is not set (TRL ≥ ${TRL_BF16_DEFAULT_SINCE}; ${versions.trl.detail})` : fp16.value ? "TRL's default `bf16 = not fp16`" : `TrainingArguments default \`bf16: false\` (TRL < ${TRL_BF16_DEFAULT_SINCE}; ${versions.trl.detail})` };
+  } else bf16 = { value: false, source: "default", kind: "default", detail: "TrainingArguments default `bf16: false`" };
+  const pureBf16 = dialect === "llamafactory" && v.bool("pure_bf16") === true;
+
+  // Adapters and quantization.
+  let adapters: string | undefined;
+  if (dialect === "llamafactory") {
+    const ft = v.str("finetuning_type") ?? "lora";
+    if (ft !== "full" && ft !== "freeze") adapters = ft;
+  } else if (v.bool("use_peft") === true) adapters = "lora";
+  const quantized = v.has("quantization_bit") && v.scalar("quantization_bit") !== null ? true : v.bool("load_in_4bit") === true || v.bool("load_in_8bit") === true;
+
+  const load = loadDtype(v, dialect, versions, bf16.value, fp16.value, pureBf16);
+
+  const attnE = v.entry("attn_implementation") ?? v.entry("model_init_kwargs", "attn_implementation") ?? (dialect === "llamafactory" ? v.entry("flash_attn") : undefined);
+  const attn = attnE && attnE.value.kind === "string" ? { value: attnE.value.value as string, entry: attnE } : undefined;
+
+  // Launcher: this file's `deepspeed`/`fsdp` keys, else the accelerate config it is launched with.
+  const accel = findLauncher(doc, env);
+  const dsEntry = v.entry("deepspeed");
+  const dsRel = v.str("deepspeed");
+  const dsInline = v.isSection("deepspeed");
+  let ds: LinkedDs | undefined;
+  let dsSource: TransformersContext["dsSource"];
+  if (dsInline) {
+    const view = v.at("deepspeed");
+    ds = { path: "the inline `deepspeed:` mapping", doc, view, facts: dsFacts(view) };
+    dsSource = "inline";
+  } else if (dsRel) {
+    ds = loadDs(env, dsRel);
+    dsSource = ds ? "file" : "missing";
+  }
+  const fsdpRaw = v.entry("fsdp");
+  const fsdpOn = fsdpRaw !== undefined && ((fsdpRaw.value.kind === "string" && (fsdpRaw.value.value as string).trim() !== "") || (fsdpRaw.value.kind === "boolean" && fsdpRaw.value.value === true) || (fsdpRaw.value.kind === "array" && v.entriesUnder("fsdp").length > 0));
+  let launcher: TransformersContext["launcher"] = dsRel || dsInline ? "deepspeed" : fsdpOn ? "fsdp" : "plain";
+  let launcherFrom: TransformersContext["launcherFrom"] = launcher !== "plain" ? "file" : "assumed";
+  let fsdpVersion: Sourced<1 | 2> | undefined;
+  if (launcherFrom === "assumed" && accel) {
+    launcherFrom = "accelerate";
+    if (accel.distType === "DEEPSPEED") {
+      launcher = "deepspeed";
+      if (accel.ds) ds = accel.ds;
+      else {
+        // accelerate builds the DeepSpeed config from `deepspeed_config` (zero_stage, mixed precision filled in).
+        const stage = accel.zeroStage ?? "auto";
+        const view = new View(parseJsonDocument("transformers-launcher:deepspeed.json", JSON.stringify({ zero_optimization: { stage }, bf16: { enabled: "auto" }, fp16: { enabled: "auto" } })));
+        ds = { path: `the accelerate config ${accel.rel} (\`deepspeed_config.zero_stage: ${String(stage)}\`)`, doc: view.doc, view, facts: dsFacts(view), ...(accel.dsRel ? { missing: "unknown" as const } : {}) };
+      }
+      dsSource = "launcher";
+    } else if (accel.distType === "FSDP") {
+      launcher = "fsdp";
+      fsdpVersion = { value: accel.fsdpVersion, source: "launcher", kind: "run-script", detail: `\`fsdp_config.fsdp_version\` in ${accel.rel} (${accel.how})` };
+    }
+  }
+  if (launcher === "fsdp" && !fsdpVersion) {
+    const raw = v.int("fsdp_config", "version") ?? v.int("fsdp_config", "fsdp_version");
+    if (raw === 1 || raw === 2) fsdpVersion = { value: raw, source: "file", kind: "file", detail: "`fsdp_config.version` in this file" };
+    else {
+      const d = defaultFsdpVersion(versions.transformers.value);
+      fsdpVersion = { value: d, source: versions.pinned.transformers ? "default" : "assumed", kind: versions.pinned.transformers ? "default" : "inferred", detail: `no \`fsdp_config.version\`: transformers ${versions.transformers.value} defaults to FSDP${d} (${versions.transformers.detail})` };
+    }
+  }
+  const amp: Sourced<"bf16" | "fp16" | "no"> =
+    fp16.value ? { value: "fp16", source: fp16.source, kind: fp16.kind, detail: fp16.detail }
+    : bf16.value || pureBf16 ? { value: "bf16", source: pureBf16 ? "file" : bf16.source, kind: pureBf16 ? "file" : bf16.kind, detail: pureBf16 ? "`pure_bf16` in this file" : bf16.detail }
+    : accel?.mixed === "bf16" || accel?.mixed === "fp16" ? { value: accel.mixed, source: "launcher", kind: "run-script", detail: `\`mixed_precision: ${accel.mixed}\` in ${accel.rel} (kept: \`bf16\`/\`fp16\` are off here)` }
+    : { value: "no", source: bf16.source === "file" && fp16.source === "file" ? "file" : bf16.source, kind: bf16.source === "file" && fp16.source === "file" ? "file" : bf16.kind, detail: bf16.source === "file" ? "`bf16: false` in this file" : bf16.detail };
+  const worldSize = settingWorldSize(settings.worldSize) ?? accel?.numProcesses;
+  return { doc, settings, env, v, dialect, reason: det.reason, versions, bf16E, fp16E, bf16, fp16, amp, accel, pureBf16, load, adapters, quantized, attn, launcher, launcherFrom, fsdpVersion, dsEntry, dsRel, ds, dsSource, worldSize };
+}
+
+/** The load dtype and the key that set it (or the default that applies). */
+function loadDtype(v: View, dialect: Dialect, versions: Versions, bf16: boolean, fp16: boolean, pureBf16: boolean): Sourced<LoadDtype> & { entry?: ConfigEntry } {
+  if (dialect === "llamafactory") {
+    // LLaMA-Factory loads in `compute_dtype` = bf16 if `bf16`/`pure_bf16`, fp16 if `fp16` (hparams/parser.py:512-515@v0.9.5),
+    // else `infer_dtype` / the checkpoint's dtype (model/patcher.py:321-325@v0.9.5).
+    if (bf16 || pureBf16) return { value: "bfloat16", source: "file", kind: "file", detail: `LLaMA-Factory loads in the compute dtype (\`${pureBf16 ? "pure_bf16" : "bf16"}\`)` };
+    if (fp16) return { value: "float16", source: "file", kind: "file", detail: "LLaMA-Factory loads in the compute dtype (`fp16`)" };
+    const inf = v.str("infer_dtype");
+    if (inf && DTYPES[inf]) return { value: DTYPES[inf]!, source: "file", kind: "file", detail: "`infer_dtype`", entry: v.entry("infer_dtype")! };
+    return { value: "auto", source: "default", kind: "default", detail: "no `bf16`/`fp16`: LLaMA-Factory infers the dtype from the checkpoint (infer_optim_dtype)" };
+  }
+  for (const path of [["torch_dtype"], ["dtype"], ["model_init_kwargs", "torch_dtype"], ["model_init_kwargs", "dtype"]]) {
+    const e = v.entry(...path);
+    if (!e || e.value.kind !== "string") continue;
+    const s = e.value.value as string;
+    const d = s === "auto" ? "auto" : DTYPES[s.replace(/^torch\./, "")];
+    if (d) return { value: d, source: "file", kind: "file", detail: `\`${path.join(".")}: ${s}\``, entry: e };
+  }
+  if (dialect === "trl") {
+    if (versionAtLeast(versions.trl.value, TRL_DTYPE_FP32_SINCE)) return { value: "float32", source: versions.pinned.trl ? "default" : "assumed", kind: versions.pinned.trl ? "default" : "inferred", detail: `TRL's ModelConfig default \`dtype: float32\` (TRL ≥ ${TRL_DTYPE_FP32_SINCE}; ${versions.trl.detail})` };
+    if (!versionAtLeast(versions.transformers.value, "5.0.0")) return { value: "float32", source: versions.pinned.transformers ? "default" : "assumed", kind: versions.pinned.transformers ? "default" : "inferred", detail: `no dtype set: from_pretrained loads fp32 in transformers 4 (${versions.transformers.detail})` };
+    return { value: "auto", source: "default", kind: "default", detail: "no dtype set: transformers 5 loads in the checkpoint's dtype" };
+  }
+  void bf16;
+  return { value: "unknown", source: "assumed", kind: "inferred", detail: "the load dtype is chosen by the training script, not by this file" };
+}
+
+export const isFlash = (s: string): boolean => FLASH_ATTN.includes(s) || /^kernels-community\/flash-attn/.test(s);

@@ -1,0 +1,98 @@
+/**
+ * The transformers framework's tables: detection markers, the versioned key table (keys.ts, generated from
+ * the argument dataclasses at sampled releases), the version-dependent defaults and the sources they were
+ * read from.
+ */
+import { versionAtLeast } from "../../workspace/packagePin";
+import { LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TRAINING_ARGS, TRANSFORMERS_SAMPLED, TRL_ARGS } from "./keys";
+
+export { LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TRAINING_ARGS, TRANSFORMERS_SAMPLED, TRL_ARGS };
+
+/** TrainingArguments keys that mark a training-argument file (none of them is in a model/generation/tokenizer config or a dataset card). */
+export const TRAINER_MARKERS: ReadonlySet<string> = new Set([
+  "output_dir", "per_device_train_batch_size", "per_device_eval_batch_size", "gradient_accumulation_steps", "learning_rate",
+  "num_train_epochs", "max_steps", "lr_scheduler_type", "warmup_ratio", "warmup_steps", "logging_steps", "logging_strategy",
+  "save_steps", "save_strategy", "save_total_limit", "eval_strategy", "evaluation_strategy", "eval_steps", "gradient_checkpointing",
+  "optim", "weight_decay", "report_to", "push_to_hub", "hub_model_id", "do_train", "overwrite_output_dir", "ddp_timeout",
+  "max_grad_norm", "dataloader_num_workers", "per_device_train_batch_size", "bf16", "fp16", "tf32", "fsdp", "fsdp_config", "deepspeed",
+]);
+
+/** Keys only TRL's configs and script arguments have (trl/trainer/*_config.py, trl/scripts/utils.py, model_config.py). */
+export const TRL_MARKERS: ReadonlySet<string> = new Set([
+  "dataset_name", "dataset_mixture", "max_seq_length", "max_length", "max_prompt_length", "max_completion_length", "packing",
+  "use_vllm", "num_generations", "beta", "loss_type", "use_peft", "lora_r", "lora_alpha", "chat_template", "dataset_text_field",
+  "model_init_kwargs", "dataset_num_proc", "reward_funcs", "completion_only_loss", "assistant_only_loss", "torch_dtype", "dtype",
+  "attn_implementation", "model_revision", "dataset_config", "dataset_train_split", "dataset_test_split", "vllm_mode",
+]);
+
+/** LLaMA-Factory's `stage` values (hparams/finetuning_args.py `stage` at v0.9.5). */
+export const LLAMAFACTORY_STAGES: readonly string[] = ["pt", "sft", "rm", "ppo", "dpo", "kto"];
+
+/** The newest releases read for this framework (assumed when nothing is pinned). */
+export const NEWEST = { transformers: "5.24.0", trl: "1.9.0", llamafactory: "0.9.5", accelerate: "1.14.0" } as const;
+
+/**
+ * TRL's `bf16` defaults to `not fp16` from v0.19.0 (trl/trainer/sft_config.py:252@v0.19.0, and every other
+ * config; trl/trainer/base_config.py:105@v1.9.0); before it was TrainingArguments' False (transformers#39849).
+ */
+export const TRL_BF16_DEFAULT_SINCE = "0.19.0";
+export const trlBf16DefaultTrue = (trl: string): boolean => versionAtLeast(trl, TRL_BF16_DEFAULT_SINCE);
+
+/**
+ * TRL's ModelConfig `dtype` defaults to "float32" from v1.0.0 (trl/trainer/model_config.py:91@v1.0.0); before it
+ * was None (`torch_dtype`, model_config.py:90@v0.19.0), which leaves from_pretrained's default: fp32 in
+ * transformers 4, the checkpoint's dtype in transformers 5 (sft_trainer.py:819-821@v1.9.0).
+ */
+export const TRL_DTYPE_FP32_SINCE = "1.0.0";
+
+/**
+ * accelerate's FSDP2 upcast of low-precision trainable parameters to fp32 only rebinds a local variable in
+ * v1.13.0 (src/accelerate/utils/fsdp_utils.py:740@v1.13.0), so nothing is upcast (accelerate#3979); v1.14.0
+ * assigns `param.data` (fsdp_utils.py:714@v1.14.0, accelerate#3985). v1.12.0 upcasts the whole model
+ * (fsdp_utils.py:712@v1.12.0).
+ */
+export function fsdp2UpcastNoOp(accelerate: string): boolean {
+  return versionAtLeast(accelerate, "1.13.0") && !versionAtLeast(accelerate, "1.14.0");
+}
+
+/**
+ * The FSDP version when `fsdp_config.version` is not set: 1 at transformers 5.0.0
+ * (training_args.py:2753@5.0.0), 2 at 5.24.0 (training_args.py:2916@5.24.0); the switch lies between the two
+ * sampled releases, so a pin in between is read as the older default.
+ */
+export function defaultFsdpVersion(transformers: string): 1 | 2 {
+  return versionAtLeast(transformers, "5.24.0") ? 2 : 1;
+}
+
+/** The TrainingArguments defaults the DeepSpeed `fill_match` compares (training_args.py@4.57.1 field defaults). */
+export const TA_DEFAULTS = { per_device_train_batch_size: 8, gradient_accumulation_steps: 1, max_grad_norm: 1.0 } as const;
+
+/** The sampled transformers release whose table applies to a pinned version (the newest sampled one not after it). */
+export function sampledFor(version: string): string {
+  let best: string = TRANSFORMERS_SAMPLED[0];
+  for (const s of TRANSFORMERS_SAMPLED) if (versionAtLeast(version, s)) best = s;
+  return best;
+}
+
+/** Whether a TrainingArguments key exists at a sampled release (the table's first/last sampled releases bound it). */
+export function taKeyAt(key: string, sampled: string): boolean | undefined {
+  const r = TRAINING_ARGS[key];
+  if (!r) return undefined;
+  return versionAtLeast(sampled, r[0]) && versionAtLeast(r[1], sampled);
+}
+
+/** Every key the dialect's parser knows (union over the sampled releases). */
+export function knownKeys(dialect: "llamafactory" | "trl" | "trainer"): Set<string> {
+  const s = new Set<string>(Object.keys(TRAINING_ARGS));
+  if (dialect === "trl") for (const k of Object.keys(TRL_ARGS)) s.add(k);
+  if (dialect === "llamafactory") {
+    for (const k of Object.keys(LLAMAFACTORY_ARGS)) s.add(k);
+    for (const k of SEQ2SEQ_ARGS) s.add(k);
+  }
+  // TRL's loader reads `env` itself (trl/scripts/utils.py:330-334@v1.9.0).
+  if (dialect === "trl") s.add("env");
+  return s;
+}
+
+/** FlashAttention implementations that need fp16/bf16 inputs. */
+export const FLASH_ATTN = ["flash_attention_2", "flash_attention_3", "fa2", "fa3"];

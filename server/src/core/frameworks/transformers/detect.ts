@@ -1,0 +1,38 @@
+/**
+ * transformers TrainingArguments files by content: LLaMA-Factory (`llamafactory-cli train x.yaml`), TRL
+ * (`trl sft --config x.yaml`, alignment-handbook and open-r1 recipes) and plain TrainingArguments YAML/JSON
+ * argument files (`HfArgumentParser.parse_yaml_file` / `parse_json_file`). Registered last, so the files the
+ * other frameworks claim stay theirs; decoys (a model's config.json, generation_config.json, tokenizer
+ * configs, dataset cards) carry none of the training keys below and stay silent.
+ */
+import type { ConfigDocument } from "../../model";
+import { View } from "../common/view";
+import { LLAMAFACTORY_STAGES, TRAINER_MARKERS, TRL_MARKERS } from "./data";
+
+export type Dialect = "llamafactory" | "trl" | "trainer";
+
+/** The dialect and the reason, or undefined. */
+export function detectDialect(doc: ConfigDocument): { dialect: Dialect; reason: string } | undefined {
+  const v = new View(doc);
+  const top = v.childKeys();
+  // What another framework owns (they are detected first; this keeps a partial file of theirs out too).
+  if (["base_model", "distributed_type", "zero_optimization", "train_micro_batch_size_per_gpu", "trainer", "_component_"].some((k) => v.has(k))) return undefined;
+  if (doc.entries.some((e) => e.path[e.path.length - 1] === "_component_")) return undefined;
+  const markers = top.filter((k) => TRAINER_MARKERS.has(k));
+  const stage = v.str("stage");
+  const lfStage = stage !== undefined && LLAMAFACTORY_STAGES.includes(stage);
+  const ft = v.str("finetuning_type");
+  if ((lfStage || ft !== undefined) && (v.has("template") || v.has("dataset") || v.has("model_name_or_path")) && (lfStage || ["lora", "full", "freeze", "oft"].includes(ft ?? ""))) {
+    const which = [lfStage ? `\`stage: ${stage}\`` : undefined, ft ? `\`finetuning_type: ${ft}\`` : undefined].filter(Boolean).join(" and ");
+    return { dialect: "llamafactory", reason: `has ${which} with training arguments (LLaMA-Factory \`llamafactory-cli train\` config)` };
+  }
+  if (markers.length < 3) return undefined;
+  const trl = top.filter((k) => TRL_MARKERS.has(k));
+  const list = (xs: string[]) => xs.slice(0, 3).map((x) => `\`${x}\``).join(", ");
+  if (trl.length) return { dialect: "trl", reason: `has TrainingArguments keys (${list(markers)}) and TRL keys (${list(trl)}) (TRL \`--config\` file)` };
+  return { dialect: "trainer", reason: `has TrainingArguments keys (${list(markers)}) (an HfArgumentParser argument file)` };
+}
+
+export function detectTransformers(doc: ConfigDocument): string | undefined {
+  return detectDialect(doc)?.reason;
+}

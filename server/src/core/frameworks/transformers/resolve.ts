@@ -1,0 +1,124 @@
+/**
+ * transformers resolution into the shared precision model, per launcher: DeepSpeed (the linked JSON resolved
+ * by the DeepSpeed analyser, `"auto"` filled from `bf16`/`fp16` here, integrations/deepspeed.py
+ * `trainer_config_process`), accelerate FSDP1/FSDP2 (MixedPrecision with param = reduce = the AMP dtype,
+ * accelerate utils/dataclasses.py:2116-2118@v1.14.0; trainable parameters upcast to fp32 except FSDP2 at
+ * accelerate 1.13.0), and plain/DDP (torch.autocast over parameters in their load dtype). Every row names the
+ * key (or the default) that set it.
+ */
+import type { Mechanism, ParallelLayout } from "../../analysis";
+import type { DType } from "../../types";
+import { dsTable } from "../deepspeed/resolve";
+import { dt, noReduce, type PrecisionTable, type Row } from "../common/precisionTable";
+import { layout } from "../common/resolvedLayout";
+import { fsdp2UpcastNoOp } from "./data";
+import type { TransformersContext } from "./context";
+
+export interface TransformersResolution {
+  layoutName: string;
+  parallel?: ParallelLayout;
+  mechanism: Mechanism;
+  meaning: string;
+  table: PrecisionTable;
+  setBy?: string;
+  notes: string[];
+  assumptions: string[];
+  /** True when parameters stay in a 16-bit dtype with no fp32 master copy. */
+  pure16: boolean;
+}
+
+const SHORT: Record<string, string> = { bfloat16: "bf16", float16: "fp16", float32: "fp32" };
+
+export function transformersResolution(ctx: TransformersContext): TransformersResolution {
+  const r = resolve(ctx);
+  if (ctx.worldSize?.value === 1) r.table.R = noReduce();
+  return r;
+}
+
+function resolve(ctx: TransformersContext): TransformersResolution {
+  const { bf16, fp16, amp, load, launcher, ds, adapters, pureBf16, worldSize, accel } = ctx;
+  const notes: string[] = [];
+  const assumptions: string[] = [];
+  const W = worldSize?.value;
+  for (const s of [bf16, fp16, load]) if (s.source === "assumed") assumptions.push(s.detail);
+  const low: DType | undefined = amp.value === "bf16" ? "bfloat16" : amp.value === "fp16" ? "float16" : undefined;
+  const ampKey = !low ? "" : amp.source === "file" ? (pureBf16 ? "`pure_bf16`" : `\`${amp.value}: true\``) : amp.source === "launcher" ? amp.detail : `\`bf16\` (${bf16.detail})`;
+  void fp16;
+  if (accel && ctx.launcherFrom === "accelerate") notes.push(`Launched with the accelerate config ${accel.rel} (${accel.how}): \`distributed_type: ${accel.distType ?? "?"}\`${accel.mixed ? `, \`mixed_precision: ${accel.mixed}\`` : ""}.`);
+  const L = load.value;
+  const loadRow = (why: string): Row => (L === "auto" || L === "unknown" ? dt(L === "auto" ? "checkpoint dtype" : "load dtype", `${load.detail}${why}`) : dt(L, `${load.detail}${why}`));
+
+  if (launcher === "deepspeed") {
+    const requested = low === "bfloat16" ? "bf16" : low === "float16" ? "fp16" : "fp32";
+    if (ds) {
+      const t = dsTable(ds.facts, requested);
+      const stage = ds.facts.stage;
+      const where = ctx.dsSource === "inline" ? ds.path : ctx.dsSource === "launcher" ? (accel?.ds ? `the DeepSpeed file ${accel.dsRel} (from ${accel.rel})` : ds.path) : `the DeepSpeed file ${ctx.dsRel}`;
+      notes.push(`Precision from ${where}; its \`"auto"\` values are filled from this file by the Trainer (transformers integrations/deepspeed.py \`trainer_config_process\`).`);
+      const parallel = W ? layout(stage === 3 ? { dp_shard: W } : { dp_replicate: W }) : undefined;
+      return { layoutName: `DeepSpeed ZeRO-${typeof stage === "number" ? stage : "auto"}`, ...(parallel ? { parallel } : {}), mechanism: t.mechanism, meaning: t.meaning, table: t.table, notes, assumptions, pure16: t.table.P.dtype !== "float32" && t.table.P.dtype !== "float64" };
+    }
+    assumptions.push(`the DeepSpeed file \`${ctx.dsRel}\` was not found: its stage and explicit values are unknown; DeepSpeed's ZeRO optimizer keeps fp32 master weights.`);
+    const lw = low ?? "float32";
+    return {
+      layoutName: "DeepSpeed (config file not found)",
+      mechanism: low ? "fully_shard" : "none",
+      meaning: `DeepSpeed in ${SHORT[lw]} (from ${ampKey || "no `bf16`/`fp16`"}), fp32 master weights in its optimizer.`,
+      table: { P: dt("float32", "DeepSpeed's fp32 master weights (assumed: file not found)"), C: dt(lw, ampKey || "no `bf16`/`fp16`"), G: dt(lw, "DeepSpeed mode"), R: dt(lw, "DeepSpeed mode (no `communication_data_type` known)"), O: dt("float32", "DeepSpeed's ZeRO optimizer") },
+      notes,
+      assumptions,
+      pure16: false,
+    };
+  }
+
+  if (launcher === "fsdp") {
+    const ver = ctx.fsdpVersion!.value;
+    const parallel = W ? layout({ dp_shard: W }) : undefined;
+    const base = { layoutName: `FSDP${ver} (accelerate)`, ...(parallel ? { parallel } : {}), notes, assumptions };
+    if (ctx.fsdpVersion!.source === "assumed") assumptions.push(ctx.fsdpVersion!.detail);
+    if (!low) {
+      const P = loadRow("");
+      return { ...base, mechanism: "fully_shard", meaning: "FSDP with no mixed precision: everything in the load dtype.", table: { P, C: P, G: P, R: P, O: P }, pure16: L === "bfloat16" || L === "float16" };
+    }
+    const acc = ctx.versions.accelerate;
+    const noop = ver === 2 && fsdp2UpcastNoOp(acc.value);
+    const loadedLow = L === "bfloat16" || L === "float16";
+    if (noop && loadedLow) notes.push(`accelerate ${acc.value}: the FSDP2 fp32 upcast is a no-op (accelerate#3979, fixed in 1.14.0), so the parameters stay ${SHORT[L]}.`);
+    const P = noop && loadedLow ? dt(L, `${load.detail}; accelerate ${acc.value}'s FSDP2 upcast is a no-op (accelerate#3979)`) : adapters ? dt("float32", "trainable adapters upcast to fp32 (accelerate FSDP upcast / PEFT)") : dt("float32", `accelerate's FSDP${ver} upcast of trainable parameters to fp32 (mixed precision on)`);
+    return {
+      ...base,
+      mechanism: "fully_shard",
+      meaning: `${SHORT[low]} mixed precision through accelerate's FSDP${ver} plugin: compute and gradient reduction in ${SHORT[low]}${P.dtype === "float32" ? ", fp32 master weights" : ", no fp32 master copy"}.`,
+      table: { P, C: dt(low, `FSDP MixedPrecision param_dtype from ${ampKey}`), G: dt(P.dtype, "gradients in the parameter dtype"), R: dt(low, `FSDP MixedPrecision reduce_dtype = ${SHORT[low]} (accelerate's default with ${ampKey})`), O: dt(P.dtype, "optimizer over the sharded parameters") },
+      pure16: P.dtype !== "float32",
+    };
+  }
+
+  // Plain / DDP: torch.autocast over the parameters as loaded.
+  if (ctx.launcherFrom === "assumed") assumptions.push("no `deepspeed`/`fsdp` key here: read as a single GPU or DDP launch (an `accelerate launch --config_file` with DeepSpeed or FSDP changes the table: fp32 master weights).");
+  const parallel = W ? layout({ dp_replicate: W }) : undefined;
+  const layoutName = W && W > 1 ? "DDP" : "single GPU / DDP";
+  const base = { layoutName, ...(parallel ? { parallel } : {}), notes, assumptions };
+  let P: Row;
+  if (ctx.dialect === "llamafactory" && !pureBf16 && !ctx.v.bool("use_badam")) {
+    // Trainable parameters are upcast to fp32 unless pure_bf16 / BAdam (model/adapter.py:313-323@v0.9.5).
+    P = dt("float32", `LLaMA-Factory upcasts the trainable ${adapters ? `${adapters} ` : ""}parameters to fp32 (model/adapter.py)`);
+  } else if (adapters) P = dt("float32", "LoRA adapters (PEFT's autocast_adapter_dtype keeps them fp32)");
+  else P = loadRow(pureBf16 ? "; `pure_bf16`: nothing upcasts them" : "");
+  const C = low ? dt(low, `torch.autocast from ${ampKey}`) : P;
+  const pure16 = P.dtype === "bfloat16" || P.dtype === "float16";
+  const meaning = !low
+    ? `no mixed precision: the model trains in its load dtype (${P.dtype}).`
+    : pure16
+      ? `**pure ${SHORT[P.dtype as string]}**: the model is loaded in ${SHORT[P.dtype as string]} and ${ampKey} only adds autocast; no fp32 master weights or optimizer state.`
+      : P.dtype === "float32"
+        ? `${SHORT[low]} AMP: torch.autocast over fp32 parameters (fp32 master weights and optimizer state).`
+        : `${SHORT[low]} AMP (torch.autocast) over parameters in ${P.dtype}.`;
+  return {
+    ...base,
+    mechanism: low ? "autocast" : "none",
+    meaning,
+    table: { P, C, G: dt(P.dtype, "gradients in the parameter dtype"), R: W === 1 ? noReduce() : dt(P.dtype, "DDP reduces in the gradient (parameter) dtype"), O: dt(P.dtype, "optimizer state in the parameter dtype") },
+    pure16,
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * transformers/HF1: `bf16: true` (or TRL's default) over a model loaded in bf16 with no launcher that keeps fp32
+ * master weights: autocast only, so weights, gradients and optimizer state are pure bf16, although it reads
+ * like mixed precision (TRL PR #6005; torchtune #2254 for what pure bf16 costs). Under plain/DDP the Trainer
+ * does not upcast (transformers trainer.py has no upcast outside FSDP/DeepSpeed); accelerate's FSDP does,
+ * except FSDP2 at accelerate 1.13.0 (see HF2). The launcher is usually chosen outside this file
+ * (`accelerate launch --config_file zero3.yaml …`; DeepSpeed keeps fp32 master partitions), so with no
+ * `deepspeed`/`fsdp` key here the finding is information naming that assumption ("[default]" as well when
+ * `bf16` or the load dtype is a default).
+ */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { fix, replaceValue } from "../../common/edits";
+import type { FrameworkRule } from "../../common/rule";
+import type { TransformersContext } from "../context";
+import { transformersResolution } from "../resolve";
+
+export const HF1: FrameworkRule<TransformersContext> = {
+  codes: ["transformers/HF1"],
+  // Facts from the launcher, the linked DeepSpeed file and the version are weighed inside the rule (context.ts records each
+  // with its source); the central gate (core/provenance.ts) adds nothing here yet.
+  restsOn: [],
+  run(ctx) {
+    const d = diagnostics("transformers");
+    const { load, amp, pureBf16, launcher, v, launcherFrom, accel } = ctx;
+    if (launcher === "fsdp" || pureBf16 || ctx.adapters) return d.out;
+    if (amp.value === "no" || !(load.value === "bfloat16" || load.value === "float16")) return d.out;
+    const r = transformersResolution(ctx);
+    if (!r.pure16 || launcher !== "plain") return d.out;
+    const low = load.value === "bfloat16" ? "bf16" : "fp16";
+    const explicit = load.source === "file" && (amp.source === "file" || amp.source === "launcher");
+    // Warning only when the launcher is known to be plain/DDP (the accelerate config named by a directive or a run script).
+    const known = launcherFrom === "accelerate";
+    const sev = explicit && known ? "warning" : "information";
+    const launchTag = known ? `[${accel!.distType === "NO" ? "one process" : "DDP"}, from ${accel!.rel}]` : "[assumed: no DeepSpeed/FSDP launcher]";
+    const at = load.entry?.value.range ?? (amp.value === "bf16" ? ctx.bf16E : ctx.fp16E)?.value.range ?? v.keyRange(v.childKeys()[0] ?? "");
+    const fixes = load.entry ? [fix("Load the model in fp32 (autocast keeps fp32 master weights)", [replaceValue(load.entry, "float32")])] : undefined;
+    d.add(
+      "HF1",
+      sev,
+      at,
+      `${explicit ? "" : "[default] "}${launchTag} Model loaded in ${low} with \`${amp.value}\` AMP: pure ${low}, no fp32 master weights`,
+      fixes,
+      undefined,
+      `The model is loaded in ${low} (${load.detail}) and ${amp.detail} only wraps the forward pass in torch.autocast. ${known ? `Launched with ${accel!.rel} (${accel!.how}) as \`distributed_type: ${accel!.distType}\`` : "Launched on a single GPU or with DDP (no \`deepspeed\`/\`fsdp\` key here; the launcher may be chosen by \`accelerate launch --config_file\`)"}, nothing upcasts the parameters, so weights, gradients and the optimizer state (AdamW moments) are all ${low}: small updates round away. Load in fp32 (\`torch_dtype: float32\`) for fp32 master weights, use DeepSpeed ZeRO (fp32 master partitions), or accept pure ${low}.`,
+    );
+    return d.out;
+  },
+};

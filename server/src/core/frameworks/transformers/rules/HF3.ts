@@ -1,0 +1,75 @@
+/**
+ * transformers/HF3: the DeepSpeed config sets an explicit value the Trainer fills from TrainingArguments and it
+ * differs: `trainer_config_process` → `fill_match` records the mismatch and `trainer_config_finalize` raises
+ * ValueError "Please correct the following DeepSpeed config values that mismatch TrainingArguments values …
+ * The easiest method is to set these DeepSpeed config values to 'auto'." (integrations/deepspeed.py:137-197 and
+ * 270-274@4.57.1). Error when both values are known (written, or a TrainingArguments default); warning when the
+ * TrainingArguments side rests on a version-dependent default (TRL's `bf16`) or TRL's own defaults. The
+ * diagnostic points at the DeepSpeed entry through relatedInformation.
+ */
+import type { ConfigEntry } from "../../../model";
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { fix, replaceValue } from "../../common/edits";
+import { relateLast } from "../../common/related";
+import type { FrameworkRule } from "../../common/rule";
+import type { TransformersContext } from "../context";
+import { TA_DEFAULTS } from "../data";
+
+interface Check {
+  ds: string[];
+  hfKey: string;
+  hf: { value: unknown; certain: boolean; label: string; at?: ConfigEntry | undefined } | undefined;
+}
+
+export const HF3: FrameworkRule<TransformersContext> = {
+  codes: ["transformers/HF3"],
+  // Facts from the launcher, the linked DeepSpeed file and the version are weighed inside the rule (context.ts records each
+  // with its source); the central gate (core/provenance.ts) adds nothing here yet.
+  restsOn: [],
+  run(ctx) {
+    const d = diagnostics("transformers");
+    const { ds, dsSource, v, dialect, bf16, fp16, accel } = ctx;
+    // The accelerate launcher's DeepSpeed file goes through the same fill_match (trainer.py:5537-5538 and 5565-5575@4.57.1).
+    if (!ds || !(dsSource === "file" || dsSource === "inline" || (dsSource === "launcher" && accel?.ds))) return d.out;
+    const num = (key: keyof typeof TA_DEFAULTS): Check["hf"] => {
+      const e = v.entry(key);
+      const n = v.num(key);
+      if (e && n !== undefined) return { value: n, certain: true, label: `\`${key}: ${n}\``, at: e };
+      if (e) return undefined;
+      // TRL's configs override some TrainingArguments defaults; only the transformers default is certain.
+      return { value: TA_DEFAULTS[key], certain: dialect !== "trl", label: `\`${key}\` (default ${TA_DEFAULTS[key]})` };
+    };
+    const bfEval = v.bool("bf16_full_eval") === true;
+    const fpEval = v.bool("fp16_full_eval") === true;
+    const checks: Check[] = [
+      { ds: ["bf16", "enabled"], hfKey: "bf16", hf: { value: bf16.value || bfEval, certain: bf16.source !== "assumed", label: bf16.source === "file" ? `\`bf16: ${bf16.value}\`` : `\`bf16\` (${bf16.detail})`, at: ctx.bf16E } },
+      { ds: ["fp16", "enabled"], hfKey: "fp16", hf: { value: fp16.value || fpEval, certain: true, label: fp16.source === "file" ? `\`fp16: ${fp16.value}\`` : "`fp16` (default false)", at: ctx.fp16E } },
+      { ds: ["gradient_accumulation_steps"], hfKey: "gradient_accumulation_steps", hf: num("gradient_accumulation_steps") },
+      { ds: ["gradient_clipping"], hfKey: "max_grad_norm", hf: num("max_grad_norm") },
+      { ds: ["train_micro_batch_size_per_gpu"], hfKey: "per_device_train_batch_size", hf: v.bool("auto_find_batch_size") === true ? undefined : num("per_device_train_batch_size") },
+    ];
+    const name = dsSource === "inline" ? "the inline `deepspeed:` mapping" : dsSource === "launcher" ? accel!.dsRel! : ctx.dsRel!;
+    for (const c of checks) {
+      if (!c.hf) continue;
+      const e = ds.view.entry(...c.ds);
+      if (!e || (e.value.kind === "string" && e.value.value === "auto") || e.value.kind === "null") continue;
+      const dsVal = e.value.value;
+      const hfVal = c.hf.value;
+      if (typeof dsVal === typeof hfVal ? dsVal === hfVal : Number(dsVal) === Number(hfVal)) continue;
+      const key = c.ds.join(".");
+      const at = c.hf.at?.value.range ?? ctx.dsEntry?.value.range ?? ctx.v.keyRange("deepspeed");
+      const fixes = dsSource === "inline" ? [fix(`Set \`${key}\` to "auto"`, [replaceValue(e, '"auto"')], true)] : undefined;
+      d.add(
+        "HF3",
+        c.hf.certain ? "error" : "warning",
+        at,
+        `${c.hf.certain ? "" : "[default] "}${name} sets \`${key}: ${String(dsVal)}\` but ${c.hf.label} here: the Trainer raises ValueError (set it to "auto")`,
+        fixes,
+        undefined,
+        `The Trainer fills the DeepSpeed config from TrainingArguments and refuses explicit values that differ: \`${key}: ${String(dsVal)}\` in ${name} against ${c.hf.label} here (\`${c.hfKey}\`). It raises ValueError "Please correct the following DeepSpeed config values that mismatch TrainingArguments values … The easiest method is to set these DeepSpeed config values to 'auto'."${c.hf.certain ? "" : " The value here is a default that depends on the version or on TRL's own defaults; say it explicitly to be sure."}`,
+      );
+      if (dsSource !== "inline") relateLast(d, "transformers/HF3", ds.path, e.range, `${key} is set here`);
+    }
+    return d.out;
+  },
+};

@@ -1,0 +1,51 @@
+/**
+ * transformers/HF6: a key the argument parser does not know. LLaMA-Factory parses with allow_extra_keys=False
+ * unless ALLOW_EXTRA_ARGS is set and raises ValueError "Some keys are not used by the HfArgumentParser"
+ * (src/llamafactory/hparams/parser.py:103-112, 261-262@v0.9.5); TRL's loader raises "Unknown arguments from
+ * config file" (trl/scripts/utils.py:351-354@v1.9.0), but a script may add its own dataclasses (open-r1 does),
+ * so for TRL and plain argument files only a near miss (edit distance ≤ 2) of a known key is reported. With transformers pinned,
+ * a TrainingArguments key that the sampled release at or below the pin lacks is reported with the releases
+ * that have it (keys.ts). Warnings: the tables are sampled releases, not every one.
+ */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { fix } from "../../common/edits";
+import type { FrameworkRule } from "../../common/rule";
+import { editDistance, nearest } from "../../common/wording";
+import type { TransformersContext } from "../context";
+import { knownKeys, LLAMAFACTORY_ARGS, sampledFor, SEQ2SEQ_ARGS, taKeyAt, TRAINING_ARGS, TRL_ARGS } from "../data";
+
+export const HF6: FrameworkRule<TransformersContext> = {
+  codes: ["transformers/HF6"],
+  // Facts from the launcher, the linked DeepSpeed file and the version are weighed inside the rule (context.ts records each
+  // with its source); the central gate (core/provenance.ts) adds nothing here yet.
+  restsOn: [],
+  run({ v, dialect, versions }) {
+    const d = diagnostics("transformers");
+    const known = knownKeys(dialect);
+    const all = [...known];
+    const owner = dialect === "llamafactory" ? "LLaMA-Factory" : dialect === "trl" ? "TRL's configs and TrainingArguments" : "TrainingArguments";
+    const sampled = versions.pinned.transformers ? sampledFor(versions.transformers.value) : undefined;
+    for (const k of v.childKeys()) {
+      const e = v.entry(k);
+      const range = e?.keyRange ?? v.keyRange(k);
+      if (!range) continue;
+      if (known.has(k)) {
+        const onlyTA = !(k in TRL_ARGS && dialect === "trl") && !(dialect === "llamafactory" && (k in LLAMAFACTORY_ARGS || SEQ2SEQ_ARGS.includes(k)));
+        if (sampled && onlyTA && taKeyAt(k, sampled) === false) {
+          const [first, last] = TRAINING_ARGS[k]!;
+          const when = `TrainingArguments has \`${k}\` from ${first} to ${last} (sampled releases)`;
+          d.add("HF6", "warning", range, `\`${k}\` is not a TrainingArguments key at transformers ${versions.transformers.value}: the parser rejects it`, undefined, undefined, `${when}; ${versions.transformers.detail}. HfArgumentParser rejects keys its dataclasses do not declare.`);
+        }
+        continue;
+      }
+      const near = nearest(k, all);
+      const fixes = near ? [fix(`Rename to \`${near}\``, [{ range, newText: near }], true)] : undefined;
+      if (dialect === "llamafactory") {
+        d.add("HF6", "warning", range, `Unknown key \`${k}\`${near ? ` (did you mean \`${near}\`?)` : ""}: LLaMA-Factory rejects it unless ALLOW_EXTRA_ARGS is set`, fixes, undefined, `\`${k}\` is not a field of ${owner} at the releases read (v0.9.3, v0.9.5, transformers 4.40–5.24). LLaMA-Factory parses with allow_extra_keys=False and raises ValueError "Some keys are not used by the HfArgumentParser".`);
+      } else if (near && near !== k && editDistance(k.toLowerCase(), near.toLowerCase()) <= 2) {
+        d.add("HF6", "warning", range, `Unknown key \`${k}\`: did you mean \`${near}\`?`, fixes, undefined, `\`${k}\` is not a field of ${owner} at the releases read. ${dialect === "trl" ? "TRL's loader raises \"Unknown arguments from config file\" unless the script declares it." : "HfArgumentParser rejects keys its dataclasses do not declare."}`);
+      }
+    }
+    return d.out;
+  },
+};

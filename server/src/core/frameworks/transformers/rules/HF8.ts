@@ -1,0 +1,17 @@
+/** transformers/HF8: `bf16` and `fp16` both true: TrainingArguments raises "At most one of fp16 and bf16 can be True, but not both" (training_args.py:1750@4.57.1). */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { deleteLines, fix } from "../../common/edits";
+import type { FrameworkRule } from "../../common/rule";
+import type { TransformersContext } from "../context";
+
+export const HF8: FrameworkRule<TransformersContext> = {
+  codes: ["transformers/HF8"],
+  // Facts from the launcher, the linked DeepSpeed file and the version are weighed inside the rule (context.ts records each
+  // with its source); the central gate (core/provenance.ts) adds nothing here yet.
+  restsOn: [],
+  run({ v, doc, fp16E }) {
+    const d = diagnostics("transformers");
+    if (v.bool("bf16") === true && v.bool("fp16") === true) d.add("HF8", "error", fp16E!.range, "`bf16` and `fp16` are both true: TrainingArguments raises ValueError", [fix("Remove `fp16: true`", [deleteLines(doc, fp16E!.range)], true)], undefined, "TrainingArguments.__post_init__ raises ValueError \"At most one of fp16 and bf16 can be True, but not both\". Keep one of them.");
+    return d.out;
+  },
+};

@@ -1,0 +1,14 @@
+/** The transformers rules, in the order they report. Adding a rule: a file here and a line below. */
+import { parseNotesRule, yamlBooleansRule, type FrameworkRule } from "../../common/rule";
+import { looksBoolKey } from "../../common/yamlBooleans";
+import type { TransformersContext } from "../context";
+import { HF1 } from "./HF1";
+import { HF2 } from "./HF2";
+import { HF3 } from "./HF3";
+import { HF4 } from "./HF4";
+import { HF5 } from "./HF5";
+import { HF6 } from "./HF6";
+import { HF7 } from "./HF7";
+import { HF8 } from "./HF8";
+
+export const TRANSFORMERS_RULES: readonly FrameworkRule<TransformersContext>[] = [parseNotesRule("transformers"), HF8, HF7, HF3, HF4, HF5, HF6, HF2, HF1, yamlBooleansRule("transformers", () => false, looksBoolKey)];

@@ -1,0 +1,362 @@
+/**
+ * transformers TrainingArguments files (TRL, LLaMA-Factory, plain argument files): detection, the versioned
+ * defaults, resolution per launcher and HF1–HF8, fixture style. Upstream behaviour each rule rests on:
+ * - TRL `bf16` defaults to `not fp16` from v0.19.0: trl/trainer/sft_config.py:252@v0.19.0, base_config.py:105@v1.9.0.
+ * - TRL ModelConfig `dtype` defaults to "float32" from v1.0.0: trl/trainer/model_config.py:91@v1.0.0.
+ * - DeepSpeed fill_match / mismatch ValueError: transformers integrations/deepspeed.py:137-197, 270-274@v4.57.1.
+ * - LLaMA-Factory pure_bf16 + ZeRO-3: src/llamafactory/hparams/parser.py:384-385@v0.9.5; upcast of trainable
+ *   parameters: src/llamafactory/model/adapter.py:313-323@v0.9.5; unknown keys: parser.py:103-112@v0.9.5.
+ * - accelerate FSDP2 upcast no-op: src/accelerate/utils/fsdp_utils.py:740@v1.13.0, fixed :714@v1.14.0.
+ * - bf16 + fp16: transformers training_args.py:1750@4.57.1.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { analyzeDocument } from "../server/src/core/analyze";
+import { fakeEnv } from "./support/fakeEnv";
+import { checkDiagnostics, checkFix } from "./support/fixture";
+
+const uri = "file:///w/recipes/sft.yaml";
+const DOC = "/w/recipes/sft.yaml";
+/** The TrainingArguments / TRL keys every TRL fixture starts with. */
+const TRL = "model_name_or_path: Qwen/Qwen2.5-0.5B\ndataset_name: trl-lib/Capybara\noutput_dir: out\nlearning_rate: 2.0e-5\nper_device_train_batch_size: 2\n";
+const LF = "model_name_or_path: Qwen/Qwen3-4B\nstage: sft\ndo_train: true\nfinetuning_type: full\ndataset: identity\ntemplate: qwen3\noutput_dir: saves/x\nper_device_train_batch_size: 1\n";
+const PLAIN = "output_dir: out\nper_device_train_batch_size: 4\ngradient_accumulation_steps: 2\nlearning_rate: 1.0e-4\nnum_train_epochs: 1\n";
+
+const pins = (extra: Record<string, string> = {}, req = "") => fakeEnv({ "/w/requirements.txt": req, ...extra }, DOC);
+const prec = (r: ReturnType<typeof analyzeDocument>) => [r.precision?.paramStorage.dtype, r.precision?.compute.dtype, r.precision?.gradReduce.dtype];
+
+describe("transformers: detection and dialects", () => {
+  it("TRL, LLaMA-Factory and plain argument files are claimed, each with its dialect in the hover", () => {
+    const trl = analyzeDocument(uri, `${TRL}bf16: true\n`);
+    assert.equal(trl.framework, "transformers");
+    assert.match(trl.frameworkReason, /TRL keys \(`dataset_name`\)/);
+    assert.match(trl.reportMarkdown ?? "", /transformers \(TRL\)/);
+    const lf = analyzeDocument(uri, `${LF}bf16: true\n`);
+    assert.equal(lf.framework, "transformers");
+    assert.match(lf.frameworkReason, /`stage: sft` and `finetuning_type: full`/);
+    const plain = analyzeDocument("file:///w/args.json", JSON.stringify({ output_dir: "o", per_device_train_batch_size: 4, learning_rate: 1e-4, bf16: true }));
+    assert.equal(plain.framework, "transformers");
+    assert.match(plain.frameworkReason, /HfArgumentParser argument file/);
+  });
+
+  it("decoys stay silent: a model config.json, generation_config.json, tokenizer_config.json, a dataset card", () => {
+    const decoys: [string, string][] = [
+      ["config.json", JSON.stringify({ architectures: ["LlamaForCausalLM"], hidden_size: 4096, num_hidden_layers: 32, torch_dtype: "bfloat16", transformers_version: "4.57.1", use_cache: true })],
+      ["generation_config.json", JSON.stringify({ do_sample: true, temperature: 0.6, top_p: 0.9, max_new_tokens: 512, bos_token_id: 1 })],
+      ["tokenizer_config.json", JSON.stringify({ tokenizer_class: "LlamaTokenizer", model_max_length: 4096, padding_side: "right", added_tokens_decoder: {} })],
+      ["README.yaml", "license: apache-2.0\ndataset_info:\n  features:\n    - name: text\n      dtype: string\nconfigs:\n  - config_name: default\n    data_files: train.jsonl\n"],
+    ];
+    for (const [name, text] of decoys) {
+      const r = analyzeDocument(`file:///w/${name}`, text);
+      assert.equal(r.framework, null, name);
+      assert.deepEqual(r.diagnostics, [], name);
+    }
+  });
+
+  it("files other frameworks own stay theirs", () => {
+    const axolotl = analyzeDocument(uri, "base_model: x/y\ndatasets:\n  - path: a\n    type: alpaca\nsequence_len: 512\noutput_dir: o\nlearning_rate: 1e-4\ngradient_accumulation_steps: 2\n");
+    assert.equal(axolotl.framework, "axolotl");
+    const ds = analyzeDocument("file:///w/ds.json", JSON.stringify({ zero_optimization: { stage: 2 }, gradient_accumulation_steps: "auto", train_micro_batch_size_per_gpu: "auto", bf16: { enabled: "auto" } }));
+    assert.equal(ds.framework, "deepspeed");
+  });
+});
+
+describe("transformers: versions and resolution", () => {
+  it("TRL ≥ 0.19.0 defaults bf16 to true; TRL 0.18.0 to false (the TrainingArguments default)", () => {
+    const text = `${TRL}torch_dtype: float32\n`;
+    const new_ = analyzeDocument(uri, text, {}, pins({}, "trl==0.19.0\n"));
+    assert.deepEqual(prec(new_), ["float32", "bfloat16", "float32"]);
+    assert.match(new_.precision!.compute.knob, /TRL's default `bf16: true`.*requirements\.txt: trl 0\.19\.0/);
+    const old = analyzeDocument(uri, text, {}, pins({}, "trl==0.18.0\n"));
+    assert.deepEqual(prec(old), ["float32", "float32", "float32"]);
+    assert.equal(old.mechanism, "none");
+  });
+
+  it("TRL ≥ 1.0.0 loads in fp32 when no dtype is set; the row says so", () => {
+    const r = analyzeDocument(uri, `${TRL}bf16: true\n`, {}, pins({}, "trl==1.2.0\n"));
+    assert.equal(r.precision!.paramStorage.dtype, "float32");
+    assert.match(r.precision!.paramStorage.knob, /ModelConfig default `dtype: float32`/);
+  });
+
+  it("LLaMA-Factory full fine-tune with bf16: trainable parameters upcast to fp32, bf16 autocast; pure_bf16 keeps bf16", () => {
+    const r = analyzeDocument(uri, `${LF}bf16: true\n`);
+    assert.deepEqual(prec(r), ["float32", "bfloat16", "float32"]);
+    assert.match(r.precision!.paramStorage.knob, /LLaMA-Factory upcasts the trainable parameters to fp32/);
+    const p = analyzeDocument(uri, `${LF}pure_bf16: true\n`);
+    assert.deepEqual(prec(p), ["bfloat16", "bfloat16", "bfloat16"]);
+  });
+
+  it("DeepSpeed from `deepspeed:`: the linked JSON's stage, \"auto\" filled from `bf16` here", () => {
+    const ds = JSON.stringify({ zero_optimization: { stage: 3 }, bf16: { enabled: "auto" }, fp16: { enabled: "auto" }, gradient_accumulation_steps: "auto" });
+    const r = analyzeDocument(uri, `${TRL}torch_dtype: bfloat16\nbf16: true\ndeepspeed: ds_z3.json\n`, {}, pins({ "/w/recipes/ds_z3.json": ds }));
+    assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
+    assert.deepEqual(prec(r), ["float32", "bfloat16", "bfloat16"]);
+    assert.deepEqual(r.diagnostics.filter((d) => d.severity !== "hint"), []);
+  });
+
+  it("FSDP through `fsdp`/`fsdp_config`: the version from `fsdp_config.version`, reduction in bf16", () => {
+    const r = analyzeDocument(uri, `${TRL}bf16: true\nfsdp: full_shard auto_wrap\nfsdp_config:\n  version: 2\n`, { worldSize: 8 }, pins());
+    assert.equal(r.layoutName, "FSDP2 (accelerate)");
+    assert.deepEqual(prec(r), ["float32", "bfloat16", "bfloat16"]);
+  });
+
+  it("plain/DDP with a bf16 load: pure bf16, and the hover names the launcher assumption", () => {
+    const r = analyzeDocument(uri, `${TRL}torch_dtype: bfloat16\nbf16: true\n`, { worldSize: 4 }, pins());
+    assert.deepEqual(prec(r), ["bfloat16", "bfloat16", "bfloat16"]);
+    assert.match(r.reportMarkdown ?? "", /Assumption: no `deepspeed`\/`fsdp` key here/);
+    assert.match(r.reportMarkdown ?? "", /Memory estimate: unknown/);
+    assert.ok((r.inlayHints ?? []).some((h) => h.label.includes("params bf16")));
+  });
+});
+
+describe("transformers diagnostics", () => {
+  it("HF1 bf16 AMP over a bf16 load with no DeepSpeed/FSDP key (information, the launcher assumed)", () => {
+    checkDiagnostics(
+      `${TRL}torch_dtype: bfloat16
+             #^^^^^^^ information[transformers/HF1]: [assumed: no DeepSpeed/FSDP launcher] Model loaded in bf16
+bf16: true
+`,
+      { uri, env: pins() },
+    );
+    checkFix(`${TRL}torch_dtype: bfloat16\nbf16: true\n`, "transformers/HF1", "fp32", `${TRL}torch_dtype: float32\nbf16: true\n`, { uri, env: pins() });
+  });
+
+  it("HF1 on TRL's default bf16 says [default]; silent with LoRA, with DeepSpeed, with an fp32 load", () => {
+    checkDiagnostics(
+      `${TRL}torch_dtype: bfloat16
+             #^^^^^^^ information[transformers/HF1]: [default] [assumed: no DeepSpeed/FSDP launcher]
+`,
+      { uri, env: pins({}, "trl==0.20.0\n") },
+    );
+    checkDiagnostics(`${TRL}torch_dtype: bfloat16\nbf16: true\nuse_peft: true\n`, { uri, env: pins() });
+    checkDiagnostics(`${TRL}torch_dtype: float32\nbf16: true\n`, { uri, env: pins() });
+  });
+
+  it("HF2 FSDP2 at accelerate 1.13.0 with a bf16 load: the upcast is a no-op (warning); otherwise the bf16 reduction (information)", () => {
+    checkDiagnostics(
+      `${TRL}torch_dtype: bfloat16
+             #^^^^^^^ warning[transformers/HF2]: accelerate 1.13.0: the FSDP2 fp32 upcast is a no-op
+bf16: true
+fsdp: full_shard auto_wrap
+fsdp_config:
+  version: 2
+`,
+      { uri, env: pins({}, "accelerate==1.13.0\n") },
+    );
+    checkDiagnostics(
+      `${TRL}torch_dtype: bfloat16
+bf16: true
+fsdp: full_shard auto_wrap
+      #^^^^^^^^^^^^^^^^^^^ information[transformers/HF2]: FSDP2 through accelerate reduces gradients in bf16
+fsdp_config:
+  version: 2
+`,
+      { uri, env: pins({}, "accelerate==1.14.0\n") },
+    );
+  });
+
+  it("HF3 explicit DeepSpeed values that differ from TrainingArguments: errors, related to the DeepSpeed file", () => {
+    const ds = `{\n  "zero_optimization": {"stage": 2},\n  "bf16": {"enabled": true},\n  "gradient_accumulation_steps": 4,\n  "train_micro_batch_size_per_gpu": "auto"\n}\n`;
+    const env = pins({ "/w/recipes/ds.json": ds });
+    const r = checkDiagnostics(
+      `${PLAIN}deepspeed: ds.json
+           #^^^^^^ error[transformers/HF3]: ds.json sets \`bf16.enabled: true\` but \`bf16\` (TrainingArguments default \`bf16: false\`) here
+`.replace("gradient_accumulation_steps: 2\n", "gradient_accumulation_steps: 2\n                           # ^ error[transformers/HF3]: ds.json sets `gradient_accumulation_steps: 4` but `gradient_accumulation_steps: 2` here\n"),
+      { uri, env },
+    );
+    const ga = r.diagnostics.find((d) => d.message.includes("gradient_accumulation_steps: 4"))!;
+    assert.deepEqual(ga.related?.map((x) => [x.location.uri, x.location.range.start.line]), [["file:///w/recipes/ds.json", 3]]);
+  });
+
+  it("HF3 against a default: certain for `fp16`, a [default] warning for TRL's version-dependent `bf16`; an inline mapping gets the \"auto\" fix", () => {
+    const ds = `{"zero_optimization": {"stage": 2}, "fp16": {"enabled": true}}`;
+    checkDiagnostics(
+      `${TRL}torch_dtype: float32
+bf16: false
+deepspeed: ds.json
+           #^^^^^^ error[transformers/HF3]: sets \`fp16.enabled: true\` but \`fp16\` (default false) here
+`,
+      { uri, env: fakeEnv({ "/w/recipes/ds.json": ds }, DOC) },
+    );
+    // No TRL pin: the newest TRL is assumed, whose `bf16` defaults to true; the file says false.
+    checkDiagnostics(
+      `${TRL}torch_dtype: float32
+deepspeed: ds.json
+           #^^^^^^ warning[transformers/HF3]: [default] ds.json sets \`bf16.enabled: false\`
+`,
+      { uri, env: fakeEnv({ "/w/recipes/ds.json": `{"zero_optimization": {"stage": 2}, "bf16": {"enabled": false}}` }, DOC) },
+    );
+    const inline = `${PLAIN}deepspeed:\n  zero_optimization:\n    stage: 2\n  gradient_clipping: 0.5\n`;
+    checkFix(inline, "transformers/HF3", '"auto"', inline.replace("gradient_clipping: 0.5", 'gradient_clipping: "auto"'), { uri, env: pins() });
+  });
+
+  it("HF4 LLaMA-Factory pure_bf16 with a ZeRO-3 file: error with the fix; ZeRO-2 is silent", () => {
+    const z3 = `{"zero_optimization": {"stage": 3}, "bf16": {"enabled": "auto"}}`;
+    checkDiagnostics(
+      `${LF}pure_bf16: true
+#^^^^^^^^^^^^^^ error[transformers/HF4]: \`pure_bf16\` with DeepSpeed ZeRO-3 (ds_z3.json): LLaMA-Factory raises ValueError
+deepspeed: ds_z3.json
+`,
+      { uri, env: pins({ "/w/recipes/ds_z3.json": z3 }) },
+    );
+    checkFix(`${LF}pure_bf16: true\ndeepspeed: ds_z3.json\n`, "transformers/HF4", "Remove", `${LF}deepspeed: ds_z3.json\n`, { uri, env: pins({ "/w/recipes/ds_z3.json": z3 }) });
+    checkDiagnostics(`${LF}pure_bf16: true\ndeepspeed: ds_z2.json\n`, { uri, env: pins({ "/w/recipes/ds_z2.json": `{"zero_optimization": {"stage": 2}}` }) });
+  });
+
+  it("HF5 FlashAttention with an fp32 load and no AMP (error); silent under bf16 AMP", () => {
+    checkDiagnostics(
+      `${TRL}torch_dtype: float32
+bf16: false
+attn_implementation: flash_attention_2
+                     #^^^^^^^^^^^^^^^^ error[transformers/HF5]: \`flash_attention_2\` with fp32 compute
+`,
+      { uri, env: pins() },
+    );
+    checkDiagnostics(`${TRL}torch_dtype: float32\nbf16: true\nattn_implementation: flash_attention_2\n`, { uri, env: pins() });
+  });
+
+  it("HF6 unknown keys: LLaMA-Factory rejects any; TRL only near misses; a pinned transformers lacks removed keys", () => {
+    checkDiagnostics(
+      `${LF}bf16: true
+lora_rnk: 8
+#^^^^^^^ warning[transformers/HF6]: Unknown key \`lora_rnk\` (did you mean \`lora_rank\`?): LLaMA-Factory rejects it
+my_flag: 1
+#^^^^^^ warning[transformers/HF6]: Unknown key \`my_flag\`: LLaMA-Factory rejects it unless ALLOW_EXTRA_ARGS
+`,
+      { uri, env: pins() },
+    );
+    checkDiagnostics(
+      `${TRL}bf16: true
+torch_dtype: float32
+lerning_rate: 1.0e-5
+#^^^^^^^^^^^ warning[transformers/HF6]: Unknown key \`lerning_rate\`: did you mean \`learning_rate\`?
+dataset_mixer: {a: 1.0}
+`,
+      { uri, env: pins() },
+    );
+    checkFix(`${TRL}bf16: true\ntorch_dtype: float32\nlerning_rate: 1.0e-5\n`, "transformers/HF6", "Rename", `${TRL}bf16: true\ntorch_dtype: float32\nlearning_rate: 1.0e-5\n`, { uri, env: pins() });
+    checkDiagnostics(
+      `${PLAIN}overwrite_output_dir: true
+#^^^^^^^^^^^^^^^^^^^ warning[transformers/HF6]: \`overwrite_output_dir\` is not a TrainingArguments key at transformers 5.24.0
+`,
+      { uri, env: pins({}, "transformers==5.24.0\n") },
+    );
+    checkDiagnostics(`${PLAIN}overwrite_output_dir: true\n`, { uri, env: pins({}, "transformers==4.57.1\n") });
+  });
+
+  it("HF8 bf16 and fp16 both true: error, with the fix removing fp16", () => {
+    checkDiagnostics(
+      `${PLAIN}bf16: true
+fp16: true
+#^^^^^^^^^ error[transformers/HF8]: \`bf16\` and \`fp16\` are both true
+`,
+      { uri, env: pins() },
+    );
+    checkFix(`${PLAIN}bf16: true\nfp16: true\n`, "transformers/HF8", "Remove", `${PLAIN}bf16: true\n`, { uri, env: pins() });
+  });
+});
+
+/** The three-file case: a TRL config, the accelerate config a run script launches it with, and that config's DeepSpeed JSON with "auto". */
+const THREE = {
+  script: "/w/scripts/train.sh",
+  accel: "/w/recipes/accelerate_configs/zero3.yaml",
+  ds: "/w/recipes/ds/zero3.json",
+  config: "/w/recipes/sft/config.yaml",
+};
+const SCRIPT = "#!/bin/bash\nACCELERATE_LOG_LEVEL=info accelerate launch \\\n  --config_file recipes/accelerate_configs/zero3.yaml \\\n  scripts/sft.py --config recipes/sft/config.yaml\n";
+const ACCEL_DS = "compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\ndeepspeed_config:\n  deepspeed_config_file: recipes/ds/zero3.json\n  zero3_init_flag: true\nmixed_precision: bf16\nnum_machines: 1\nnum_processes: 8\n";
+const DS_AUTO = `{\n  "zero_optimization": {"stage": 3},\n  "bf16": {"enabled": "auto"},\n  "gradient_accumulation_steps": "auto",\n  "train_micro_batch_size_per_gpu": "auto"\n}\n`;
+const threeEnv = (over: Partial<Record<keyof typeof THREE, string>> = {}) =>
+  fakeEnv({ [THREE.script]: over.script ?? SCRIPT, [THREE.accel]: over.accel ?? ACCEL_DS, [THREE.ds]: over.ds ?? DS_AUTO }, THREE.config);
+const cfgUri = `file://${THREE.config}`;
+
+describe("transformers: the accelerate launcher from a run script or a directive", () => {
+  it("TRL YAML + accelerate YAML + DeepSpeed JSON with \"auto\": ZeRO-3 on 8 GPUs, fp32 master weights, bf16 compute and reduction", () => {
+    const r = analyzeDocument(cfgUri, `${TRL}torch_dtype: bfloat16\nbf16: true\ngradient_accumulation_steps: 4\n`, {}, threeEnv());
+    assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
+    assert.equal(r.worldSize?.value, 8);
+    assert.match(r.worldSize!.detail, /num_processes: 8.*train\.sh line 2/);
+    assert.deepEqual(prec(r), ["float32", "bfloat16", "bfloat16"]);
+    assert.match(r.reportMarkdown ?? "", /Launched with the accelerate config recipes\/accelerate_configs\/zero3\.yaml \(.*train\.sh line 2\): `distributed_type: DEEPSPEED`/);
+    assert.match(r.reportMarkdown ?? "", /Precision from the DeepSpeed file recipes\/ds\/zero3\.json/);
+    assert.deepEqual(r.diagnostics.filter((d) => d.severity !== "hint"), []);
+  });
+
+  it("HF3 through the launcher: an explicit DeepSpeed value against this file, related to the JSON", () => {
+    const r = checkDiagnostics(
+      `${TRL}torch_dtype: bfloat16
+bf16: true
+gradient_accumulation_steps: 4
+                           # ^ error[transformers/HF3]: recipes/ds/zero3.json sets \`gradient_accumulation_steps: 2\` but \`gradient_accumulation_steps: 4\` here
+`,
+      { uri: cfgUri, env: threeEnv({ ds: DS_AUTO.replace('"gradient_accumulation_steps": "auto"', '"gradient_accumulation_steps": 2') }) },
+    );
+    assert.deepEqual(r.diagnostics[0]!.related?.map((x) => [x.location.uri, x.location.range.start.line]), [[`file://${THREE.ds}`, 3]]);
+  });
+
+  it("HF7 the launcher's mixed_precision: bf16 under DeepSpeed with `bf16: false` here: the Trainer raises (error, related to the launcher)", () => {
+    const r = checkDiagnostics(
+      `${TRL}torch_dtype: float32
+bf16: false
+      #^^^^ error[transformers/HF7]: recipes/accelerate_configs/zero3.yaml sets \`mixed_precision: bf16\` (DeepSpeed), but \`bf16\` is false here
+`,
+      { uri: cfgUri, env: threeEnv() },
+    );
+    assert.deepEqual(r.diagnostics[0]!.related?.map((x) => [x.location.uri, x.location.range.start.line]), [[`file://${THREE.accel}`, 5]]);
+  });
+
+  it("HF7 without DeepSpeed: `fp16: true` here silently replaces the launcher's bf16 (warning); HF1 is a warning once the launcher is known to be DDP", () => {
+    const ddp = "compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmixed_precision: bf16\nnum_machines: 1\nnum_processes: 4\n";
+    checkDiagnostics(
+      `${TRL}torch_dtype: float32
+bf16: false
+fp16: true
+      #^^^ warning[transformers/HF7]: sets \`mixed_precision: bf16\`, but \`fp16\` here wins: the run is fp16 AMP
+`,
+      { uri: cfgUri, env: threeEnv({ accel: ddp }) },
+    );
+    checkDiagnostics(
+      `${TRL}torch_dtype: bfloat16
+             #^^^^^^^ warning[transformers/HF1]: [DDP, from recipes/accelerate_configs/zero3.yaml] Model loaded in bf16
+bf16: true
+`,
+      { uri: cfgUri, env: threeEnv({ accel: ddp }) },
+    );
+  });
+
+  it("a `# precision-lens: accelerate-config=` directive names the launcher; a script that does not name this file is not read as its launcher", () => {
+    const env = fakeEnv({ "/w/recipes/accelerate_configs/zero3.yaml": ACCEL_DS, [THREE.ds]: DS_AUTO }, THREE.config);
+    const r = analyzeDocument(cfgUri, `# precision-lens: accelerate-config=../accelerate_configs/zero3.yaml\n${TRL}torch_dtype: bfloat16\nbf16: true\n`, {}, env);
+    assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
+    assert.match(r.reportMarkdown ?? "", /`# precision-lens: accelerate-config=\.\.\/accelerate_configs\/zero3\.yaml` \(line 1\)/);
+    const other = analyzeDocument(cfgUri, `${TRL}torch_dtype: bfloat16\nbf16: true\n`, {}, threeEnv({ script: SCRIPT.replace("recipes/sft/config.yaml", "recipes/dpo/config.yaml") }));
+    assert.equal(other.layoutName, "single GPU / DDP");
+  });
+});
+
+describe("transformers: the three-file case through the CLI", () => {
+  it("`check --format json` on the TRL config resolves the run script's accelerate config and its DeepSpeed JSON", async () => {
+    // The CLI's file access (host/nodeEnv.ts) over a real folder, exit code 1 on the HF3 error.
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { runCliCaptured } = await import("./support/cli");
+    const root = mkdtempSync(join(tmpdir(), "pl-i23-"));
+    for (const d of ["scripts", "recipes/accelerate_configs", "recipes/ds", "recipes/sft"]) mkdirSync(join(root, d), { recursive: true });
+    writeFileSync(join(root, "scripts/train.sh"), SCRIPT);
+    writeFileSync(join(root, "recipes/accelerate_configs/zero3.yaml"), ACCEL_DS);
+    writeFileSync(join(root, "recipes/ds/zero3.json"), DS_AUTO.replace('"gradient_accumulation_steps": "auto"', '"gradient_accumulation_steps": 2'));
+    writeFileSync(join(root, "recipes/sft/config.yaml"), `${TRL}torch_dtype: bfloat16\nbf16: true\ngradient_accumulation_steps: 4\n`);
+    const r = runCliCaptured(["check", "--format", "json", join(root, "recipes/sft/config.yaml")], root);
+    const f = JSON.parse(r.out).files[0];
+    assert.equal(f.framework, "transformers");
+    // ZeRO-3 shards over the launcher's 8 processes.
+    assert.deepEqual([f.worldSize.value, f.worldSize.source, f.parallel.dp_shard], [8, "launcher", 8]);
+    assert.deepEqual([f.precision.paramStorage, f.precision.compute, f.precision.gradReduce], ["float32", "bfloat16", "bfloat16"]);
+    const hf3 = f.diagnostics.filter((d: { code: string }) => d.code === "transformers/HF3");
+    assert.equal(hf3.length, 1);
+    assert.equal(hf3[0].severity, "error");
+    assert.match(hf3[0].message, /recipes\/ds\/zero3\.json sets `gradient_accumulation_steps: 2`/);
+    assert.equal(r.code, 1);
+  });
+});
