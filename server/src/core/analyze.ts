@@ -14,6 +14,7 @@ import type { ConfigDocument, ConfigFormat } from "./model";
 import { parseJsonDocument } from "./parse/json";
 import { isRecovered, unparsedKeys } from "./parse/partial";
 import { isNestingReason, MAX_ANALYSED_CHARS } from "./parse/guard";
+import { parsePythonDocument } from "./parse/python";
 import { parseTomlDocument } from "./parse/toml";
 import { applySuppressions } from "./suppress";
 import { LineIndex } from "./text";
@@ -25,6 +26,7 @@ export function formatOf(uri: string): ConfigFormat | undefined {
   if (path.endsWith(".toml")) return "toml";
   if (path.endsWith(".yaml") || path.endsWith(".yml")) return "yaml";
   if (path.endsWith(".json")) return "json";
+  if (path.endsWith(".py")) return "python";
   return undefined;
 }
 
@@ -45,6 +47,8 @@ export function parseDocument(uri: string, text: string, format: ConfigFormat): 
       return parseTemplatedYaml(uri, text);
     case "json":
       return parseJsonDocument(uri, text);
+    case "python":
+      return parsePythonDocument(uri, text);
   }
 }
 
