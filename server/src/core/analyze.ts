@@ -112,7 +112,9 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
     return { ...base, framework: null, frameworkReason: "turned off by a `# precision-lens: off` comment", diagnostics: [] };
   }
   const forced = directiveValue(directives, "framework");
-  let analyzer = forced ? frameworkById(forced.value) : undefined;
+  let analyzer = forced ? frameworkById(forced.value, format) : undefined;
+  // A Python file is only ever read by the torchtitan registry front end (its model is the parsed module).
+  if (analyzer && !analyzer.formats.includes(format)) analyzer = undefined;
   let reason = analyzer ? `set by a \`# precision-lens: framework=${forced!.value}\` comment` : "";
   if (!analyzer) {
     for (const f of FRAMEWORKS) {

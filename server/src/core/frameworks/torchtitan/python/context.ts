@@ -187,7 +187,9 @@ export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version:
   const knobs = readKnobs(view, version.date);
   let precision = resolvePrecision(decision, knobs, layout);
   const oneDevice = layout.dp_replicate * layout.dp_shard * layout.cp * layout.tp * layout.pp === 1;
+  const noDp = layout.dp_replicate * layout.dp_shard * layout.cp === 1;
   if (precision && oneDevice && decision.mechanism === "fully_shard") precision = { ...precision, gradReduce: { dtype: null, knob: "one device: no gradient reduction (FSDP2 on a size-1 mesh)" } };
+  else if (precision && noDp && decision.mechanism === "fully_shard") precision = { ...precision, gradReduce: { dtype: null, knob: "no data-parallel gradient reduction (dp_replicate × dp_shard × cp = 1); FSDP2 runs on a size-1 mesh" } };
   const impl = fields.get("optimizer.implementation");
   const storage = knobs.trainingDtype.dtype ?? null;
   const optimizerState =
