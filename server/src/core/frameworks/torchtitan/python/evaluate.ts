@@ -12,7 +12,7 @@ import type { AnalysisEnv } from "../../../analysis";
 import { parsePythonModule, type PyExpr, type PyFunction, type PyModule, type PyStmt } from "../../../parse/python";
 import type { Range } from "../../../types";
 import { dirname, join } from "../../../workspace/paths";
-import { AC_CLASSES, AC_DEFAULT, CONVERTER_CLASSES, KNOWN_HELPERS, PY_FIELDS, SECTION_CLASSES, type PyFieldSpec } from "./schema";
+import { AC_CLASSES, AC_DEFAULT, CONVERTER_CLASSES, CONVERTER_CONTAINERS, KNOWN_HELPERS, PY_FIELDS, SECTION_CLASSES, type PyFieldSpec } from "./schema";
 
 /** How many nested calls are followed (`a()` calls `b()` calls `c()` ...); registries chain 2-3 deep. */
 export const MAX_CALL_DEPTH = 8;
@@ -344,8 +344,11 @@ function clone(v: Val): Val {
 
 /** `Trainer.Config`, `TrainingConfig`, `SelectiveAC.Config`, ... (a trailing module path is ignored). */
 function configClassOf(callee: string): string | undefined {
-  const known = ["Trainer.Config", ...Object.keys(SECTION_CLASSES), ...Object.keys(AC_CLASSES), ...Object.keys(CONVERTER_CLASSES)];
-  return known.find((k) => callee === k || callee.endsWith(`.${k}`));
+  const known = ["Trainer.Config", ...Object.keys(SECTION_CLASSES), ...Object.keys(AC_CLASSES), ...Object.keys(CONVERTER_CLASSES), ...CONVERTER_CONTAINERS];
+  const k = known.find((c) => callee === c || callee.endsWith(`.${c}`));
+  if (k) return k;
+  // A trainer subclass's Config (SimulationTrainer.Config, GraphTrainer.Config) keeps Trainer.Config's fields.
+  return /(^|\.)[A-Za-z0-9_]*Trainer\.Config$/.test(callee) ? "Trainer.Config" : undefined;
 }
 
 function sectionClassOf(field: string): string | undefined {
@@ -381,7 +384,8 @@ export function exprText(e: PyExpr): string {
 
 /** The functions of a module that are torchtitan config functions: `-> Trainer.Config`, or returning `Trainer.Config(...)`. */
 export function configFunctions(module: PyModule): PyFunction[] {
-  return module.functions.filter((f) => f.returns === "Trainer.Config" || f.returns === '"Trainer.Config"' || f.body.some((s) => s.kind === "return" && s.value?.kind === "call" && configClassOf(exprText(s.value.callee)) === "Trainer.Config"));
+  const trainerConfig = (s: string | undefined): boolean => !!s && /^"?([A-Za-z0-9_]*Trainer)\.Config"?$/.test(s);
+  return module.functions.filter((f) => trainerConfig(f.returns) || f.body.some((s) => s.kind === "return" && s.value?.kind === "call" && configClassOf(exprText(s.value.callee)) === "Trainer.Config"));
 }
 
 export function evaluateConfig(fn: PyFunction, root: LoadedModule, env: AnalysisEnv): EvaluatedConfig {
@@ -407,11 +411,14 @@ export function evaluateConfig(fn: PyFunction, root: LoadedModule, env: Analysis
     else out.fields.set(key, { spec, state: "default", value: spec.default as FieldValue["value"] });
   }
   const ac = trainer?.fields.get("activation_checkpoint");
-  if (ac?.t === "obj" && AC_CLASSES[ac.cls]) out.activationCheckpoint = { mode: AC_CLASSES[ac.cls]!, origin: ac.at };
+  const acMode = ac?.t === "obj" && ac.cls === "ActivationCheckpointConfig" ? ac.fields.get("mode") : undefined;
+  if (ac?.t === "obj" && ac.cls === "ActivationCheckpointConfig") out.activationCheckpoint = acMode?.t === "scalar" ? { mode: String(acMode.v), origin: ac.at } : acMode ? { mode: "unknown", unknown: "the mode is not a literal" } : { mode: "selective", origin: ac.at };
+  else if (ac?.t === "obj" && AC_CLASSES[ac.cls]) out.activationCheckpoint = { mode: AC_CLASSES[ac.cls]!, origin: ac.at };
   else if (ac) out.activationCheckpoint = { mode: "unknown", unknown: ac.t === "unknown" ? ac.why : "not a known activation-checkpoint config" };
   else if (basePartial) out.activationCheckpoint = { mode: "unknown", unknown: basePartial };
   const spec = trainer?.fields.get("model_spec");
-  const conv = spec?.t === "obj" ? spec.fields.get("converters") : undefined;
+  const container = trainer?.fields.get("model_converters");
+  const conv = container?.t === "obj" ? container.fields.get("converters") : spec?.t === "obj" ? spec.fields.get("converters") : undefined;
   if (conv?.t === "list") {
     const list: { name: string; kind: string; origin: Origin }[] = [];
     for (const c of conv.items) if (c.t === "obj" && CONVERTER_CLASSES[c.cls]) list.push({ name: c.cls, kind: CONVERTER_CLASSES[c.cls]!, origin: c.at });

@@ -87,7 +87,12 @@ export const AC_CLASSES: Readonly<Record<string, string>> = {
   "MemoryBudgetAC.Config": "memory_budget",
   "NoAC.Config": "none",
   "ActivationCheckpointingConfig": "none",
+  // Python era before the AC classes (2026-02-23 …): the mode is a keyword, default "selective" (configs.py@9810191bb:260).
+  ActivationCheckpointConfig: "(mode)",
 };
+
+/** Converter containers of the early Python era: `model_converters=ModelConvertersContainer.Config(converters=[...])`. */
+export const CONVERTER_CONTAINERS: readonly string[] = ["ModelConvertersContainer.Config"];
 
 /** Trainer.Config's default activation checkpointing: `field(default_factory=SelectiveAC.Config)` (trainer.py@b5bcd76c6:108-110). */
 export const AC_DEFAULT = { mode: "selective", source: "torchtitan/trainer.py@b5bcd76c6:108" } as const;
