@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
 import type { AnalysisEnv } from "../server/src/core/analysis";
-import { codeLenses, hoverAt } from "../server/src/core/features";
+import { codeLenses, completionsAt, hoverAt } from "../server/src/core/features";
 import { parsePythonDocument, pyModuleOf } from "../server/src/core/parse/python";
 import { analyzeFixture, checkDiagnostics, checkFix } from "./support/fixture";
 
@@ -222,6 +222,16 @@ describe("torchtitan Python: editor features", () => {
     assert.ok(h);
     assert.match(h.markdown, /\*\*`training\.mixed_precision_param`\*\* = `"bfloat16"` in `a\(\)`/);
     assert.match(h.markdown, /configs\.py@b5bcd76c6:94/);
+  });
+  it("completion offers the fields of the constructor around the cursor, minus those written", () => {
+    const t = `${HEAD}\ndef c() -> Trainer.Config:\n    return Trainer.Config(training=TrainingConfig(dtype="bfloat16", ))\n`;
+    const r = analyzeFixture(t, { uri: URI });
+    const items = completionsAt(r, { line: 5, character: 68 });
+    const labels = items.map((i) => i.label);
+    assert.ok(labels.includes("mixed_precision_param") && labels.includes("mixed_precision_reduce"), labels.join(","));
+    assert.ok(!labels.includes("dtype"), "dtype is already written");
+    assert.ok(!labels.includes("tensor_parallel_degree"), "a ParallelismConfig field is not offered in TrainingConfig");
+    assert.deepEqual(completionsAt(analyzeDocument("file:///x/app.py", "import os\nprint(os.sep, )\n"), { line: 1, character: 14 }), []);
   });
   it("document symbols list the config functions", () => {
     const r = analyzeFixture(text, { uri: URI });

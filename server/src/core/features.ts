@@ -6,6 +6,7 @@ import { complete, type CompletionItem } from "./completion";
 import { formatBytes } from "./engine";
 import { diagnosticMarkdown } from "./explain";
 import { parseVersion } from "./frameworks/torchtitan/versions";
+import { pythonCompletions } from "./frameworks/torchtitan/python/completion";
 import { containsPosition } from "./text";
 import type { Diagnostic, Fix, Position, Range } from "./types";
 
@@ -96,6 +97,7 @@ export function codeLenses(result: AnalysisResult): CodeLensData[] {
  * written from scratch. Other TOML files (pyproject.toml, Cargo.toml) get nothing.
  */
 export function completionsAt(result: AnalysisResult, position: Position): CompletionItem[] {
+  if (result.format === "python") return result.framework === "torchtitan" ? pythonCompletions(result.doc, position) : [];
   if (result.format !== "toml") return [];
   // A torchtitan config, one that does not parse mid-edit, or a new file with nothing but comments yet.
   const blank = result.framework === null && !result.likelyFramework && !result.doc.skipped && isNearlyEmpty(result.doc.text);
