@@ -58,8 +58,9 @@ describe("Precision Lens extension-host suite in code-server", { skip }, () => {
     clearTimeout(timer);
     if (code !== 0) await page.screenshot({ path: join(ARTIFACTS, "FAIL-api.png") }).catch(() => undefined);
     assert.equal(code, 0, `extension-host suite failed:\n${lines.join("\n")}`);
-    // 7 checks, plus the YAML one when the workspace got the YAML examples (see harness.mjs makeWorkspace).
-    const expected = 7 + (existsSync(join(cs.ws, "accelerate_config.yaml")) ? 1 : 0);
+    // 7 checks, plus the YAML one when the workspace got the YAML examples and the Python registry one
+    // when it got config_registry.py (see harness.mjs makeWorkspace).
+    const expected = 7 + (existsSync(join(cs.ws, "accelerate_config.yaml")) ? 1 : 0) + (existsSync(join(cs.ws, "config_registry.py")) ? 1 : 0);
     assert.ok(lines.some((l) => new RegExp(`\\b${expected} extension-host checks passed`).test(l)), lines.join("\n"));
   });
 });

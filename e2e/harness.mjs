@@ -60,6 +60,8 @@ export function makeWorkspace(root) {
   const src = fromExamples ? examples : join(E2E_DIR, "workspace");
   for (const f of readdirSync(src)) if (f.endsWith(".toml") && f !== "pyproject.toml") copyFileSync(join(src, f), join(ws, f));
   copyFileSync(join(E2E_DIR, "workspace", "pyproject.toml"), join(ws, "pyproject.toml"));
+  // A torchtitan Python config registry (the Python front end's code lens and hover).
+  copyFileSync(join(E2E_DIR, "workspace", "config_registry.py"), join(ws, "config_registry.py"));
   // One YAML training config (accelerate, with YAML 1.1 booleans) and one unrelated YAML file, when present.
   for (const [from, to] of [["yaml/accelerate/yaml11_pitfalls.yaml", "accelerate_config.yaml"], ["yaml/unrelated/github-workflow.yml", "github-workflow.yml"]]) {
     if (fromExamples && existsSync(join(examples, from))) copyFileSync(join(examples, from), join(ws, to));

@@ -23,8 +23,8 @@ const analyzeExample = (rel: string) => {
 describe("framework detection", () => {
   it("registers the analysers in the spec's order, torchtitan first", () => {
     assert.deepEqual(
-      FRAMEWORKS.map((f) => f.id),
-      ["torchtitan", "deepspeed", "accelerate", "torchtune", "axolotl", "lightning", "transformers"],
+      FRAMEWORKS.map((f) => `${f.id}:${f.formats.join("/")}`),
+      ["torchtitan:toml", "torchtitan:python", "deepspeed:json/yaml", "accelerate:yaml", "torchtune:yaml", "axolotl:yaml", "lightning:yaml", "transformers:yaml/json"],
     );
   });
 

@@ -101,7 +101,7 @@ test("no formatter, no default-formatter or [toml]/[yaml]/[json] defaults, no sc
 });
 
 test("activation only on the languages we read: no '*', no onStartupFinished, no workspaceContains", () => {
-  assert.deepEqual(pkg.activationEvents, ["onLanguage:toml", "onLanguage:yaml", "onLanguage:json"]);
+  assert.deepEqual(pkg.activationEvents, ["onLanguage:toml", "onLanguage:yaml", "onLanguage:json", "onLanguage:python"]);
   for (const e of pkg.activationEvents) assert.ok(e !== "*" && e !== "onStartupFinished" && !e.startsWith("workspaceContains"), e);
 });
 
@@ -111,7 +111,7 @@ test("the client selects YAML/JSON by file pattern, never by claiming their lang
   }
   assert.deepEqual(
     DOCUMENT_SELECTOR.map((f) => ("pattern" in f ? f.pattern : f.language)),
-    ["**/*.toml", "toml", "**/*.{yaml,yml,json}"],
+    ["**/*.toml", "toml", "**/*.{yaml,yml,json}", "**/*.py"],
   );
 });
 

@@ -15,7 +15,7 @@ export function manifestFields(): Record<string, unknown> {
     galleryBanner: { color: "#1b2330", theme: "dark" },
     categories: ["Linters", "Machine Learning", "Programming Languages"],
     keywords: ["mixed precision", "bf16", "fp8", "torchtitan", "fsdp", "tensor parallel", "toml", "training config", "pytorch"],
-    activationEvents: ["onLanguage:toml", "onLanguage:yaml", "onLanguage:json"],
+    activationEvents: ["onLanguage:toml", "onLanguage:yaml", "onLanguage:json", "onLanguage:python"],
     capabilities: {
       untrustedWorkspaces: { supported: true },
       virtualWorkspaces: {

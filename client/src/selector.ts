@@ -7,4 +7,6 @@ export const DOCUMENT_SELECTOR = [
   { scheme: "file", pattern: "**/*.toml" },
   { scheme: "untitled", language: "toml" },
   { scheme: "file", pattern: "**/*.{yaml,yml,json}" },
+  // torchtitan Python config registries; the server refuses any other Python file on a scan of its text.
+  { scheme: "file", pattern: "**/*.py" },
 ];

@@ -169,6 +169,29 @@ async function run() {
     assert.match(doc.getText(), /^tensor_parallel_degree = 4$/m);
   });
 
+  const regUri = vscode.Uri.joinPath(folder.uri, "config_registry.py");
+  const haveRegistry = await vscode.workspace.fs.stat(regUri).then(
+    () => true,
+    () => false,
+  );
+  if (haveRegistry) {
+    await check("a torchtitan Python registry gets a code lens per config function and a hover on a precision field", async () => {
+      const reg = await vscode.workspace.openTextDocument(regUri);
+      await vscode.window.showTextDocument(reg);
+      await diagnosticsWhen(regUri, (d) => d.some((x) => codeOf(x) === "fsdp-tp-grad-allreduce-dtype"), "fsdp-tp-grad-allreduce-dtype on the registry");
+      const lenses = await vscode.commands.executeCommand("vscode.executeCodeLensProvider", regUri);
+      const titles = lenses.map((l) => l.command?.title ?? "");
+      assert.ok(titles.some((t) => /^Precision Lens: base: FSDP on 8 GPUs: fp32 params, bf16 compute, fp32 reduce/.test(t)), titles.join(" | "));
+      assert.ok(titles.some((t) => /^Precision Lens: tp8: TP-only on 8 GPUs/.test(t)), titles.join(" | "));
+      const line = reg.getText().split(/\r?\n/).findIndex((l) => l.includes("mixed_precision_param="));
+      const col = reg.lineAt(line).text.indexOf('"bfloat16"') + 2;
+      const hovers = await vscode.commands.executeCommand("vscode.executeHoverProvider", regUri, new vscode.Position(line, col));
+      const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === "string" ? c : c.value))).join("\n");
+      assert.match(text, /training\.mixed_precision_param/);
+      assert.match(text, /configs\.py@b5bcd76c6:94/);
+    });
+  }
+
   console.log(`${results.length} extension-host checks passed`);
 }
 

@@ -233,7 +233,9 @@ function explain(args: string[], io: CliIO, html = false): number {
   }
   if (opts.fix || opts.format !== "text" || opts.verbose || opts.quiet || opts.maxWarnings !== undefined || opts.stdinFilename !== undefined) throw new UsageError("explain takes only --world-size, --torchtitan-version, --gpu, --format text|html and one file");
   if (opts.paths.length !== 1) throw new UsageError("explain takes exactly one file");
-  const { files, errors } = collectConfigs(opts.paths[0]!, io.cwd);
+  const { path: onePath, fn } = splitFunction(opts.paths[0]!);
+  if (fn) opts.settings = { ...opts.settings, configFunction: fn };
+  const { files, errors } = collectConfigs(onePath, io.cwd);
   if (errors.length || files.length !== 1) {
     io.stderr(`precision-lens: ${escapeControls(opts.paths[0]!)}: ${errors[0]?.error ?? "not a single file"}\n`);
     return 2;
@@ -247,6 +249,11 @@ function explain(args: string[], io: CliIO, html = false): number {
   const text = decodeUtf8(read.bytes);
   const r = analyzeDocument(pathToFileURL(f).href, text, opts.settings, nodeEnv(f, [io.cwd]), formatOf(f));
   addEncodingDiagnostic(r, read.bytes);
+  const missing = fn ? missingFunction(r, fn) : undefined;
+  if (missing) {
+    io.stderr(`precision-lens: ${escapeControls(opts.paths[0]!)}: ${missing}\n`);
+    return 2;
+  }
   if (html) {
     io.stdout(renderReportHtml(buildReportView(r, { settings: opts.settings }), { nonce: randomBytes(16).toString("base64") }));
     return exitCode([{ path: opts.paths[0]!, result: r }]);
@@ -303,6 +310,19 @@ function addEncodingDiagnostic(r: AnalysisResult, bytes: Uint8Array): boolean {
     diag("invalid-utf8", "error", { start: pos, end: { line: pos.line, character: pos.character + 1 } }, `This file is not valid UTF-8 (byte 0x${bytes[bad]!.toString(16).padStart(2, "0")} at offset ${bad}): ${loader}`, undefined, { detail: `This file is not valid UTF-8 (byte 0x${bytes[bad]!.toString(16).padStart(2, "0")} at offset ${bad}): ${loader}. Save it as UTF-8; --fix does not rewrite it.` }),
   );
   return true;
+}
+
+/** `FILE.py::function` names one torchtitan config function of a Python registry. */
+export function splitFunction(arg: string): { path: string; fn?: string } {
+  const m = /^(.+\.py)::([A-Za-z_][A-Za-z0-9_]*)$/.exec(arg);
+  return m ? { path: m[1]!, fn: m[2]! } : { path: arg };
+}
+
+/** The error for `FILE.py::function` when the file has no such config function. */
+function missingFunction(r: AnalysisResult, fn: string): string | undefined {
+  if (r.configFunctions?.some((f) => f.name === fn)) return undefined;
+  if (r.framework !== "torchtitan" || r.format !== "python") return `\`::${fn}\` needs a torchtitan Python config registry; this file is not one (${r.frameworkReason})`;
+  return `no config function \`${fn}\` returning Trainer.Config in this file`;
 }
 
 function skippedResult(uri: string, reason: string, format: AnalysisResult["format"]): AnalysisResult {
@@ -366,7 +386,8 @@ function check(opts: CheckOptions, io: CliIO): number {
     if (opts.quiet && o.result) o.result = errorsOnly(o.result);
     out.file(o);
   };
-  for (const p of opts.paths) {
+  for (const arg of opts.paths) {
+    const { path: p, fn } = splitFunction(arg);
     if (p === "-") {
       done(analyzeStdin(opts.stdinFilename!, opts.settings, io, MAX_FILE_BYTES));
       continue;
@@ -374,7 +395,12 @@ function check(opts: CheckOptions, io: CliIO): number {
     const { files, errors, skipped } = collectConfigs(p, io.cwd, seen);
     for (const e of errors) done(e);
     if (opts.verbose) for (const s of skipped) io.stderr(`precision-lens: ${escapeControls(s.path)}: ${s.error}\n`);
-    for (const f of files) done({ ...checkFile(f, relative(io.cwd, f) || f, opts, io), absPath: f });
+    const fileOpts = fn ? { ...opts, settings: { ...opts.settings, configFunction: fn } } : opts;
+    for (const f of files) {
+      const o: FileOutcome = { ...checkFile(f, relative(io.cwd, f) || f, fileOpts, io), absPath: f };
+      const missing = fn && o.result ? missingFunction(o.result, fn) : undefined;
+      done(missing ? { path: o.path, error: missing } : o);
+    }
   }
   out.end();
   for (const e of readErrors) io.stderr(e);

@@ -32,7 +32,7 @@ import { analyzeDocument, formatOf } from "./core/analyze";
 import { codeHref } from "./core/codes";
 import type { AnalysisResult, AnalysisSettings } from "./core/analysis";
 import { codeLenses, completionsAt, headline, hoverAt, quickFixes } from "./core/features";
-import { documentSymbols, foldingRanges, type DocSymbol } from "./core/symbols";
+import { configFunctionSymbols, documentSymbols, foldingRanges, type DocSymbol } from "./core/symbols";
 import type { Diagnostic } from "./core/types";
 import { nodeEnv, uriToPath } from "./host/nodeEnv";
 import { buildReportView, renderReportHtml } from "./core/report";
@@ -130,8 +130,8 @@ async function analyze(doc: TextDocument): Promise<AnalysisResult> {
   return result;
 }
 
-function languageFormat(languageId: string): "toml" | "yaml" | "json" | undefined {
-  return languageId === "toml" || languageId === "yaml" || languageId === "json" ? languageId : undefined;
+function languageFormat(languageId: string): "toml" | "yaml" | "json" | "python" | undefined {
+  return languageId === "toml" || languageId === "yaml" || languageId === "json" || languageId === "python" ? languageId : undefined;
 }
 
 function schedule(doc: TextDocument, delay: number): void {
@@ -319,7 +319,7 @@ connection.onCompletion((params) =>
 );
 
 function toLspSymbol(s: DocSymbol): DocumentSymbol {
-  const out: DocumentSymbol = { name: s.name, kind: s.kind === "table" ? SymbolKind.Namespace : SymbolKind.Property, range: s.range, selectionRange: s.selectionRange, children: s.children.map(toLspSymbol) };
+  const out: DocumentSymbol = { name: s.name, kind: s.kind === "table" ? SymbolKind.Namespace : s.kind === "function" ? SymbolKind.Function : SymbolKind.Property, range: s.range, selectionRange: s.selectionRange, children: s.children.map(toLspSymbol) };
   if (s.detail) out.detail = s.detail;
   return out;
 }
@@ -329,6 +329,7 @@ connection.onDocumentSymbol((params) =>
     const doc = documents.get(params.textDocument.uri);
     if (!doc) return [];
     const r = await analyze(doc);
+    if (r.configFunctions) return configFunctionSymbols(r.configFunctions).map(toLspSymbol);
     return r.framework ? documentSymbols(r.doc).map(toLspSymbol) : [];
   }),
 );

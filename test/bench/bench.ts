@@ -17,6 +17,7 @@ import { renderDtypeTableMarkdown, renderSimulationMarkdown, simulate, simulatio
 import type { SimulationInput } from "../../server/src/core/engine/types";
 import { eraById } from "../../server/src/core/frameworks/torchtitan/eras";
 import { readKnobs } from "../../server/src/core/frameworks/torchtitan/knobs";
+import { pythonBench } from "./python";
 
 const argIdx = process.argv.indexOf("--iterations");
 const N = argIdx > 0 ? Math.max(5, Number(process.argv[argIdx + 1]) || 200) : 200;
@@ -302,6 +303,7 @@ async function latency(): Promise<void> {
 }
 
 main();
+pythonBench();
 activation();
 protocol()
   .catch((e) => console.log(`\nLanguage server bench skipped: ${e instanceof Error ? e.message : String(e)}`))

@@ -88,6 +88,10 @@ export interface AnalysisResult {
   reportMarkdown?: string;
   /** The dtype-propagation simulation of one training step (torchtitan; absent when the launch fails). */
   simulation?: Simulation;
+  /** Code lenses of their own (one per torchtitan Python config function); without them, one at the top. */
+  codeLenses?: { range: { start: Position; end: Position }; title: string }[];
+  /** torchtitan Python registries: the config functions analysed (outline, CLI `FILE.py::function`). */
+  configFunctions?: { name: string; range: { start: Position; end: Position }; selectionRange: { start: Position; end: Position }; detail: string }[];
   /** The parsed document, for editor features that need the model (completion, symbols). */
   doc: ConfigDocument;
 }
@@ -111,6 +115,8 @@ export interface AnalysisSettings {
    * before the upward search. A relative path is relative to the workspace root (the CLI makes it absolute).
    */
   torchtitanConfigSource?: string;
+  /** torchtitan Python registries: analyse only this config function (CLI `FILE.py::function`). */
+  configFunction?: string;
 }
 
 /**

@@ -14,6 +14,7 @@ import type { ConfigDocument, ConfigFormat } from "./model";
 import { parseJsonDocument } from "./parse/json";
 import { isRecovered, unparsedKeys } from "./parse/partial";
 import { isNestingReason, MAX_ANALYSED_CHARS } from "./parse/guard";
+import { parsePythonDocument } from "./parse/python";
 import { parseTomlDocument } from "./parse/toml";
 import { applySuppressions } from "./suppress";
 import { LineIndex } from "./text";
@@ -26,6 +27,7 @@ export function formatOf(uri: string): ConfigFormat | undefined {
   if (path.endsWith(".toml")) return "toml";
   if (path.endsWith(".yaml") || path.endsWith(".yml")) return "yaml";
   if (path.endsWith(".json")) return "json";
+  if (path.endsWith(".py")) return "python";
   return undefined;
 }
 
@@ -46,6 +48,8 @@ export function parseDocument(uri: string, text: string, format: ConfigFormat): 
       return parseTemplatedYaml(uri, text);
     case "json":
       return parseJsonDocument(uri, text);
+    case "python":
+      return parsePythonDocument(uri, text);
   }
 }
 
@@ -109,7 +113,9 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
     return { ...base, framework: null, frameworkReason: "turned off by a `# precision-lens: off` comment", diagnostics: [] };
   }
   const forced = directiveValue(directives, "framework");
-  let analyzer = forced ? frameworkById(forced.value) : undefined;
+  let analyzer = forced ? frameworkById(forced.value, format) : undefined;
+  // A Python file is only ever read by the torchtitan registry front end (its model is the parsed module).
+  if (analyzer && !analyzer.formats.includes(format)) analyzer = undefined;
   let reason = analyzer ? `set by a \`# precision-lens: framework=${forced!.value}\` comment` : "";
   if (!analyzer) {
     for (const f of FRAMEWORKS) {

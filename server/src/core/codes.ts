@@ -82,6 +82,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = {
   "keep-latest-k": { summary: "checkpoint.keep_latest_k = 1 (or negative): torchtitan raises ValueError." },
   "seed-checkpoint": { summary: "A seed checkpoint needs checkpointing enabled and a single-rank layout." },
   "validation-steps": { summary: "validation.steps must be positive or -1." },
+  "fsdp-tp-grad-allreduce-dtype": { summary: "FSDP2 + TP: the TP-mesh gradient all-reduce of replicated parameters does not follow reduce_dtype (pytorch/pytorch#190626)." },
   "toml-not-read": { summary: "The workspace pins a torchtitan that no longer reads TOML configs." },
   // every framework
   "toml-syntax": { summary: "The TOML file does not parse." },

@@ -6,6 +6,7 @@ import { complete, type CompletionItem } from "./completion";
 import { formatBytes, overCapacity } from "./engine";
 import { diagnosticMarkdown } from "./explain";
 import { parseVersion } from "./frameworks/torchtitan/versions";
+import { pythonCompletions } from "./frameworks/torchtitan/python/completion";
 import { containsPosition } from "./text";
 import type { Diagnostic, Fix, Position, Range } from "./types";
 
@@ -92,6 +93,7 @@ export const OPEN_REPORT_COMMAND = "precisionLens.openReport";
 
 /** One lens at the top of a claimed file: the resolved mode; clicking opens the full report. */
 export function codeLenses(result: AnalysisResult): CodeLensData[] {
+  if (result.codeLenses) return result.codeLenses.map((l) => ({ range: l.range, title: l.title, command: OPEN_REPORT_COMMAND, arguments: [result.uri] }));
   const h = headline(result);
   if (!h || !result.reportMarkdown) return [];
   const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
@@ -107,6 +109,7 @@ export function codeLenses(result: AnalysisResult): CodeLensData[] {
  * written from scratch. Other TOML files (pyproject.toml, Cargo.toml) get nothing.
  */
 export function completionsAt(result: AnalysisResult, position: Position): CompletionItem[] {
+  if (result.format === "python") return result.framework === "torchtitan" ? pythonCompletions(result.doc, position) : [];
   if (result.format !== "toml") return [];
   // A torchtitan config, one that does not parse mid-edit, or a new file with nothing but comments yet.
   const blank = result.framework === null && !result.likelyFramework && !result.doc.skipped && isNearlyEmpty(result.doc.text);

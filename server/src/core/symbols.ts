@@ -9,7 +9,7 @@ import { headerPrefixOf } from "./edit/toml";
 
 export interface DocSymbol {
   name: string;
-  kind: "table" | "key";
+  kind: "table" | "key" | "function";
   /** Value text for keys (shortened). */
   detail?: string;
   range: Range;
@@ -90,6 +90,11 @@ function nestedSymbols(doc: ConfigDocument): DocSymbol[] {
     return list;
   };
   return order(roots);
+}
+
+/** torchtitan Python registries: one symbol per config function, with its resolved headline. */
+export function configFunctionSymbols(fns: readonly { name: string; range: Range; selectionRange: Range; detail: string }[]): DocSymbol[] {
+  return fns.map((f) => ({ name: `${f.name}()`, kind: "function", detail: shorten(f.detail, 80), range: f.range, selectionRange: f.selectionRange, children: [] }));
 }
 
 /** Folding: each table (header to its last non-blank line), multi-line values, and comment blocks. */

@@ -80,7 +80,8 @@ export function collectConfigs(root: string, cwd: string, seen: Set<string> = ne
     for (const ent of entries) {
       const n = ent.name;
       const p = join(dir, n);
-      const wanted = CONFIG_EXTENSIONS.has(extname(n).toLowerCase()) && n !== "package-lock.json";
+      // Python is walked only for torchtitan's registry name; any other module is checked when named.
+      const wanted = (CONFIG_EXTENSIONS.has(extname(n).toLowerCase()) && n !== "package-lock.json") || n === "config_registry.py";
       // Only symlinks, names we would analyse and entries of unknown type (file systems that do not report
       // it in readdir) need a stat: the walk stays one readdir per folder.
       const known = ent.isFile() || ent.isDirectory() || ent.isSymbolicLink() || ent.isFIFO() || ent.isSocket() || ent.isCharacterDevice() || ent.isBlockDevice();

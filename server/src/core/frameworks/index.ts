@@ -3,6 +3,7 @@
  * markers first). Adding a framework means adding it here and nowhere else.
  */
 import type { FrameworkAnalyzer, FrameworkId } from "../analysis";
+import type { ConfigFormat } from "../model";
 import { accelerateAnalyzer } from "./accelerate/analyzer";
 import { axolotlAnalyzer } from "./axolotl/analyzer";
 import { deepspeedAnalyzer } from "./deepspeed/analyzer";
@@ -10,9 +11,10 @@ import { lightningAnalyzer } from "./lightning/analyzer";
 import { torchtuneAnalyzer } from "./torchtune/analyzer";
 import { torchtitanAnalyzer } from "./torchtitan/analyzer";
 import { transformersAnalyzer } from "./transformers/analyzer";
+import { torchtitanPythonAnalyzer } from "./torchtitan/python/analyzer";
 
-export const FRAMEWORKS: readonly FrameworkAnalyzer[] = [torchtitanAnalyzer, deepspeedAnalyzer, accelerateAnalyzer, torchtuneAnalyzer, axolotlAnalyzer, lightningAnalyzer, transformersAnalyzer];
+export const FRAMEWORKS: readonly FrameworkAnalyzer[] = [torchtitanAnalyzer, torchtitanPythonAnalyzer, deepspeedAnalyzer, accelerateAnalyzer, torchtuneAnalyzer, axolotlAnalyzer, lightningAnalyzer, transformersAnalyzer];
 
-export function frameworkById(id: string): FrameworkAnalyzer | undefined {
-  return FRAMEWORKS.find((f) => f.id === (id as FrameworkId));
+export function frameworkById(id: string, format?: ConfigFormat): FrameworkAnalyzer | undefined {
+  return FRAMEWORKS.find((f) => f.id === (id as FrameworkId) && (!format || f.formats.includes(format))) ?? FRAMEWORKS.find((f) => f.id === (id as FrameworkId));
 }

@@ -1,0 +1,165 @@
+/**
+ * The torchtitan Python-config analyser (torchtitan ≥ 2026-02-23: `config_registry.py` and forks' modules):
+ * detection by content, per config function evaluation (evaluate.ts), resolution through the TOML rooms
+ * (context.ts), rules (rules.ts), and per-function hovers, code lenses, inlay hints and report.
+ */
+import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer, HoverTarget, InlayHintData } from "../../../analysis";
+import { parseDirectives } from "../../../directives";
+import { shortDtype } from "../../../dtypes";
+import type { ConfigDocument } from "../../../model";
+import { pyModuleOf } from "../../../parse/python";
+import type { Diagnostic, Range } from "../../../types";
+import { ALWAYS_FSDP_DATE, resolveConfig, resolvePyVersion, type PyResolution, type PyContext } from "./context";
+import { configFunctions, evaluateConfig, type FieldValue } from "./evaluate";
+import { pyDiagnostics } from "./rules";
+import { choicesAt } from "./schema";
+
+export function detectTorchtitanPython(doc: ConfigDocument): string | undefined {
+  const m = pyModuleOf(doc);
+  if (!m) return undefined;
+  if (!m.imports.some((i) => i.module === "torchtitan" || i.module.startsWith("torchtitan."))) return undefined;
+  const fns = configFunctions(m);
+  if (!fns.length) return undefined;
+  return `imports torchtitan and defines ${fns.length} config function${fns.length === 1 ? "" : "s"} returning Trainer.Config`;
+}
+
+export const torchtitanPythonAnalyzer: FrameworkAnalyzer = {
+  id: "torchtitan",
+  formats: ["python"],
+  detect: detectTorchtitanPython,
+  analyze: analyzeTorchtitanPython,
+};
+
+export interface PyFunctionResult {
+  name: string;
+  range: Range;
+  nameRange: Range;
+  r: PyResolution;
+  headline: string;
+  markdown: string;
+}
+
+/** Every config function of the document, resolved (the CLI's `FILE.py::function` picks one). */
+export function analyzePyFunctions(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): { ctx: PyContext; results: PyFunctionResult[]; diagnostics: Diagnostic[] } {
+  const module = pyModuleOf(doc)!;
+  const directives = parseDirectives(doc.comments);
+  const ctx = resolvePyVersion(doc, settings, env, directives);
+  const root = { module, file: doc.uri, ...(env.documentPath ? { path: env.documentPath } : {}), isRoot: true };
+  const results: PyFunctionResult[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const fn of configFunctions(module)) {
+    if (settings.configFunction && fn.name !== settings.configFunction) continue;
+    const ev = evaluateConfig(fn, root, env);
+    const r = resolveConfig(ev, doc, ctx.version.value, settings, env, directives);
+    const h = headlineOf(r);
+    results.push({ name: fn.name, range: fn.range, nameRange: fn.nameRange, r, headline: h, markdown: functionMarkdown(r, ctx, h) });
+    diagnostics.push(...pyDiagnostics({ doc, r, version: ctx.version }));
+  }
+  return { ctx, results, diagnostics };
+}
+
+function analyzeTorchtitanPython(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis {
+  const { ctx, results, diagnostics } = analyzePyFunctions(doc, settings, env);
+  const hovers: HoverTarget[] = [];
+  const inlayHints: InlayHintData[] = [];
+  for (const f of results) {
+    hovers.push(...fieldHovers(doc, f, ctx));
+    hovers.push({ range: f.nameRange, markdown: f.markdown });
+    const header = f.r.evaluated.fn.headerRange;
+    inlayHints.push({ position: header.end, label: ` ${f.headline}`, tooltip: "Precision Lens: the resolved layout and precision of this config function" });
+    const dps = f.r.fields.get("parallelism.data_parallel_shard_degree");
+    if (dps?.state === "set" && dps.value === -1 && dps.origin?.file === doc.uri && f.r.dims.resolved) inlayHints.push({ position: dps.origin.range.end, label: ` = ${f.r.dims.resolved.dp_shard}`, tooltip: `-1 takes the remaining GPUs: ${f.r.worldSize.value} GPUs (${f.r.worldSize.detail})` });
+  }
+  const first = results[0];
+  const out: FrameworkAnalysis = {
+    diagnostics,
+    hovers,
+    inlayHints,
+    torchtitanVersion: { value: ctx.version.value.id, source: ctx.version.source, kind: ctx.version.kind, detail: ctx.version.detail },
+    codeLenses: results.map((f) => ({ range: { start: f.r.evaluated.fn.headerRange.start, end: f.r.evaluated.fn.headerRange.start }, title: `Precision Lens: ${f.name}: ${f.headline}` })),
+    configFunctions: results.map((f) => ({ name: f.name, range: f.range, selectionRange: f.nameRange, detail: f.headline })),
+  };
+  if (first) {
+    out.worldSize = first.r.worldSize;
+    out.layoutName = first.r.layoutName;
+    out.mechanism = first.r.decision.mechanism;
+    out.parallel = first.r.dims.resolved ?? first.r.dims.configured;
+    if (first.r.precision) out.precision = first.r.precision;
+    out.reportMarkdown = results.map((f) => f.markdown).join("\n\n---\n\n");
+  }
+  return out;
+}
+
+const MECHANISM: Record<string, string> = {
+  fully_shard: "FSDP2 MixedPrecisionPolicy",
+  autocast: "torch.autocast",
+  none: "no mixed precision",
+  error: "the launch fails",
+};
+
+function headlineOf(r: PyResolution): string {
+  if (r.decision.mechanism === "error") return `${r.layoutName}: the launch fails`;
+  const p = r.precision;
+  const where = r.worldSize.value === 1 ? r.layoutName : `${r.layoutName} on ${r.worldSize.value} GPUs`;
+  if (!p) return `${where}: a dtype setting fails at launch`;
+  const red = p.gradReduce.dtype ? `${shortDtype(p.gradReduce.dtype)} reduce` : "no reduce";
+  const opt = r.optimizerState.dtype ? `${shortDtype(r.optimizerState.dtype)} optimizer state` : "";
+  const others = r.assumptions.length - (r.worldSize.source === "default" ? 1 : 0);
+  const guess = `${r.worldSize.source === "default" ? ` (NGPU=${r.worldSize.value} assumed)` : ""}${others > 0 ? ` · ${others} not certain` : ""}`;
+  return `${where}: ${shortDtype(p.paramStorage.dtype ?? "float32")} params, ${shortDtype(p.compute.dtype ?? "float32")} compute, ${red}${opt ? `, ${opt}` : ""}${guess}`;
+}
+
+function fieldSource(f: FieldValue & { override?: { file: string } }, docUri: string): string {
+  if (f.override) return `flag in ${f.override.file}`;
+  if (f.state === "default") return `default, ${f.spec.source}`;
+  if (f.state === "unknown") return `not known: ${f.why}`;
+  if (f.origin && f.origin.file !== docUri) return `${f.origin.via ? `${f.origin.via}() in ` : ""}${f.origin.file}`;
+  return `line ${(f.origin?.range.start.line ?? 0) + 1}`;
+}
+
+function functionMarkdown(r: PyResolution, ctx: PyContext, headline: string): string {
+  const ev = r.evaluated;
+  const uri = r.view.uri;
+  const p = r.precision;
+  const row = (what: string, d: string | null | undefined, knob: string): string => `| ${what} | ${d ? shortDtype(d as never) : "—"} | ${knob} |`;
+  const lines: string[] = [`### Precision Lens — \`${ev.fn.name}()\``, "", `**${headline}**`, ""];
+  lines.push(`torchtitan ${ctx.version.value.id} (${ctx.version.detail}); world size ${r.worldSize.value} (${r.worldSize.detail}).`, "");
+  if (ctx.tomlPin) lines.push(`_The workspace pins a torchtitan that reads TOML, not Python registries (${ctx.tomlPin}); this function is analysed as ${ctx.version.value.id}._`, "");
+  lines.push(`Mechanism: **${MECHANISM[r.decision.mechanism] ?? r.decision.mechanism}** — ${r.decision.reason}${r.decision.error ? `: ${r.decision.error}` : ""}.`, "");
+  if (p) {
+    lines.push("| | dtype | from |", "|---|---|---|");
+    lines.push(row("parameters (storage)", p.paramStorage.dtype, p.paramStorage.knob));
+    lines.push(row("compute", p.compute.dtype, p.compute.knob));
+    lines.push(row("gradient reduction", p.gradReduce.dtype, p.gradReduce.knob));
+    lines.push(row("optimizer state", r.optimizerState.dtype, r.optimizerState.knob), "");
+  }
+  if (r.decision.mechanism === "fully_shard" && ctx.version.value.date >= ALWAYS_FSDP_DATE && p?.compute.dtype === "bfloat16") {
+    lines.push("Since #2900 (2026-04-09) every layout gets FSDP2's MixedPrecisionPolicy and nothing uses autocast: norms, softmax and the cross-entropy loss compute in bf16 (v0.2.x autocast ran them in fp32).", "");
+  }
+  const ac = ev.activationCheckpoint;
+  lines.push(`Activation checkpointing: ${ac.mode}${ac.unknown ? ` (${ac.unknown})` : ac.source ? ` (default, ${ac.source})` : ""}.`);
+  if (Array.isArray(ev.converters)) {
+    if (ev.converters.length) lines.push(`Converters: ${ev.converters.map((c) => `${c.kind} (\`${c.name}\`)`).join(", ")}: the converted linears compute in their low-precision format.`);
+  } else lines.push(`Converters: not known (${ev.converters.unknown}).`);
+  lines.push("", "| field | value | from |", "|---|---|---|");
+  for (const [key, f] of r.fields) {
+    if (f.state === "default" && !["training.dtype", "training.mixed_precision_param", "training.mixed_precision_reduce", "parallelism.data_parallel_shard_degree"].includes(key)) continue;
+    lines.push(`| \`${key}\` | ${f.state === "unknown" ? "?" : `\`${JSON.stringify(f.value)}\``} | ${fieldSource(f, uri).replace(/\|/g, "\\|")} |`);
+  }
+  if (ev.chain.length) lines.push("", `Followed: ${ev.chain.map((c) => `\`${c}\``).join(" → ")}.`);
+  if (ev.unreadable) lines.push("", `_Not followed: ${ev.unreadable}._`);
+  if (r.assumptions.length) lines.push("", "**Not certain** (the picture rests on these):", ...r.assumptions.slice(0, 12).map((a) => `- ${a}`));
+  return lines.join("\n");
+}
+
+/** A hover on each precision field written in this file: its doc, choices, source and what it resolved to. */
+function fieldHovers(doc: ConfigDocument, f: PyFunctionResult, ctx: PyContext): HoverTarget[] {
+  const out: HoverTarget[] = [];
+  for (const [key, v] of f.r.fields) {
+    if (v.state !== "set" || !v.origin || v.origin.file !== doc.uri) continue;
+    const choices = choicesAt(v.spec, ctx.version.value.date);
+    const lines = [`**\`${key}\`** = \`${JSON.stringify(v.value)}\` in \`${f.name}()\``, "", v.spec.doc, "", `Default \`${JSON.stringify(v.spec.default)}\` (${v.spec.source})${choices ? `; choices in torchtitan ${ctx.version.value.id}: ${choices.map((c) => `\`${c}\``).join(", ")}` : ""}.`, "", `Resolved: ${f.headline}.`];
+    out.push({ range: v.origin.range, markdown: lines.join("\n") });
+  }
+  return out;
+}

@@ -1,0 +1,232 @@
+/**
+ * Resolution of one torchtitan config function into the shared precision model, reusing the TOML rooms:
+ * the evaluated fields become a view (`ConfigDocument` entries anchored in the Python source), read by
+ * parallelDims.ts, knobs.ts, eras.ts and resolve.ts exactly as a TOML file is. Every fact keeps its source.
+ */
+import type { AnalysisEnv, AnalysisSettings, ParallelLayout, ResolvedPrecision, Sourced } from "../../../analysis";
+import type { Directive } from "../../../directives";
+import { directiveValue } from "../../../directives";
+import { MAX_WORLD_SIZE } from "../../../limits";
+import type { ConfigDocument, ConfigEntry, ConfigValue } from "../../../model";
+import type { DType, Range } from "../../../types";
+import { inferVersion } from "../../../workspace";
+import { ancestorDirs, displayPath, join, lineLocation } from "../../../workspace/paths";
+import { matchingNames } from "../../../workspace/listing";
+import { worldSizeFromScript } from "../../../workspace/worldSize";
+import { eraForDate, type MechanismDecision } from "../eras";
+import { readKnobs } from "../knobs";
+import { DIM_FIELDS, DIM_KEYS, layoutName, readDims, resolveDims, type DimsResolution } from "../parallelDims";
+import { resolvePrecision } from "../resolve";
+import type { PrecisionKnobs } from "../context";
+import type { EvaluatedConfig, FieldValue } from "./evaluate";
+import { PY_FIELDS, pyField } from "./schema";
+
+/** torchtitan's Python-era versions. Dates are main-branch dates the semantics are read at. */
+export const PY_RELEASES: Readonly<Record<string, { date: string; source: string }>> = {
+  // release/0.3 was cut from main 48cb7ae1f (2026-08-18) and set to 0.3.0rc1 (1fdf90d3f); its configs.py
+  // still declares mixed_precision_reduce: Literal["float32"] (release/0.3 4f9e9a47d configs.py:93).
+  "v0.3.0": { date: "2026-08-18", source: "release/0.3 (cut 2026-08-18 at 48cb7ae1f, 0.3.0rc1 1fdf90d3f)" },
+  // v0.4.0 (October 2026) is after the snapshot read (b5bcd76c6, 2026-08-21); dated from the issue and the
+  // spec (bf16 reduce from #4597, 2026-09-11, is in it).
+  "v0.4.0": { date: "2026-10-01", source: "v0.4.0 (October 2026; not in the snapshot read, semantics from the spec)" },
+};
+
+/** The version a Python registry is analysed as when nothing says otherwise (the newest modelled). */
+export const PY_DEFAULT_VERSION = "v0.4.0";
+
+/** The first Python-era date: 9810191bb (#2386). */
+export const PY_FIRST_DATE = "2026-02-23";
+/** #2900 (00b7f5693): every layout gets MixedPrecisionPolicy; autocast gone; norms/softmax/loss in bf16. */
+export const ALWAYS_FSDP_DATE = "2026-04-09";
+/** #2732 (0610235bb): `optimizer.implementation = "fused_opt_states_bf16"`. */
+export const BF16_STATES_DATE = "2026-04-15";
+/** #4597: `mixed_precision_reduce = "bfloat16"` allowed. */
+export const BF16_REDUCE_DATE = "2026-09-11";
+
+export interface PyVersion {
+  id: string;
+  date: string;
+}
+
+export function parsePyVersion(raw: string): PyVersion | undefined {
+  const v = raw.trim();
+  const dev = /^v?\d+\.\d+\.\d+\.?dev(\d{4})(\d{2})(\d{2})$/.exec(v);
+  if (dev) return checkedDate(`${dev[1]}-${dev[2]}-${dev[3]}`);
+  const rel = /^v?0\.([34])\.\d+(?:rc\d+)?$/.exec(v);
+  if (rel) return { id: `v0.${rel[1]}.0`, date: PY_RELEASES[`v0.${rel[1]}.0`]!.date };
+  const m = /^main@(\d{4}-\d{2}-\d{2})$/.exec(v);
+  if (m) return checkedDate(m[1]!);
+  return undefined;
+}
+
+function checkedDate(date: string): PyVersion | undefined {
+  const parsed = new Date(`${date}T00:00:00Z`);
+  if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date || date < PY_FIRST_DATE) return undefined;
+  return { id: `main@${date}`, date };
+}
+
+export interface PyContext {
+  version: Sourced<PyVersion>;
+  /** A pin of a torchtitan that reads TOML, not this registry (v0.2.2 or older). */
+  tomlPin?: string;
+}
+
+/** The version, once per document: CLI flag > directive > workspace setting > workspace pin > default. */
+export function resolvePyVersion(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[]): PyContext {
+  const fromSetting = settings.torchtitanVersion && settings.torchtitanVersion !== "auto" ? parsePyVersion(settings.torchtitanVersion) : undefined;
+  const d = directiveValue(directives, "torchtitan-version");
+  const fromDirective = d ? parsePyVersion(d.value) : undefined;
+  if (fromSetting && settings.origin === "cli") return { version: { value: fromSetting, source: "cli", kind: "cli", detail: `--torchtitan-version ${settings.torchtitanVersion}` } };
+  if (fromDirective && d) return { version: { value: fromDirective, source: "directive", kind: "directive", detail: `\`# precision-lens: torchtitan-version=${d.value}\` on line ${d.line + 1}`, location: { uri: doc.uri, range: d.range } } };
+  if (fromSetting) return { version: { value: fromSetting, source: "setting", kind: "setting", detail: `precisionLens.torchtitanVersion = ${settings.torchtitanVersion}` } };
+  const inferred = inferVersion(doc, env);
+  if (inferred.outsideTomlEra) {
+    const v = parsePyVersion(inferred.outsideTomlEra.pin);
+    if (v) return { version: { value: v, source: "workspace-pin", kind: "workspace-pin", detail: `torchtitan ${inferred.outsideTomlEra.pin} pinned in ${inferred.outsideTomlEra.file}`, ...(inferred.location ? { location: inferred.location } : {}) } };
+  }
+  const def: Sourced<PyVersion> = { value: parsePyVersion(PY_DEFAULT_VERSION)!, source: "default", kind: "default", detail: `no torchtitan pin in the workspace; assuming ${PY_DEFAULT_VERSION}, the newest release modelled` };
+  if (inferred.source === "workspace-pin" && !inferred.outsideTomlEra) return { version: def, tomlPin: inferred.detail };
+  return { version: def };
+}
+
+export interface Override {
+  key: string;
+  raw: string;
+  file: string;
+  location: { uri: string; range: Range };
+}
+
+export interface Launch {
+  worldSize?: Sourced<number>;
+  overrides: Override[];
+}
+
+/**
+ * Run scripts and slurm files (next to the module or above it) that launch this config function
+ * (`CONFIG=fn`, `--config fn`, `--config=fn`): their NGPU / torchrun world size and `--section.option` flags.
+ */
+export function launchOf(fnName: string, env: AnalysisEnv): Launch {
+  const out: Launch = { overrides: [] };
+  if (!env.documentPath) return out;
+  const needle = new RegExp(`(?:CONFIG=["']?|--config[= ]["']?)${fnName}\\b`);
+  for (const dir of ancestorDirs(env)) {
+    for (const name of matchingNames(env.listDir(dir), "run-scripts", (n) => /\.(sh|bash|slurm|sbatch)$/i.test(n))) {
+      const path = join(dir, name);
+      const text = env.readFile(path);
+      if (text === undefined || !text.includes(fnName) || !needle.test(text)) continue;
+      const file = displayPath(path, env);
+      const ws = worldSizeFromScript(text, fnName);
+      if (ws && ws.value <= MAX_WORLD_SIZE && !out.worldSize) {
+        const slurm = /^#SBATCH\b/m.test(text) || /\.(slurm|sbatch)$/i.test(name);
+        out.worldSize = { value: ws.value, source: slurm ? "slurm" : "run-script", kind: slurm ? "slurm" : "run-script", detail: `${ws.detail} in ${file}`, ...(ws.line !== undefined ? { location: lineLocation(path, text, ws.line) } : {}) };
+      }
+      const lines = text.split(/\r?\n/);
+      lines.forEach((line, i) => {
+        if (!needle.test(line) && !/run_train|torchtitan\.train/.test(line)) return;
+        const flag = /--([a-z_]+)\.([a-z_]+)(?:=|[ \t]+)("[^"\n]*"|'[^'\n]*'|[^\s"']+)/g;
+        let m: RegExpExecArray | null;
+        while ((m = flag.exec(line)) && out.overrides.length < 64) {
+          const key = `${m[1]}.${m[2]}`;
+          if (!pyField(m[1]!, m[2]!)) continue;
+          out.overrides.push({ key, raw: m[3]!.replace(/^["']|["']$/g, ""), file, location: lineLocation(path, text, i) });
+        }
+      });
+      return out;
+    }
+  }
+  return out;
+}
+
+export interface PyResolution {
+  evaluated: EvaluatedConfig;
+  /** The fields after the run script's overrides. */
+  fields: Map<string, FieldValue & { override?: Override }>;
+  view: ConfigDocument;
+  worldSize: Sourced<number>;
+  dims: DimsResolution;
+  layout: ParallelLayout;
+  layoutName: string;
+  decision: MechanismDecision;
+  knobs: PrecisionKnobs;
+  precision?: ResolvedPrecision;
+  optimizerState: { dtype: DType | null; knob: string };
+  /** What the picture rests on that is not written in the file, flags or scripts (user-facing). */
+  assumptions: string[];
+}
+
+export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version: PyVersion, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[]): PyResolution {
+  const launch = launchOf(ev.fn.name, env);
+  const fields = new Map<string, FieldValue & { override?: Override }>(ev.fields);
+  for (const o of launch.overrides) {
+    const base = fields.get(o.key);
+    if (!base) continue;
+    const value = base.spec.type === "int" || base.spec.type === "float" ? Number(o.raw) : base.spec.type === "bool" ? o.raw === "true" || o.raw === "True" : o.raw;
+    fields.set(o.key, { ...base, state: "set", value, override: o });
+  }
+  const view = viewOf(doc, ev, fields);
+  const read = readDims(view);
+  const assumptions: string[] = [];
+  for (const f of DIM_FIELDS) {
+    const [sec, key] = DIM_KEYS[f];
+    const fv = fields.get(`${sec}.${key}`);
+    if (fv?.state === "unknown") assumptions.push(`\`${sec}.${key}\` is not known (${fv.why}); its default ${String(fv.spec.default)} is assumed`);
+  }
+  for (const k of ["training.dtype", "training.mixed_precision_param", "training.mixed_precision_reduce", "optimizer.implementation"]) {
+    const fv = fields.get(k);
+    if (fv?.state === "unknown") assumptions.push(`\`${k}\` is not known (${fv.why}); its default ${String(fv.spec.default)} is assumed`);
+  }
+  const worldSize = worldSizeOf(doc, read.configured, settings, directives, launch, fields);
+  if (worldSize.source === "default") assumptions.push(`the world size is ${worldSize.value} (${worldSize.detail})`);
+  for (const n of ev.notFollowed) assumptions.push(`not followed: ${n.what} \`${n.text}\`${n.via ? ` in ${n.via}()` : ""} (line ${n.range.start.line + 1}${n.file === doc.uri ? "" : ` of ${n.file}`})`);
+  const dims = resolveDims(read, worldSize.value);
+  const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };
+  const era = eraForDate(version.date);
+  const decision: MechanismDecision = dims.resolved
+    ? era.decide(dims.resolved, worldSize.value, { date: version.date })
+    : { mechanism: "error", reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
+  const knobs = readKnobs(view, version.date);
+  let precision = resolvePrecision(decision, knobs, layout);
+  const oneDevice = layout.dp_replicate * layout.dp_shard * layout.cp * layout.tp * layout.pp === 1;
+  const noDp = layout.dp_replicate * layout.dp_shard * layout.cp === 1;
+  if (precision && oneDevice && decision.mechanism === "fully_shard") precision = { ...precision, gradReduce: { dtype: null, knob: "one device: no gradient reduction (FSDP2 on a size-1 mesh)" } };
+  else if (precision && noDp && decision.mechanism === "fully_shard") precision = { ...precision, gradReduce: { dtype: null, knob: "no data-parallel gradient reduction (dp_replicate × dp_shard × cp = 1); FSDP2 runs on a size-1 mesh" } };
+  const impl = fields.get("optimizer.implementation");
+  const storage = knobs.trainingDtype.dtype ?? null;
+  const optimizerState =
+    impl?.value === "fused_opt_states_bf16" && version.date >= BF16_STATES_DATE
+      ? { dtype: "bfloat16" as DType, knob: 'optimizer.implementation = "fused_opt_states_bf16" (Adam/AdamW exp_avg and exp_avg_sq in bf16; 0610235bb #2732)' }
+      : { dtype: storage, knob: storage === "bfloat16" ? "training.dtype = bfloat16: states follow the bf16 parameters" : "training.dtype: Adam/AdamW states follow the parameter dtype" };
+  return { evaluated: ev, fields, view, worldSize, dims, layout, layoutName: layoutName(dims.resolved ?? layout), decision, knobs, ...(precision ? { precision } : {}), optimizerState, assumptions };
+}
+
+function worldSizeOf(doc: ConfigDocument, configured: ParallelLayout, settings: AnalysisSettings, directives: Directive[], launch: Launch, fields: Map<string, FieldValue>): Sourced<number> {
+  if (settings.origin === "cli" && settings.worldSize && settings.worldSize > 0 && settings.worldSize <= MAX_WORLD_SIZE) return { value: settings.worldSize, source: "cli", kind: "cli", detail: `--world-size ${settings.worldSize}` };
+  const d = directiveValue(directives, "world-size");
+  const n = d && /^\d+$/.test(d.value) ? Number(d.value) : NaN;
+  if (d && Number.isInteger(n) && n > 0 && n <= MAX_WORLD_SIZE) return { value: n, source: "directive", kind: "directive", detail: `\`# precision-lens: world-size=${n}\` on line ${d.line + 1}`, location: { uri: doc.uri, range: d.range } };
+  if (settings.worldSize && settings.worldSize > 0 && settings.worldSize <= MAX_WORLD_SIZE) return { value: settings.worldSize, source: "setting", kind: "setting", detail: `precisionLens.worldSize = ${settings.worldSize}` };
+  if (launch.worldSize) return launch.worldSize;
+  const explicit = DIM_FIELDS.filter((f) => f !== "etp").every((f) => fields.get(DIM_KEYS[f].join("."))?.state !== "unknown");
+  if (explicit && configured.dp_shard !== -1) {
+    const product = configured.dp_replicate * configured.dp_shard * configured.cp * configured.tp * configured.pp;
+    if (product > 0 && product <= MAX_WORLD_SIZE) return { value: product, source: "degrees", kind: "file", detail: `product of the parallel degrees (${product})` };
+  }
+  // run_train.sh: NGPU=${NGPU:-"8"} (run_train.sh@b5bcd76c6:29).
+  return { value: 8, source: "default", kind: "default", detail: "run_train.sh default (NGPU=8)" };
+}
+
+/** The evaluated fields as document entries, each anchored where the analysed file sets it (or the def line). */
+function viewOf(doc: ConfigDocument, ev: EvaluatedConfig, fields: Map<string, FieldValue>): ConfigDocument {
+  const entries: ConfigEntry[] = [];
+  for (const spec of PY_FIELDS) {
+    const f = fields.get(`${spec.section}.${spec.key}`);
+    if (!f || f.state !== "set" || f.value === undefined) continue;
+    const range = f.origin ? (f.origin.file === doc.uri ? f.origin.range : f.origin.anchor) : ev.fn.nameRange;
+    const v = f.value;
+    const value: ConfigValue = Array.isArray(v)
+      ? { kind: "array", value: v, range, items: v.map((x) => ({ kind: "string", value: x, range })) }
+      : { kind: v === null ? "null" : typeof v === "string" ? "string" : typeof v === "boolean" ? "boolean" : Number.isInteger(v) ? "integer" : "float", value: v, range };
+    entries.push({ path: [spec.section, spec.key], keyRange: range, range, value });
+  }
+  return { ...doc, entries, sections: [] };
+}

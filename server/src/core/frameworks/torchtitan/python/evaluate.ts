@@ -1,0 +1,429 @@
+/**
+ * Static evaluation of a torchtitan config function: a small safe subset of Python, read, never run.
+ * Followed: keyword arguments of `Trainer.Config(...)` and of the section configs (TrainingConfig,
+ * ParallelismConfig, CompileConfig, OptimizersContainer.Config, the activation-checkpoint and converter
+ * configs); `config = other()` chains within the module and across workspace modules (imports resolved to
+ * files through AnalysisEnv.readFile, bounded depth); attribute assignments
+ * (`config.parallelism.tensor_parallel_degree = 2`); module constants; int/str arithmetic. Everything else
+ * (a loop, an `if`, a helper of unknown effect) is recorded as "not followed" with its place, and the
+ * fields it could change count as unknown, never guessed.
+ */
+import type { AnalysisEnv } from "../../../analysis";
+import { parsePythonModule, type PyExpr, type PyFunction, type PyModule, type PyStmt } from "../../../parse/python";
+import type { Range } from "../../../types";
+import { dirname, join } from "../../../workspace/paths";
+import { AC_CLASSES, AC_DEFAULT, CONVERTER_CLASSES, CONVERTER_CONTAINERS, KNOWN_HELPERS, PY_FIELDS, SECTION_CLASSES, type PyFieldSpec } from "./schema";
+
+/** How many nested calls are followed (`a()` calls `b()` calls `c()` ...); registries chain 2-3 deep. */
+export const MAX_CALL_DEPTH = 8;
+/** Evaluation steps per config function (expressions + statements), so a pathological module stays bounded. */
+export const MAX_EVAL_STEPS = 20_000;
+/** Workspace modules parsed per analysis. */
+export const MAX_MODULES = 24;
+
+export interface Origin {
+  /** The file (absolute path, or the document's uri for the document itself). */
+  file: string;
+  range: Range;
+  /** Where in the analysed document this value arrived (the call site of the chain, or `range` itself). */
+  anchor: Range;
+  /** The function the value was written in, when not the analysed one. */
+  via?: string;
+}
+
+export type Val =
+  | { t: "scalar"; v: string | number | boolean | null; at: Origin }
+  | { t: "list"; items: Val[]; at: Origin }
+  /** A config object. `partial` says why fields not set here are unknown (a base not followed). */
+  | { t: "obj"; cls: string; fields: Map<string, Val>; at: Origin; partial?: string }
+  | { t: "fn"; fn: PyFunction; mod: LoadedModule }
+  | { t: "unknown"; why: string; at: Origin };
+
+export interface NotFollowed {
+  what: string;
+  text: string;
+  file: string;
+  range: Range;
+  anchor: Range;
+  via?: string;
+}
+
+export interface FieldValue {
+  spec: PyFieldSpec;
+  state: "set" | "default" | "unknown";
+  value?: string | number | boolean | null | string[];
+  origin?: Origin;
+  /** For unknown: why. */
+  why?: string;
+}
+
+export interface EvaluatedConfig {
+  fn: PyFunction;
+  /** "training.dtype" → its value. */
+  fields: Map<string, FieldValue>;
+  notFollowed: NotFollowed[];
+  /** Functions followed, outermost first ("llama3_8b in torchtitan/models/llama3/config_registry.py"). */
+  chain: string[];
+  activationCheckpoint: { mode: string; origin?: Origin; source?: string; unknown?: string };
+  converters: { name: string; kind: string; origin: Origin }[] | { unknown: string };
+  /** Set when the function returned something that is not a Trainer.Config the subset can read. */
+  unreadable?: string;
+}
+
+export interface LoadedModule {
+  module: PyModule;
+  /** The document's uri for the analysed document, else the absolute path. */
+  file: string;
+  /** Absolute path, when on disk (for relative imports). */
+  path?: string;
+  isRoot: boolean;
+}
+
+interface Scope {
+  locals: Map<string, Val>;
+  mod: LoadedModule;
+  depth: number;
+  /** The anchor in the analysed document for everything evaluated under this call. */
+  anchor?: Range;
+  via?: string;
+}
+
+class Evaluator {
+  steps = 0;
+  readonly notFollowed: NotFollowed[] = [];
+  readonly chain: string[] = [];
+  private readonly modules = new Map<string, LoadedModule | null>();
+
+  constructor(
+    private readonly env: AnalysisEnv,
+    readonly root: LoadedModule,
+  ) {}
+
+  origin(s: Scope, range: Range): Origin {
+    return { file: s.mod.file, range, anchor: s.anchor ?? range, ...(s.via ? { via: s.via } : {}) };
+  }
+
+  note(s: Scope, what: string, text: string, range: Range): void {
+    if (this.notFollowed.length >= 50) return;
+    this.notFollowed.push({ what, text, file: s.mod.file, range, anchor: s.anchor ?? range, ...(s.via ? { via: s.via } : {}) });
+  }
+
+  runFunction(fn: PyFunction, mod: LoadedModule, args: Val[], kwargs: Map<string, Val>, depth: number, anchor: Range | undefined, callRange?: Range): Val {
+    const scope: Scope = { locals: new Map(), mod, depth, ...(anchor ? { anchor } : {}), ...(mod.isRoot && depth === 0 ? {} : { via: fn.name }) };
+    const at = this.origin(scope, callRange ?? fn.nameRange);
+    fn.params.forEach((p, i) => {
+      const v = args[i] ?? kwargs.get(p);
+      scope.locals.set(p, v ?? { t: "unknown", why: `the parameter \`${p}\` of ${fn.name}() has no value the analysis can see`, at });
+    });
+    for (const st of fn.body) {
+      if (++this.steps > MAX_EVAL_STEPS) return { t: "unknown", why: "the evaluation budget ran out", at };
+      const r = this.statement(st, scope);
+      if (r) return r;
+    }
+    return { t: "scalar", v: null, at };
+  }
+
+  /** Returns the function's result on `return`, undefined otherwise. */
+  private statement(st: PyStmt, s: Scope): Val | undefined {
+    if (st.kind === "return") return st.value ? this.expr(st.value, s) : { t: "scalar", v: null, at: this.origin(s, st.range) };
+    if (st.kind === "other") {
+      this.note(s, st.what, st.text, st.range);
+      return undefined;
+    }
+    const value = this.expr(st.value, s);
+    for (const target of st.targets) this.assign(target, value, s, st.range);
+    return undefined;
+  }
+
+  private assign(target: PyExpr, value: Val, s: Scope, range: Range): void {
+    if (target.kind === "name") {
+      s.locals.set(target.name, value);
+      return;
+    }
+    if (target.kind === "attr") {
+      const obj = this.expr(target.object, s, true);
+      if (obj.t === "obj") {
+        // The value's origin is this assignment (a literal's own range is inside it).
+        obj.fields.set(target.name, value.t === "scalar" || value.t === "list" ? { ...value, at: this.origin(s, value.at.file === s.mod.file ? value.at.range : range) } : value);
+        return;
+      }
+      this.note(s, "assignment", `${exprText(target)} = …`, range);
+      return;
+    }
+    this.note(s, "assignment", `${exprText(target)} = …`, range);
+  }
+
+  expr(e: PyExpr, s: Scope, forWrite = false): Val {
+    ++this.steps;
+    const at = this.origin(s, e.range);
+    switch (e.kind) {
+      case "num":
+      case "str":
+      case "bool":
+        return { t: "scalar", v: e.value, at };
+      case "none":
+        return { t: "scalar", v: null, at };
+      case "list":
+        return { t: "list", items: e.items.map((i) => this.expr(i, s)), at };
+      case "name":
+        return this.lookup(e.name, s, at);
+      case "unary": {
+        const v = this.expr(e.operand, s);
+        if (v.t === "scalar" && typeof v.v === "number" && e.op === "-") return { t: "scalar", v: -v.v, at };
+        if (v.t === "scalar" && e.op === "not") return { t: "scalar", v: !v.v, at };
+        return { t: "unknown", why: `\`${exprText(e)}\` is not evaluated`, at };
+      }
+      case "binop":
+        return this.binop(e, s, at);
+      case "attr": {
+        const obj = this.expr(e.object, s, forWrite);
+        if (obj.t === "obj") {
+          const f = obj.fields.get(e.name);
+          if (f) return f;
+          const sectionClass = sectionClassOf(e.name);
+          if ((obj.cls === "Trainer.Config" || obj.cls === "?") && sectionClass) {
+            // A section never set is its default instance; create it so writes to it are kept.
+            const sec: Val = { t: "obj", cls: sectionClass, fields: new Map(), at, ...(obj.partial ? { partial: obj.partial } : {}) };
+            obj.fields.set(e.name, sec);
+            return sec;
+          }
+          const section = SECTION_CLASSES[obj.cls];
+          if (section && !obj.partial) {
+            const spec = PY_FIELDS.find((f) => f.section === section && f.key === e.name);
+            if (spec) return { t: spec.type === "list" ? "list" : "scalar", ...(spec.type === "list" ? { items: (spec.default as string[]).map((v) => ({ t: "scalar" as const, v, at })) } : { v: spec.default as string | number | boolean | null }), at } as Val;
+          }
+          if (forWrite && obj.partial) {
+            const sec: Val = { t: "obj", cls: "?", fields: new Map(), at, partial: obj.partial };
+            obj.fields.set(e.name, sec);
+            return sec;
+          }
+          return { t: "unknown", why: obj.partial ?? `\`${exprText(e)}\` is not a field the analysis knows`, at };
+        }
+        if (obj.t === "unknown") return obj;
+        return { t: "unknown", why: `\`${exprText(e)}\` is not evaluated`, at };
+      }
+      case "call":
+        return this.call(e, s, at);
+      case "other":
+        return { t: "unknown", why: `\`${e.text}\` is not evaluated`, at };
+    }
+  }
+
+  private binop(e: Extract<PyExpr, { kind: "binop" }>, s: Scope, at: Origin): Val {
+    const l = this.expr(e.left, s);
+    const r = this.expr(e.right, s);
+    if (l.t === "scalar" && r.t === "scalar") {
+      const a = l.v;
+      const b = r.v;
+      if (typeof a === "number" && typeof b === "number") {
+        const v = e.op === "+" ? a + b : e.op === "-" ? a - b : e.op === "*" ? a * b : e.op === "//" && b !== 0 ? Math.floor(a / b) : e.op === "/" && b !== 0 ? a / b : e.op === "**" && Math.abs(b) < 64 ? a ** b : undefined;
+        if (v !== undefined && Number.isFinite(v)) return { t: "scalar", v, at };
+      }
+      if (typeof a === "string" && typeof b === "string" && e.op === "+" && a.length + b.length < 4096) return { t: "scalar", v: a + b, at };
+    }
+    return { t: "unknown", why: `\`${exprText(e)}\` is not evaluated`, at };
+  }
+
+  private lookup(name: string, s: Scope, at: Origin): Val {
+    const local = s.locals.get(name);
+    if (local) return local;
+    return this.moduleName(name, s.mod, s.depth, at, s);
+  }
+
+  /** A name at module level: a function, a constant, or an import (followed into the workspace). */
+  private moduleName(name: string, mod: LoadedModule, depth: number, at: Origin, s?: Scope): Val {
+    const fn = mod.module.functions.find((f) => f.name === name);
+    if (fn) return { t: "fn", fn, mod };
+    const assign = mod.module.assigns.get(name);
+    if (assign && depth < MAX_CALL_DEPTH) {
+      const scope: Scope = { locals: new Map(), mod, depth: depth + 1, ...(s?.anchor ? { anchor: s.anchor } : mod.isRoot ? {} : { anchor: at.anchor }) };
+      return this.expr(assign.value, scope);
+    }
+    for (const imp of mod.module.imports) {
+      for (const n of imp.names) {
+        if (n.asName !== name || !n.name) continue;
+        const target = this.loadModule(imp.module, mod);
+        if (!target) return { t: "unknown", why: `\`${name}\` comes from \`${imp.module}\`, which is not in the workspace`, at };
+        if (depth >= MAX_CALL_DEPTH) return { t: "unknown", why: `\`${name}\` is more than ${MAX_CALL_DEPTH} modules away`, at };
+        return this.moduleName(n.name, target, depth + 1, at, s);
+      }
+    }
+    return { t: "unknown", why: `\`${name}\` is not defined in this module or an import the analysis can follow`, at };
+  }
+
+  private call(e: Extract<PyExpr, { kind: "call" }>, s: Scope, at: Origin): Val {
+    const callee = exprText(e.callee);
+    const cls = configClassOf(callee);
+    const kwargs = new Map<string, Val>();
+    for (const k of e.kwargs) kwargs.set(k.name, this.expr(k.value, s));
+    if (cls) {
+      const obj: Val = { t: "obj", cls, fields: new Map(), at };
+      for (const k of e.kwargs) {
+        const v = kwargs.get(k.name)!;
+        obj.fields.set(k.name, v.t === "scalar" || v.t === "list" ? { ...v, at: this.origin(s, k.value.range) } : v);
+      }
+      if (e.hasStarArgs) obj.partial = `\`${callee}(...)\` takes \`*\`/\`**\` arguments the analysis does not expand`;
+      return obj;
+    }
+    if (callee in KNOWN_HELPERS) return { t: "obj", cls: "OptimizersContainer.Config", fields: new Map(), at };
+    if (callee === "model_registry" || callee.endsWith(".model_registry")) {
+      const obj: Val = { t: "obj", cls: "ModelSpec", fields: new Map(), at };
+      const conv = kwargs.get("converters");
+      if (conv) obj.fields.set("converters", conv);
+      return obj;
+    }
+    if ((callee === "copy.deepcopy" || callee === "deepcopy") && e.args[0]) return clone(this.expr(e.args[0], s));
+    const f = e.callee.kind === "name" ? this.lookup(e.callee.name, s, at) : undefined;
+    if (f?.t === "fn") {
+      if (s.depth >= MAX_CALL_DEPTH) return { t: "unknown", why: `\`${callee}()\` is more than ${MAX_CALL_DEPTH} calls deep`, at };
+      const args = e.args.map((a) => this.expr(a, s));
+      const mark = this.chain.length;
+      // The chain's anchor in the analysed document is the outermost call site.
+      const r = this.runFunction(f.fn, f.mod, args, kwargs, s.depth + 1, s.anchor ?? (s.mod.isRoot ? e.range : undefined), e.range);
+      // The chain names the config functions followed (a helper computing a number is not one).
+      if (r.t === "obj" && r.cls === "Trainer.Config") this.chain.splice(mark, 0, f.mod.isRoot ? `${f.fn.name}()` : `${f.fn.name}() in ${f.mod.file}`);
+      return r;
+    }
+    const why = f?.t === "unknown" ? f.why : `\`${callee}()\` is not a function the analysis follows`;
+    // An unknown call may return a config: keep writes to it (partial) and say why its other fields are unknown.
+    return { t: "obj", cls: "?", fields: new Map(), at, partial: `\`${callee}()\` was not followed (${why})` };
+  }
+
+  loadModule(spec: string, from: LoadedModule): LoadedModule | undefined {
+    for (const path of this.candidates(spec, from)) {
+      const cached = this.modules.get(path);
+      if (cached !== undefined) {
+        if (cached) return cached;
+        continue;
+      }
+      if (this.modules.size >= MAX_MODULES) return undefined;
+      const text = this.env.readFile(path);
+      if (text === undefined || text.length > 512_000) {
+        this.modules.set(path, null);
+        continue;
+      }
+      const loaded: LoadedModule = { module: parsePythonModule(text).module, file: path, path, isRoot: false };
+      this.modules.set(path, loaded);
+      return loaded;
+    }
+    return undefined;
+  }
+
+  private candidates(spec: string, from: LoadedModule): string[] {
+    const dots = /^\.*/.exec(spec)![0].length;
+    const parts = spec.slice(dots).split(".").filter(Boolean);
+    const files = (base: string): string[] => {
+      const dir = parts.reduce((d, p) => join(d, p), base);
+      return parts.length ? [`${dir}.py`, join(dir, "__init__.py")] : [join(base, "__init__.py")];
+    };
+    if (dots) {
+      if (!from.path) return [];
+      let base = dirname(from.path);
+      for (let i = 1; i < dots; i++) base = dirname(base);
+      return files(base);
+    }
+    const roots = new Set<string>();
+    for (const r of this.env.workspaceRoots ?? []) roots.add(r);
+    // Ancestors of the document: a checkout of torchtitan (or a fork's package) above the registry.
+    let d = this.env.documentPath ? dirname(this.env.documentPath) : undefined;
+    for (let i = 0; d && i < 8; i++) {
+      roots.add(d);
+      const up = dirname(d);
+      if (up === d) break;
+      d = up;
+    }
+    return [...roots].flatMap(files);
+  }
+}
+
+function clone(v: Val): Val {
+  if (v.t === "obj") return { ...v, fields: new Map([...v.fields].map(([k, x]) => [k, clone(x)])) };
+  if (v.t === "list") return { ...v, items: v.items.map(clone) };
+  return v;
+}
+
+/** `Trainer.Config`, `TrainingConfig`, `SelectiveAC.Config`, ... (a trailing module path is ignored). */
+function configClassOf(callee: string): string | undefined {
+  const known = ["Trainer.Config", ...Object.keys(SECTION_CLASSES), ...Object.keys(AC_CLASSES), ...Object.keys(CONVERTER_CLASSES), ...CONVERTER_CONTAINERS];
+  const k = known.find((c) => callee === c || callee.endsWith(`.${c}`));
+  if (k) return k;
+  // A trainer subclass's Config (SimulationTrainer.Config, GraphTrainer.Config) keeps Trainer.Config's fields.
+  return /(^|\.)[A-Za-z0-9_]*Trainer\.Config$/.test(callee) ? "Trainer.Config" : undefined;
+}
+
+function sectionClassOf(field: string): string | undefined {
+  return Object.entries(SECTION_CLASSES).find(([, sec]) => sec === field)?.[0];
+}
+
+export function exprText(e: PyExpr): string {
+  switch (e.kind) {
+    case "name":
+      return e.name;
+    case "attr":
+      return `${exprText(e.object)}.${e.name}`;
+    case "call":
+      return `${exprText(e.callee)}(…)`;
+    case "num":
+      return e.raw;
+    case "str":
+      return JSON.stringify(e.value);
+    case "bool":
+      return e.value ? "True" : "False";
+    case "none":
+      return "None";
+    case "list":
+      return "[…]";
+    case "unary":
+      return `${e.op}${exprText(e.operand)}`;
+    case "binop":
+      return `${exprText(e.left)} ${e.op} ${exprText(e.right)}`;
+    case "other":
+      return e.text;
+  }
+}
+
+/** The functions of a module that are torchtitan config functions: `-> Trainer.Config`, or returning `Trainer.Config(...)`. */
+export function configFunctions(module: PyModule): PyFunction[] {
+  const trainerConfig = (s: string | undefined): boolean => !!s && /^"?([A-Za-z0-9_]*Trainer)\.Config"?$/.test(s);
+  return module.functions.filter((f) => trainerConfig(f.returns) || f.body.some((s) => s.kind === "return" && s.value?.kind === "call" && configClassOf(exprText(s.value.callee)) === "Trainer.Config"));
+}
+
+export function evaluateConfig(fn: PyFunction, root: LoadedModule, env: AnalysisEnv): EvaluatedConfig {
+  const ev = new Evaluator(env, root);
+  const result = ev.runFunction(fn, root, [], new Map(), 0, undefined);
+  const out: EvaluatedConfig = { fn, fields: new Map(), notFollowed: ev.notFollowed, chain: ev.chain, activationCheckpoint: { mode: AC_DEFAULT.mode, source: AC_DEFAULT.source }, converters: [] };
+  const trainer = result.t === "obj" ? result : undefined;
+  if (!trainer || (trainer.cls !== "Trainer.Config" && trainer.cls !== "?")) out.unreadable = result.t === "unknown" ? result.why : `${fn.name}() does not return a Trainer.Config the analysis can read`;
+  const basePartial = trainer?.partial ?? out.unreadable;
+  for (const spec of PY_FIELDS) {
+    const key = `${spec.section}.${spec.key}`;
+    const section = trainer?.fields.get(spec.section);
+    const partial = section?.t === "obj" ? (section.partial ?? (section.cls === "?" ? basePartial : undefined)) : basePartial;
+    if (section && section.t !== "obj") {
+      out.fields.set(key, { spec, state: "unknown", why: section.t === "unknown" ? section.why : `\`${spec.section}\` is not a config object` });
+      continue;
+    }
+    const v = section?.t === "obj" ? section.fields.get(spec.key) : undefined;
+    if (v?.t === "scalar") out.fields.set(key, { spec, state: "set", value: v.v, origin: v.at });
+    else if (v?.t === "list" && v.items.every((i) => i.t === "scalar")) out.fields.set(key, { spec, state: "set", value: v.items.map((i) => String((i as { v: unknown }).v)), origin: v.at });
+    else if (v) out.fields.set(key, { spec, state: "unknown", why: v.t === "unknown" ? v.why : `\`${key}\` is not a literal` });
+    else if (partial) out.fields.set(key, { spec, state: "unknown", why: partial });
+    else out.fields.set(key, { spec, state: "default", value: spec.default as FieldValue["value"] });
+  }
+  const ac = trainer?.fields.get("activation_checkpoint");
+  const acMode = ac?.t === "obj" && ac.cls === "ActivationCheckpointConfig" ? ac.fields.get("mode") : undefined;
+  if (ac?.t === "obj" && ac.cls === "ActivationCheckpointConfig") out.activationCheckpoint = acMode?.t === "scalar" ? { mode: String(acMode.v), origin: ac.at } : acMode ? { mode: "unknown", unknown: "the mode is not a literal" } : { mode: "selective", origin: ac.at };
+  else if (ac?.t === "obj" && AC_CLASSES[ac.cls]) out.activationCheckpoint = { mode: AC_CLASSES[ac.cls]!, origin: ac.at };
+  else if (ac) out.activationCheckpoint = { mode: "unknown", unknown: ac.t === "unknown" ? ac.why : "not a known activation-checkpoint config" };
+  else if (basePartial) out.activationCheckpoint = { mode: "unknown", unknown: basePartial };
+  const spec = trainer?.fields.get("model_spec");
+  const container = trainer?.fields.get("model_converters");
+  const conv = container?.t === "obj" ? container.fields.get("converters") : spec?.t === "obj" ? spec.fields.get("converters") : undefined;
+  if (conv?.t === "list") {
+    const list: { name: string; kind: string; origin: Origin }[] = [];
+    for (const c of conv.items) if (c.t === "obj" && CONVERTER_CLASSES[c.cls]) list.push({ name: c.cls, kind: CONVERTER_CLASSES[c.cls]!, origin: c.at });
+    out.converters = list.length === conv.items.length ? list : { unknown: "a converter the analysis does not know" };
+  } else if (spec && spec.t !== "obj") out.converters = { unknown: spec.t === "unknown" ? spec.why : "model_spec is not read" };
+  else if (!spec && basePartial) out.converters = { unknown: basePartial };
+  return out;
+}

@@ -1,0 +1,351 @@
+/**
+ * The Python front end: a torchtitan config registry (`config_registry.py`, a fork's module) parsed with
+ * `@lezer/python` (pure JS, error tolerant, keeps positions) into the small model the static evaluator
+ * reads (frameworks/torchtitan/python/evaluate.ts). Nothing is executed. Any other Python file is refused
+ * by a scan of the raw text before any parsing, so ordinary Python costs one `includes` per edit.
+ */
+import { parser } from "@lezer/python";
+import type { SyntaxNode } from "@lezer/common";
+import type { ConfigComment, ConfigDocument, SyntaxError } from "../model";
+import { LineIndex } from "../text";
+import type { Range } from "../types";
+import { skipReason } from "./guard";
+
+/** How deep an expression is converted; deeper parts become `other` (real registries nest under 10). */
+export const MAX_PY_EXPR_DEPTH = 48;
+/** Statements read per function body, and functions per module (a 1,000-line registry has about 80). */
+export const MAX_PY_STATEMENTS = 2_000;
+
+export interface PyKwarg {
+  name: string;
+  nameRange: Range;
+  value: PyExpr;
+  /** `name=value` as written. */
+  range: Range;
+}
+
+export type PyExpr =
+  | { kind: "num"; value: number; raw: string; range: Range }
+  | { kind: "str"; value: string; range: Range }
+  | { kind: "bool"; value: boolean; range: Range }
+  | { kind: "none"; range: Range }
+  | { kind: "name"; name: string; range: Range }
+  | { kind: "attr"; object: PyExpr; name: string; range: Range }
+  | { kind: "call"; callee: PyExpr; args: PyExpr[]; kwargs: PyKwarg[]; range: Range; argsRange: Range; hasStarArgs: boolean }
+  | { kind: "list"; items: PyExpr[]; range: Range }
+  | { kind: "unary"; op: string; operand: PyExpr; range: Range }
+  | { kind: "binop"; op: string; left: PyExpr; right: PyExpr; range: Range }
+  /** Anything the evaluator does not read (comprehension, f-string, subscript, lambda, ...): its text, cut. */
+  | { kind: "other"; text: string; range: Range };
+
+export type PyStmt =
+  | { kind: "assign"; targets: PyExpr[]; value: PyExpr; range: Range }
+  | { kind: "return"; value?: PyExpr; range: Range }
+  /** A statement the evaluator cannot follow: a loop, an `if`, an augmented assignment, a call for its effect. */
+  | { kind: "other"; what: string; text: string; range: Range };
+
+export interface PyFunction {
+  name: string;
+  nameRange: Range;
+  range: Range;
+  /** The `def ...:` line up to the colon (the code lens sits on it). */
+  headerRange: Range;
+  params: string[];
+  /** The return annotation as written, e.g. "Trainer.Config". */
+  returns?: string;
+  body: PyStmt[];
+}
+
+export interface PyImport {
+  /** The module as written, with leading dots for relative imports ("torchtitan.trainer", "..base"). */
+  module: string;
+  /** `from M import a as b` → [{ name: "a", asName: "b" }]; `import M as x` → [{ name: "", asName: "x" }]. */
+  names: { name: string; asName: string }[];
+  range: Range;
+}
+
+export interface PyModule {
+  imports: PyImport[];
+  functions: PyFunction[];
+  /** Module-level `NAME = expr` (last wins), for constants. */
+  assigns: Map<string, { value: PyExpr; range: Range }>;
+  /** Positions of the parser's error nodes (the file is read around them). */
+  errors: SyntaxError[];
+  lines: LineIndex;
+}
+
+/** True when the raw text may be a torchtitan config module; false costs a couple of `includes`. */
+export function mayBeTorchtitanPython(text: string): boolean {
+  return text.includes("torchtitan") && text.includes("Config");
+}
+
+const modules = new WeakMap<ConfigDocument, PyModule>();
+
+/** The parsed module behind a Python `ConfigDocument` (undefined for a file refused by the pre-check). */
+export function pyModuleOf(doc: ConfigDocument): PyModule | undefined {
+  return modules.get(doc);
+}
+
+/**
+ * A Python document. The `ConfigDocument` carries the comments (directives and suppressions work as in
+ * TOML); its entries stay empty: the evaluator builds one view per config function from the module.
+ */
+export function parsePythonDocument(uri: string, text: string): ConfigDocument {
+  const lines = new LineIndex(text);
+  const doc: ConfigDocument = { uri, format: "python", text, lines, entries: [], sections: [], comments: [], syntaxErrors: [] };
+  const skipped = skipReason(text);
+  if (skipped) return { ...doc, skipped };
+  if (!mayBeTorchtitanPython(text)) return doc;
+  const { module, comments } = parsePythonModule(text, lines);
+  doc.comments = comments;
+  modules.set(doc, module);
+  return doc;
+}
+
+/** Parses a module (also the workspace modules an import leads to). */
+export function parsePythonModule(text: string, lines: LineIndex = new LineIndex(text)): { module: PyModule; comments: ConfigComment[] } {
+  const tree = parser.parse(text);
+  const module: PyModule = { imports: [], functions: [], assigns: new Map(), errors: [], lines };
+  const comments: ConfigComment[] = [];
+  const r = (n: SyntaxNode): Range => lines.range(n.from, n.to);
+  const src = (n: SyntaxNode): string => text.slice(n.from, n.to);
+  const cut = (s: string): string => (s.length > 60 ? `${s.slice(0, 57)}...` : s).replace(/\s+/g, " ");
+  let statements = 0;
+
+  const expr = (n: SyntaxNode | null, depth: number): PyExpr => {
+    if (!n) return { kind: "other", text: "", range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
+    const range = r(n);
+    if (depth > MAX_PY_EXPR_DEPTH) return { kind: "other", text: cut(src(n)), range };
+    switch (n.name) {
+      case "Number": {
+        const raw = src(n);
+        const v = Number(raw.replace(/_/g, ""));
+        return Number.isFinite(v) ? { kind: "num", value: v, raw, range } : { kind: "other", text: raw, range };
+      }
+      case "String": {
+        const s = stringLiteral(src(n));
+        return s === undefined ? { kind: "other", text: cut(src(n)), range } : { kind: "str", value: s, range };
+      }
+      case "ContinuedString": {
+        let out = "";
+        for (let c = n.firstChild; c; c = c.nextSibling) {
+          const s = c.name === "String" ? stringLiteral(src(c)) : undefined;
+          if (s === undefined) return { kind: "other", text: cut(src(n)), range };
+          out += s;
+        }
+        return { kind: "str", value: out, range };
+      }
+      case "Boolean":
+        return { kind: "bool", value: src(n) === "True", range };
+      case "None":
+        return { kind: "none", range };
+      case "VariableName":
+        return { kind: "name", name: src(n), range };
+      case "ParenthesizedExpression": {
+        const inner = n.firstChild?.nextSibling;
+        return inner && inner.name !== ")" ? expr(inner, depth + 1) : { kind: "other", text: cut(src(n)), range };
+      }
+      case "MemberExpression": {
+        const obj = n.firstChild;
+        const prop = n.lastChild;
+        if (obj && prop && prop.name === "PropertyName" && obj.nextSibling?.name === ".") return { kind: "attr", object: expr(obj, depth + 1), name: src(prop), range };
+        return { kind: "other", text: cut(src(n)), range };
+      }
+      case "CallExpression": {
+        const callee = n.firstChild;
+        const argList = n.lastChild;
+        if (!callee || !argList || argList.name !== "ArgList") return { kind: "other", text: cut(src(n)), range };
+        const args: PyExpr[] = [];
+        const kwargs: PyKwarg[] = [];
+        let hasStarArgs = false;
+        for (let c = argList.firstChild; c; c = c.nextSibling) {
+          if (c.name === "(" || c.name === ")" || c.name === ",") continue;
+          if (c.name === "ArithOp" && (src(c) === "*" || src(c) === "**")) {
+            hasStarArgs = true;
+            c = c.nextSibling ?? c;
+            continue;
+          }
+          if (c.name === "VariableName" && c.nextSibling?.name === "AssignOp") {
+            const valueNode = c.nextSibling.nextSibling;
+            const value = expr(valueNode, depth + 1);
+            kwargs.push({ name: src(c), nameRange: r(c), value, range: lines.range(c.from, valueNode ? valueNode.to : c.to) });
+            c = valueNode ?? c.nextSibling;
+            continue;
+          }
+          args.push(expr(c, depth + 1));
+        }
+        return { kind: "call", callee: expr(callee, depth + 1), args, kwargs, range, argsRange: r(argList), hasStarArgs };
+      }
+      case "ArrayExpression":
+      case "TupleExpression": {
+        const items: PyExpr[] = [];
+        for (let c = n.firstChild; c; c = c.nextSibling) {
+          if (c.name === "[" || c.name === "]" || c.name === "(" || c.name === ")" || c.name === ",") continue;
+          items.push(expr(c, depth + 1));
+        }
+        return { kind: "list", items, range };
+      }
+      case "UnaryExpression": {
+        const op = n.firstChild;
+        const operand = op?.nextSibling;
+        return op && operand ? { kind: "unary", op: src(op), operand: expr(operand, depth + 1), range } : { kind: "other", text: cut(src(n)), range };
+      }
+      case "BinaryExpression": {
+        const left = n.firstChild;
+        const op = left?.nextSibling;
+        const right = op?.nextSibling;
+        return left && op && right ? { kind: "binop", op: src(op), left: expr(left, depth + 1), right: expr(right, depth + 1), range } : { kind: "other", text: cut(src(n)), range };
+      }
+      default:
+        return { kind: "other", text: cut(src(n)), range };
+    }
+  };
+
+  const statement = (n: SyntaxNode, out: PyStmt[]): void => {
+    if (++statements > MAX_PY_STATEMENTS) return;
+    const range = r(n);
+    switch (n.name) {
+      case "AssignStatement": {
+        // a = b = value: every child before an AssignOp is a target; the last expression is the value.
+        const parts: SyntaxNode[] = [];
+        for (let c = n.firstChild; c; c = c.nextSibling) if (c.name !== "AssignOp" && c.name !== "TypeDef" && c.name !== ",") parts.push(c);
+        const valueNode = parts.pop();
+        if (!valueNode || !parts.length) {
+          out.push({ kind: "other", what: "assignment", text: cut(src(n)), range });
+          return;
+        }
+        out.push({ kind: "assign", targets: parts.map((p) => expr(p, 0)), value: expr(valueNode, 0), range });
+        return;
+      }
+      case "ReturnStatement": {
+        const v = n.firstChild?.nextSibling;
+        out.push(v ? { kind: "return", value: expr(v, 0), range } : { kind: "return", range });
+        return;
+      }
+      case "ExpressionStatement": {
+        // A docstring or a bare literal changes nothing; a call might (named "not followed" by the evaluator).
+        const c = n.firstChild;
+        if (c && (c.name === "String" || c.name === "ContinuedString" || c.name === "Number")) return;
+        out.push({ kind: "other", what: c?.name === "CallExpression" ? "call" : "expression", text: cut(src(n)), range });
+        return;
+      }
+      case "PassStatement":
+      case "Comment":
+        return;
+      case "FunctionDefinition":
+      case "DecoratedStatement":
+      case "ImportStatement":
+        // A nested def or a local import binds a name; a call of it is what the evaluator judges.
+        return;
+      case "AssertStatement":
+        // An assert only stops the function; the values it checks are unchanged.
+        return;
+      case "ForStatement":
+        out.push({ kind: "other", what: "for loop", text: cut(src(n).split("\n")[0]!), range });
+        return;
+      case "WhileStatement":
+        out.push({ kind: "other", what: "while loop", text: cut(src(n).split("\n")[0]!), range });
+        return;
+      case "IfStatement":
+        out.push({ kind: "other", what: "if statement", text: cut(src(n).split("\n")[0]!), range });
+        return;
+      case "UpdateStatement":
+        out.push({ kind: "other", what: "augmented assignment", text: cut(src(n)), range });
+        return;
+      default:
+        out.push({ kind: "other", what: n.name.replace(/Statement$/, " statement").toLowerCase(), text: cut(src(n).split("\n")[0]!), range });
+    }
+  };
+
+  const functionDef = (n: SyntaxNode): void => {
+    const nameNode = n.getChild("VariableName");
+    const body = n.getChild("Body");
+    if (!nameNode || !body) return;
+    const params: string[] = [];
+    const paramList = n.getChild("ParamList");
+    if (paramList) for (let c = paramList.firstChild; c; c = c.nextSibling) if (c.name === "VariableName") params.push(src(c));
+    const typeDef = n.getChild("TypeDef");
+    const stmts: PyStmt[] = [];
+    for (let c = body.firstChild; c; c = c.nextSibling) if (c.name !== ":") statement(c, stmts);
+    const fn: PyFunction = { name: src(nameNode), nameRange: r(nameNode), range: r(n), headerRange: lines.range(n.from, body.from + 1), params, body: stmts };
+    if (typeDef?.lastChild) fn.returns = src(typeDef.lastChild).replace(/\s+/g, "");
+    module.functions.push(fn);
+  };
+
+  const importStatement = (n: SyntaxNode): void => {
+    const kids: SyntaxNode[] = [];
+    for (let c = n.firstChild; c; c = c.nextSibling) kids.push(c);
+    const range = r(n);
+    if (kids[0]?.name === "from") {
+      let i = 1;
+      let mod = "";
+      while (i < kids.length && kids[i]!.name !== "import") mod += src(kids[i++]!);
+      const names: PyImport["names"] = [];
+      for (i++; i < kids.length; i++) {
+        const k = kids[i]!;
+        if (k.name !== "VariableName") continue;
+        if (kids[i + 1]?.name === "as" && kids[i + 2]?.name === "VariableName") {
+          names.push({ name: src(k), asName: src(kids[i + 2]!) });
+          i += 2;
+        } else names.push({ name: src(k), asName: src(k) });
+      }
+      module.imports.push({ module: mod, names, range });
+      return;
+    }
+    // import a.b.c [as x]
+    let mod = "";
+    let i = 1;
+    while (i < kids.length && kids[i]!.name !== "as" && kids[i]!.name !== ",") mod += src(kids[i++]!);
+    const asName = kids[i]?.name === "as" && kids[i + 1] ? src(kids[i + 1]!) : mod.split(".")[0]!;
+    module.imports.push({ module: mod, names: [{ name: "", asName }], range });
+  };
+
+  const top = tree.topNode;
+  for (let c = top.firstChild; c; c = c.nextSibling) {
+    if (module.functions.length > MAX_PY_STATEMENTS) break;
+    switch (c.name) {
+      case "FunctionDefinition":
+        functionDef(c);
+        break;
+      case "DecoratedStatement": {
+        const f = c.getChild("FunctionDefinition");
+        if (f) functionDef(f);
+        break;
+      }
+      case "ImportStatement":
+        importStatement(c);
+        break;
+      case "AssignStatement": {
+        const out: PyStmt[] = [];
+        statement(c, out);
+        const s = out[0];
+        if (s?.kind === "assign") for (const t of s.targets) if (t.kind === "name") module.assigns.set(t.name, { value: s.value, range: s.range });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  // Comments and error nodes anywhere in the tree (one cursor walk; the tree is flat enough for it).
+  const cursor = tree.cursor();
+  do {
+    if (cursor.name === "Comment") {
+      const raw = text.slice(cursor.from, cursor.to);
+      comments.push({ line: lines.positionAt(cursor.from).line, text: raw.replace(/^#/, "").trim(), range: lines.range(cursor.from, cursor.to) });
+    } else if (cursor.type.isError && module.errors.length < 20) {
+      module.errors.push({ message: "Python syntax error", range: lines.range(cursor.from, Math.max(cursor.to, cursor.from)) });
+    }
+  } while (cursor.next());
+  return { module, comments };
+}
+
+/** A Python string literal's value (plain, raw, single or triple quoted); undefined for f-strings and bytes. */
+function stringLiteral(raw: string): string | undefined {
+  const m = /^([rRuU]?)('''|"""|'|")/.exec(raw);
+  if (!m) return undefined;
+  const q = m[2]!;
+  if (!raw.endsWith(q) || raw.length < m[0].length + q.length) return undefined;
+  const body = raw.slice(m[0].length, raw.length - q.length);
+  if (m[1]!.toLowerCase() === "r") return body;
+  return body.replace(/\\(.)/g, (_, ch: string) => (ch === "n" ? "\n" : ch === "t" ? "\t" : ch));
+}

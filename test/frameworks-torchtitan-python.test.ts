@@ -1,0 +1,240 @@
+/**
+ * torchtitan Python config registries (torchtitan ≥ 2026-02-23): detection, static evaluation, resolution,
+ * launch scripts, versions, rules and editor features. Fixtures are Python written here, with inline `#`
+ * marker lines (test/support/fixture.ts; they are Python comments, so the analysis reads them as such).
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { analyzeDocument } from "../server/src/core/analyze";
+import type { AnalysisEnv } from "../server/src/core/analysis";
+import { codeLenses, completionsAt, hoverAt } from "../server/src/core/features";
+import { parsePythonDocument, pyModuleOf } from "../server/src/core/parse/python";
+import { analyzeFixture, checkDiagnostics, checkFix } from "./support/fixture";
+
+const URI = "file:///ws/mytitan/config_registry.py";
+
+function fakeEnv(files: Record<string, string>, documentPath = "/ws/mytitan/config_registry.py"): AnalysisEnv {
+  return {
+    readFile: (p) => files[p],
+    listDir: (d) => [...new Set(Object.keys(files).filter((p) => p.startsWith(`${d}/`) && !p.slice(d.length + 1).includes("/")).map((p) => p.slice(d.length + 1)))],
+    documentPath,
+    workspaceRoots: ["/ws"],
+  };
+}
+
+const HEAD = `# precision-lens: world-size=8 torchtitan-version=v0.4.0
+from torchtitan.config import CompileConfig, ParallelismConfig, TrainingConfig
+from torchtitan.trainer import Trainer
+`;
+
+/** A marker line (a Python comment) whose carets start at column `col` of the line above. */
+function marker(col: number, len: number, expectation: string): string {
+  return `    #${" ".repeat(col - 5)}${"^".repeat(len)} ${expectation}`;
+}
+
+function fn(r: ReturnType<typeof analyzeFixture>, name: string) {
+  const f = r.configFunctions?.find((x) => x.name === name);
+  assert.ok(f, `no config function ${name}; got ${r.configFunctions?.map((x) => x.name).join(", ")}`);
+  return f;
+}
+
+describe("torchtitan Python: detection", () => {
+  it("ordinary Python gets nothing and is never parsed", () => {
+    const text = "import os\n\ndef main():\n    return os.getcwd()\n";
+    const doc = parsePythonDocument("file:///x/app.py", text);
+    assert.equal(pyModuleOf(doc), undefined, "the raw-text pre-check refuses it before parsing");
+    const r = analyzeDocument("file:///x/app.py", text);
+    assert.equal(r.framework, null);
+    assert.deepEqual(r.diagnostics, []);
+    assert.deepEqual(r.hovers, []);
+    assert.deepEqual(codeLenses(r), []);
+  });
+  it("a module that imports torchtitan but has no config function gets nothing", () => {
+    const r = analyzeDocument("file:///x/util.py", "from torchtitan.config import TrainingConfig\n\ndef steps(c: TrainingConfig) -> int:\n    return c.steps\n");
+    assert.equal(r.framework, null);
+    assert.deepEqual(r.diagnostics, []);
+  });
+  it("a function returning Trainer.Config(...) without an annotation is a config function", () => {
+    const r = analyzeFixture(`${HEAD}\ndef cfg():\n    return Trainer.Config(training=TrainingConfig(steps=3))\n`, { uri: URI });
+    assert.equal(r.framework, "torchtitan");
+    assert.equal(r.format, "python");
+    assert.deepEqual(r.configFunctions?.map((f) => f.name), ["cfg"]);
+  });
+});
+
+describe("torchtitan Python: static evaluation and resolution", () => {
+  it("keyword arguments of the section configs give the layout and the dtypes", () => {
+    const r = analyzeFixture(`${HEAD}\ndef tp2() -> Trainer.Config:\n    return Trainer.Config(\n        parallelism=ParallelismConfig(tensor_parallel_degree=2, data_parallel_shard_degree=-1),\n        training=TrainingConfig(mixed_precision_param="bfloat16"),\n    )\n`, { uri: URI });
+    assert.equal(r.layoutName, "FSDP+TP");
+    assert.equal(r.mechanism, "fully_shard");
+    assert.deepEqual(r.parallel, { dp_replicate: 1, dp_shard: 4, cp: 1, tp: 2, pp: 1, ep: 1, etp: 1 });
+    assert.equal(r.precision?.paramStorage.dtype, "float32");
+    assert.equal(r.precision?.compute.dtype, "bfloat16");
+    assert.equal(r.precision?.gradReduce.dtype, "float32");
+    assert.equal(r.worldSize?.source, "directive");
+    // The -1 shard degree gets its resolved value as an inlay hint.
+    assert.ok(r.inlayHints?.some((h) => h.label === " = 4" && h.position.line === 6), JSON.stringify(r.inlayHints));
+  });
+
+  it("config = base() chains and attribute assignments are followed; module constants too", () => {
+    const text = `${HEAD}
+TP = 4
+
+
+def base() -> Trainer.Config:
+    return Trainer.Config(training=TrainingConfig(steps=10))
+
+
+def big() -> Trainer.Config:
+    config = base()
+    config.parallelism.tensor_parallel_degree = TP
+    config.training.dtype = "bfloat16"
+    return config
+`;
+    const r = analyzeFixture(text, { uri: URI, settings: { configFunction: "big" }, ignore: ["pure-bf16", "fsdp-tp-grad-allreduce-dtype"] });
+    assert.equal(r.layoutName, "FSDP+TP");
+    assert.equal(r.parallel?.tp, 4);
+    assert.equal(r.precision?.paramStorage.dtype, "bfloat16");
+    assert.match(r.reportMarkdown ?? "", /Followed: `base\(\)`/);
+    assert.match(r.reportMarkdown ?? "", /bf16 optimizer state/);
+  });
+
+  it("imports are followed into workspace modules (relative and absolute)", () => {
+    const base = `from torchtitan.config import ParallelismConfig\nfrom torchtitan.trainer import Trainer\n\ndef base8() -> Trainer.Config:\n    return Trainer.Config(parallelism=ParallelismConfig(tensor_parallel_degree=8))\n`;
+    const env = fakeEnv({ "/ws/mytitan/base.py": base, "/ws/other/pkg/shared.py": base.replace("tensor_parallel_degree=8", "pipeline_parallel_degree=2") });
+    const text = `${HEAD}from .base import base8\nfrom other.pkg.shared import base8 as pp_base\n\n\ndef mine() -> Trainer.Config:\n    return base8()\n\n\ndef mine_pp() -> Trainer.Config:\n    return pp_base()\n`;
+    const r = analyzeFixture(text, { uri: URI, env, ignore: ["fsdp-tp-grad-allreduce-dtype"] });
+    assert.match(fn(r, "mine").detail, /^TP-only on 8 GPUs/);
+    assert.match(fn(r, "mine_pp").detail, /^FSDP\+PP on 8 GPUs/);
+    assert.match(r.reportMarkdown ?? "", /base8\(\) in \/ws\/mytitan\/base\.py/);
+  });
+
+  it("a base that is not in the workspace leaves its fields unknown, never defaulted silently", () => {
+    const text = `${HEAD}from torchtitan.models.llama3.config_registry import llama3_8b\n\n\ndef mine() -> Trainer.Config:\n    config = llama3_8b()\n    config.training.mixed_precision_param = "float32"\n    return config\n`;
+    const r = analyzeFixture(text, { uri: URI });
+    const report = r.reportMarkdown ?? "";
+    assert.match(report, /`training\.dtype` \| \? \| not known: `llama3_8b\(\)` was not followed/);
+    assert.match(report, /`training\.mixed_precision_param` \| `"float32"` \| line 9/);
+    assert.match(report, /\*\*Not certain\*\*/);
+    assert.match(fn(r, "mine").detail, /not certain/);
+  });
+
+  it("a loop is named as not followed in the hover and the report", () => {
+    const text = `${HEAD}\ndef looped() -> Trainer.Config:\n    config = Trainer.Config()\n    for k in ["a"]:\n        config.training.dtype = "bfloat16"\n    return config\n`;
+    const r = analyzeFixture(text, { uri: URI });
+    const h = hoverAt(r, { line: 4, character: 6 });
+    assert.ok(h);
+    assert.match(h.markdown, /not followed: for loop `for k in \["a"\]:` \(line 7\)/);
+  });
+
+  it("optimizer.implementation = fused_opt_states_bf16 keeps optimizer states in bf16", () => {
+    const text = `${HEAD}from torchtitan.components.optimizer import OptimizersContainer\n\n\ndef lowmem() -> Trainer.Config:\n    return Trainer.Config(optimizer=OptimizersContainer.Config(implementation="fused_opt_states_bf16"))\n`;
+    const r = analyzeFixture(text, { uri: URI });
+    assert.match(fn(r, "lowmem").detail, /fp32 params, bf16 compute, fp32 reduce, bf16 optimizer state/);
+    assert.match(r.reportMarkdown ?? "", /\| optimizer state \| bf16 \| optimizer\.implementation = "fused_opt_states_bf16"/);
+  });
+
+  it("one GPU: FSDP2 on a size-1 mesh, bf16 compute, no gradient reduction (#2900)", () => {
+    const text = `# precision-lens: world-size=1 torchtitan-version=main@2026-05-01\nfrom torchtitan.trainer import Trainer\n\n\ndef one() -> Trainer.Config:\n    return Trainer.Config()\n`;
+    const r = analyzeFixture(text, { uri: URI });
+    assert.equal(r.mechanism, "fully_shard");
+    assert.equal(r.precision?.compute.dtype, "bfloat16");
+    assert.equal(r.precision?.gradReduce.dtype, null);
+    assert.match(r.reportMarkdown ?? "", /norms, softmax and the cross-entropy loss compute in bf16/);
+  });
+
+  it("before #2900 (main@2026-03-20) a single GPU ran under autocast", () => {
+    const text = `# precision-lens: world-size=1 torchtitan-version=main@2026-03-20\nfrom torchtitan.trainer import Trainer\n\n\ndef one() -> Trainer.Config:\n    return Trainer.Config()\n`;
+    const r = analyzeFixture(text, { uri: URI });
+    assert.equal(r.mechanism, "autocast");
+    assert.doesNotMatch(r.reportMarkdown ?? "", /norms, softmax/);
+  });
+});
+
+describe("torchtitan Python: versions and launch", () => {
+  const registry = `from torchtitan.config import ParallelismConfig, TrainingConfig\nfrom torchtitan.trainer import Trainer\n\n\ndef my_cfg() -> Trainer.Config:\n    return Trainer.Config(\n        training=TrainingConfig(mixed_precision_reduce="bfloat16"),\n    )\n`;
+  it("the pin in requirements.txt dates the version; bf16 reduce before #4597 is not a declared choice", () => {
+    const env = fakeEnv({ "/ws/requirements.txt": "torchtitan==0.3.0\n", "/ws/mytitan/config_registry.py": registry });
+    const r = checkDiagnostics(`${registry.replace('mixed_precision_reduce="bfloat16"),', 'mixed_precision_reduce="bfloat16"),\n        #                                              ^^^^^^^^^^ warning[reduce-dtype-not-allowed]: not a declared choice in torchtitan v0.3.0')}`, { uri: URI, env });
+    assert.equal(r.torchtitanVersion?.value, "v0.3.0");
+    assert.equal(r.torchtitanVersion?.source, "workspace-pin");
+    assert.equal(r.precision?.gradReduce.dtype, "bfloat16");
+  });
+  it("with no pin (v0.4.0 assumed) bf16 reduce is allowed and nothing is reported", () => {
+    const r = checkDiagnostics(registry, { uri: URI, env: fakeEnv({}) });
+    assert.equal(r.torchtitanVersion?.source, "default");
+    assert.equal(r.precision?.gradReduce.dtype, "bfloat16");
+  });
+  it("NGPU, CONFIG and --section.option flags in a run script, each with its source", () => {
+    const script = `#!/bin/bash\nNGPU=4 MODULE=mytitan CONFIG=my_cfg ./run_train.sh --parallelism.tensor_parallel_degree 2 --training.mixed_precision_reduce=float32\n`;
+    const env = fakeEnv({ "/ws/mytitan/train.sh": script });
+    const r = analyzeFixture(registry, { uri: URI, env, ignore: ["fsdp-tp-grad-allreduce-dtype"] });
+    assert.equal(r.worldSize?.value, 4);
+    assert.equal(r.worldSize?.source, "run-script");
+    assert.equal(r.layoutName, "FSDP+TP");
+    assert.equal(r.parallel?.tp, 2);
+    assert.equal(r.precision?.gradReduce.dtype, "float32");
+    assert.match(r.reportMarkdown ?? "", /`parallelism\.tensor_parallel_degree` \| `2` \| flag in mytitan\/train\.sh/);
+  });
+});
+
+describe("torchtitan Python: rules", () => {
+  it("unknown-dtype: an error when the literal is in the file and everything was followed, with a fix", () => {
+    const text = `${HEAD}\ndef bad() -> Trainer.Config:\n    return Trainer.Config(training=TrainingConfig(dtype="bf16"))\n    #                                                   ^^^^^^ error[unknown-dtype]: KeyError at launch\n`;
+    checkDiagnostics(text, { uri: URI });
+    checkFix(text, "unknown-dtype", 'Change to "bfloat16"', text.replace('dtype="bf16"', 'dtype="bfloat16"'), { uri: URI, ignore: ["pure-bf16"] });
+  });
+  it("unknown-dtype is only a warning when a statement was not followed", () => {
+    const text = `${HEAD}\ndef bad() -> Trainer.Config:\n    config = Trainer.Config(training=TrainingConfig(dtype="bf16"))\n    #                                                     ^^^^^^ warning[unknown-dtype]: if nothing else changes it\n    if True:\n        pass\n    return config\n`;
+    checkDiagnostics(text, { uri: URI });
+  });
+  it("parallel-dims: degrees that do not divide the explicit world size fail at launch", () => {
+    const text = `${HEAD}\ndef odd() -> Trainer.Config:\n    return Trainer.Config(parallelism=ParallelismConfig(tensor_parallel_degree=3, data_parallel_shard_degree=2))\n${marker(109, 1, "error[parallel-dims-product]: != WORLD_SIZE(8)")}\n`;
+    checkDiagnostics(text, { uri: URI });
+  });
+  it("parallel-dims on the assumed NGPU=8 is only a warning", () => {
+    const text = `from torchtitan.config import ParallelismConfig\nfrom torchtitan.trainer import Trainer\n\n\ndef odd() -> Trainer.Config:\n    return Trainer.Config(parallelism=ParallelismConfig(tensor_parallel_degree=3))\n    #                                                                          ^ warning[parallel-dims-product]: != WORLD_SIZE(8)\n`;
+    checkDiagnostics(text, { uri: URI, env: fakeEnv({}) });
+  });
+  it("fsdp-tp-grad-allreduce-dtype: information on TP > 1 with bf16 params and fp32 reduce", () => {
+    const text = `${HEAD}\ndef tp8() -> Trainer.Config:\n    return Trainer.Config(parallelism=ParallelismConfig(tensor_parallel_degree=8))\n    #                                                                          ^ information[fsdp-tp-grad-allreduce-dtype]: pytorch/pytorch#190626\n`;
+    checkDiagnostics(text, { uri: URI });
+  });
+  it("pure-bf16: information, with a fix back to fp32 master weights", () => {
+    const text = `${HEAD}\ndef full_bf16() -> Trainer.Config:\n    return Trainer.Config(training=TrainingConfig(dtype="bfloat16"))\n    #                                                   ^^^^^^^^^^ information[pure-bf16]\n`;
+    checkDiagnostics(text, { uri: URI });
+  });
+});
+
+describe("torchtitan Python: editor features", () => {
+  const text = `${HEAD}\ndef a() -> Trainer.Config:\n    return Trainer.Config(training=TrainingConfig(mixed_precision_param="bfloat16"))\n\n\ndef b() -> Trainer.Config:\n    config = a()\n    config.compile.enable = True\n    return config\n`;
+  it("one code lens per config function, on its def line", () => {
+    const r = analyzeFixture(text, { uri: URI });
+    const lenses = codeLenses(r);
+    assert.deepEqual(lenses.map((l) => [l.range.start.line, l.title]), [
+      [4, "Precision Lens: a: FSDP on 8 GPUs: fp32 params, bf16 compute, fp32 reduce, fp32 optimizer state"],
+      [8, "Precision Lens: b: FSDP on 8 GPUs: fp32 params, bf16 compute, fp32 reduce, fp32 optimizer state"],
+    ]);
+  });
+  it("hover on a precision field: its doc, default with its source, the resolved picture", () => {
+    const r = analyzeFixture(text, { uri: URI });
+    const h = hoverAt(r, { line: 5, character: 76 });
+    assert.ok(h);
+    assert.match(h.markdown, /\*\*`training\.mixed_precision_param`\*\* = `"bfloat16"` in `a\(\)`/);
+    assert.match(h.markdown, /configs\.py@b5bcd76c6:94/);
+  });
+  it("completion offers the fields of the constructor around the cursor, minus those written", () => {
+    const t = `${HEAD}\ndef c() -> Trainer.Config:\n    return Trainer.Config(training=TrainingConfig(dtype="bfloat16", ))\n`;
+    const r = analyzeFixture(t, { uri: URI });
+    const items = completionsAt(r, { line: 5, character: 68 });
+    const labels = items.map((i) => i.label);
+    assert.ok(labels.includes("mixed_precision_param") && labels.includes("mixed_precision_reduce"), labels.join(","));
+    assert.ok(!labels.includes("dtype"), "dtype is already written");
+    assert.ok(!labels.includes("tensor_parallel_degree"), "a ParallelismConfig field is not offered in TrainingConfig");
+    assert.deepEqual(completionsAt(analyzeDocument("file:///x/app.py", "import os\nprint(os.sep, )\n"), { line: 1, character: 14 }), []);
+  });
+  it("document symbols list the config functions", () => {
+    const r = analyzeFixture(text, { uri: URI });
+    assert.deepEqual(r.configFunctions?.map((f) => [f.name, f.selectionRange.start.line]), [["a", 4], ["b", 8]]);
+  });
+});
