@@ -40,7 +40,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const directives = parseDirectives(doc.comments);
   const extra: Diagnostic[] = [];
   const { version, outsideTomlEra } = resolveVersion(doc, settings, env, directives, extra);
-  const read = readDims(doc);
+  const read = readDims(doc, version.value.date);
   const worldSize = resolveWorldSize(doc, read, settings, env, directives, extra);
   const dims = resolveDims(read, worldSize.value, { epDivisibility: version.value.date >= "2025-07-08" && version.value.date < "2025-12-17" });
   const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };
