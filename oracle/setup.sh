@@ -11,8 +11,11 @@ report="$V/install-report.jsonl"; : > "$report"
 note() { "$V/bin/python" -c 'import json,sys; print(json.dumps({"name":sys.argv[1],"version":sys.argv[2],"status":sys.argv[3],"message":sys.argv[4][-600:]}))' "$@" >> "$report"; }
 try() { # name version -- pip args...
   local name=$1 ver=$2; shift 2
-  local log; log=$(DS_BUILD_OPS=0 "$@" 2>&1 | grep -v '^WARNING: Location')
-  if [ "${PIPESTATUS[0]}" -eq 0 ]; then note "$name" "$ver" installed ""; else note "$name" "$ver" failed "$log"; echo "::: oracle: $name $ver did not install" >&2; fi
+  local tmp rc; tmp=$(mktemp)
+  DS_BUILD_OPS=0 "$@" > "$tmp" 2>&1; rc=$?
+  if [ "$rc" -eq 0 ]; then note "$name" "$ver" installed ""
+  else note "$name" "$ver" failed "$(grep -v '^WARNING: Location' "$tmp")"; echo "::: oracle: $name $ver did not install" >&2; fi
+  rm -f "$tmp"
 }
 while read -r line; do
   spec=${line%%#*}; spec=$(echo "$spec" | tr -d ' '); [ -z "$spec" ] && continue
