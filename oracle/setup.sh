@@ -3,7 +3,7 @@
 # own so that one that cannot install is reported (install-report.json, with pip's message) and the rest run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-V=.oracle-venv
+V=${ORACLE_VENV:-.oracle-venv}
 PY=${PYTHON:-python3}
 [ -x "$V/bin/python" ] || "$PY" -m venv "$V" || exit 1
 PIP=("$V/bin/pip" install -q --disable-pip-version-check -c oracle/constraints.txt)
