@@ -265,3 +265,19 @@ tensor_parallel_degree = 8
     assert.ok(before.diagnostics.some((d) => d.code === "no-mixed-precision"));
   });
 });
+
+describe("degrees under keys the targeted release does not read (found by the oracle, docs/oracle.md)", () => {
+  // v0.1.0 config_manager.py:805-818: _dict_to_dataclass keeps only the dataclass's fields, so nested
+  // unknown keys are dropped; ParallelDims then sees the defaults (oracle: titan.degrees at 0.1.0).
+  it("v0.1.0 ignores [training] tensor_parallel_degree and [parallelism] expert_parallel_degree", () => {
+    const legacy = `# precision-lens: torchtitan-version=v0.1.0\n${MODEL}data_parallel_shard_degree = -1\ntensor_parallel_degree = 8\n`;
+    const r = analyzeFixture(legacy);
+    assert.deepEqual(r.parallel, { dp_replicate: 1, dp_shard: 8, cp: 1, tp: 1, pp: 1, ep: 1, etp: 1 });
+    assert.equal(r.mechanism, "fully_shard");
+    const ep = `# precision-lens: torchtitan-version=v0.1.0\n${MODEL}\n[parallelism]\ndata_parallel_shard_degree = -1\nexpert_parallel_degree = 8\n`;
+    assert.equal(analyzeFixture(ep).parallel?.ep, 1);
+    // The release that has the key reads it.
+    const epNow = ep.replace("v0.1.0", "v0.2.2");
+    assert.equal(analyzeFixture(epNow).parallel?.ep, 8);
+  });
+});

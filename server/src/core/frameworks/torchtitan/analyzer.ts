@@ -43,7 +43,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const directives = parseDirectives(doc.comments);
   const extra: Diagnostic[] = [];
   const { version, outsideTomlEra } = resolveVersion(doc, settings, env, directives, extra);
-  const read = readDims(doc);
+  const read = readDims(doc, version.value.date);
   const dimsOptions = { epDivisibility: version.value.date >= "2025-07-08" && version.value.date < MESH_UNFLATTEN_DATE, epMesh: version.value.date >= MESH_UNFLATTEN_DATE };
   const worldSize = resolveWorldSize(doc, read, settings, env, directives, extra, (w) => resolveDims(read, w, dimsOptions).errors.length === 0);
   const dims = resolveDims(read, worldSize.value, dimsOptions);

@@ -8,6 +8,7 @@ import { fitMessage } from "../../diagnostics";
 import { MAX_DEGREE, MAX_WORLD_SIZE } from "../../limits";
 import type { ConfigDocument, ConfigEntry } from "../../model";
 import { findEntry, stringValue } from "../../model";
+import { keyWindow } from "./schema";
 
 export type DimField = keyof ParallelLayout;
 
@@ -71,7 +72,22 @@ export interface DimsRead {
   legacyTables: boolean;
 }
 
-export function readDims(doc: ConfigDocument): DimsRead {
+/**
+ * True when the key is an upstream key outside the span of dates it existed (keyWindow): the targeted
+ * release does not read it. v0.1.0's ConfigManager drops unknown keys below the top level silently
+ * (config_manager.py:805-818 `_dict_to_dataclass` keeps only the dataclass's fields), so a
+ * `[training] tensor_parallel_degree` or `[parallelism] expert_parallel_degree` there leaves the degree at
+ * its default; later releases reject the key (reported by the schema rules). Found by the oracle
+ * (docs/oracle.md): ParallelDims at v0.1.0 got tp 1 where the layout had read tp 8.
+ */
+function notReadAt(path: string, date: string | undefined): boolean {
+  if (date === undefined) return false;
+  const w = keyWindow(path);
+  return w !== undefined && ((w.from !== undefined && date < w.from) || (w.until !== undefined && date >= w.until));
+}
+
+/** `date`: the targeted torchtitan date; degrees under keys that release does not read keep their default. */
+export function readDims(doc: ConfigDocument, date?: string): DimsRead {
   const hasParallelism = doc.sections.some((s) => s.path[0] === "parallelism") || doc.entries.some((e) => e.path[0] === "parallelism");
   const configured: ParallelLayout = { ...DIM_DEFAULTS };
   const entries: Partial<Record<DimField, ConfigEntry>> = {};
@@ -79,7 +95,7 @@ export function readDims(doc: ConfigDocument): DimsRead {
   for (const f of DIM_FIELDS) {
     const key = hasParallelism ? DIM_KEYS[f] : (LEGACY_DIM_KEYS[f] ?? DIM_KEYS[f]);
     const e = findEntry(doc, ...key);
-    if (!e) continue;
+    if (!e || notReadAt(key.join("."), date)) continue;
     entries[f] = e;
     if (e.value.kind === "integer" && Math.abs(e.value.value as number) > MAX_DEGREE) {
       typeErrors.push({ kind: "limit", fields: [f], message: fitMessage(`${key.join(".")} = ${e.value.raw ?? String(e.value.value)} is above 2^20, the largest degree analysed: layout not resolved`), detail: `${key.join(".")} = ${e.value.raw ?? String(e.value.value)} is above ${MAX_DEGREE} (2^20), the largest degree Precision Lens analyses; the layout is not resolved.` });

@@ -1,0 +1,83 @@
+"""accelerate oracle worker.
+
+Claims:
+  acc.load:     accelerate.commands.config.config_args.load_config_from_file(path) (ClusterConfig: unknown
+                keys raise) vs the product's error-level AC1/AC2/AC3 diagnostics
+  acc.yaml11:   AC1 says a bare NO/no is a boolean: the loaded ClusterConfig field is a bool
+  acc.fsdp:     FullyShardedDataParallelPlugin(fsdp_version=...).set_mixed_precision(mixed_precision): the
+                policy's param_dtype (compute) and reduce_dtype vs the precision table
+  acc.deepspeed: DeepSpeedPlugin(hf_ds_config=<the linked JSON>).set_mixed_precision(mixed_precision) raises
+                (fp16 vs bf16 conflict) or not, vs the product's error-level diagnostics on the pair
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+
+# AC1 (a bare NO read as a boolean) fails later, at launch: checked as acc.yaml11 on the loaded values.
+LOAD_CODES = {"accelerate/AC2", "accelerate/AC3"}
+STRING_FIELDS = ("compute_environment", "distributed_type", "mixed_precision")
+
+
+def main() -> None:
+    logging.disable(logging.CRITICAL)
+    import torch
+    from accelerate.commands.config.config_args import load_config_from_file
+    from accelerate.utils import DeepSpeedPlugin, FullyShardedDataParallelPlugin
+
+    names = {torch.float16: "float16", torch.bfloat16: "bfloat16", torch.float32: "float32", None: None}
+    out = []
+    for job in json.load(sys.stdin):
+        path, prod = job["path"], job["product"]
+        claims = []
+        errs = sorted(d["code"] for d in prod.get("diagnostics", []) if d["severity"] == "error")
+        perrs = sorted(set(errs) & LOAD_CODES)
+        try:
+            cfg = load_config_from_file(path)
+            verdict = type(cfg).__name__
+        except BaseException as e:
+            cfg, verdict = None, f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:300]
+        claims.append({"kind": "acc.load", "product": perrs or "accepts", "oracle": verdict, "agree": bool(perrs) == (cfg is None)})
+        if cfg is not None:
+            bools = [f for f in STRING_FIELDS if isinstance(getattr(cfg, f, None), bool)]
+            ac1 = "accelerate/AC1" in errs
+            claims.append({"kind": "acc.yaml11", "product": "AC1" if ac1 else "no AC1", "oracle": f"booleans in {bools}" if bools else "strings",
+                           "agree": ac1 == bool(bools), "note": "the value accelerate's own loader returns"})
+        if cfg is None or perrs:
+            out.append({"path": path, "claims": claims})
+            continue
+        dt = str(getattr(cfg, "distributed_type", "")).split(".")[-1]
+        mp = str(getattr(cfg, "mixed_precision", "no") or "no")
+        prec = prod.get("precision") or {}
+        if dt == "FSDP" and mp in ("fp16", "bf16", "fp8"):
+            fsdp = getattr(cfg, "fsdp_config", None) or {}
+            version = int(fsdp.get("fsdp_version", 1) or 1)
+            try:
+                plugin = FullyShardedDataParallelPlugin(fsdp_version=version)
+                plugin.set_mixed_precision(mp)
+                pol = plugin.mixed_precision_policy
+                compute, reduce = names.get(pol.param_dtype), names.get(pol.reduce_dtype)
+                claims.append({"kind": "acc.fsdp", "product": [prec.get("compute"), prec.get("gradReduce")], "oracle": [compute, reduce],
+                               "agree": [prec.get("compute"), prec.get("gradReduce")] == [compute, reduce], "note": f"FSDP{version} {mp}"})
+            except BaseException as e:
+                claims.append({"kind": "acc.fsdp", "product": [prec.get("compute"), prec.get("gradReduce")], "oracle": f"{type(e).__name__}: {e}"[:300], "agree": False})
+        ds = getattr(cfg, "deepspeed_config", None) or {}
+        ds_file = ds.get("deepspeed_config_file")
+        if dt == "DEEPSPEED" and ds_file:
+            full = os.path.join(os.path.dirname(path), ds_file)
+            if os.path.isfile(full):
+                try:
+                    plugin = DeepSpeedPlugin(hf_ds_config=full)
+                    plugin.set_mixed_precision(mp)
+                    v, raised = "accepts", False
+                except BaseException as e:
+                    v, raised = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:300], True
+                claims.append({"kind": "acc.deepspeed", "product": errs or "accepts", "oracle": v, "agree": bool(errs) == raised, "note": f"mixed_precision {mp} with {ds_file}"})
+        out.append({"path": path, "claims": claims})
+    json.dump(out, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

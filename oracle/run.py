@@ -1,0 +1,244 @@
+"""Differential oracle: Precision Lens's answers against the frameworks' own code.
+
+  .oracle-venv/bin/python oracle/run.py [--corpus DIR] [--out DIR]
+
+For every config in examples/, test/fixtures/ and the corpus (../shared/corpus), it runs
+`node dist/cli.js check --format json` and asks the framework itself (each framework in a worker process of
+its own, see oracle/frameworks/), then compares claim by claim. Disagreements listed in
+oracle/known_differences.json (each with its reason) are reported as documented; any other disagreement
+fails the run (exit 1). Writes oracle/out/agreement.json and oracle/out/agreement.md.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import fnmatch
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+VENV = os.environ.get("ORACLE_VENV", os.path.join(ROOT, ".oracle-venv"))
+EXTS = (".toml", ".yaml", ".yml", ".json")
+
+# The product's error codes that say "ConfigManager refuses the file" (the schema family and TOML syntax).
+PARSE_CODES = {"unknown-key", "unknown-section", "moved-key", "removed-key", "toml-syntax", "extension-section-without-module"}
+DIMS_CODES_PREFIX = "parallel-dims-"
+MESH_CODES = {"ep-without-fsdp-mesh"}
+
+
+def collect(corpus: str | None) -> list[str]:
+    roots = [os.path.join(ROOT, "examples"), os.path.join(ROOT, "test", "fixtures")]
+    if corpus and os.path.isdir(corpus):
+        roots.append(corpus)
+    files = []
+    for r in roots:
+        for dp, dn, fn in os.walk(r):
+            dn.sort()
+            for f in sorted(fn):
+                if f.endswith(EXTS) and not f.startswith("sarif-schema"):
+                    files.append(os.path.relpath(os.path.join(dp, f), ROOT))
+    return files
+
+
+def product(files: list[str], *extra: str) -> dict[str, dict]:
+    out: dict[str, dict] = {}
+    # chunks keep the command line bounded
+    for i in range(0, len(files), 200):
+        r = subprocess.run(["node", os.path.join(ROOT, "dist", "cli.js"), "check", "--format", "json", *extra, "--", *files[i : i + 200]],
+                           cwd=ROOT, capture_output=True, text=True)
+        if r.returncode not in (0, 1):
+            raise SystemExit(f"precision-lens check failed ({r.returncode}): {r.stderr[-2000:]}")
+        for f in json.loads(r.stdout)["files"]:
+            out[f["path"]] = f
+    return out
+
+
+def errors(entry: dict) -> list[dict]:
+    return [d for d in entry.get("diagnostics", []) if d["severity"] == "error"]
+
+
+def worker(script: str, args: list[str], jobs: list[dict], env_extra: dict | None = None) -> list[dict]:
+    py = os.path.join(VENV, "bin", "python")
+    env = dict(os.environ, PYTHONWARNINGS="ignore", **(env_extra or {}))
+    r = subprocess.run([py, os.path.join(HERE, "frameworks", script), *args], input=json.dumps(jobs), cwd=ROOT,
+                       capture_output=True, text=True, env=env, timeout=1200)
+    if r.returncode != 0:
+        raise RuntimeError(f"{script} {' '.join(args)} failed ({r.returncode}):\n{r.stderr[-3000:]}")
+    return json.loads(r.stdout)
+
+
+class Ledger:
+    def __init__(self, known: list[dict]):
+        self.known = known
+        self.claims: list[dict] = []
+
+    def claim(self, kind: str, path: str, product, oracle, agree: bool, version: str | None = None, note: str = ""):
+        c = {"kind": kind, "path": path, "product": product, "oracle": oracle, "agree": bool(agree)}
+        if version:
+            c["version"] = version
+        if note:
+            c["note"] = note
+        if not agree:
+            for k in self.known:
+                if (k["kind"] == kind and fnmatch.fnmatch(path, k.get("path", "*")) and (not k.get("version") or k["version"] == version)
+                        and re.search(k.get("oracle", ""), json.dumps(oracle)) and re.search(k.get("product", ""), json.dumps(product))):
+                    c["documented"] = k["name"]
+                    break
+        self.claims.append(c)
+
+
+# ---------------------------------------------------------------- torchtitan
+
+TITAN_RELEASES = ["0.1.0", "0.2.0", "0.2.1", "0.2.2"]
+
+
+def check_torchtitan(files: list[str], base: dict[str, dict], led: Ledger, installs: list[dict]) -> None:
+    titan = [f for f in files if base[f].get("framework") == "torchtitan"]
+    for rel in TITAN_RELEASES:
+        root = os.path.join(VENV, "torchtitan", rel)
+        if not os.path.isdir(os.path.join(root, "torchtitan")):
+            continue
+        prod = product(titan, "--torchtitan-version", f"v{rel}")
+        jobs = [{"path": f, "worldSize": (prod[f].get("worldSize") or {}).get("value") or 8} for f in titan]
+        verdicts = {v["path"]: v for v in worker("titan_worker.py", [root, rel], jobs)}
+        for f in titan:
+            p, o = prod[f], verdicts[f]
+            errs = errors(p)
+            codes = {d["code"] for d in errs}
+            # 1. parse
+            p_rej = bool(codes & PARSE_CODES)
+            o_rej = not o["parse"]["ok"]
+            led.claim("titan.parse", f, sorted(codes & PARSE_CODES) or "accepts", o["parse"].get("error", "accepts"), p_rej == o_rej, rel)
+            if o_rej:
+                m = re.search(r"data: \{(.*)\}", o["parse"].get("error", ""))
+                if m and p_rej:
+                    names = re.findall(r"'([^']+)'", m.group(1))
+                    # the names may be in a warning (an extension table: the module could come from the command line)
+                    text = " ".join(d["message"] for d in p.get("diagnostics", []))
+                    missing = [n for n in names if n not in text]
+                    led.claim("titan.parse.keys", f, "names " + ", ".join(names) if not missing else f"does not name {missing}", o["parse"]["error"], not missing, rel)
+                continue
+            if p_rej:
+                continue
+            # 2. ParallelDims validation at the product's world size
+            # (ddp-with-other-parallelism is raised later, by the model's parallelize, not by ParallelDims)
+            p_dims = sorted(c for c in codes if c.startswith(DIMS_CODES_PREFIX))
+            o_dims_err = not o["dims"]["ok"]
+            led.claim("titan.dims", f, p_dims or "valid", o["dims"].get("error", "valid"), bool(p_dims) == o_dims_err, rel)
+            if o_dims_err or p_dims:
+                continue
+            resolved = o["dims"]["resolved"]
+            pl = {k: p["parallel"].get(k) for k in resolved} if p.get("parallel") else None
+            led.claim("titan.degrees", f, pl, resolved, pl == resolved, rel)
+            # 3. the device mesh on a fake process group
+            p_mesh = sorted(codes & MESH_CODES)
+            o_mesh_err = not o["mesh"]["ok"]
+            led.claim("titan.mesh", f, p_mesh or "builds", o["mesh"].get("error") or o["mesh"].get("dims"), bool(p_mesh) == o_mesh_err, rel)
+            if o_mesh_err or p_mesh or errs:
+                continue
+            # 4. maybe_enable_amp against the mechanism
+            mech = p.get("mechanism")
+            comp = (p.get("precision") or {}).get("compute")
+            amp = o.get("amp", "")
+            if amp == "fsdp":
+                ok = mech == "fully_shard"
+            elif amp == "disabled":
+                ok = mech == "none"
+            elif amp.startswith("autocast:"):
+                ok = mech == "autocast" and comp == amp.split(":", 1)[1]
+            else:
+                ok = False
+            led.claim("titan.amp", f, f"{mech}:{comp}", amp, ok, rel)
+
+
+# ---------------------------------------------------------------- the YAML/JSON frameworks
+
+def check_simple(framework: str, script: str, files: list[str], base: dict[str, dict], led: Ledger) -> None:
+    mine = [f for f in files if base[f].get("framework") == framework]
+    if not mine:
+        return
+    jobs = [{"path": f, "worldSize": (base[f].get("worldSize") or {}).get("value"), "product": base[f]} for f in mine]
+    for v in worker(script, [], jobs):
+        for c in v["claims"]:
+            led.claim(c["kind"], v["path"], c["product"], c["oracle"], c["agree"], c.get("version"), c.get("note", ""))
+
+
+SIMPLE = [("deepspeed", "deepspeed_worker.py"), ("accelerate", "accelerate_worker.py"),
+          ("lightning", "lightning_worker.py"), ("torchtune", "torchtune_worker.py")]
+
+
+def render_md(report: dict) -> str:
+    L = ["# Oracle agreement table", "",
+         f"Configs checked: **{report['configs']}** ({', '.join(f'{k} {v}' for k, v in report['frameworks'].items())}).",
+         f"Claims checked: **{report['totals']['checked']}**, agreements **{report['totals']['agree']}**, "
+         f"documented differences **{report['totals']['documented']}**, undocumented **{report['totals']['undocumented']}**.", "",
+         "| claim | checked | agree | documented | undocumented |", "|---|---:|---:|---:|---:|"]
+    for k, s in sorted(report["kinds"].items()):
+        L.append(f"| `{k}` | {s['checked']} | {s['agree']} | {s['documented']} | {s['undocumented']} |")
+    L += ["", "## Framework versions", "", "| package | version | status |", "|---|---|---|"]
+    for i in report["installs"]:
+        L.append(f"| {i['name']} | {i['version']} | {i['status']}{': ' + i['message'] if i.get('message') else ''} |")
+    docs = collections.Counter(c["documented"] for c in report["disagreements"] if c.get("documented"))
+    if docs:
+        L += ["", "## Documented differences (see docs/oracle.md)", "", "| name | claims |", "|---|---:|"]
+        for n, k in sorted(docs.items()):
+            L.append(f"| {n} | {k} |")
+    und = [c for c in report["disagreements"] if not c.get("documented")]
+    if und:
+        L += ["", "## Undocumented disagreements", ""]
+        for c in und:
+            L.append(f"- `{c['kind']}` {c['path']}{' @' + c['version'] if c.get('version') else ''}: product {json.dumps(c['product'])}, framework {json.dumps(c['oracle'])}")
+    return "\n".join(L) + "\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--corpus", default=os.environ.get("PL_CORPUS", os.path.join(ROOT, "..", "shared", "corpus")))
+    ap.add_argument("--out", default=os.path.join(HERE, "out"))
+    ap.add_argument("--only", default="", help="comma-separated frameworks")
+    a = ap.parse_args()
+    t0 = time.time()
+    files = collect(a.corpus)
+    base = product(files)
+    files = [f for f in files if f in base]
+    with open(os.path.join(HERE, "known_differences.json")) as fh:
+        known = json.load(fh)
+    led = Ledger(known)
+    installs_path = os.path.join(VENV, "install-report.json")
+    installs = json.load(open(installs_path)) if os.path.exists(installs_path) else []
+    only = set(filter(None, a.only.split(",")))
+    if not only or "torchtitan" in only:
+        check_torchtitan(files, base, led, installs)
+    failed = {i["name"] for i in installs if i.get("status") == "failed"}
+    for fw, script in SIMPLE:
+        if (not only or fw in only) and fw not in failed:  # a failed install is in the table with pip's message
+            check_simple(fw, script, files, base, led)
+    kinds: dict[str, dict] = collections.defaultdict(lambda: {"checked": 0, "agree": 0, "documented": 0, "undocumented": 0})
+    for c in led.claims:
+        s = kinds[c["kind"]]
+        s["checked"] += 1
+        s["agree" if c["agree"] else ("documented" if c.get("documented") else "undocumented")] += 1
+    checked_paths = {c["path"] for c in led.claims}
+    fw_counts = collections.Counter(base[f].get("framework") or "not a training config" for f in files if f in checked_paths)
+    totals = {k: sum(s[k] for s in kinds.values()) for k in ("checked", "agree", "documented", "undocumented")}
+    report = {"configs": len(checked_paths), "frameworks": dict(fw_counts), "totals": totals, "kinds": dict(kinds),
+              "installs": installs, "disagreements": [c for c in led.claims if not c["agree"]], "seconds": round(time.time() - t0, 1),
+              "unused_documented": sorted({k["name"] for k in known} - {c.get("documented") for c in led.claims})}
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "agreement.json"), "w") as fh:
+        json.dump({**report, "claims": led.claims}, fh, indent=1)
+    md = render_md(report)
+    with open(os.path.join(a.out, "agreement.md"), "w") as fh:
+        fh.write(md)
+    print(md)
+    print(f"oracle: {report['configs']} configs, {totals['checked']} claims, {totals['undocumented']} undocumented disagreements, {report['seconds']} s")
+    return 1 if totals["undocumented"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
