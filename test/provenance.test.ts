@@ -408,8 +408,12 @@ enable_cpu_offload = true
 
   it("v0.1.0 silently drops unknown keys (v0.1.0 config_manager.py:805-818 _dict_to_dataclass): never \"rejects\"", () => {
     const r = analyzeDocument("file:///w/e.toml", `# precision-lens: torchtitan-version=v0.1.0\n${MODEL}\n[training]\nstepz = 10\n\n[frobnicate]\nx = 1\n`);
+    // `stepz` is a near miss of an upstream key: its own finding. `[frobnicate]` no torchtitan ever had: the one
+    // fork-config note lists it (issue #17 §3). Neither says "rejects", neither is an error.
     const found = r.diagnostics.filter((d) => d.code === "unknown-key" || d.code === "unknown-section");
-    assert.equal(found.length, 2);
+    assert.equal(found.length, 1);
+    assert.equal(r.diagnostics.filter((d) => d.code === "fork-config").length, 1);
+    for (const d of r.diagnostics) assert.notEqual(d.severity, "error");
     for (const d of found) {
       assert.notEqual(d.severity, "error");
       assert.match(d.message, /upstream torchtitan v0\.1\.0 ignores it/);

@@ -264,11 +264,8 @@ function explain(args: string[], io: CliIO, html = false): number {
     for (const d of r.diagnostics) io.stdout(`- line ${d.range.start.line + 1}: ${d.severity} [${d.code}] ${escapeControls(d.message)}\n`);
     return exitCode([{ path: shown, result: r }]);
   }
+  // The report ends with its own "## Diagnostics" section (every diagnostic with its explanation).
   io.stdout(escapeLines(r.reportMarkdown) + "\n");
-  if (r.diagnostics.length) {
-    io.stdout("\n## Diagnostics\n\n");
-    for (const d of r.diagnostics) io.stdout(`- line ${d.range.start.line + 1}: ${d.severity} [${d.code}] ${escapeControls(d.message)}\n`);
-  }
   return exitCode([{ path: shown, result: r }]);
 }
 

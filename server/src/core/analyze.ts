@@ -152,20 +152,16 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
     const diagnostics = sortDiagnostics(applyCodeTags(applySuppressions(doc, r.diagnostics)));
     // Getters stay getters (core/lazy.ts): hovers, inlay hints and the report are built only when read.
     const out = assignLazy({ ...base }, r, { framework: analyzer.id, frameworkReason: reason, diagnostics }) as AnalysisResult;
-    // Every framework's report opens with the same title (the file), then the framework's own summary.
+    // Every framework's report opens with the same title (the file), then the framework's own summary, and
+    // ends with every diagnostic and its long explanation (messages are one short sentence). One lazy step.
     if ("reportMarkdown" in out) {
-      const untitled = lazyValue(out, "reportMarkdown");
-      defineLazy(out, "reportMarkdown", () => {
-        const md = untitled();
-        return md ? `${reportTitle(doc.uri)}\n\n${md}` : md;
-      });
-    }
-    // The report carries every diagnostic with its long explanation (messages are one short sentence).
-    if ("reportMarkdown" in out && diagnostics.length) {
       const report = lazyValue(out, "reportMarkdown");
-      defineLazy(out, "reportMarkdown", () => {
+      // A wrapper of the framework's lazy report, not a computation of its own (lazyComputations counts that one).
+      wrapLazy(out, "reportMarkdown", () => {
         const md = report();
-        return md ? `${md}${REPORT_DIAGNOSTICS_SEPARATOR}${diagnosticsReportSection(diagnostics).replace(/^## Diagnostics/, "")}` : md;
+        if (!md) return md;
+        const titled = `${reportTitle(doc.uri)}\n\n${md}`;
+        return diagnostics.length ? `${titled}${REPORT_DIAGNOSTICS_SEPARATOR}${diagnosticsReportSection(diagnostics).replace(/^## Diagnostics/, "")}` : titled;
       });
     }
     return doc.syntaxErrors.length ? withSyntaxErrors(out, format) : out;
@@ -178,6 +174,26 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
       diagnostics: [diag("internal-error", "error", { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, `Precision Lens failed to analyse this file (${message}). Please report it; your file is unchanged.`)],
     };
   }
+}
+
+/** Like defineLazy (core/lazy.ts) for a getter that only decorates another lazy value: not counted. */
+function wrapLazy<T extends object, K extends keyof T>(obj: T, key: K, compute: () => T[K]): void {
+  let done = false;
+  let value: T[K];
+  Object.defineProperty(obj, key, {
+    enumerable: true,
+    configurable: true,
+    get(): T[K] {
+      if (!done) {
+        value = compute();
+        done = true;
+      }
+      return value;
+    },
+    set(this: T, v: T[K]) {
+      Object.defineProperty(this, key, { value: v, enumerable: true, configurable: true, writable: true });
+    },
+  });
 }
 
 /** The report's first line, the same for every framework. */
