@@ -157,12 +157,12 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
     if ("reportMarkdown" in out) {
       const report = lazyValue(out, "reportMarkdown");
       // A wrapper of the framework's lazy report, not a computation of its own (lazyComputations counts that one).
-      wrapLazy(out, "reportMarkdown", () => {
+      defineLazy(out, "reportMarkdown", () => {
         const md = report();
         if (!md) return md;
         const titled = `${reportTitle(doc.uri)}\n\n${md}`;
         return diagnostics.length ? `${titled}${REPORT_DIAGNOSTICS_SEPARATOR}${diagnosticsReportSection(diagnostics).replace(/^## Diagnostics/, "")}` : titled;
-      });
+      }, { counted: false });
     }
     return doc.syntaxErrors.length ? withSyntaxErrors(out, format) : out;
   } catch (e) {
@@ -174,26 +174,6 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
       diagnostics: [diag("internal-error", "error", { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, `Precision Lens failed to analyse this file (${message}). Please report it; your file is unchanged.`)],
     };
   }
-}
-
-/** Like defineLazy (core/lazy.ts) for a getter that only decorates another lazy value: not counted. */
-function wrapLazy<T extends object, K extends keyof T>(obj: T, key: K, compute: () => T[K]): void {
-  let done = false;
-  let value: T[K];
-  Object.defineProperty(obj, key, {
-    enumerable: true,
-    configurable: true,
-    get(): T[K] {
-      if (!done) {
-        value = compute();
-        done = true;
-      }
-      return value;
-    },
-    set(this: T, v: T[K]) {
-      Object.defineProperty(this, key, { value: v, enumerable: true, configurable: true, writable: true });
-    },
-  });
 }
 
 /** The report's first line, the same for every framework. */

@@ -15,9 +15,9 @@ export const lazyComputations: Record<string, number> = Object.create(null) as R
 /**
  * Makes `obj[key]` an enumerable getter that runs `compute` on first read and returns that value after.
  * Redefining an existing key keeps its place in the key order (JSON output stays byte-identical). A write
- * replaces the getter with the plain value.
+ * replaces the getter with the plain value. `counted: false` for a getter that only decorates another lazy value.
  */
-export function defineLazy<T extends object, K extends keyof T>(obj: T, key: K, compute: () => T[K]): T {
+export function defineLazy<T extends object, K extends keyof T>(obj: T, key: K, compute: () => T[K], opts: { counted?: boolean } = {}): T {
   let done = false;
   let value: T[K];
   Object.defineProperty(obj, key, {
@@ -25,7 +25,7 @@ export function defineLazy<T extends object, K extends keyof T>(obj: T, key: K, 
     configurable: true,
     get(): T[K] {
       if (!done) {
-        lazyComputations[key as string] = (lazyComputations[key as string] ?? 0) + 1;
+        if (opts.counted !== false) lazyComputations[key as string] = (lazyComputations[key as string] ?? 0) + 1;
         value = compute();
         done = true;
       }
