@@ -1,0 +1,90 @@
+/** One file of `check`, read, fixed and analysed; and the helpers `explain` shares with it. */
+import { pathToFileURL } from "node:url";
+import type { AnalysisResult } from "../core/analysis";
+import { analyzeDocument, formatOf, internalErrorResult, sniffFormat } from "../core/analyze";
+import { diag } from "../core/diagnostics";
+import { fixAll, type FixAllResult } from "../core/fix";
+import type { ConfigDocument } from "../core/model";
+import { LineIndex } from "../core/text";
+import { decodeUtf8, firstInvalidUtf8, readBounded } from "../host/files";
+import { nodeEnv } from "../host/nodeEnv";
+import { replaceFileAtomically } from "../host/replaceFile";
+import type { CliIO } from "./io";
+import type { CheckOptions } from "./options";
+import type { FileOutcome } from "./stream";
+
+/**
+ * Not valid UTF-8: torchtitan's tomllib (and Python's YAML/JSON loaders reading UTF-8) reject the file, so
+ * a training config gets an error at the first bad byte; other files get nothing. --fix never rewrites it.
+ */
+export function addEncodingDiagnostic(r: AnalysisResult, bytes: Uint8Array): boolean {
+  const bad = firstInvalidUtf8(bytes);
+  if (bad < 0) return false;
+  if (!r.framework && !r.likelyFramework) return true;
+  const offset = decodeUtf8(bytes.subarray(0, bad)).length;
+  const pos = new LineIndex(r.doc.text).positionAt(offset);
+  const loader = r.format === "toml" ? "torchtitan's tomllib rejects it" : "Python's loaders reading it as UTF-8 reject it";
+  r.diagnostics.unshift(
+    diag("invalid-utf8", "error", { start: pos, end: { line: pos.line, character: pos.character + 1 } }, `This file is not valid UTF-8 (byte 0x${bytes[bad]!.toString(16).padStart(2, "0")} at offset ${bad}): ${loader}`, undefined, { detail: `This file is not valid UTF-8 (byte 0x${bytes[bad]!.toString(16).padStart(2, "0")} at offset ${bad}): ${loader}. Save it as UTF-8; --fix does not rewrite it.` }),
+  );
+  return true;
+}
+
+/** `FILE.py::function` names one torchtitan config function of a Python registry. */
+export function splitFunction(arg: string): { path: string; fn?: string } {
+  const m = /^(.+\.py)::([A-Za-z_][A-Za-z0-9_]*)$/.exec(arg);
+  return m ? { path: m[1]!, fn: m[2]! } : { path: arg };
+}
+
+/** The error for `FILE.py::function` when the file has no such config function. */
+export function missingFunction(r: AnalysisResult, fn: string): string | undefined {
+  if (r.configFunctions?.some((f) => f.name === fn)) return undefined;
+  if (r.framework !== "torchtitan" || r.format !== "python") return `\`::${fn}\` needs a torchtitan Python config registry; this file is not one (${r.frameworkReason})`;
+  return `no config function \`${fn}\` returning Trainer.Config in this file`;
+}
+
+function skippedResult(uri: string, reason: string, format: AnalysisResult["format"]): AnalysisResult {
+  const doc: ConfigDocument = { uri, format, text: "", lines: new LineIndex(""), entries: [], sections: [], comments: [], syntaxErrors: [], skipped: reason };
+  return { uri, format, doc, hovers: [], framework: null, frameworkReason: reason, diagnostics: [] };
+}
+
+/** One file, start to end. Never throws: a failure is an internal-error for this file only. */
+export function checkFile(f: string, shown: string, opts: CheckOptions, io: CliIO): FileOutcome {
+  const uri = pathToFileURL(f).href;
+  // The extension's format; a file whose extension says nothing (a DeepSpeed `ds_config.conf`) is sniffed by
+  // analyzeDocument from its text (issue #17 §3: it was read as TOML here and got nothing).
+  const extFormat = formatOf(f);
+  let format = extFormat ?? "toml";
+  const read = readBounded(f);
+  if (!read.ok) {
+    if (read.tooLarge) return { path: shown, result: skippedResult(uri, `Precision Lens did not analyse this file: it is ${read.tooLarge.size} bytes, over the limit of ${read.tooLarge.limit}.`, format) };
+    return { path: shown, error: read.error };
+  }
+  let text = decodeUtf8(read.bytes);
+  format = extFormat ?? sniffFormat(text) ?? "toml";
+  try {
+    const env = nodeEnv(f, [io.cwd]);
+    let fixes: FixAllResult | undefined;
+    let fixError: string | undefined;
+    const invalidUtf8 = firstInvalidUtf8(read.bytes) >= 0;
+    if (opts.fix && !invalidUtf8) {
+      fixes = fixAll(uri, text, opts.settings, env);
+      if (fixes.changed) {
+        const w = replaceFileAtomically(f, Buffer.from(fixes.text, "utf8"), read);
+        if (w.ok) text = fixes.text;
+        else {
+          fixError = w.error;
+          fixes = { ...fixes, applied: [], changed: false };
+        }
+      }
+    }
+    const result = analyzeDocument(uri, text, opts.settings, env, format);
+    addEncodingDiagnostic(result, text === fixes?.text ? Buffer.from(text, "utf8") : read.bytes);
+    const out: FileOutcome = { path: shown, result };
+    if (fixes) out.fixes = fixes;
+    if (fixError) out.fixError = fixError;
+    return out;
+  } catch (e) {
+    return { path: shown, result: internalErrorResult(uri, text, format, e) };
+  }
+}
