@@ -77,8 +77,8 @@ describe("architecture", () => {
     ]);
     assert.deepEqual(findCycles(g), [["a", "b", "c"]]);
     const file = join(SRC, "core", "analysis.ts");
-    const text = `import type { X } from "./types";\nexport { y } from "./model";\nimport "./text";\n// import { z } from "./nope";\nconst m = await import("./fix");\n`;
-    assert.deepEqual(importsOf(file, text).map((p) => relative(SRC, p)), ["core/types.ts", "core/model.ts", "core/text.ts", "core/fix.ts"]);
+    const text = `import type { X } from "./model/types";\nexport { y } from "./model/document";\nimport "./model/lineIndex";\n// import { z } from "./nope";\nconst m = await import("./features/fixAll");\n`;
+    assert.deepEqual(importsOf(file, text).map((p) => relative(SRC, p)), ["core/model/types.ts", "core/model/document.ts", "core/model/lineIndex.ts", "core/features/fixAll.ts"]);
   });
 
   it("server/src has no import cycle", () => {
@@ -111,5 +111,67 @@ describe("architecture", () => {
       assert.ok(files.length > 0, `${id}: no rule files`);
       for (const f of files) assert.ok(listed.has(join(dir, f)), `${id}/rules/${f} is not reachable from ${id}/rules/index.ts`);
     }
+  });
+});
+
+/**
+ * The rooms of server/src/core (issue #20): the folder names show the data flow of docs/ARCHITECTURE.md.
+ * Text → parse → model; workspace and frameworks resolve the context; engine simulates; diagnostics, features
+ * and report turn the result into plain data; analyze.ts is the one entry. Each room may import only the rooms
+ * listed here: a new edge is a decision, made in this table and in ARCHITECTURE.md, not by accident.
+ */
+const ROOMS: Record<string, string[]> = {
+  model: [],
+  parse: ["model"],
+  edit: ["model"],
+  diagnostics: ["model"],
+  engine: ["model"],
+  "provenance.ts": ["model", "diagnostics"],
+  "analysis.ts": ["model", "engine", "frameworks", "provenance.ts"],
+  workspace: ["model", "analysis.ts", "frameworks"],
+  // features: only the type of a completion item, which a framework's own completion returns.
+  frameworks: ["model", "parse", "edit", "diagnostics", "engine", "provenance.ts", "analysis.ts", "workspace", "features"],
+  features: ["model", "edit", "diagnostics", "engine", "frameworks", "analysis.ts", "analyze.ts"],
+  report: ["model", "engine", "features", "frameworks", "analysis.ts"],
+  "analyze.ts": ["model", "parse", "diagnostics", "features", "frameworks", "analysis.ts"],
+};
+
+function roomOf(file: string): string {
+  const r = relative(join(SRC, "core"), file);
+  return r.includes("/") ? r.split("/")[0]! : r;
+}
+
+describe("architecture: the rooms of core/", () => {
+  const CORE = join(SRC, "core");
+  it("core/ holds its rooms and three files: the entry (analyze.ts), its result (analysis.ts) and the severity gate (provenance.ts)", () => {
+    const entries = readdirSync(CORE).sort();
+    const files = entries.filter((n) => statSync(join(CORE, n)).isFile());
+    const dirs = entries.filter((n) => statSync(join(CORE, n)).isDirectory());
+    assert.deepEqual(files, ["analysis.ts", "analyze.ts", "provenance.ts"], "a loose file in core/ belongs in a room");
+    assert.deepEqual(dirs, Object.keys(ROOMS).filter((r) => !r.endsWith(".ts")).sort());
+  });
+
+  it("each room imports only the rooms its row allows (model imports no room; parse, edit, diagnostics and engine only model)", () => {
+    const bad: string[] = [];
+    for (const f of sourceFiles(CORE)) {
+      const from = roomOf(f);
+      const allowed = ROOMS[from];
+      assert.ok(allowed, `${relative(ROOT, f)} is in no room of the table`);
+      for (const t of importsOf(f, readFileSync(f, "utf8"))) {
+        const rel = relative(CORE, t);
+        assert.ok(!rel.startsWith(".."), `${relative(ROOT, f)} imports ${relative(ROOT, t)}, outside the pure core`);
+        const to = roomOf(t);
+        if (to !== from && !allowed.includes(to)) bad.push(`${relative(CORE, f)} (${from}) -> ${rel} (${to})`);
+      }
+    }
+    assert.deepEqual(bad, []);
+  });
+
+  it("the room check can fail: an import from model into features is reported", () => {
+    const f = join(CORE, "model", "document.ts");
+    const [t] = importsOf(f, `import { x } from "../features/completion";\n`);
+    assert.equal(roomOf(f), "model");
+    assert.equal(roomOf(t!), "features");
+    assert.ok(!ROOMS.model!.includes(roomOf(t!)));
   });
 });

@@ -1,9 +1,9 @@
 /** Completion, key hovers, document symbols and folding from the versioned schema. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { complete } from "../server/src/core/completion";
+import { complete } from "../server/src/core/features/completion";
 import { parseTomlDocument } from "../server/src/core/parse/toml";
-import { documentSymbols, foldingRanges } from "../server/src/core/symbols";
+import { documentSymbols, foldingRanges } from "../server/src/core/features/symbols";
 import { keyHoverMarkdown, keyHoverTargets } from "../server/src/core/frameworks/torchtitan/schema/hover";
 
 /** `|` marks the cursor. */

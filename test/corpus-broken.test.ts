@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { relative } from "node:path";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
-import type { Diagnostic } from "../server/src/core/types";
+import type { Diagnostic } from "../server/src/core/model/types";
 import { CORPUS, CORPUS_SKIP, corpusAvailable, listFiles } from "./support/corpus";
 
 const files = corpusAvailable("torchtitan") ? listFiles(`${CORPUS}/torchtitan`, [".toml"]) : [];

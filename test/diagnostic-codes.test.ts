@@ -1,5 +1,5 @@
 /**
- * The code registry (server/src/core/codes.ts) against where codes are declared and against their pages
+ * The code registry (server/src/core/diagnostics/codes.ts) against where codes are declared and against their pages
  * (docs/diagnostics/<code>.md), and what the core attaches per code: tags, the page's address, the long
  * explanation (hover, report, CLI JSON) and relatedInformation (the -1 line, the run script line, the pin,
  * the other DeepSpeed file). Issue #12, "Messages as the best linters write them".
@@ -11,8 +11,8 @@ import { describe, it } from "node:test";
 import { helpUri } from "../server/src/cli/sarif";
 import { diagnosticJson } from "../server/src/cli/diagnosticJson";
 import { analyzeDocument } from "../server/src/core/analyze";
-import { codeDocPath, codeHref, codeInfo, DIAGNOSTIC_CODES } from "../server/src/core/codes";
-import { hoverAt } from "../server/src/core/features";
+import { codeDocPath, codeHref, codeInfo, DIAGNOSTIC_CODES } from "../server/src/core/diagnostics/codes";
+import { hoverAt } from "../server/src/core/features/index";
 import { TITAN_RULES } from "../server/src/core/frameworks/torchtitan/rules/index";
 import { fakeEnv } from "./support/fakeEnv";
 

@@ -1,8 +1,8 @@
 /** The one parser of `# precision-lens:` comments, shared by settings directives and suppressions. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseDirectives } from "../server/src/core/directives";
-import type { ConfigComment } from "../server/src/core/model";
+import { parseDirectives } from "../server/src/core/diagnostics/directives";
+import type { ConfigComment } from "../server/src/core/model/document";
 
 const comment = (text: string, line = 0): ConfigComment => ({ line, text, range: { start: { line, character: 0 }, end: { line, character: text.length + 2 } } });
 const kv = (text: string) => parseDirectives([comment(text)]).map((d) => [d.key, d.value]);

@@ -1,11 +1,11 @@
 /** TOML text edits (server/src/core/edit/toml.ts): before/after texts, comments and layout kept. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { applyEdits } from "../server/src/core/diagnostics";
+import { applyEdits } from "../server/src/core/diagnostics/build";
 import { deleteEntry, moveKey, renameKey, renameTable, setKey, tomlKey, tomlValue } from "../server/src/core/edit/toml";
-import { findEntry, findSection } from "../server/src/core/model";
+import { findEntry, findSection } from "../server/src/core/model/document";
 import { parseTomlDocument } from "../server/src/core/parse/toml";
-import type { TextEdit } from "../server/src/core/types";
+import type { TextEdit } from "../server/src/core/model/types";
 
 const parse = (t: string) => parseTomlDocument("file:///t.toml", t);
 function run(text: string, f: (d: ReturnType<typeof parse>) => TextEdit[]): string {

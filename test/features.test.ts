@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { analyzeDocument } from "../server/src/core/analyze";
-import { codeLenses, completionsAt, headline } from "../server/src/core/features";
+import { codeLenses, completionsAt, headline } from "../server/src/core/features/index";
 import { nodeEnv } from "../server/src/host/nodeEnv";
 
 const EX = resolve(__dirname, "../examples");

@@ -1,8 +1,8 @@
-/** `check --fix` (server/src/core/fix.ts): safe fixes applied, choices listed, comments and layout kept. */
+/** `check --fix` (server/src/core/features/fixAll.ts): safe fixes applied, choices listed, comments and layout kept. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
-import { fixAll, formatFixReport, isSafeFix } from "../server/src/core/fix";
+import { fixAll, formatFixReport, isSafeFix } from "../server/src/core/features/fixAll";
 
 const S = { torchtitanVersion: "v0.2.2", worldSize: 8 };
 const URI = "file:///f/train.toml";

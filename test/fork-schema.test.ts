@@ -12,7 +12,7 @@ import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { NO_ENV, type AnalysisEnv, type AnalysisResult } from "../server/src/core/analysis";
 import { analyzeDocument } from "../server/src/core/analyze";
-import { completionsAt } from "../server/src/core/features";
+import { completionsAt } from "../server/src/core/features/index";
 import { parseTomlDocument } from "../server/src/core/parse/toml";
 import { workspaceSchemas } from "../server/src/core/workspace/forkSchema";
 import { scanClasses, scanJobConfig } from "../server/src/core/workspace/pyDataclass";

@@ -3,9 +3,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AnalysisEnv, AnalysisResult } from "../server/src/core/analysis";
 import { analyzeDocument } from "../server/src/core/analyze";
-import { headline } from "../server/src/core/features";
-import { applyEdits } from "../server/src/core/diagnostics";
-import { LineIndex } from "../server/src/core/text";
+import { headline } from "../server/src/core/features/index";
+import { applyEdits } from "../server/src/core/diagnostics/build";
+import { LineIndex } from "../server/src/core/model/lineIndex";
 import { checkDiagnostics } from "./support/fixture";
 import { fakeEnv } from "./support/fakeEnv";
 

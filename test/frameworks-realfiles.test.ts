@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AnalysisEnv } from "../server/src/core/analysis";
 import { analyzeDocument, sniffFormat } from "../server/src/core/analyze";
-import { headline } from "../server/src/core/features";
+import { headline } from "../server/src/core/features/index";
 import { fileJson } from "../server/src/cliMain";
 import { findPackagePin, versionAtLeast } from "../server/src/core/workspace/packagePin";
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
 import type { AnalysisEnv } from "../server/src/core/analysis";
-import { codeLenses, completionsAt, hoverAt } from "../server/src/core/features";
+import { codeLenses, completionsAt, hoverAt } from "../server/src/core/features/index";
 import { parsePythonDocument, pyModuleOf } from "../server/src/core/parse/python";
 import { analyzeFixture, checkDiagnostics, checkFix } from "./support/fixture";
 

@@ -17,7 +17,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
-import { headline } from "../server/src/core/features";
+import { headline } from "../server/src/core/features/index";
 import { nodeEnv } from "../server/src/host/nodeEnv";
 import { CORPUS } from "./support/corpus";
 

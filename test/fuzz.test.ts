@@ -8,8 +8,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
-import { applyEdits } from "../server/src/core/diagnostics";
-import { LineIndex } from "../server/src/core/text";
+import { applyEdits } from "../server/src/core/diagnostics/build";
+import { LineIndex } from "../server/src/core/model/lineIndex";
 import { rng } from "./support/rng";
 
 const EXAMPLES = resolve(__dirname, "../examples");

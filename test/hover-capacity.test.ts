@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { analyzeDocument } from "../server/src/core/analyze";
-import { codeLenses, hoverAt } from "../server/src/core/features";
+import { codeLenses, hoverAt } from "../server/src/core/features/index";
 import { buildReportView, renderReportHtml } from "../server/src/core/report";
 import { nodeEnv } from "../server/src/host/nodeEnv";
 

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
-import { findEntry, findSection } from "../server/src/core/model";
+import { findEntry, findSection } from "../server/src/core/model/document";
 import { jsonDuplicateKeys, parseJsonDocument } from "../server/src/core/parse/json";
 
 const parse = (t: string) => parseJsonDocument("file:///x/ds.json", t);

@@ -9,7 +9,7 @@ import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { runCli } from "../server/src/cliMain";
 import { analyzeDocument } from "../server/src/core/analyze";
-import { lazyComputations } from "../server/src/core/lazy";
+import { lazyComputations } from "../server/src/core/model/lazy";
 
 const ROOT = join(import.meta.dirname, "..");
 const EXAMPLES = join(ROOT, "examples");

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { hoverAt } from "../server/src/core/features";
+import { hoverAt } from "../server/src/core/features/index";
 import { pathToFileURL } from "node:url";
 import { runCliCaptured } from "./support/cli";
 import { TestLspClient } from "./support/lspClient";

@@ -22,7 +22,7 @@ import { TITAN_RULES } from "../server/src/core/frameworks/torchtitan/rules/inde
 import { TORCHTUNE_RULES } from "../server/src/core/frameworks/torchtune/rules/index";
 import { RELEASES } from "../server/src/core/frameworks/torchtitan/versions";
 import { assumption, FACT_KINDS, gateDiagnostics, isKnown, restingOn, type FactName } from "../server/src/core/provenance";
-import type { Diagnostic } from "../server/src/core/types";
+import type { Diagnostic } from "../server/src/core/model/types";
 import { CORPUS, corpusAvailable, listFiles } from "./support/corpus";
 import { checkDiagnostics } from "./support/fixture";
 

@@ -10,8 +10,8 @@ import { pathToFileURL } from "node:url";
 import Ajv from "ajv";
 import { getStaticTOMLValue, parseTOML } from "toml-eslint-parser";
 import { analyzeDocument } from "../server/src/core/analyze";
-import { fixAll } from "../server/src/core/fix";
-import { torchtitanJsonSchema } from "../server/src/core/jsonSchema";
+import { fixAll } from "../server/src/core/features/fixAll";
+import { torchtitanJsonSchema } from "../server/src/core/features/jsonSchema";
 import {
   converterNamesAt,
   converterRenameFor,

@@ -1,11 +1,11 @@
-/** Suppression comments (server/src/core/suppress.ts), on synthetic diagnostics and through the analysis. */
+/** Suppression comments (server/src/core/diagnostics/suppress.ts), on synthetic diagnostics and through the analysis. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
-import { applyEdits, diag } from "../server/src/core/diagnostics";
+import { applyEdits, diag } from "../server/src/core/diagnostics/build";
 import { parseTomlDocument } from "../server/src/core/parse/toml";
-import { applySuppressions, parseSuppressions, UNUSED_SUPPRESSION } from "../server/src/core/suppress";
-import type { Diagnostic } from "../server/src/core/types";
+import { applySuppressions, parseSuppressions, UNUSED_SUPPRESSION } from "../server/src/core/diagnostics/suppress";
+import type { Diagnostic } from "../server/src/core/model/types";
 
 const at = (line: number, code: string): Diagnostic => diag(code, "warning", { start: { line, character: 0 }, end: { line, character: 3 } }, `${code} on ${line}`);
 const parse = (t: string) => parseTomlDocument("file:///s.toml", t);

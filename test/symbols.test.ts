@@ -9,8 +9,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseDocument } from "../server/src/core/analyze";
-import { documentSymbols, type DocSymbol } from "../server/src/core/symbols";
-import type { ConfigFormat } from "../server/src/core/model";
+import { documentSymbols, type DocSymbol } from "../server/src/core/features/symbols";
+import type { ConfigFormat } from "../server/src/core/model/document";
 import { CORPUS, CORPUS_SKIP, corpusAvailable, listFiles } from "./support/corpus";
 
 const EXTS: Record<string, ConfigFormat> = { ".toml": "toml", ".yaml": "yaml", ".yml": "yaml", ".json": "json" };

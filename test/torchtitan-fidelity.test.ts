@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 import { simulate, simulationToJson } from "../server/src/core/engine";
 import { autocastEnabled } from "../server/src/core/engine/autocast";
 import { eraById, MESH_UNFLATTEN_DATE, WARN_TP_PP } from "../server/src/core/frameworks/torchtitan/eras";
-import { pureBf16Risk, pureLowPrecisionState } from "../server/src/core/pureLowPrecision";
+import { pureBf16Risk, pureLowPrecisionState } from "../server/src/core/frameworks/common/pureLowPrecision";
 import { analyzeFixture, applyFix, checkDiagnostics } from "./support/fixture";
 import { collective, layout, modeInput, sim } from "./engine-support";
 

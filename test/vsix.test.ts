@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { inflateRawSync } from "node:zlib";
-import { DIAGNOSTIC_CODES } from "../server/src/core/codes";
+import { DIAGNOSTIC_CODES } from "../server/src/core/diagnostics/codes";
 
 const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { name: string; version: string; main: string };
 const VSIX = `dist/${pkg.name}-${pkg.version}.vsix`;

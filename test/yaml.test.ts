@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
-import { findEntry } from "../server/src/core/model";
+import { findEntry } from "../server/src/core/model/document";
 import { isYaml11Boolean, MAX_ALIAS_EXPANSION, MAX_YAML_CHARS, parseYamlDocument, yamlParseNotes } from "../server/src/core/parse/yaml";
 
 const parse = (t: string) => parseYamlDocument("file:///x/c.yaml", t);

@@ -29,11 +29,11 @@ import {
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { analyzeDocument, formatOf } from "./core/analyze";
-import { codeHref } from "./core/codes";
+import { codeHref } from "./core/diagnostics/codes";
 import type { AnalysisResult, AnalysisSettings } from "./core/analysis";
-import { codeLenses, completionsAt, headline, hoverAt, quickFixes } from "./core/features";
-import { configFunctionSymbols, documentSymbols, foldingRanges, type DocSymbol } from "./core/symbols";
-import type { Diagnostic } from "./core/types";
+import { codeLenses, completionsAt, headline, hoverAt, quickFixes } from "./core/features/index";
+import { configFunctionSymbols, documentSymbols, foldingRanges, type DocSymbol } from "./core/features/symbols";
+import type { Diagnostic } from "./core/model/types";
 import { nodeEnv, uriToPath } from "./host/nodeEnv";
 import { buildReportView, renderReportHtml } from "./core/report";
 import { clampPosition, clampRange } from "./host/positions";

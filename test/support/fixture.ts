@@ -18,10 +18,10 @@
  */
 import assert from "node:assert/strict";
 import { analyzeDocument } from "../../server/src/core/analyze";
-import { applyEdits } from "../../server/src/core/diagnostics";
+import { applyEdits } from "../../server/src/core/diagnostics/build";
 import type { AnalysisEnv, AnalysisResult, AnalysisSettings } from "../../server/src/core/analysis";
-import type { Diagnostic, Range } from "../../server/src/core/types";
-import { LineIndex } from "../../server/src/core/text";
+import type { Diagnostic, Range } from "../../server/src/core/model/types";
+import { LineIndex } from "../../server/src/core/model/lineIndex";
 
 const MARKER = /^(\s*)(#?)(\s*)(\^+|\|)\s+(error|warning|information|hint)\[([^\]]+)\](?::\s*(.*))?$/;
 

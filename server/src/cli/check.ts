@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { analyzeDocument, formatOf } from "../core/analyze";
 import type { AnalysisResult, AnalysisSettings } from "../core/analysis";
 import { nodeEnv } from "../host/nodeEnv";
-import { copyLazy } from "../core/lazy";
+import { copyLazy } from "../core/model/lazy";
 
 export class StdinUsageError extends Error {}
 
@@ -37,7 +37,7 @@ export function analyzeStdin(name: string, settings: AnalysisSettings, io: { cwd
 
 /** --quiet: the same result with only its error-level diagnostics. */
 export function errorsOnly(r: AnalysisResult): AnalysisResult {
-  const out = copyLazy(r); // not a spread: that would build the lazy hovers and report (core/lazy.ts)
+  const out = copyLazy(r); // not a spread: that would build the lazy hovers and report (core/model/lazy.ts)
   out.diagnostics = r.diagnostics.filter((d) => d.severity === "error");
   return out;
 }

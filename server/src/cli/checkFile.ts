@@ -2,10 +2,10 @@
 import { pathToFileURL } from "node:url";
 import type { AnalysisResult } from "../core/analysis";
 import { analyzeDocument, formatOf, internalErrorResult, sniffFormat } from "../core/analyze";
-import { diag } from "../core/diagnostics";
-import { fixAll, type FixAllResult } from "../core/fix";
-import type { ConfigDocument } from "../core/model";
-import { LineIndex } from "../core/text";
+import { diag } from "../core/diagnostics/build";
+import { fixAll, type FixAllResult } from "../core/features/fixAll";
+import type { ConfigDocument } from "../core/model/document";
+import { LineIndex } from "../core/model/lineIndex";
 import { decodeUtf8, firstInvalidUtf8, readBounded } from "../host/files";
 import { nodeEnv } from "../host/nodeEnv";
 import { replaceFileAtomically } from "../host/replaceFile";

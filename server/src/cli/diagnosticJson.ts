@@ -3,8 +3,8 @@
  * page (`href`, the same address as LSP's codeDescription.href and SARIF's helpUri), the long explanation
  * (`detail`), the editor tags and the related locations when the core has them.
  */
-import { codeHref } from "../core/codes";
-import type { Diagnostic } from "../core/types";
+import { codeHref } from "../core/diagnostics/codes";
+import type { Diagnostic } from "../core/model/types";
 
 export function diagnosticJson(d: Diagnostic): Record<string, unknown> {
   const out: Record<string, unknown> = { code: d.code, severity: d.severity, message: d.message, range: d.range, href: codeHref(d.code) };

@@ -5,7 +5,7 @@
  * Escaping follows the runner's rules for workflow commands: in the message `%`, CR and LF are
  * percent-encoded; in properties also `:` and `,`. Information and hints are notices.
  */
-import type { Severity } from "../core/types";
+import type { Severity } from "../core/model/types";
 import type { ReportedFile } from "./report";
 
 const COMMAND: Record<Severity, "error" | "warning" | "notice"> = { error: "error", warning: "warning", information: "notice", hint: "notice" };

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { AnalysisSettings } from "../core/analysis";
 import { GPU_IDS, parseGpu } from "../core/engine";
 import { parseVersion } from "../core/frameworks/torchtitan/versions";
-import { MAX_WORLD_SIZE } from "../core/limits";
+import { MAX_WORLD_SIZE } from "../core/model/limits";
 import { checkStdinOptions } from "./check";
 import { UsageError } from "./usage";
 

@@ -11,10 +11,10 @@
  */
 import { isAbsolute, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Diagnostic, Range, Severity } from "../core/types";
+import type { Diagnostic, Range, Severity } from "../core/model/types";
 import { TOOL_NAME, TOOL_VERSION, type ReportedFile } from "./report";
 
-import { codeHref, codeInfo, REPOSITORY_URL } from "../core/codes";
+import { codeHref, codeInfo, REPOSITORY_URL } from "../core/diagnostics/codes";
 
 export { REPOSITORY_URL };
 export const SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";

@@ -1,5 +1,5 @@
 /** `precision-lens schema`: the JSON Schema of a torchtitan release. */
-import { torchtitanJsonSchemaText } from "../core/jsonSchema";
+import { torchtitanJsonSchemaText } from "../core/features/jsonSchema";
 import { parseVersion } from "../core/frameworks/torchtitan/versions";
 import type { CliIO } from "./io";
 import { USAGE, UsageError } from "./usage";

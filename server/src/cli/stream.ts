@@ -8,8 +8,8 @@
 import { resolve } from "node:path";
 import type { AnalysisResult } from "../core/analysis";
 import { simulationToJson } from "../core/engine";
-import { headline } from "../core/features";
-import { formatFixReport, type FixAllResult } from "../core/fix";
+import { headline } from "../core/features/index";
+import { formatFixReport, type FixAllResult } from "../core/features/fixAll";
 import { escapeControls } from "../host/terminal";
 import { diagnosticJson } from "./diagnosticJson";
 import { githubLines } from "./github";

@@ -4,9 +4,9 @@
  */
 import type { Simulation } from "./engine/types";
 import type { ExtensionModule } from "./frameworks/torchtitan/schema/data";
-import type { ConfigDocument, ConfigFormat } from "./model";
-import type { Diagnostic, DType, Position, SourceLocation } from "./types";
-import type { Mechanism, ParallelLayout } from "./layout";
+import type { ConfigDocument, ConfigFormat } from "./model/document";
+import type { Diagnostic, DType, Position, SourceLocation } from "./model/types";
+import type { Mechanism, ParallelLayout } from "./model/layout";
 import type { FactKind } from "./provenance";
 
 export type { Mechanism, ParallelLayout };

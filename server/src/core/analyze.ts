@@ -4,22 +4,22 @@
  * a diagnostic so the user sees that something went wrong instead of a silent editor.
  */
 import { NO_ENV, type AnalysisEnv, type AnalysisResult, type AnalysisSettings } from "./analysis";
-import { applyCodeTags } from "./codes";
-import { briefOf, diag, sortDiagnostics } from "./diagnostics";
-import { diagnosticsReportSection, REPORT_DIAGNOSTICS_SEPARATOR } from "./explain";
-import { directiveValue, parseDirectives } from "./directives";
+import { applyCodeTags } from "./diagnostics/codes";
+import { briefOf, diag, sortDiagnostics } from "./diagnostics/build";
+import { diagnosticsReportSection, REPORT_DIAGNOSTICS_SEPARATOR } from "./features/explain";
+import { directiveValue, parseDirectives } from "./diagnostics/directives";
 import { FRAMEWORKS, frameworkById } from "./frameworks/index";
 import { firstContentChar } from "./frameworks/common/view";
-import type { ConfigDocument, ConfigFormat } from "./model";
+import type { ConfigDocument, ConfigFormat } from "./model/document";
 import { parseJsonDocument } from "./parse/json";
 import { isRecovered, unparsedKeys } from "./parse/partial";
 import { isNestingReason, MAX_ANALYSED_CHARS } from "./parse/guard";
 import { parsePythonDocument } from "./parse/python";
 import { parseTomlDocument } from "./parse/toml";
-import { applySuppressions } from "./suppress";
-import { LineIndex } from "./text";
-import { assignLazy, copyLazy, defineLazy, lazyValue } from "./lazy";
-import type { Diagnostic, Range } from "./types";
+import { applySuppressions } from "./diagnostics/suppress";
+import { LineIndex } from "./model/lineIndex";
+import { assignLazy, copyLazy, defineLazy, lazyValue } from "./model/lazy";
+import type { Diagnostic, Range } from "./model/types";
 import { parseYamlDocument, yamlParseNotes } from "./parse/yaml";
 
 export function formatOf(uri: string): ConfigFormat | undefined {
@@ -150,7 +150,7 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
     // Suppressions (`# precision-lens: disable=CODE`) apply to every framework; unused ones add hints. Tags
     // (unnecessary, deprecated) come from the code registry, per code, for every analyser alike.
     const diagnostics = sortDiagnostics(applyCodeTags(applySuppressions(doc, r.diagnostics)));
-    // Getters stay getters (core/lazy.ts): hovers, inlay hints and the report are built only when read.
+    // Getters stay getters (core/model/lazy.ts): hovers, inlay hints and the report are built only when read.
     const out = assignLazy({ ...base }, r, { framework: analyzer.id, frameworkReason: reason, diagnostics }) as AnalysisResult;
     // Every framework's report opens with the same title (the file), then the framework's own summary, and
     // ends with every diagnostic and its long explanation (messages are one short sentence). One lazy step.

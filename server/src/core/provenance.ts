@@ -8,8 +8,8 @@
  * Reference: docs/provenance.md. Applied by `gateDiagnostics`, called from the two rule runners
  * (`frameworks/common/rule.ts` runRules and the torchtitan analyser).
  */
-import { MAX_MESSAGE } from "./diagnostics";
-import type { Diagnostic, Severity } from "./types";
+import { MAX_MESSAGE } from "./diagnostics/build";
+import type { Diagnostic, Severity } from "./model/types";
 
 /**
  * Where a fact came from.

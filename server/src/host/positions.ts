@@ -2,7 +2,7 @@
  * Positions and ranges from the client are untrusted (`line: 1e9`, `-1`, `NaN`, fractions): every
  * position-taking request of the server goes through `clampPosition` before the core sees it.
  */
-import type { Position, Range } from "../core/types";
+import type { Position, Range } from "../core/model/types";
 
 export interface LineSource {
   readonly lineCount: number;

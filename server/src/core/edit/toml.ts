@@ -10,8 +10,8 @@
  *  - Keys are written bare when they can be, quoted otherwise.
  *  - New lines copy the indentation of the entry they follow and the document's line break.
  */
-import type { ConfigDocument, ConfigEntry, ConfigSection } from "../model";
-import type { Position, Range, TextEdit } from "../types";
+import type { ConfigDocument, ConfigEntry, ConfigSection } from "../model/document";
+import type { Position, Range, TextEdit } from "../model/types";
 
 type Doc = Pick<ConfigDocument, "text" | "lines" | "entries" | "sections">;
 

@@ -4,7 +4,7 @@
  * table), so the engine's own type is a superset of the product-wide `DType`.
  * Byte sizes: pytorch-dtypes.md header ("fp32 4, bf16 2, fp16 2, fp8 1, complex64 8, int64 8").
  */
-import type { DType } from "../types";
+import type { DType } from "../model/types";
 
 export type EDType = DType | "complex64" | "complex128" | "int64" | "int32" | "bool";
 

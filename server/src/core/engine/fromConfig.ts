@@ -3,7 +3,7 @@
  * spellings included). The caller supplies what the analyser already decided: mechanism, resolved
  * layout, DDP, and the precision knobs in effect.
  */
-import { entriesUnder, findEntry, findSection, type ConfigDocument, type ConfigEntry } from "../model";
+import { entriesUnder, findEntry, findSection, type ConfigDocument, type ConfigEntry } from "../model/document";
 import type { ActivationCheckpointMode, Float8Input, SimulationInput } from "./types";
 
 /** What the analyser has already decided (mechanism, layout, dtypes); the rest is read from the config. */

@@ -1,8 +1,8 @@
 /**
  * Public shapes of the simulator: what the torchtitan analyser passes in, and what comes out.
  */
-import type { Mechanism, ParallelLayout } from "../layout";
-import type { DType } from "../types";
+import type { Mechanism, ParallelLayout } from "../model/layout";
+import type { DType } from "../model/types";
 import type { AssumptionName, AssumptionUse } from "./assumptions";
 import type { AutocastDevice } from "./autocast";
 import type { EDType } from "./dtypes";

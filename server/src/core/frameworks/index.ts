@@ -3,7 +3,7 @@
  * markers first). Adding a framework means adding it here and nowhere else.
  */
 import type { FrameworkAnalyzer, FrameworkId } from "../analysis";
-import type { ConfigFormat } from "../model";
+import type { ConfigFormat } from "../model/document";
 import { accelerateAnalyzer } from "./accelerate/analyzer";
 import { axolotlAnalyzer } from "./axolotl/analyzer";
 import { deepspeedAnalyzer } from "./deepspeed/analyzer";

@@ -3,7 +3,7 @@
  * parsers handle quickly (toml-eslint-parser grows super-linearly; see README "Limits").
  */
 
-import { MAX_KEY_PARTS, MAX_NESTING } from "../limits";
+import { MAX_KEY_PARTS, MAX_NESTING } from "../model/limits";
 
 /** Above this many characters a config is not analysed (real training configs are under 20 kB; a 500 kB TOML file takes about a second to parse and analyse on a 2-core machine). */
 export const MAX_ANALYSED_CHARS = 512_000;

@@ -8,9 +8,9 @@
  * they let `// precision-lens: off` work); everything else is strict JSON. Duplicate keys are kept in source
  * order (`findEntry` returns the last) and listed by `jsonDuplicateKeys`, since DeepSpeed rejects them.
  */
-import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigValue } from "../model";
-import { LineIndex } from "../text";
-import type { Range } from "../types";
+import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigValue } from "../model/document";
+import { LineIndex } from "../model/lineIndex";
+import type { Range } from "../model/types";
 import { skipReason, nestingReason } from "./guard";
 
 const MAX_DEPTH = 256;

@@ -3,8 +3,8 @@
  * were set aside. The analysis treats them as absent; hovers say so. Format-neutral; empty for a file
  * that parses.
  */
-import type { ConfigDocument } from "../model";
-import type { Range } from "../types";
+import type { ConfigDocument } from "../model/document";
+import type { Range } from "../model/types";
 
 /**
  * Above this size a file with syntax errors gets at most one recovery parse (TOML) or none (YAML): a

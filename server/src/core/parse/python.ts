@@ -6,9 +6,9 @@
  */
 import { parser } from "@lezer/python";
 import type { SyntaxNode } from "@lezer/common";
-import type { ConfigComment, ConfigDocument, SyntaxError } from "../model";
-import { LineIndex } from "../text";
-import type { Range } from "../types";
+import type { ConfigComment, ConfigDocument, SyntaxError } from "../model/document";
+import { LineIndex } from "../model/lineIndex";
+import type { Range } from "../model/types";
 import { skipReason } from "./guard";
 
 /** How deep an expression is converted; deeper parts become `other` (real registries nest under 10). */

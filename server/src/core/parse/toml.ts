@@ -4,10 +4,10 @@
  * ranges (smol-toml and @iarna/toml give values only; @taplo/lib is WASM with a slow cold start).
  */
 import { ParseError, parseTOML, type AST } from "toml-eslint-parser";
-import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigSection, ConfigValue } from "../model";
-import { LineIndex } from "../text";
+import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigSection, ConfigValue } from "../model/document";
+import { LineIndex } from "../model/lineIndex";
 import { keyPartsReason, prepareToml, restoreLongStrings, skipReason, type TomlPrepared } from "./guard";
-import { MAX_KEY_PARTS } from "../limits";
+import { MAX_KEY_PARTS } from "../model/limits";
 import { FULL_RECOVERY_MAX_CHARS, markRecovered, setUnparsedKeys, type UnparsedKey } from "./partial";
 import { commentStart, explainTomlError, tableAbove, type TomlErrorCause } from "./tomlRecover";
 

@@ -14,7 +14,7 @@
  * bare word value says it needs quotes). The comparison is in README "Broken files" and
  * test/toml-recovery.test.ts.
  */
-import type { LineIndex } from "../text";
+import type { LineIndex } from "../model/lineIndex";
 
 /** How one parse error is explained and set aside. Offsets are into the document text. */
 export interface TomlErrorCause {

@@ -23,9 +23,9 @@
  * `yaml-alias-limit` note is recorded (see `yamlParseNotes`). Nesting is bounded too.
  */
 import { Composer, Parser, isAlias, isMap, isScalar, isSeq, visit, type Document, type Node, type ParsedNode, type Scalar, type YAMLMap, type YAMLSeq } from "yaml";
-import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigValue } from "../model";
-import { LineIndex } from "../text";
-import type { Range, Severity } from "../types";
+import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigValue } from "../model/document";
+import { LineIndex } from "../model/lineIndex";
+import type { Range, Severity } from "../model/types";
 import { MAX_ANALYSED_CHARS, skipReason, yamlNestingReason } from "./guard";
 import { FULL_RECOVERY_MAX_CHARS, markRecovered, setUnparsedKeys, type UnparsedKey } from "./partial";
 import { recoverYaml, type YamlError } from "./yamlRecover";

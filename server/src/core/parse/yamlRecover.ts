@@ -7,7 +7,7 @@
  * the line after. A candidate is kept when it removes the error. Bounded by MAX_YAML_PARSES; when the
  * errors do not go away within it, the front end reports them and the document is not analysed.
  */
-import type { LineIndex } from "../text";
+import type { LineIndex } from "../model/lineIndex";
 
 export const MAX_YAML_PARSES = 8;
 

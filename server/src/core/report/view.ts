@@ -8,11 +8,11 @@
  */
 import type { AnalysisResult, AnalysisSettings, Mechanism } from "../analysis";
 import type { Simulation } from "../engine/types";
-import { headline } from "../features";
+import { headline } from "../features/index";
 import { throughputOf, type ThroughputData } from "./throughput";
 import { buildWhatIf, type WhatIfView } from "./whatIf";
 import { GPUS, parseGpu } from "../engine/gpus";
-import { REPORT_DIAGNOSTICS_SEPARATOR } from "../explain";
+import { REPORT_DIAGNOSTICS_SEPARATOR } from "../features/explain";
 
 /** The GPU table's capacity (one source of truth, engine/gpus.ts); callers may pass another lookup. */
 function engineGpuMemory(gpu: string): { bytes: number; label: string } | undefined {

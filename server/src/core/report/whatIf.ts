@@ -6,7 +6,7 @@
  * would say after writing `# precision-lens: world-size=N` / `torchtitan-version=V` into the file.
  */
 import { NO_ENV, type AnalysisResult, type AnalysisSettings, type Mechanism } from "../analysis";
-import type { ConfigDocument } from "../model";
+import type { ConfigDocument } from "../model/document";
 import { buildTitanContext } from "../frameworks/torchtitan/analyzer";
 import { parseVersion } from "../frameworks/torchtitan/versions";
 import { throughputOf } from "./throughput";

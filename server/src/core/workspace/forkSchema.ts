@@ -9,7 +9,7 @@
  * the scan of a given text is memoised, so re-analysing on every edit costs a few stat calls.
  */
 import type { AnalysisEnv, AnalysisSettings } from "../analysis";
-import { findEntry, stringValue, type ConfigDocument } from "../model";
+import { findEntry, stringValue, type ConfigDocument } from "../model/document";
 import type { ExtensionModule, KeySpec } from "../frameworks/torchtitan/schema/data";
 import { ancestorDirs, basename, dirname, displayPath, isInside, join } from "./paths";
 import { scanJobConfig, type ScannedSchema } from "./pyDataclass";

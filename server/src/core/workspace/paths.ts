@@ -3,7 +3,7 @@
  * own: files are read through AnalysisEnv only).
  */
 import type { AnalysisEnv } from "../analysis";
-import type { SourceLocation } from "../types";
+import type { SourceLocation } from "../model/types";
 
 function sepOf(p: string): string {
   return p.includes("/") || !p.includes("\\") ? "/" : "\\";

@@ -8,7 +8,7 @@
 import { matchingNames } from "./listing";
 import { scanLines } from "./scan";
 import type { AnalysisEnv, Sourced } from "../analysis";
-import { entriesUnder, findEntry, findSection, hasSection, type ConfigDocument } from "../model";
+import { entriesUnder, findEntry, findSection, hasSection, type ConfigDocument } from "../model/document";
 import { DEFAULT_VERSION, LAST_TOML_DATE, RELEASES, type Release } from "../frameworks/torchtitan/versions";
 import { keyWindow } from "../frameworks/torchtitan/schema/index";
 import { leafEntries } from "../frameworks/torchtitan/schema/view";

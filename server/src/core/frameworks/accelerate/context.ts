@@ -4,7 +4,7 @@
  * file and the world size.
  */
 import type { AnalysisEnv, AnalysisSettings, Sourced } from "../../analysis";
-import type { ConfigDocument, ConfigEntry } from "../../model";
+import type { ConfigDocument, ConfigEntry } from "../../model/document";
 import { settingWorldSize } from "../common/resolvedLayout";
 import { View } from "../common/view";
 import { loadDs, type LinkedDs } from "../deepspeed/linked";

@@ -1,5 +1,5 @@
 /** accelerate detection (spec other-frameworks.md §6): a top-level `distributed_type`. */
-import type { ConfigDocument } from "../../model";
+import type { ConfigDocument } from "../../model/document";
 import { View } from "../common/view";
 import { quoteList } from "../common/wording";
 

@@ -1,6 +1,6 @@
 /** The accelerate precision hover, its anchors, and the inlay hint after `mixed_precision`. */
 import type { HoverTarget, InlayHintData } from "../../analysis";
-import type { Diagnostic } from "../../types";
+import type { Diagnostic } from "../../model/types";
 import { FORCED, hoversAt, precisionHint, summaryMarkdown } from "../common/precisionHover";
 import type { AccelerateContext } from "./context";
 import { detectAccelerate } from "./detect";

@@ -4,7 +4,7 @@
  * hover (hover.ts).
  */
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer } from "../../analysis";
-import type { ConfigDocument } from "../../model";
+import type { ConfigDocument } from "../../model/document";
 import { failedLaunch, frameworkAnalysis } from "../common/result";
 import { runRules } from "../common/rule";
 import { axolotlContext } from "./context";

@@ -3,7 +3,7 @@
  * version, the adapter, the linked (or inline, or bundled) DeepSpeed config, the world size.
  */
 import type { AnalysisEnv, AnalysisSettings, Sourced } from "../../analysis";
-import type { ConfigDocument, ConfigEntry } from "../../model";
+import type { ConfigDocument, ConfigEntry } from "../../model/document";
 import { parseJsonDocument } from "../../parse/json";
 import { dsFacts } from "../deepspeed/facts";
 import { type LinkedDs, loadDs } from "../deepspeed/linked";

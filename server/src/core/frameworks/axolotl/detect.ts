@@ -1,5 +1,5 @@
 /** Axolotl detection (spec other-frameworks.md §6): `base_model`, a `datasets` list and a size key. */
-import type { ConfigDocument } from "../../model";
+import type { ConfigDocument } from "../../model/document";
 import { View } from "../common/view";
 
 export function detectAxolotl(doc: ConfigDocument): string | undefined {

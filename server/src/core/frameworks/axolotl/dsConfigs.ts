@@ -9,7 +9,7 @@
  * file sets `gradient_accumulation_steps`, `gradient_clipping`, `train_batch_size` and
  * `train_micro_batch_size_per_gpu` to "auto" (left out here: they do not change the precision).
  */
-import type { ConfigDocument } from "../../model";
+import type { ConfigDocument } from "../../model/document";
 import { parseJsonDocument } from "../../parse/json";
 
 /** The precision-relevant content of each bundled file (JSON text, so the DeepSpeed analyser reads it as-is). */

@@ -1,6 +1,6 @@
 /** The Axolotl precision hover, its anchors, and the inlay hint after `bf16`/`fp16`. */
 import type { HoverTarget, InlayHintData } from "../../analysis";
-import type { Diagnostic } from "../../types";
+import type { Diagnostic } from "../../model/types";
 import { FORCED, hoversAt, precisionHint, summaryMarkdown } from "../common/precisionHover";
 import type { AxolotlContext } from "./context";
 import { detectAxolotl } from "./detect";

@@ -4,7 +4,7 @@
  * plain AMP.
  */
 import type { Mechanism, ParallelLayout, Sourced } from "../../analysis";
-import type { DType } from "../../types";
+import type { DType } from "../../model/types";
 import { type LinkedDs } from "../deepspeed/linked";
 import { dsTable } from "../deepspeed/resolve";
 import { simLayout, type EngineSpec } from "../common/engineView";

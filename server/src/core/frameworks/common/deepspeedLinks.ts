@@ -11,7 +11,7 @@
  */
 import type { AnalysisEnv } from "../../analysis";
 import { parseYamlDocument } from "../../parse/yaml";
-import type { Range } from "../../types";
+import type { Range } from "../../model/types";
 import { dirname, joinPath, readLinked } from "./linkedFiles";
 import { View } from "./view";
 

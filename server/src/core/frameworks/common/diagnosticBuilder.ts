@@ -1,8 +1,8 @@
 /** The diagnostic builder of the YAML/JSON analysers: codes namespaced by framework, parser notes, launch errors. */
-import { diag, fitMessage } from "../../diagnostics";
-import type { ConfigDocument } from "../../model";
+import { diag, fitMessage } from "../../diagnostics/build";
+import type { ConfigDocument } from "../../model/document";
 import { yamlParseNotes } from "../../parse/yaml";
-import type { Diagnostic, Fix, Range, Severity } from "../../types";
+import type { Diagnostic, Fix, Range, Severity } from "../../model/types";
 
 /** A short message with its long explanation. */
 export interface Explained {

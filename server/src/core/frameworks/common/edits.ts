@@ -1,7 +1,7 @@
 /** Text edits for quick fixes in YAML/JSON configs: replace a value, delete or insert lines. */
-import { fix } from "../../diagnostics";
-import type { ConfigDocument, ConfigEntry, ConfigValue } from "../../model";
-import type { Fix, Range, TextEdit } from "../../types";
+import { fix } from "../../diagnostics/build";
+import type { ConfigDocument, ConfigEntry, ConfigValue } from "../../model/document";
+import type { Fix, Range, TextEdit } from "../../model/types";
 
 export type { Fix };
 

@@ -19,7 +19,7 @@
  */
 import type { Mechanism, ParallelLayout } from "../../analysis";
 import { renderSimulationMarkdown, simulate } from "../../engine";
-import type { DType } from "../../types";
+import type { DType } from "../../model/types";
 
 export interface EngineSpec {
   mechanism: Mechanism;

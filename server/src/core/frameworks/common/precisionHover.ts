@@ -1,6 +1,6 @@
 /** The precision hover (the same summary as torchtitan's) and the inlay hint after a precision value. */
 import type { HoverTarget, InlayHintData, Mechanism, Sourced } from "../../analysis";
-import type { Diagnostic, Range } from "../../types";
+import type { Diagnostic, Range } from "../../model/types";
 import { isDType, short, type PrecisionTable, type Row } from "./precisionTable";
 import type { FrameworkLayout } from "./resolvedLayout";
 

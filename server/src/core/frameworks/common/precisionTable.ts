@@ -1,7 +1,7 @@
 /** The precision table (parameters, compute, gradients, reduction, optimizer state) a YAML/JSON analyser resolves to, and its reduction to the shared `ResolvedPrecision`. */
 import type { ResolvedPrecision } from "../../analysis";
-import { shortDtype } from "../../dtypes";
-import type { DType } from "../../types";
+import { shortDtype } from "../../model/dtypeNames";
+import type { DType } from "../../model/types";
 
 /** One row of the precision table: the dtype (or a phrase such as "load dtype") and what set it. */
 export interface Row {

@@ -3,7 +3,7 @@
  * decided them. Attached to the diagnostic just added, so the analysers keep their one-line `add` calls.
  */
 import { fileUri } from "../../workspace/paths";
-import type { Range } from "../../types";
+import type { Range } from "../../model/types";
 import type { Diags } from "./diagnosticBuilder";
 
 /** Points the last diagnostic of `d` with this code at `range` in the file at `path`. */

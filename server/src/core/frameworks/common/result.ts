@@ -4,9 +4,9 @@
  * the framework has one) is appended to the report, and the world size and layout travel when known.
  */
 import type { FrameworkAnalysis, HoverTarget, InlayHintData, Sourced } from "../../analysis";
-import type { Mechanism, ParallelLayout } from "../../layout";
-import type { Diagnostic } from "../../types";
-import { defineLazy } from "../../lazy";
+import type { Mechanism, ParallelLayout } from "../../model/layout";
+import type { Diagnostic } from "../../model/types";
+import { defineLazy } from "../../model/lazy";
 import { launchErrors } from "./diagnosticBuilder";
 import { withPerOp, type EngineSpec } from "./engineView";
 import { toResolved, type PrecisionTable } from "./precisionTable";
@@ -37,7 +37,7 @@ export const failedLaunch = (diagnostics: readonly Diagnostic[]): Diagnostic[] =
 export function frameworkAnalysis({ resolution: r, diagnostics, hover, worldSize, engine }: FrameworkPieces): FrameworkAnalysis {
   let built: FrameworkHover | undefined = typeof hover === "function" ? undefined : hover;
   const h = (): FrameworkHover => (built ??= (hover as () => FrameworkHover)());
-  // Placeholders keep the key order; the features are lazy (core/lazy.ts, docs/ARCHITECTURE.md).
+  // Placeholders keep the key order; the features are lazy (core/model/lazy.ts, docs/ARCHITECTURE.md).
   const out: FrameworkAnalysis = {
     layoutName: r.layoutName,
     mechanism: failedLaunch(diagnostics).length ? "error" : r.mechanism,

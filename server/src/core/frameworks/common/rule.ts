@@ -2,8 +2,8 @@
  * The rule shape every framework shares (torchtitan's `TitanRule` is the same): one concern, named by its
  * diagnostic code(s), a pure function of the framework's context computed once per document version.
  */
-import type { ConfigDocument } from "../../model";
-import type { Diagnostic } from "../../types";
+import type { ConfigDocument } from "../../model/document";
+import type { Diagnostic } from "../../model/types";
 import { gateDiagnostics, type Facts, type RestsOn } from "../../provenance";
 import { diagnostics, parseNoteDiagnostics } from "./diagnosticBuilder";
 import { yaml11Booleans } from "./yamlBooleans";

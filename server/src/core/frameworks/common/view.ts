@@ -1,6 +1,6 @@
 /** A read-only, path-based view of a YAML/JSON config (the value access every YAML/JSON analyser reads through). */
-import { findEntry, keyOf, type ConfigDocument, type ConfigEntry } from "../../model";
-import type { Range } from "../../types";
+import { findEntry, keyOf, type ConfigDocument, type ConfigEntry } from "../../model/document";
+import type { Range } from "../../model/types";
 
 /**
  * The first character of the text that is not whitespace and not inside a `#` comment line (linear scan:

@@ -1,6 +1,6 @@
 /** `yaml-1.1-boolean`: bare yes/no/on/off that PyYAML reads as booleans, shared by every YAML analyser. */
-import { fix } from "../../diagnostics";
-import { keyOf, type ConfigDocument } from "../../model";
+import { fix } from "../../diagnostics/build";
+import { keyOf, type ConfigDocument } from "../../model/document";
 import { isYaml11Boolean } from "../../parse/yaml";
 import type { Diags } from "./diagnosticBuilder";
 import { replaceValue } from "./edits";

@@ -5,7 +5,7 @@
  * analysers read a linked DeepSpeed file through.
  */
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer } from "../../analysis";
-import type { ConfigDocument } from "../../model";
+import type { ConfigDocument } from "../../model/document";
 import { failedLaunch, frameworkAnalysis } from "../common/result";
 import { runRules } from "../common/rule";
 import { deepSpeedContext } from "./context";

@@ -4,7 +4,7 @@
  * and the world size.
  */
 import type { AnalysisEnv, AnalysisSettings, Sourced } from "../../analysis";
-import type { ConfigDocument } from "../../model";
+import type { ConfigDocument } from "../../model/document";
 import { referrersOf, standaloneLauncher, type DsMode, type Referrer } from "../common/deepspeedLinks";
 import { settingWorldSize } from "../common/resolvedLayout";
 import { View } from "../common/view";

@@ -1,5 +1,5 @@
 /** DeepSpeed tables: dtype names, 1-bit optimizers, who fills `"auto"`. */
-import type { DType } from "../../types";
+import type { DType } from "../../model/types";
 
 /**
  * DeepSpeed's 1-bit optimizers turn the backward all-reduce off after `freeze_step` and exchange

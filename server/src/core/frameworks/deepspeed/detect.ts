@@ -1,5 +1,5 @@
 /** DeepSpeed detection (spec other-frameworks.md §6), by content whatever the extension. */
-import type { ConfigDocument } from "../../model";
+import type { ConfigDocument } from "../../model/document";
 import { View } from "../common/view";
 
 /**

@@ -1,5 +1,5 @@
 /** What a DeepSpeed config says about precision, read once; also read by the YAML analysers that link to a DS file. */
-import type { ConfigEntry } from "../../model";
+import type { ConfigEntry } from "../../model/document";
 import type { DsMode } from "../common/deepspeedLinks";
 import type { View } from "../common/view";
 import { ONE_BIT_OPTIMIZERS } from "./data";

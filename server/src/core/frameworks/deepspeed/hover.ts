@@ -1,6 +1,6 @@
 /** The DeepSpeed precision hover, its anchors, and the inlay hint after the enabled mode. */
 import type { HoverTarget, InlayHintData } from "../../analysis";
-import type { Diagnostic } from "../../types";
+import type { Diagnostic } from "../../model/types";
 import { FORCED, hoversAt, precisionHint, summaryMarkdown } from "../common/precisionHover";
 import type { DeepSpeedContext } from "./context";
 import { detectDeepSpeed } from "./detect";

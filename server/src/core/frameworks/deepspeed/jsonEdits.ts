@@ -1,6 +1,6 @@
 /** Text edits for DeepSpeed JSON (and YAML written as one flow mapping). */
-import type { ConfigDocument } from "../../model";
-import type { TextEdit } from "../../types";
+import type { ConfigDocument } from "../../model/document";
+import type { TextEdit } from "../../model/types";
 import { firstContentChar, type View } from "../common/view";
 
 /** A JSON-style key can be inserted: a JSON file, or YAML written as one flow mapping (gpt-neox). */

@@ -3,7 +3,7 @@
  * between its mode and the mode the YAML requests (DS9).
  */
 import type { AnalysisEnv } from "../../analysis";
-import type { ConfigDocument, ConfigEntry } from "../../model";
+import type { ConfigDocument, ConfigEntry } from "../../model/document";
 import { parseJsonDocument } from "../../parse/json";
 import { parseYamlDocument } from "../../parse/yaml";
 import type { DsMode } from "../common/deepspeedLinks";

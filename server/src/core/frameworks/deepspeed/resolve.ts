@@ -1,6 +1,6 @@
 /** DeepSpeed resolution into the shared precision model, per ZeRO stage and mode (spec other-frameworks.md §5.3). */
 import type { Mechanism, ParallelLayout } from "../../analysis";
-import type { DType } from "../../types";
+import type { DType } from "../../model/types";
 import type { DsMode } from "../common/deepspeedLinks";
 import { dt, launcherRow, noReduce, type PrecisionTable } from "../common/precisionTable";
 import { layout } from "../common/resolvedLayout";

@@ -3,8 +3,8 @@
  * the strategy, the precision as Lightning reads it, the devices, the linked DeepSpeed config, the world size.
  */
 import type { AnalysisEnv, AnalysisSettings, Sourced } from "../../analysis";
-import type { ConfigDocument, ConfigEntry } from "../../model";
-import type { Range } from "../../types";
+import type { ConfigDocument, ConfigEntry } from "../../model/document";
+import type { Range } from "../../model/types";
 import { type LinkedDs, loadDs } from "../deepspeed/linked";
 import { settingWorldSize } from "../common/resolvedLayout";
 import { View } from "../common/view";

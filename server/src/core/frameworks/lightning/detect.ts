@@ -2,7 +2,7 @@
  * Lightning detection (spec other-frameworks.md §6): where the Trainer arguments live (LightningCLI
  * `trainer:`, Hydra `_target_`, sgm/LDM `lightning: trainer:`, a Hydra trainer group file, LitGPT).
  */
-import type { ConfigDocument } from "../../model";
+import type { ConfigDocument } from "../../model/document";
 import { View } from "../common/view";
 import { TRAINER_KEYS, TRAINER_ROOTS } from "./data";
 

@@ -1,6 +1,6 @@
 /** The Lightning precision hover, its anchors, and the inlay hint after `precision`. */
 import type { HoverTarget, InlayHintData } from "../../analysis";
-import type { Diagnostic } from "../../types";
+import type { Diagnostic } from "../../model/types";
 import { FORCED, hoversAt, precisionHint, summaryMarkdown } from "../common/precisionHover";
 import type { LightningContext } from "./context";
 import type { LightningResolution } from "./resolve";

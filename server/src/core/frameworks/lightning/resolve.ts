@@ -3,7 +3,7 @@
  * other-frameworks.md §3.3), and the engine's view of the run.
  */
 import type { Mechanism, ParallelLayout } from "../../analysis";
-import type { DType } from "../../types";
+import type { DType } from "../../model/types";
 import { type LinkedDs } from "../deepspeed/linked";
 import { dsTable } from "../deepspeed/resolve";
 import { simLayout, type EngineSpec } from "../common/engineView";

@@ -1,7 +1,7 @@
 /** The Lightning strategy as written (or, for LitGPT, as the launcher script picks it), and the device count. */
-import type { ConfigEntry } from "../../model";
+import type { ConfigEntry } from "../../model/document";
 import type { View } from "../common/view";
-import type { DType } from "../../types";
+import type { DType } from "../../model/types";
 
 export type Family = "fsdp" | "deepspeed" | "model_parallel" | "ddp" | "single" | "xla" | "auto";
 

@@ -3,11 +3,11 @@
  * and hovers. Everything is computed once per document version into a TitanContext.
  */
 import type { AnalysisEnv, AnalysisSettings, HoverTarget, FrameworkAnalysis, FrameworkAnalyzer, ParallelLayout, Sourced } from "../../analysis";
-import { MAX_WORLD_SIZE } from "../../limits";
-import { diag } from "../../diagnostics";
-import { directiveValue, parseDirectives, type Directive } from "../../directives";
-import { findEntry, stringValue, type ConfigDocument } from "../../model";
-import type { Diagnostic } from "../../types";
+import { MAX_WORLD_SIZE } from "../../model/limits";
+import { diag } from "../../diagnostics/build";
+import { directiveValue, parseDirectives, type Directive } from "../../diagnostics/directives";
+import { findEntry, stringValue, type ConfigDocument } from "../../model/document";
+import type { Diagnostic } from "../../model/types";
 import { gateDiagnostics, type Facts } from "../../provenance";
 import type { TitanContext } from "./context";
 import { reportMarkdown, summaryMarkdown, titanHovers, titanInlayHints } from "./hover";
@@ -25,7 +25,7 @@ import { pickExplicit, versionFromSettings, worldSizeFromSettings, type Explicit
 import { resolveGpu, throughputAlternatives } from "./throughput";
 import { torchtitanConfigSources } from "../../workspace/forkSchema";
 import { forkEvidence } from "./fork";
-import { defineLazy } from "../../lazy";
+import { defineLazy } from "../../model/lazy";
 
 /** run_train.sh's default NGPU (spec torchtitan.md §5.3). */
 export const DEFAULT_WORLD_SIZE = 8;
@@ -81,7 +81,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const simulation = simInput ? simulate(simInput) : undefined;
   if (simInput && simulation?.throughput) {
     simulation.throughput.gpu = { value: gpu.value, source: gpu.source };
-    // Lazy (core/lazy.ts): re-simulates each alternative; only the report, the JSON output and hovers read it.
+    // Lazy (core/model/lazy.ts): re-simulates each alternative; only the report, the JSON output and hovers read it.
     const sim = simulation;
     defineLazy(simulation.throughput, "alternatives", () => throughputAlternatives(simInput, sim, worldSize.value));
   }
@@ -131,7 +131,7 @@ function analyzeTorchtitan(doc: ConfigDocument, settings: AnalysisSettings, env:
   // The summary serves every precision hover and heads the report: render it once, when first asked for.
   let summary: string | undefined;
   const summaryOnce = (): string => (summary ??= summaryMarkdown(ctx));
-  // Placeholders keep the key order; hovers, inlay hints and the report are lazy (core/lazy.ts).
+  // Placeholders keep the key order; hovers, inlay hints and the report are lazy (core/model/lazy.ts).
   const out: FrameworkAnalysis = {
     worldSize: ctx.worldSize,
     layoutName: ctx.layoutName,

@@ -3,8 +3,8 @@
  * the report, so a user sees that the seed case is a v0.1.0–v0.2.2 behaviour, not a law of nature.
  */
 import type { Mechanism } from "../../analysis";
-import { shortDtype } from "../../dtypes";
-import type { DType } from "../../types";
+import { shortDtype } from "../../model/dtypeNames";
+import type { DType } from "../../model/types";
 import type { TitanContext } from "./context";
 import { ERAS, eraById, type EraId } from "./eras";
 import { resolvePrecision } from "./resolve";

@@ -3,12 +3,12 @@
  * Rules are small functions `(ctx) => Diagnostic[]`, one concern each, named by their diagnostic code.
  */
 import type { AnalysisEnv, AnalysisSettings, ParallelLayout, ResolvedPrecision, Sourced } from "../../analysis";
-import type { Directive } from "../../directives";
+import type { Directive } from "../../diagnostics/directives";
 import type { RestsOn } from "../../provenance";
 import type { Simulation, SimulationInput } from "../../engine/types";
 import type { GpuId } from "../../engine/gpus";
-import type { ConfigDocument, ConfigEntry } from "../../model";
-import type { Diagnostic, DType } from "../../types";
+import type { ConfigDocument, ConfigEntry } from "../../model/document";
+import type { Diagnostic, DType } from "../../model/types";
 import type { DecideOptions, MechanismDecision } from "./eras";
 import type { DimsResolution } from "./parallelDims";
 import type { TitanVersion } from "./versions";

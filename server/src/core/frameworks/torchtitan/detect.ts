@@ -1,5 +1,5 @@
 /** torchtitan detection (spec torchtitan.md): the top-level tables only torchtitan configs have. */
-import type { ConfigDocument } from "../../model";
+import type { ConfigDocument } from "../../model/document";
 import { extensionsDefining, renamedEver, upstreamKeyEver } from "./schema/index";
 import { leafEntries } from "./schema/view";
 

@@ -10,8 +10,8 @@
  * question), an old name in the rename map, a table an in-repo extension module adds, a name within a clear
  * edit distance of an upstream name (a typo), a converter of another release.
  */
-import { stringValue, findEntry, type ConfigDocument, type ConfigEntry } from "../../model";
-import type { Range } from "../../types";
+import { stringValue, findEntry, type ConfigDocument, type ConfigEntry } from "../../model/document";
+import type { Range } from "../../model/types";
 import { converters } from "./schema/facts";
 import {
   converterRenameFor,

@@ -3,8 +3,8 @@
  * and the precision keys, the resolved layout, the mechanism and the dtypes, as Markdown.
  */
 import type { HoverTarget, InlayHintData } from "../../analysis";
-import { findEntry } from "../../model";
-import type { Range } from "../../types";
+import { findEntry } from "../../model/document";
+import type { Range } from "../../model/types";
 import { GPUS, renderDtypeTableMarkdown, renderSimulationMarkdown } from "../../engine";
 import { eraComparison, eraLine } from "./compare";
 import type { TitanContext } from "./context";

@@ -2,9 +2,9 @@
  * The precision knobs of a torchtitan config as read from the document, with their declared choices and
  * defaults (spec torchtitan.md §2.1). One table; rules, hovers, the engine input and completion use it.
  */
-import { isTorchDtypeKey } from "../../dtypes";
-import { findEntry, type ConfigDocument } from "../../model";
-import type { DType } from "../../types";
+import { isTorchDtypeKey } from "../../model/dtypeNames";
+import { findEntry, type ConfigDocument } from "../../model/document";
+import type { DType } from "../../model/types";
 import type { KnobValue, PrecisionKnobs } from "./context";
 
 export interface KnobSpec {

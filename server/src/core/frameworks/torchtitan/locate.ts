@@ -1,7 +1,7 @@
 /** Where to put a torchtitan diagnostic when the key it is about may not be written in the file. */
 import { setKey } from "../../edit/toml";
-import type { ConfigEntry } from "../../model";
-import type { Range, TextEdit } from "../../types";
+import type { ConfigEntry } from "../../model/document";
+import type { Range, TextEdit } from "../../model/types";
 import type { TitanContext } from "./context";
 import { DIM_KEYS, LEGACY_DIM_KEYS, type DimField } from "./parallelDims";
 

@@ -4,10 +4,10 @@
  * Messages quote torchtitan's assertion texts so users can match them with launch logs.
  */
 import type { ParallelLayout } from "../../analysis";
-import { fitMessage } from "../../diagnostics";
-import { MAX_DEGREE, MAX_WORLD_SIZE } from "../../limits";
-import type { ConfigDocument, ConfigEntry } from "../../model";
-import { findEntry, stringValue } from "../../model";
+import { fitMessage } from "../../diagnostics/build";
+import { MAX_DEGREE, MAX_WORLD_SIZE } from "../../model/limits";
+import type { ConfigDocument, ConfigEntry } from "../../model/document";
+import { findEntry, stringValue } from "../../model/document";
 import { keyWindow } from "./schema";
 
 export type DimField = keyof ParallelLayout;

@@ -3,7 +3,7 @@
  * from a file: the `data_parallel_shard_degree = -1` entry and what it resolved to, the run script line or
  * directive that gave the world size, the pin or directive that gave the torchtitan version.
  */
-import type { RelatedInformation } from "../../types";
+import type { RelatedInformation } from "../../model/types";
 import type { TitanContext } from "./context";
 
 export interface DecidedBy {

@@ -5,10 +5,10 @@
  * fresh simulation of the same config; nothing here is a stored answer.
  */
 import type { AnalysisSettings, ParallelLayout, Sourced } from "../../analysis";
-import { diag, fitMessage } from "../../diagnostics";
-import { directiveValue, type Directive } from "../../directives";
+import { diag, fitMessage } from "../../diagnostics/build";
+import { directiveValue, type Directive } from "../../diagnostics/directives";
 import { DEFAULT_GPU, GPU_IDS, parseGpu, type GpuId } from "../../engine/gpus";
-import type { Diagnostic } from "../../types";
+import type { Diagnostic } from "../../model/types";
 import { simulate } from "../../engine/simulate";
 import type { ThroughputAlternative } from "../../engine/throughput";
 import type { Simulation, SimulationInput } from "../../engine/types";

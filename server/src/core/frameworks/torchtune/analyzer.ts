@@ -3,7 +3,7 @@
  * rules TT1–TT12 (rules/, one file per code), the resolution (resolve.ts) and the hover (hover.ts).
  */
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer } from "../../analysis";
-import type { ConfigDocument } from "../../model";
+import type { ConfigDocument } from "../../model/document";
 import { failedLaunch, frameworkAnalysis } from "../common/result";
 import { runRules } from "../common/rule";
 import { torchtuneContext } from "./context";

@@ -3,7 +3,7 @@
  * header comment, the parallel dims, the world size and the `dtype` as torchtune will read it.
  */
 import type { AnalysisEnv, AnalysisSettings, Sourced } from "../../analysis";
-import type { ConfigDocument, ConfigEntry } from "../../model";
+import type { ConfigDocument, ConfigEntry } from "../../model/document";
 import { View } from "../common/view";
 import { DTYPES } from "./data";
 

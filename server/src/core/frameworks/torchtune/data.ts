@@ -1,5 +1,5 @@
 /** torchtune's dtype names (spec other-frameworks.md §1.2) and the near-misses a fix maps onto them. */
-import type { DType } from "../../types";
+import type { DType } from "../../model/types";
 
 /** `dtype` values torchtune's `get_dtype` accepts, with the torch dtype each is. */
 export const DTYPES: Record<string, DType> = { bf16: "bfloat16", fp32: "float32", fp16: "float16", fp64: "float64" };

@@ -1,5 +1,5 @@
 /** torchtune detection (spec other-frameworks.md §6): a `torchtune.` component, or the recipe config shape. */
-import type { ConfigDocument } from "../../model";
+import type { ConfigDocument } from "../../model/document";
 import { View } from "../common/view";
 
 export function detectTorchtune(doc: ConfigDocument): string | undefined {

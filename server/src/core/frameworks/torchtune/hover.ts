@@ -1,6 +1,6 @@
 /** The torchtune precision hover, its anchors, and the inlay hints after `dtype` and a `-1` shard dim. */
 import type { HoverTarget, InlayHintData } from "../../analysis";
-import type { Diagnostic } from "../../types";
+import type { Diagnostic } from "../../model/types";
 import { FORCED, hoversAt, precisionHint, summaryMarkdown } from "../common/precisionHover";
 import type { TorchtuneContext } from "./context";
 import { detectTorchtune } from "./detect";

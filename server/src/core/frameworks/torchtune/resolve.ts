@@ -3,7 +3,7 @@
  * `dtype`, no autocast and no FSDP mixed-precision policy; the layout from the parallel dims.
  */
 import type { ParallelLayout } from "../../analysis";
-import type { DType } from "../../types";
+import type { DType } from "../../model/types";
 import { simLayout, type EngineSpec } from "../common/engineView";
 import { dt, noReduce, type PrecisionTable } from "../common/precisionTable";
 import { layout } from "../common/resolvedLayout";

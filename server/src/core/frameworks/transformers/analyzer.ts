@@ -4,7 +4,7 @@
  * DeepSpeed file), the rules HF1–HF8 (rules/), the resolution per launcher (resolve.ts) and the hover (hover.ts).
  */
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer } from "../../analysis";
-import type { ConfigDocument } from "../../model";
+import type { ConfigDocument } from "../../model/document";
 import { failedLaunch, frameworkAnalysis } from "../common/result";
 import { runRules } from "../common/rule";
 import { transformersContext } from "./context";

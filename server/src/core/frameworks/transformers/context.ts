@@ -4,8 +4,8 @@
  * (DeepSpeed from `deepspeed:`, FSDP from `fsdp`/`fsdp_config`, else plain/DDP) and the linked DeepSpeed file.
  */
 import type { AnalysisEnv, AnalysisSettings, Sourced } from "../../analysis";
-import type { ConfigDocument, ConfigEntry } from "../../model";
-import type { DType } from "../../types";
+import type { ConfigDocument, ConfigEntry } from "../../model/document";
+import type { DType } from "../../model/types";
 import { packagePin } from "../../workspace/packagePin";
 import { versionAtLeast } from "../../workspace/packagePin";
 import { settingWorldSize } from "../common/resolvedLayout";

@@ -5,7 +5,7 @@
  * other frameworks claim stay theirs; decoys (a model's config.json, generation_config.json, tokenizer
  * configs, dataset cards) carry none of the training keys below and stay silent.
  */
-import type { ConfigDocument } from "../../model";
+import type { ConfigDocument } from "../../model/document";
 import { View } from "../common/view";
 import { LLAMAFACTORY_STAGES, TRAINER_MARKERS, TRL_MARKERS } from "./data";
 

@@ -1,6 +1,6 @@
 /** The transformers precision hover, its anchors, and the inlay hint after `bf16`/`fp16`/the load dtype. */
 import type { HoverTarget, InlayHintData } from "../../analysis";
-import type { Diagnostic } from "../../types";
+import type { Diagnostic } from "../../model/types";
 import { hoversAt, precisionHint, summaryMarkdown } from "../common/precisionHover";
 import type { TransformersContext } from "./context";
 import type { TransformersResolution } from "./resolve";

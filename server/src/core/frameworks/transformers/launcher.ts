@@ -11,10 +11,10 @@
  * script's folder upwards. Bounded: at most 40 scripts read, each under 256 kB.
  */
 import type { AnalysisEnv, Sourced } from "../../analysis";
-import { directiveValue, parseDirectives } from "../../directives";
-import type { ConfigDocument, ConfigEntry } from "../../model";
+import { directiveValue, parseDirectives } from "../../diagnostics/directives";
+import type { ConfigDocument, ConfigEntry } from "../../model/document";
 import { parseYamlDocument } from "../../parse/yaml";
-import type { SourceLocation } from "../../types";
+import type { SourceLocation } from "../../model/types";
 import { ancestorDirs, basename, displayPath, join, lineLocation } from "../../workspace/paths";
 import { readLinked } from "../common/linkedFiles";
 import { View } from "../common/view";

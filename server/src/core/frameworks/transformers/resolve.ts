@@ -7,7 +7,7 @@
  * key (or the default) that set it.
  */
 import type { Mechanism, ParallelLayout } from "../../analysis";
-import type { DType } from "../../types";
+import type { DType } from "../../model/types";
 import { dsTable } from "../deepspeed/resolve";
 import { dt, noReduce, type PrecisionTable, type Row } from "../common/precisionTable";
 import { layout } from "../common/resolvedLayout";

@@ -1,5 +1,5 @@
 /** accelerate/AC13 [inferred]: FSDP1 `fsdp_reshard_after_forward` alone probably still runs FULL_SHARD under `accelerate launch`. */
-import { fitMessage } from "../../../diagnostics";
+import { fitMessage } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, insertLineAfter } from "../../common/edits";
 import { STRATEGIES } from "../data";

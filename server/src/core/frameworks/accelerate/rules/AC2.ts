@@ -1,5 +1,5 @@
 /** accelerate/AC2: a `distributed_type` accelerate does not know, and top-level keys that are not accelerate config keys (`accelerate launch` refuses the file). */
-import { fitMessage } from "../../../diagnostics";
+import { fitMessage } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { deleteLines, fix, replaceValue } from "../../common/edits";
 import { nearest } from "../../common/wording";

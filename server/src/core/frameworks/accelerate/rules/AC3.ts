@@ -1,5 +1,5 @@
 /** accelerate/AC3: `mixed_precision` is not one of no, fp16, bf16, fp8: accelerate raises ValueError. */
-import { fitMessage } from "../../../diagnostics";
+import { fitMessage } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";
 import { nearest } from "../../common/wording";

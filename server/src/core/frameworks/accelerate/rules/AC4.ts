@@ -1,5 +1,5 @@
 /** accelerate/AC4: keys that must live in the DeepSpeed file when `deepspeed_config_file` is given. */
-import { firstFitting } from "../../../diagnostics";
+import { firstFitting } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { deleteLines, fix } from "../../common/edits";
 import type { View } from "../../common/view";

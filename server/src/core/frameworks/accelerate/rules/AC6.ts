@@ -1,5 +1,5 @@
 /** accelerate/AC6: FSDP1 options under `fsdp_version: 2`, and `fsdp_reshard_after_forward` of the wrong kind for the FSDP version. */
-import { fitMessage } from "../../../diagnostics";
+import { fitMessage } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { deleteLines, fix, replaceValue } from "../../common/edits";
 import { STRATEGIES, V1_ONLY } from "../data";

@@ -1,5 +1,5 @@
 /** accelerate/AC9 [inferred]: `parallelism_config` keys without the `parallelism_config_` prefix are silently ignored. */
-import { fitMessage } from "../../../diagnostics";
+import { fitMessage } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix } from "../../common/edits";
 import { PAR_OTHER, PAR_SIZES } from "../data";

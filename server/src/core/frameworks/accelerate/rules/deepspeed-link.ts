@@ -6,7 +6,7 @@ import { diagnostics } from "../../common/diagnosticBuilder";
 import { requestedMode } from "../../common/deepspeedLinks";
 import { relateLast } from "../../common/related";
 import type { FrameworkRule } from "../../common/rule";
-import { firstFitting } from "../../../diagnostics";
+import { firstFitting } from "../../../diagnostics/build";
 import { baseName } from "../../common/linkedFiles";
 import { dsConflict } from "../../deepspeed/linked";
 import type { AccelerateContext } from "../context";

@@ -1,5 +1,5 @@
 /** axolotl/AX1: a `bf16` value the schema rejects (e.g. the documented `full`), or the unknown key `bf16_full_eval`. */
-import { fitMessage } from "../../../diagnostics";
+import { fitMessage } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { deleteLines, fix, replaceValue } from "../../common/edits";
 import type { FrameworkRule } from "../../common/rule";

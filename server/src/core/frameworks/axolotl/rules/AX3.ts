@@ -1,5 +1,5 @@
 /** axolotl/AX3 [inferred]: `bfloat16`/`float16: true` only set the load dtype; bf16 AMP stays on unless `bf16: false`. */
-import { fitMessage } from "../../../diagnostics";
+import { fitMessage } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, insertLineAfter, replaceValue } from "../../common/edits";
 import type { FrameworkRule } from "../../common/rule";

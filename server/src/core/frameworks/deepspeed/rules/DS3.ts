@@ -1,5 +1,5 @@
 /** deepspeed/DS3: `"enabled": "auto"` in a file the `deepspeed` launcher runs directly (standalone DeepSpeed drops "auto"). */
-import { fitMessage } from "../../../diagnostics";
+import { fitMessage } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";
 import type { FrameworkRule } from "../../common/rule";

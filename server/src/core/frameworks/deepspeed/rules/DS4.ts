@@ -1,6 +1,6 @@
 /** deepspeed/DS4: the bf16 master/optimizer-state options and `data_types.param_dtype` against the mode and stage. */
 import { diagnostics } from "../../common/diagnosticBuilder";
-import type { DType } from "../../../types";
+import type { DType } from "../../../model/types";
 import { fix, replaceValue } from "../../common/edits";
 import { DS_DTYPE } from "../data";
 import type { FrameworkRule } from "../../common/rule";

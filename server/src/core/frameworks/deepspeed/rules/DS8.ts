@@ -1,5 +1,5 @@
 /** deepspeed/DS8: the batch trio (train batch = micro batch × accumulation × world size). */
-import { fitMessage } from "../../../diagnostics";
+import { fitMessage } from "../../../diagnostics/build";
 import { restingOn } from "../../../provenance";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";

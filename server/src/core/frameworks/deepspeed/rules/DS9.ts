@@ -1,5 +1,5 @@
 /** deepspeed/DS9 seen from the JSON side: a YAML config that uses this file requests another mode. */
-import { firstFitting } from "../../../diagnostics";
+import { firstFitting } from "../../../diagnostics/build";
 import { baseName } from "../../common/linkedFiles";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import type { FrameworkRule } from "../../common/rule";

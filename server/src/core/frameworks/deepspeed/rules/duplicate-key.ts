@@ -1,5 +1,5 @@
 /** deepspeed/duplicate-key: a key defined twice in one object; DeepSpeed refuses duplicate keys when it loads the config. */
-import { fitMessage } from "../../../diagnostics";
+import { fitMessage } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { jsonDuplicateKeys } from "../../../parse/json";
 import type { FrameworkRule } from "../../common/rule";

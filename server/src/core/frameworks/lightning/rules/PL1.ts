@@ -1,5 +1,5 @@
 /** lightning/PL1: `precision` is not a Lightning precision: Trainer raises ValueError (fix: the nearest one). */
-import { fitMessage } from "../../../diagnostics";
+import { fitMessage } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";
 import type { FrameworkRule } from "../../common/rule";

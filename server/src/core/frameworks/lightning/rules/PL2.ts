@@ -1,5 +1,5 @@
 /** lightning/PL2: a legacy precision alias (16, bf16) that Lightning accepts with a deprecation warning. */
-import { fitMessage } from "../../../diagnostics";
+import { fitMessage } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";
 import type { FrameworkRule } from "../../common/rule";

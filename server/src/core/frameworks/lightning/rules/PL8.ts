@@ -1,6 +1,6 @@
 /** lightning/PL8: `precision: bf16-true` is pure bf16 (no fp32 master copy). */
 import { diagnostics } from "../../common/diagnosticBuilder";
-import { pureLowPrecisionState } from "../../../pureLowPrecision";
+import { pureLowPrecisionState } from "../../common/pureLowPrecision";
 import type { FrameworkRule } from "../../common/rule";
 import type { LightningContext } from "../context";
 

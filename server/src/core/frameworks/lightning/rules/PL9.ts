@@ -1,5 +1,5 @@
 /** lightning/PL9: FSDP with a -mixed precision reduces gradients in the low dtype. */
-import { fitMessage } from "../../../diagnostics";
+import { fitMessage } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fsdpInitsFp32 } from "../version";
 import { explicitMixedPrecision } from "../strategy";

@@ -7,7 +7,7 @@ import { requestedMode } from "../../common/deepspeedLinks";
 import { relateLast } from "../../common/related";
 import type { FrameworkRule } from "../../common/rule";
 import { View } from "../../common/view";
-import { firstFitting } from "../../../diagnostics";
+import { firstFitting } from "../../../diagnostics/build";
 import { baseName } from "../../common/linkedFiles";
 import { dsConflict } from "../../deepspeed/linked";
 import type { LightningContext } from "../context";

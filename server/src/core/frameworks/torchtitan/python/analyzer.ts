@@ -4,11 +4,11 @@
  * (context.ts), rules (rules.ts), and per-function hovers, code lenses, inlay hints and report.
  */
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer, HoverTarget, InlayHintData } from "../../../analysis";
-import { parseDirectives } from "../../../directives";
-import { shortDtype } from "../../../dtypes";
-import type { ConfigDocument } from "../../../model";
+import { parseDirectives } from "../../../diagnostics/directives";
+import { shortDtype } from "../../../model/dtypeNames";
+import type { ConfigDocument } from "../../../model/document";
 import { pyModuleOf } from "../../../parse/python";
-import type { Diagnostic, Range } from "../../../types";
+import type { Diagnostic, Range } from "../../../model/types";
 import { ALWAYS_FSDP_DATE, resolveConfig, resolvePyVersion, type PyResolution, type PyContext } from "./context";
 import { configFunctions, evaluateConfig, type FieldValue } from "./evaluate";
 import { pyDiagnostics } from "./rules";

@@ -3,9 +3,9 @@
  * (`TrainingConfig(|)`, `ParallelismConfig(dtype=…, |)`): the fields of the dataclass table (schema.ts)
  * not yet written in that call. A bounded backward scan of the text finds the open call; nothing is parsed.
  */
-import type { CompletionItem } from "../../../completion";
-import type { ConfigDocument } from "../../../model";
-import type { Position } from "../../../types";
+import type { CompletionItem } from "../../../features/completion";
+import type { ConfigDocument } from "../../../model/document";
+import type { Position } from "../../../model/types";
 import { PY_FIELDS, SECTION_CLASSES } from "./schema";
 
 /** How far back the open constructor call is looked for. */

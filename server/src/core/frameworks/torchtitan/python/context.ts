@@ -4,11 +4,11 @@
  * parallelDims.ts, knobs.ts, eras.ts and resolve.ts exactly as a TOML file is. Every fact keeps its source.
  */
 import type { AnalysisEnv, AnalysisSettings, ParallelLayout, ResolvedPrecision, Sourced } from "../../../analysis";
-import type { Directive } from "../../../directives";
-import { directiveValue } from "../../../directives";
-import { MAX_WORLD_SIZE } from "../../../limits";
-import type { ConfigDocument, ConfigEntry, ConfigValue } from "../../../model";
-import type { DType, Range } from "../../../types";
+import type { Directive } from "../../../diagnostics/directives";
+import { directiveValue } from "../../../diagnostics/directives";
+import { MAX_WORLD_SIZE } from "../../../model/limits";
+import type { ConfigDocument, ConfigEntry, ConfigValue } from "../../../model/document";
+import type { DType, Range } from "../../../model/types";
 import { inferVersion } from "../../../workspace";
 import { ancestorDirs, displayPath, join, lineLocation } from "../../../workspace/paths";
 import { matchingNames } from "../../../workspace/listing";

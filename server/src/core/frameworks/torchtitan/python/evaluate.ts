@@ -10,7 +10,7 @@
  */
 import type { AnalysisEnv } from "../../../analysis";
 import { parsePythonModule, type PyExpr, type PyFunction, type PyModule, type PyStmt } from "../../../parse/python";
-import type { Range } from "../../../types";
+import type { Range } from "../../../model/types";
 import { dirname, join } from "../../../workspace/paths";
 import { AC_CLASSES, AC_DEFAULT, CONVERTER_CLASSES, CONVERTER_CONTAINERS, KNOWN_HELPERS, PY_FIELDS, SECTION_CLASSES, type PyFieldSpec } from "./schema";
 

@@ -5,10 +5,10 @@
  * only when every fact it rests on is written in the file, a flag or a run script and nothing in the
  * function was left unfollowed; otherwise a warning that names the assumption.
  */
-import { diag, fix } from "../../../diagnostics";
-import { isTorchDtypeKey } from "../../../dtypes";
-import type { ConfigDocument } from "../../../model";
-import type { Diagnostic, Range, Severity } from "../../../types";
+import { diag, fix } from "../../../diagnostics/build";
+import { isTorchDtypeKey } from "../../../model/dtypeNames";
+import type { ConfigDocument } from "../../../model/document";
+import type { Diagnostic, Range, Severity } from "../../../model/types";
 import { editDistance } from "../schema/index";
 import { BF16_REDUCE_DATE, type PyResolution, type PyVersion } from "./context";
 import type { FieldValue } from "./evaluate";

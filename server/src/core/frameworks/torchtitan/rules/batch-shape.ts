@@ -8,8 +8,8 @@
  *  - pp-microbatch: with PP, local_batch_size % pipeline_parallel_microbatch_size != 0 → ValueError.
  */
 import { decidedBy } from "../related";
-import { diag } from "../../../diagnostics";
-import { intValue } from "../../../model";
+import { diag } from "../../../diagnostics/build";
+import { intValue } from "../../../model/document";
 import { findLeaf as findEntry } from "../schema/facts";
 import type { TitanRule } from "../context";
 

@@ -5,7 +5,7 @@
  * matmul, so the run pays fp32 compute and memory traffic while keeping bf16's precision loss in the
  * weights and optimizer state. Warning; torchtitan does not validate the combination (#1646).
  */
-import { diag, fix } from "../../../diagnostics";
+import { diag, fix } from "../../../diagnostics/build";
 import type { TitanRule } from "../context";
 
 export const bf16StorageFp32Compute: TitanRule = {

@@ -7,11 +7,11 @@
  *  - validation-steps: validation.steps must be > 0 or -1 ("validation steps must be positive or -1").
  */
 import { decidedBy } from "../related";
-import { diag, fix } from "../../../diagnostics";
+import { diag, fix } from "../../../diagnostics/build";
 import { setKey } from "../../../edit/toml";
-import { intValue } from "../../../model";
+import { intValue } from "../../../model/document";
 import { findLeaf as findEntry } from "../schema/facts";
-import type { Diagnostic } from "../../../types";
+import type { Diagnostic } from "../../../model/types";
 import type { TitanRule } from "../context";
 
 export const keepLatestK: TitanRule = {

@@ -6,11 +6,11 @@
  *  - memory-budget-without-compile: activation_checkpoint.mode = "memory_budget" without compile →
  *    AssertionError "Memory budget mode requires model to be compiled".
  */
-import { diag, fix } from "../../../diagnostics";
+import { diag, fix } from "../../../diagnostics/build";
 import { setKey } from "../../../edit/toml";
-import type { ConfigDocument } from "../../../model";
+import type { ConfigDocument } from "../../../model/document";
 import { findLeaf as findEntry } from "../schema/facts";
-import type { Fix } from "../../../types";
+import type { Fix } from "../../../model/types";
 import type { TitanRule } from "../context";
 import { compileState } from "../schema/facts";
 

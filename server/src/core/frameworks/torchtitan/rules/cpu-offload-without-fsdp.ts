@@ -7,9 +7,9 @@
  * (train.py:579-582), so the first embedding raises a device-mismatch RuntimeError at the first step: an error
  * when the world size is known to be 1 (the central gate, core/provenance.ts, downgrades it otherwise).
  */
-import { diag } from "../../../diagnostics";
+import { diag } from "../../../diagnostics/build";
 import { decidedBy } from "../related";
-import { boolValue, findEntry } from "../../../model";
+import { boolValue, findEntry } from "../../../model/document";
 import type { TitanRule } from "../context";
 
 export const cpuOffloadWithoutFsdp: TitanRule = {

@@ -2,7 +2,7 @@
  * ddp-with-other-parallelism: replicate > 1 with neither shard nor CP, combined with TP or PP, raises
  * "DDP has not supported > 1D parallelism" (spec torchtitan.md §1.4, §3.3) in the TOML era.
  */
-import { diag, fix } from "../../../diagnostics";
+import { diag, fix } from "../../../diagnostics/build";
 import type { TitanRule } from "../context";
 import { DDP_ERROR } from "../eras";
 import { dimsAnchor, setDim, worldSizePhrase } from "../locate";

@@ -6,9 +6,9 @@
  *  - reduce-dtype-not-allowed: a TORCH_DTYPE_MAP dtype outside the knob's declared choices, e.g.
  *    mixed_precision_reduce = "bfloat16" (warning: accepted with a tyro warning, not a supported choice).
  */
-import { diag, fix } from "../../../diagnostics";
-import { DTYPE_ALIASES, isTorchDtypeKey } from "../../../dtypes";
-import type { Diagnostic, DType } from "../../../types";
+import { diag, fix } from "../../../diagnostics/build";
+import { DTYPE_ALIASES, isTorchDtypeKey } from "../../../model/dtypeNames";
+import type { Diagnostic, DType } from "../../../model/types";
 import type { KnobValue, TitanRule } from "../context";
 import { KNOB_SPECS, type KnobSpec } from "../knobs";
 import { clip, decidedBy } from "../related";

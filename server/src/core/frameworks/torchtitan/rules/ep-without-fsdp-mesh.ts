@@ -6,8 +6,8 @@
  * this rule only reports). v0.2.0 wrapped the model on a size-1 mesh and ran.
  */
 import type { ParallelLayout } from "../../../analysis";
-import { diag, fix } from "../../../diagnostics";
-import type { Fix } from "../../../types";
+import { diag, fix } from "../../../diagnostics/build";
+import type { Fix } from "../../../model/types";
 import type { TitanContext, TitanRule } from "../context";
 import { dimsAnchor, setDim, worldSizePhrase } from "../locate";
 import { decidedBy } from "../related";

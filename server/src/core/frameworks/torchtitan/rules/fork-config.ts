@@ -7,8 +7,8 @@
  * optimizer other than Adam/AdamW (torchtitan/components/optimizer.py build_optimizers); a fork that
  * defines or registers them runs fine, so neither is asserted here.
  */
-import { diag, fitMessage } from "../../../diagnostics";
-import type { Diagnostic } from "../../../types";
+import { diag, fitMessage } from "../../../diagnostics/build";
+import type { Diagnostic } from "../../../model/types";
 import type { TitanRule } from "../context";
 
 const HOW = "point Precision Lens at the fork's config source with the precisionLens.torchtitanConfigSource setting or --torchtitan-config-source PATH (its torchtitan/config/job_config.py, config_manager.py or custom config module file)";

@@ -5,7 +5,7 @@
  * engine/autocast.ts `autocastEnabled`). Information only: it is a legitimate choice, and also what the
  * no-mixed-precision quick fix writes.
  */
-import { diag } from "../../../diagnostics";
+import { diag } from "../../../diagnostics/build";
 import type { TitanRule } from "../context";
 
 export const fp32ParamDtype: TitanRule = {

@@ -5,10 +5,10 @@
  * Silent when the world size is only the run_train.sh default (source "default"): the per-GPU figure of a
  * `-1` layout then rests on a guess (a 70B preset is meant for many nodes), and a guess is no finding.
  */
-import { diag, fitMessage } from "../../../diagnostics";
+import { diag, fitMessage } from "../../../diagnostics/build";
 import { GPUS } from "../../../engine/gpus";
 import { formatBytes } from "../../../engine/dtypes";
-import { findEntry, findSection } from "../../../model";
+import { findEntry, findSection } from "../../../model/document";
 import type { TitanRule } from "../context";
 import { worldSizePhrase } from "../locate";
 

@@ -2,10 +2,10 @@
  * no-effect: settings that do nothing in the resolved layout — mixed_precision_reduce and
  * fsdp_reshard_after_forward are read only by apply_fsdp, which runs only when FSDP is enabled.
  */
-import { diag } from "../../../diagnostics";
+import { diag } from "../../../diagnostics/build";
 import { decidedBy } from "../related";
-import { findEntry } from "../../../model";
-import type { Diagnostic } from "../../../types";
+import { findEntry } from "../../../model/document";
+import type { Diagnostic } from "../../../model/types";
 import type { TitanRule } from "../context";
 
 const FSDP_ONLY: readonly (readonly [string, string, string])[] = [

@@ -3,10 +3,10 @@
  * TP-only or PP-only after `-1` resolution; in the pre-AMP eras every non-FSDP layout).
  */
 import type { ParallelLayout } from "../../../analysis";
-import { diag, fix } from "../../../diagnostics";
-import { findEntry, stringValue } from "../../../model";
+import { diag, fix } from "../../../diagnostics/build";
+import { findEntry, stringValue } from "../../../model/document";
 import { setKey } from "../../../edit/toml";
-import type { Fix } from "../../../types";
+import type { Fix } from "../../../model/types";
 import type { TitanContext, TitanRule } from "../context";
 import { WARN_TP_PP } from "../eras";
 import { KNOB_SPECS } from "../knobs";

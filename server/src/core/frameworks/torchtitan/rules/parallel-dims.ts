@@ -1,5 +1,5 @@
 /** parallel-dims-*: torchtitan's ParallelDims._validate failures, at the degree key that is wrong. */
-import { diag } from "../../../diagnostics";
+import { diag } from "../../../diagnostics/build";
 import { restingOn, type FactName } from "../../../provenance";
 import type { TitanContext, TitanRule } from "../context";
 import { dimsAnchor, worldSizePhrase } from "../locate";

@@ -4,8 +4,8 @@
  * stage per rank; looped (multi-stage) schedules at least two, so for them this is a lower bound and the
  * rule only fires when the bubble is certain. Information: it costs throughput, not correctness.
  */
-import { diag } from "../../../diagnostics";
-import { findEntry, intValue, stringValue } from "../../../model";
+import { diag } from "../../../diagnostics/build";
+import { findEntry, intValue, stringValue } from "../../../model/document";
 import type { TitanRule } from "../context";
 import { effectiveDefault, keyInfo } from "../schema/index";
 

@@ -12,9 +12,9 @@
  *  - quantize-without-compile: float8/MX grouped MM without compile (torchtitan warns; slow) (information).
  */
 import { clip, decidedBy, gpus } from "../related";
-import { diag, fix } from "../../../diagnostics";
-import type { ConfigEntry } from "../../../model";
-import type { Diagnostic } from "../../../types";
+import { diag, fix } from "../../../diagnostics/build";
+import type { ConfigEntry } from "../../../model/document";
+import type { Diagnostic } from "../../../model/types";
 import type { TitanContext, TitanRule } from "../context";
 import { GPUS, hasCudaCapability, hasRocmCapability } from "../../../engine/gpus";
 import { RELEASES } from "../versions";

@@ -7,8 +7,8 @@
  *    converters with different quantization types" (error).
  */
 import { clip, decidedBy } from "../related";
-import { diag, fix } from "../../../diagnostics";
-import type { Diagnostic } from "../../../types";
+import { diag, fix } from "../../../diagnostics/build";
+import type { Diagnostic } from "../../../model/types";
 import type { TitanRule } from "../context";
 import { converterNamesAt, converterRenameFor, isClearSuggestion, suggest } from "../schema/index";
 import { converters } from "../schema/facts";

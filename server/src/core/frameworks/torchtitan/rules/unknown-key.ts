@@ -14,10 +14,10 @@
  *  - extension-section-without-module: a table an in-repo extension module adds, while the config does
  *    not name that module (it may come from the command line).
  */
-import { detailIfLonger, diag, firstFitting, fitMessage, fix } from "../../../diagnostics";
+import { detailIfLonger, diag, firstFitting, fitMessage, fix } from "../../../diagnostics/build";
 import { moveKey, deleteEntry, renameTable, setKey, renameKey, headerPrefixOf, findEntryDeep, tomlValue } from "../../../edit/toml";
-import type { ConfigDocument, ConfigEntry, ConfigSection } from "../../../model";
-import type { Diagnostic, Fix, Range, Severity, TextEdit } from "../../../types";
+import type { ConfigDocument, ConfigEntry, ConfigSection } from "../../../model/document";
+import type { Diagnostic, Fix, Range, Severity, TextEdit } from "../../../model/types";
 import type { TitanContext, TitanRule } from "../context";
 import type { ForkEvidence } from "../fork";
 import { converterNamesAt, extensionsDefining, isClearSuggestion, keyInfo, keysAt, keysOfTable, olderNameAt, renameFor, sectionsOf, suggest, type ExtensionModule, type RenameResult } from "../schema/index";

@@ -8,9 +8,9 @@
  *    an invalid selective_ac_option, an empty context_parallel_load_balancer.
  * The precision dtype knobs and the parallel degrees are checked by their own rules and skipped here.
  */
-import { detailIfLonger, diag, firstFitting, fitMessage, fix } from "../../../diagnostics";
-import type { ConfigEntry, ConfigValue } from "../../../model";
-import type { Diagnostic, Fix } from "../../../types";
+import { detailIfLonger, diag, firstFitting, fitMessage, fix } from "../../../diagnostics/build";
+import type { ConfigEntry, ConfigValue } from "../../../model/document";
+import type { Diagnostic, Fix } from "../../../model/types";
 import type { TitanContext, TitanRule } from "../context";
 import { choicesAt, isClearSuggestion, keyInfo, suggest, PARALLEL_DEGREE_KEYS, PRECISION_VALUE_KEYS, type KeySpec } from "../schema/index";
 import { leafEntries, markSafe, schemaView } from "../schema/view";

@@ -2,7 +2,7 @@
  * Era-aware reads of the config for the cross-field rules: is the model compiled, which converters are
  * on, where the float8/MX tables live at a date.
  */
-import type { ConfigDocument, ConfigEntry } from "../../../model";
+import type { ConfigDocument, ConfigEntry } from "../../../model/document";
 import { findEntryDeep } from "../../../edit/toml";
 import { CONVERTER_RENAMES } from "./data";
 import { converterNamesAt } from "./index";

@@ -4,7 +4,7 @@
  * hovers (those come first on the precision keys).
  */
 import type { HoverTarget } from "../../../analysis";
-import type { ConfigDocument } from "../../../model";
+import type { ConfigDocument } from "../../../model/document";
 import { CONVERTER_DOCS, type ExtensionModule, type KeySpec } from "./data";
 import { choicesAt, converterNamesAt, dateOf, effectiveDefault, keyInfo, renameFor, sinceLabel, type When } from "./index";
 import { leafEntries, schemaView } from "./view";

@@ -2,9 +2,9 @@
  * The schema as it applies to one document: target date, the extension modules the document names, and
  * its leaf entries (inline tables flattened). Shared by the schema rules, completion and hover.
  */
-import type { ConfigDocument, ConfigEntry } from "../../../model";
-import { findEntry, stringValue } from "../../../model";
-import type { Diagnostic, Fix } from "../../../types";
+import type { ConfigDocument, ConfigEntry } from "../../../model/document";
+import { findEntry, stringValue } from "../../../model/document";
+import type { Diagnostic, Fix } from "../../../model/types";
 import { dateOf, extensionByModule, rejectsUnknownKeys, type ExtensionModule, type When } from "./index";
 
 export interface SchemaView {

@@ -1,5 +1,5 @@
 /** torchtune/TT3: `dtype: bf16` in training is pure bf16 (no fp32 master copy); a warning on long/high-lr runs. */
-import { pureBf16Risk } from "../../../pureLowPrecision";
+import { pureBf16Risk } from "../../common/pureLowPrecision";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";
 import type { FrameworkRule } from "../../common/rule";

@@ -1,5 +1,5 @@
 /** torchtune/TT8: a bitsandbytes optimizer in a distributed config (single-device only; fails under FSDP2). */
-import { fitMessage } from "../../../diagnostics";
+import { fitMessage } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";
 import type { FrameworkRule } from "../../common/rule";

@@ -7,7 +7,7 @@
  * TrainingArguments side rests on a version-dependent default (TRL's `bf16`) or TRL's own defaults. The
  * diagnostic points at the DeepSpeed entry through relatedInformation.
  */
-import type { ConfigEntry } from "../../../model";
+import type { ConfigEntry } from "../../../model/document";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";
 import { relateLast } from "../../common/related";

@@ -7,13 +7,13 @@
  * is applied. Rules set it with `markSafe(d)` (torchtitan/schema/view.ts): moved and renamed keys, a
  * typo with one clear suggestion, a stale converter name, a removed key whose value was off.
  */
-import type { AnalysisEnv, AnalysisSettings } from "./analysis";
-import { NO_ENV } from "./analysis";
-import { analyzeDocument } from "./analyze";
-import { applyEdits } from "./diagnostics";
-import { LineIndex } from "./text";
-import { safeFixOf, SAFE_FIX_FACT } from "./frameworks/torchtitan/schema/view";
-import type { Diagnostic } from "./types";
+import type { AnalysisEnv, AnalysisSettings } from "../analysis";
+import { NO_ENV } from "../analysis";
+import { analyzeDocument } from "../analyze";
+import { applyEdits } from "../diagnostics/build";
+import { LineIndex } from "../model/lineIndex";
+import { safeFixOf, SAFE_FIX_FACT } from "../frameworks/torchtitan/schema/view";
+import type { Diagnostic } from "../model/types";
 
 export { SAFE_FIX_FACT };
 

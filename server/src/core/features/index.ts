@@ -1,14 +1,14 @@
 /**
  * Editor features over an AnalysisResult, as plain data (the server converts to LSP objects 1:1).
  */
-import type { AnalysisResult } from "./analysis";
+import type { AnalysisResult } from "../analysis";
 import { complete, type CompletionItem } from "./completion";
-import { formatBytes, overCapacity } from "./engine";
+import { formatBytes, overCapacity } from "../engine";
 import { diagnosticMarkdown } from "./explain";
-import { parseVersion } from "./frameworks/torchtitan/versions";
-import { pythonCompletions } from "./frameworks/torchtitan/python/completion";
-import { containsPosition } from "./text";
-import type { Diagnostic, Fix, Position, Range } from "./types";
+import { parseVersion } from "../frameworks/torchtitan/versions";
+import { pythonCompletions } from "../frameworks/torchtitan/python/completion";
+import { containsPosition } from "../model/lineIndex";
+import type { Diagnostic, Fix, Position, Range } from "../model/types";
 
 export function hoverAt(result: AnalysisResult, position: Position): { markdown: string; range: Range } | undefined {
   // A file that was not analysed (too large, binary, nested too deep) says why: anywhere in a file that

@@ -2,7 +2,7 @@
  * The format-neutral config model. TOML, YAML and JSON front ends all produce a `ConfigDocument`; rules,
  * hovers and the precision engine read only this. Every key and value keeps its source range.
  */
-import type { LineIndex } from "./text";
+import type { LineIndex } from "./lineIndex";
 import type { Range } from "./types";
 
 export type ConfigFormat = "toml" | "yaml" | "json" | "python";

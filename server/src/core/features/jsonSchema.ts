@@ -10,9 +10,9 @@
  *   included, marked in their description: JSON Schema cannot tie them to the module name the way the
  *   language server does.
  */
-import { RELEASES, type Release } from "./frameworks/torchtitan/versions";
-import { EXTENSIONS, KEYS, type KeySpec } from "./frameworks/torchtitan/schema/data";
-import { choicesAt, converterNamesAt, dateOf, effectiveDefault, keysAt, rejectsUnknownKeys, sinceLabel } from "./frameworks/torchtitan/schema/index";
+import { RELEASES, type Release } from "../frameworks/torchtitan/versions";
+import { EXTENSIONS, KEYS, type KeySpec } from "../frameworks/torchtitan/schema/data";
+import { choicesAt, converterNamesAt, dateOf, effectiveDefault, keysAt, rejectsUnknownKeys, sinceLabel } from "../frameworks/torchtitan/schema/index";
 
 type Json = Record<string, unknown>;
 

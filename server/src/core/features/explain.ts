@@ -2,8 +2,8 @@
  * Where a diagnostic's long explanation goes once its message is one short sentence: the hover over the
  * diagnostic's range and the precision report. The same Markdown block serves both, and links the code's page.
  */
-import { codeHref } from "./codes";
-import type { Diagnostic } from "./types";
+import { codeHref } from "../diagnostics/codes";
+import type { Diagnostic } from "../model/types";
 
 /**
  * `**code**` (linked to its page), the message, then the long explanation when there is one, then the related

@@ -6,13 +6,13 @@
  * Plain data: the server maps these onto LSP CompletionItems (kind section → Module, key → Property,
  * value → Value/EnumMember; documentation is Markdown; `textEdit` replaces `range` with `insertText`).
  */
-import type { ConfigDocument } from "./model";
-import type { Position, Range } from "./types";
-import { CONVERTER_DOCS, type ExtensionModule } from "./frameworks/torchtitan/schema/data";
-import { choicesAt, converterNamesAt, effectiveDefault, extensionOf, keyInfo, keysAt, keysOfTable, sectionsOf, type When } from "./frameworks/torchtitan/schema/index";
-import { defaultText, specMarkdown, typeLabel } from "./frameworks/torchtitan/schema/hover";
-import { leafEntries, schemaView } from "./frameworks/torchtitan/schema/view";
-import { tomlValue } from "./edit/toml";
+import type { ConfigDocument } from "../model/document";
+import type { Position, Range } from "../model/types";
+import { CONVERTER_DOCS, type ExtensionModule } from "../frameworks/torchtitan/schema/data";
+import { choicesAt, converterNamesAt, effectiveDefault, extensionOf, keyInfo, keysAt, keysOfTable, sectionsOf, type When } from "../frameworks/torchtitan/schema/index";
+import { defaultText, specMarkdown, typeLabel } from "../frameworks/torchtitan/schema/hover";
+import { leafEntries, schemaView } from "../frameworks/torchtitan/schema/view";
+import { tomlValue } from "../edit/toml";
 
 export type CompletionKind = "section" | "key" | "value";
 

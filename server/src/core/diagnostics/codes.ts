@@ -10,7 +10,7 @@
  * framework analysers emit `<framework>/<CODE>` through `diagnostics(ns).add`. test/diagnostic-codes.test.ts
  * ties both to this table (every declared or emitted code is here, every code here has its page).
  */
-import type { Diagnostic } from "./types";
+import type { Diagnostic } from "../model/types";
 
 export type CodeTag = "unnecessary" | "deprecated";
 

@@ -1,5 +1,5 @@
-import type { ConfigDocument } from "./model";
-import { DIAGNOSTIC_SOURCE, type Diagnostic, type DiagnosticData, type Fix, type Range, type RelatedInformation, type Severity, type TextEdit } from "./types";
+import type { ConfigDocument } from "../model/document";
+import { DIAGNOSTIC_SOURCE, type Diagnostic, type DiagnosticData, type Fix, type Range, type RelatedInformation, type Severity, type TextEdit } from "../model/types";
 
 /** What a rule may add beyond the short message: the long explanation and what decided the diagnostic. */
 export interface DiagExtra {

@@ -12,10 +12,10 @@
  * `all` (or `*`) as a code matches every code. Codes are separated by commas and/or spaces. A `disable`
  * that suppresses nothing gets an `unused-suppression` hint (faded), so stale comments get noticed.
  */
-import { diag, fitMessage } from "./diagnostics";
+import { diag, fitMessage } from "./build";
 import { parseDirectives } from "./directives";
-import type { ConfigDocument } from "./model";
-import type { Diagnostic, Range } from "./types";
+import type { ConfigDocument } from "../model/document";
+import type { Diagnostic, Range } from "../model/types";
 
 export const UNUSED_SUPPRESSION = "unused-suppression";
 

@@ -3,8 +3,8 @@
  * as `off`). The one parser of this syntax: analysis settings (world-size, torchtitan-version, framework,
  * off) and suppressions (disable, disable-file) all read its output.
  */
-import type { ConfigComment } from "./model";
-import type { Range } from "./types";
+import type { ConfigComment } from "../model/document";
+import type { Range } from "../model/types";
 
 export interface Directive {
   key: string;

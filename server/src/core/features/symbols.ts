@@ -3,9 +3,9 @@
  * YAML and JSON symbols follow the document's own nesting (a key belongs to the mapping it is written in). Plain data; the server maps kinds to
  * LSP SymbolKind (table → Namespace, key → Property) and FoldingRangeKind (region / comment).
  */
-import type { ConfigDocument } from "./model";
-import type { Range } from "./types";
-import { headerPrefixOf } from "./edit/toml";
+import type { ConfigDocument } from "../model/document";
+import type { Range } from "../model/types";
+import { headerPrefixOf } from "../edit/toml";
 
 export interface DocSymbol {
   name: string;
