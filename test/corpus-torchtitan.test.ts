@@ -8,7 +8,7 @@ import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { analyzeDocument } from "../server/src/core/analyze";
-import { CORPUS, CORPUS_SKIP, corpusAvailable, listFiles } from "./support/corpus";
+import { CORPUS, listFiles, corpusSkip } from "./support/corpus";
 
 const V022 = join(CORPUS, "torchtitan/v0.2.2");
 
@@ -24,7 +24,7 @@ const EXPECTED: Record<string, { 8: string; 64: string; layout8?: string }> = {
 /** Every other preset has dp_shard = -1 and no TP/PP: FSDP over all ranks. */
 const DEFAULT = { 8: "fully_shard", 64: "fully_shard", layout8: "FSDP" } as const;
 
-describe("torchtitan v0.2.2 presets from the corpus", { skip: corpusAvailable("torchtitan/v0.2.2") ? false : CORPUS_SKIP }, () => {
+describe("torchtitan v0.2.2 presets from the corpus", { skip: corpusSkip("torchtitan/v0.2.2") }, () => {
   const files = listFiles(V022, [".toml"]);
   it("finds the presets", () => {
     assert.ok(files.length >= 20, `only ${files.length} TOML files under ${V022}`);

@@ -27,7 +27,7 @@ import { NO_ENV } from "../server/src/core/analysis";
 import { analyzeDocument } from "../server/src/core/analyze";
 import { keysAt } from "../server/src/core/frameworks/torchtitan/schema/index";
 import { parseVersion } from "../server/src/core/frameworks/torchtitan/versions";
-import { CORPUS, CORPUS_SKIP, corpusAvailable } from "./support/corpus";
+import { CORPUS, corpusAvailable, corpusSkip } from "./support/corpus";
 
 const WILD = join(CORPUS, "wild/torchtitan");
 const DECOYS = join(CORPUS, "wild/decoys");
@@ -121,7 +121,7 @@ function analyzeFile(path: string) {
   return analyzeDocument(pathToFileURL(path).href, readFileSync(path, "utf8"), {}, NO_ENV);
 }
 
-describe("wild torchtitan configs (forks and downstream repositories)", { skip: corpusAvailable("wild/torchtitan") ? false : CORPUS_SKIP }, () => {
+describe("wild torchtitan configs (forks and downstream repositories)", { skip: corpusSkip("wild/torchtitan") }, () => {
   const files = corpusAvailable("wild/torchtitan") ? readdirSync(WILD).filter((n) => n.endsWith(".toml")).sort() : [];
 
   it("every file of the folder has a pinned case", () => {
@@ -163,7 +163,7 @@ describe("wild torchtitan configs (forks and downstream repositories)", { skip: 
   }
 });
 
-describe("wild decoys: TOML files that are not training configs", { skip: corpusAvailable("wild/decoys") ? false : CORPUS_SKIP }, () => {
+describe("wild decoys: TOML files that are not training configs", { skip: corpusSkip("wild/decoys") }, () => {
   const files = corpusAvailable("wild/decoys") ? readdirSync(DECOYS).filter((n) => n.endsWith(".toml")).sort() : [];
   it("the folder has TOML decoys", () => assert.ok(files.length >= 1));
   for (const name of files) {

@@ -15,7 +15,7 @@ import { describe, it } from "node:test";
 import type { AnalysisEnv } from "../server/src/core/analysis";
 import { analyzeDocument } from "../server/src/core/analyze";
 import { nodeEnv } from "../server/src/host/nodeEnv";
-import { CORPUS, CORPUS_SKIP, corpusAvailable, listFiles } from "./support/corpus";
+import { CORPUS, listFiles, corpusSkip } from "./support/corpus";
 
 const FOLDERS: Record<string, string[]> = {
   torchtune: ["torchtune"],
@@ -137,7 +137,7 @@ function env(path: string): AnalysisEnv {
   return nodeEnv(path, []);
 }
 
-describe("real configs (../shared/corpus)", { skip: corpusAvailable() ? false : CORPUS_SKIP }, () => {
+describe("real configs (../shared/corpus)", { skip: corpusSkip() }, () => {
   for (const folder of Object.keys(FOLDERS)) {
     it(`${folder}: every YAML/JSON file is detected and produces exactly the predicted diagnostics`, () => {
       const dir = join(CORPUS, folder);

@@ -19,7 +19,7 @@ import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
 import { headline } from "../server/src/core/features/index";
 import { nodeEnv } from "../server/src/host/nodeEnv";
-import { CORPUS } from "./support/corpus";
+import { CORPUS, corpusSkip } from "./support/corpus";
 
 const WILD = join(CORPUS, "wild");
 const FOLDERS = ["accelerate", "axolotl", "deepspeed", "lightning", "torchtune", "decoys"];
@@ -155,7 +155,7 @@ function analyzeWild(rel: string) {
   return analyzeDocument(`file://${p}`, readFileSync(p, "utf8"), {}, nodeEnv(p, []));
 }
 
-describe("real configs from other projects (../shared/corpus/wild): YAML/JSON frameworks", { skip: existsSync(WILD) ? false : `../shared/corpus/wild is absent (expected at ${WILD}); wild corpus tests skipped` }, () => {
+describe("real configs from other projects (../shared/corpus/wild): YAML/JSON frameworks", { skip: corpusSkip("wild") }, () => {
   it("every YAML/JSON file in the framework folders and the decoys has a pinned expectation", () => {
     assert.deepEqual([...wildFiles()].sort(), Object.keys(EXPECTED).filter((k) => existsSync(join(WILD, k))).sort());
   });

@@ -3,13 +3,14 @@
  * `check` never reads them, in any format; the editor features and `explain` still get the same content.
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { runCli } from "../server/src/cliMain";
 import { analyzeDocument } from "../server/src/core/analyze";
 import { lazyComputations } from "../server/src/core/model/lazy";
+import { corpusSkip } from "./support/corpus";
 
 const ROOT = join(import.meta.dirname, "..");
 const EXAMPLES = join(ROOT, "examples");
@@ -47,7 +48,7 @@ test("reading hovers builds them once, on request, with the precision summary", 
 });
 
 const CORPUS = join(ROOT, "..", "shared", "corpus");
-test("check over the corpus (every framework, YAML and JSON included) builds no hover", { skip: existsSync(CORPUS) ? false : `no corpus at ${CORPUS}` }, () => {
+test("check over the corpus (every framework, YAML and JSON included) builds no hover", { skip: corpusSkip() }, () => {
   const before = snapshot();
   let out = "";
   runCli(["check", "--format", "json", CORPUS], { stdout: (s) => void (out += s), stderr: () => undefined, cwd: ROOT });

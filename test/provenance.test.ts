@@ -23,7 +23,7 @@ import { TORCHTUNE_RULES } from "../server/src/core/frameworks/torchtune/rules/i
 import { RELEASES } from "../server/src/core/frameworks/torchtitan/versions";
 import { assumption, FACT_KINDS, gateDiagnostics, isKnown, restingOn, type FactName } from "../server/src/core/provenance";
 import type { Diagnostic } from "../server/src/core/model/types";
-import { CORPUS, corpusAvailable, listFiles } from "./support/corpus";
+import { CORPUS, corpusSkip, listFiles } from "./support/corpus";
 import { checkDiagnostics } from "./support/fixture";
 
 const REGISTRIES: Record<string, readonly { codes: readonly string[]; restsOn: readonly FactName[]; onAssumed?: string }[]> = {
@@ -210,7 +210,7 @@ describe("property: an input whose deciding fact is a default never yields an er
     assert.deepEqual(bad, []);
   });
 
-  it("../shared/corpus", { skip: corpusAvailable() ? false : "../shared/corpus is absent; the corpus half of the property is skipped" }, () => {
+  it("../shared/corpus", { skip: corpusSkip() }, () => {
     const bad = fileInputs(CORPUS).flatMap((i) => decidedByAssumption(i.uri, i.text));
     assert.deepEqual(bad, []);
   });
@@ -331,7 +331,7 @@ expert_parallel_degree = 8
   });
 });
 
-describe("torchtitan's own presets (../shared/corpus/torchtitan), checked with no option", { skip: corpusAvailable("torchtitan") ? false : "../shared/corpus/torchtitan is absent; the presets check is skipped" }, () => {
+describe("torchtitan's own presets (../shared/corpus/torchtitan), checked with no option", { skip: corpusSkip("torchtitan") }, () => {
   it("no error, and no TP-only / no-mixed-precision warning where the file states its size", () => {
     const files = listFiles(join(CORPUS, "torchtitan"), [".toml"]);
     const bad: string[] = [];

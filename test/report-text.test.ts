@@ -15,7 +15,7 @@ import { analyzeDocument } from "../server/src/core/analyze";
 import { buildReportView, renderReportHtml } from "../server/src/core/report";
 import { nodeEnv } from "../server/src/host/nodeEnv";
 import { runCliCaptured } from "./support/cli";
-import { CORPUS, CORPUS_SKIP, corpusAvailable, listFiles } from "./support/corpus";
+import { CORPUS, listFiles, corpusSkip } from "./support/corpus";
 
 const ROOT = resolve(__dirname, "..");
 const EXTS = [".toml", ".yaml", ".yml", ".json"];
@@ -67,7 +67,7 @@ describe("the text report", () => {
     assert.deepEqual(examples.flatMap(foreignProblems), []);
   });
 
-  it("the torchtune 8B LoRA config from the corpus: no figure for the reference model", { skip: corpusAvailable("torchtune") ? false : CORPUS_SKIP }, () => {
+  it("the torchtune 8B LoRA config from the corpus: no figure for the reference model", { skip: corpusSkip("torchtune") }, () => {
     const f = join(CORPUS, "torchtune/recipes/configs/llama3_1/8B_lora.yaml");
     const { out, code } = runCliCaptured(["explain", f], ROOT);
     assert.equal(code, 0);
@@ -76,7 +76,7 @@ describe("the text report", () => {
     assert.match(out, /No memory or throughput estimate: the model's sizes are not known\./);
   });
 
-  it("the whole corpus: the same for every YAML/JSON framework", { skip: corpusAvailable() ? false : CORPUS_SKIP }, () => {
+  it("the whole corpus: the same for every YAML/JSON framework", { skip: corpusSkip() }, () => {
     const files = listFiles(CORPUS, EXTS).filter((f) => !f.includes("/broken/"));
     assert.deepEqual(files.flatMap(foreignProblems).slice(0, 10), []);
   });

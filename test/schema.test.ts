@@ -26,7 +26,7 @@ import {
 } from "../server/src/core/frameworks/torchtitan/schema/index";
 import { SCHEMA_RULE_CODES } from "../server/src/core/frameworks/torchtitan/schema/rules";
 import type { Release } from "../server/src/core/frameworks/torchtitan/versions";
-import { CORPUS, CORPUS_SKIP, corpusAvailable, listFiles } from "./support/corpus";
+import { CORPUS, listFiles, corpusSkip } from "./support/corpus";
 
 describe("schema data", () => {
   it("has the 149 leaf keys of v0.2.2 (spec §4.2)", () => {
@@ -99,7 +99,6 @@ describe("schema data", () => {
 });
 
 const ALL = join(CORPUS, "torchtitan");
-const hasCorpus = corpusAvailable("torchtitan");
 
 /** Errors the spec predicts in the real configs: the stale converter name (§2.3), 17bx128e on 8 GPUs (§5.2). */
 function predicted(rel: string, code: string): boolean {
@@ -109,7 +108,7 @@ function predicted(rel: string, code: string): boolean {
   return false;
 }
 
-describe("the corpus against its own release", { skip: hasCorpus ? false : CORPUS_SKIP }, () => {
+describe("the corpus against its own release", { skip: corpusSkip("torchtitan") }, () => {
   const files = listFiles(ALL, [".toml"]);
   it("finds the configs", () => assert.ok(files.length >= 50, `${files.length}`));
   for (const f of files) {
@@ -148,7 +147,7 @@ const PRESETS_V010 = [
   "experiments/llama4/train_configs/llama4_17bx128e.toml",
 ];
 
-describe("v0.1.0 presets checked as v0.2.2", { skip: corpusAvailable("torchtitan/v0.1.0") ? false : CORPUS_SKIP }, () => {
+describe("v0.1.0 presets checked as v0.2.2", { skip: corpusSkip("torchtitan/v0.1.0") }, () => {
   const settings = { torchtitanVersion: "v0.2.2", worldSize: 128 };
   for (const p of PRESETS_V010) {
     it(`${p}: moved-key diagnostics whose fixes give a file that passes as v0.2.2`, () => {
@@ -196,7 +195,7 @@ describe("JSON Schema export", () => {
     assert.equal(validate({ training: { seq_len: 1024 }, model: { converters: ["quantize.linear.float8"] } }), true);
   });
 
-  describe("validates the corpus with ajv", { skip: hasCorpus ? false : CORPUS_SKIP }, () => {
+  describe("validates the corpus with ajv", { skip: corpusSkip("torchtitan") }, () => {
     for (const release of ["v0.1.0", "v0.2.0", "v0.2.2"] as Release[]) {
       it(`every ${release} config passes the ${release} schema, except the stale converter name`, () => {
         const validate = new Ajv({ strict: true, allErrors: true }).compile(torchtitanJsonSchema(release));

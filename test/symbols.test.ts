@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { parseDocument } from "../server/src/core/analyze";
 import { documentSymbols, type DocSymbol } from "../server/src/core/features/symbols";
 import type { ConfigFormat } from "../server/src/core/model/document";
-import { CORPUS, CORPUS_SKIP, corpusAvailable, listFiles } from "./support/corpus";
+import { CORPUS, listFiles, corpusSkip } from "./support/corpus";
 
 const EXTS: Record<string, ConfigFormat> = { ".toml": "toml", ".yaml": "yaml", ".yml": "yaml", ".json": "json" };
 const formatOf = (f: string): ConfigFormat | undefined => EXTS[Object.keys(EXTS).find((e) => f.endsWith(e)) ?? ""];
@@ -107,7 +107,7 @@ describe("document symbols follow the format's nesting", () => {
     assert.deepEqual(found, []);
   });
 
-  it("every corpus file: no empty name, every key under its own parent", { skip: corpusAvailable() ? false : CORPUS_SKIP }, () => {
+  it("every corpus file: no empty name, every key under its own parent", { skip: corpusSkip() }, () => {
     const files = listFiles(CORPUS, Object.keys(EXTS)).filter((f) => !f.includes(join("corpus", "broken")));
     assert.ok(files.length >= 50, `corpus files found: ${files.length}`);
     const found = files.flatMap((f) => problems(f, readFileSync(f, "utf8"), formatOf(f)!));

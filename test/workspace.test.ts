@@ -10,6 +10,7 @@ import { parseTomlDocument } from "../server/src/core/parse/toml";
 import { parseVersion } from "../server/src/core/frameworks/torchtitan/versions";
 import { findPin, inferVersion, inferWorldSize, interpretPin, KEY_EVIDENCE, versionForWindow } from "../server/src/core/workspace";
 import { fakeEnv as memoryEnv } from "./support/fakeEnv";
+import { corpusSkip } from "./support/corpus";
 
 const fakeEnv = (files: Record<string, string>, documentPath?: string, roots: string[] = ["/ws"]) => memoryEnv(files, documentPath, roots);
 
@@ -188,7 +189,7 @@ describe("inferWorldSize", () => {
 
 const CORPUS = new URL("../../shared/corpus/torchtitan/", import.meta.url).pathname;
 
-describe("corpus (../shared/corpus, read-only)", { skip: existsSync(CORPUS) ? false : "../shared/corpus is not present in this checkout" }, () => {
+describe("corpus (../shared/corpus, read-only)", { skip: corpusSkip("torchtitan") }, () => {
   const realEnv = (documentPath: string, root: string): AnalysisEnv => ({
     readFile: (p) => (existsSync(p) ? readFileSync(p, "utf8") : undefined),
     listDir: (p) => (existsSync(p) ? readdirSync(p) : []),
