@@ -171,8 +171,9 @@ describe("Precision Lens in VS Code (code-server 4.100.3, chromium)", { skip }, 
       await page.keyboard.press("Escape");
       const key = token("tensor_parallel_degree");
       await key.hover();
-      // The server's hover section (not just the diagnostic's message, which VS Code also shows in the hover).
-      const hover = page.locator(".monaco-hover:not(.hidden)", { hasText: "TP-only on 8 GPUs" }).first();
+      // The server's hover section, by its own header (the diagnostic's message, which VS Code shows first in
+      // the same hover, also names "TP-only on 8 GPUs": waiting on that alone raced the server's answer).
+      const hover = page.locator(".monaco-hover:not(.hidden)", { hasText: "Precision Lens · torchtitan" }).first();
       await hover.waitFor();
       const text = await hover.innerText();
       assert.match(text, /Precision Lens · torchtitan v0\.2\.2/);
@@ -182,20 +183,41 @@ describe("Precision Lens in VS Code (code-server 4.100.3, chromium)", { skip }, 
     });
   });
 
-  test("the language status item names framework, torchtitan version and world size", async () => {
+  test("the language status item names framework, torchtitan version and world size; its popup fits a 1400 px window", async () => {
     await step("language-status", async () => {
+      // A full-HD-like window (issue #20: the popup ran off the right edge at 1400 px).
+      const WIDTH = 1400;
+      const HEIGHT = 800;
+      await page.setViewportSize({ width: WIDTH, height: HEIGHT });
       await page.mouse.move(640, 10);
       const entry = page.locator('[id="status.languageStatus"]');
       await entry.waitFor();
       await entry.hover();
       const item = (text) => page.locator(".hover-language-status", { hasText: text }).first();
       await item("torchtitan").waitFor();
+      await item("world size").waitFor();
       const all = (await page.locator(".hover-language-status").allInnerTexts()).join("\n");
       assert.match(all, /torchtitan · TP-only/, all);
       assert.match(all, /torchtitan v0\.2\.2/, all);
       assert.match(all, /world size 8/, all);
-      await screenshot("language-status", { x: 600, y: 690, width: 680, height: 110 });
+      // The popup (VS Code's hover box around the rows) lies inside the window, and nothing in it is clipped
+      // (the box hides what overflows its 700 px maximum width).
+      const popup = page.locator(".workbench-hover", { has: page.locator(".hover-language-status") }).first();
+      await fullyShown(popup);
+      const box = await popup.boundingBox();
+      assert.ok(box, "the language status popup has a box");
+      const inside = { left: box.x >= 0, right: box.x + box.width <= WIDTH, top: box.y >= 0, bottom: box.y + box.height <= HEIGHT };
+      assert.deepEqual(inside, { left: true, right: true, top: true, bottom: true }, `popup ${JSON.stringify(box)} in a ${WIDTH}x${HEIGHT} window`);
+      const clipped = await popup.evaluate((el) =>
+        [el, ...el.querySelectorAll("*")].filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== "visible").map((e) => `${e.className}: ${e.scrollWidth} > ${e.clientWidth}`),
+      );
+      assert.deepEqual(clipped, [], "rows wider than the popup are cut");
+      const rows = await page.locator(".hover-language-status").evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right));
+      for (const right of rows) assert.ok(right <= box.x + box.width + 0.5, `a row ends at ${right}, past the popup's ${box.x + box.width}`);
+      const clip = { x: Math.max(0, box.x - 8), y: Math.max(0, box.y - 8), width: Math.min(WIDTH, box.x + box.width + 8) - Math.max(0, box.x - 8), height: HEIGHT - Math.max(0, box.y - 8) };
+      await screenshot("language-status", clip);
       await page.mouse.move(640, 10);
+      await page.setViewportSize({ width: 1280, height: 800 });
     });
   });
 

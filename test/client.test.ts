@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { applyLineEdit, directiveEdit, supportsDirectiveComments } from "../client/src/directiveEdit";
 import { parseWorldSize } from "../client/src/settings";
-import { sourceLabel, statusTexts } from "../client/src/statusText";
+import { sourceLabel, STATUS_LINKS, STATUS_ROW_CHARS, statusTexts } from "../client/src/statusText";
 
 const apply = (text: string, key: "world-size" | "torchtitan-version", value: string | null) => {
   const e = directiveEdit(text, key, value);
@@ -61,15 +61,48 @@ test("language status texts name framework, layout, version and world size with 
     worldSize: { value: 16, source: "directive", detail: "world-size=16" },
   });
   assert.equal(t.framework.text, "$(symbol-numeric) torchtitan · TP-only");
-  assert.equal(t.framework.detail, "TP-only on 8 GPUs: no mixed precision (float32 compute)");
-  assert.deepEqual(t.version, { text: "torchtitan v0.2.2", detail: "default: no version evidence found" });
-  assert.deepEqual(t.worldSize, { text: "world size 16", detail: "# precision-lens comment in this file: world-size=16" });
+  // The layout is in the text and the world size has its own row: the verdict is the detail.
+  assert.deepEqual(t.framework, { text: "$(symbol-numeric) torchtitan · TP-only", detail: "no mixed precision (float32 compute)", full: "TP-only on 8 GPUs: no mixed precision (float32 compute)" });
+  assert.deepEqual(t.version, { text: "torchtitan v0.2.2", detail: "default: no version evidence found", full: "default: no version evidence found" });
+  assert.deepEqual(t.worldSize, { text: "world size 16", detail: "# precision-lens comment: world-size=16", full: "# precision-lens comment: world-size=16" });
   const other = statusTexts({ framework: "torchtune", frameworkReason: "recipe keys" });
   assert.equal(other.framework.text, "$(symbol-numeric) torchtune");
   assert.equal(other.framework.detail, "recipe keys");
   assert.equal(other.version, undefined);
   assert.equal(sourceLabel("workspace-pin"), "pinned in the workspace");
   assert.equal(sourceLabel("something-new"), "something-new");
+});
+
+test("language status rows fit the popup: every row's text, detail and link within STATUS_ROW_CHARS (issue #20)", () => {
+  const row = (x: { text: string; detail: string }, link: string) => `${x.text.replace(/\$\([^)]*\)\s*/g, "")} – ${x.detail}${link}`.length;
+  // The seed case, whose version row was 100 characters and ran off the window at 1400 px.
+  const seed = statusTexts({
+    framework: "torchtitan",
+    frameworkReason: "torchtitan tables",
+    layoutName: "TP-only",
+    headline: "TP-only on 8 GPUs: no mixed precision (float32 compute)",
+    version: { value: "v0.2.2", source: "workspace-pin", detail: "torchtitan 0.2.2 pinned in pyproject.toml" },
+    worldSize: { value: 8, source: "default", detail: "run_train.sh default (NGPU=8)" },
+  });
+  assert.equal(seed.version!.detail, "pinned in pyproject.toml");
+  assert.equal(seed.version!.full, "pinned in the workspace: torchtitan 0.2.2 pinned in pyproject.toml");
+  assert.equal(seed.worldSize!.detail, "default: run_train.sh default (NGPU=8)");
+  // Long texts are cut at a word, with the whole text kept for the tooltip.
+  const long = statusTexts({
+    framework: "deepspeed",
+    frameworkReason: "zero_optimization",
+    layoutName: "ZeRO-3 + offload",
+    headline: "ZeRO-3 with optimizer and parameter offload to CPU and NVMe on 64 GPUs with a bf16 communication data type",
+    worldSize: { value: 64, source: "linked-config", detail: "hostfile ../../cluster/hostfiles/a-very-long-name-of-a-hostfile-for-this-run lists 8 hosts of 8 slots" },
+  });
+  for (const [x, link] of [[seed.framework, STATUS_LINKS.framework], [seed.version!, STATUS_LINKS.version], [seed.worldSize!, STATUS_LINKS.worldSize], [long.framework, STATUS_LINKS.framework], [long.worldSize!, STATUS_LINKS.worldSize]] as const) {
+    assert.ok(row(x, link) <= STATUS_ROW_CHARS, `${row(x, link)} characters: ${x.text} – ${x.detail}`);
+  }
+  assert.equal(long.framework.detail, "ZeRO-3 with optimizer and…");
+  assert.equal(long.framework.full, "ZeRO-3 with optimizer and parameter offload to CPU and NVMe on 64 GPUs with a bf16 communication data type");
+  // A detail too long for the row leaves the source's label, the whole of it in the tooltip.
+  assert.equal(long.worldSize!.detail, "linked config");
+  assert.match(long.worldSize!.full, /^linked config: hostfile .* lists 8 hosts of 8 slots$/);
 });
 
 test("report page messages: what-if cells and the Markdown link pass, anything else is dropped", async () => {

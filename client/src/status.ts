@@ -6,7 +6,7 @@
  */
 import * as vscode from "vscode";
 import type { SummaryResult } from "../../server/src/protocol";
-import { statusTexts } from "./statusText";
+import { STATUS_LINKS, statusTexts } from "./statusText";
 
 /** Glob-escapes a file name for a RelativePattern. */
 function globEscape(name: string): string {
@@ -84,18 +84,18 @@ export class PrecisionStatus implements vscode.Disposable {
     this.framework.text = t.framework.text;
     this.framework.detail = t.framework.detail;
     this.framework.severity = vscode.LanguageStatusSeverity.Information;
-    this.framework.command = { title: "Open Report", command: "precisionLens.openReport", arguments: [uri] };
-    this.framework.accessibilityInformation = { label: `Precision Lens: ${t.framework.text.replace(/\$\([^)]*\)\s*/g, "")}. ${t.framework.detail}` };
+    this.framework.command = { title: STATUS_LINKS.framework, command: "precisionLens.openReport", arguments: [uri], tooltip: t.framework.full };
+    this.framework.accessibilityInformation = { label: `Precision Lens: ${t.framework.text.replace(/\$\([^)]*\)\s*/g, "")}. ${t.framework.full}` };
     if (t.version) {
       this.version.text = t.version.text;
       this.version.detail = t.version.detail;
-      this.version.command = { title: "Change Version", command: "precisionLens.setTorchtitanVersion", arguments: [uri] };
+      this.version.command = { title: STATUS_LINKS.version, command: "precisionLens.setTorchtitanVersion", arguments: [uri], tooltip: t.version.full };
     }
     if (t.worldSize) {
       this.worldSize.text = t.worldSize.text;
       this.worldSize.detail = t.worldSize.detail;
     }
-    this.worldSize.command = { title: "Change World Size", command: "precisionLens.setWorldSize", arguments: [uri] };
+    this.worldSize.command = { title: STATUS_LINKS.worldSize, command: "precisionLens.setWorldSize", arguments: [uri], tooltip: t.worldSize?.full };
   }
 
   dispose(): void {
