@@ -255,6 +255,46 @@ describe("HTML page", () => {
   const webview = renderReportHtml(SEED_VIEW, { nonce: NONCE, interactive: true });
   const file = renderReportHtml(SEED_VIEW, { nonce: NONCE });
 
+  /** The declarations of one selector in the page's stylesheet (a selector list counts for each member). */
+  const rule = (html: string, selector: string): Record<string, string> => {
+    const css = /<style[^>]*>([\s\S]*?)<\/style>/.exec(html)![1]!.replace(/\/\*[\s\S]*?\*\//g, "");
+    const out: Record<string, string> = {};
+    for (const m of css.matchAll(/([^{}]+)\{([^}]*)\}/g)) {
+      if (!m[1]!.split(",").map((x) => x.trim()).includes(selector)) continue;
+      for (const d of m[2]!.split(";")) {
+        const [k, ...v] = d.split(":");
+        if (k?.trim() && v.length) out[k.trim()] = v.join(":").trim();
+      }
+    }
+    return out;
+  };
+
+  it("a hovered or focused what-if cell is outlined unlike the current cell (issue #20: both were the accent)", () => {
+    const current = rule(webview, ".pl-current .pl-cellbg");
+    const hover = rule(webview, ".pl-interactive .pl-cell:hover .pl-cellbg");
+    const focus = rule(webview, ".pl-interactive .pl-cell:focus .pl-cellbg");
+    assert.deepEqual(current, { stroke: "var(--pl-accent)", "stroke-width": "3" });
+    assert.deepEqual(hover, focus);
+    assert.notEqual(hover.stroke, current.stroke, "hover outline in the current cell's colour");
+    assert.ok(hover["stroke-dasharray"], "hover outline is solid, like the current cell's");
+    // The current cell hovered keeps its accent and gets the dash: still told apart from a plain hover.
+    assert.equal(rule(webview, ".pl-interactive .pl-cell.pl-current:hover .pl-cellbg").stroke, current.stroke);
+  });
+
+  it("the page's prose has no raw backticks or § references, and every PR number is a link (issue #20)", () => {
+    for (const [name, r] of [["seed", SEED], ["fsdp", analyse("fsdp_8gpu.toml")], ["torchtune", analyzeDocument("file:///ws/x.yaml", readFileSync(resolve(ROOT, "examples/yaml/torchtune/llama3_8b_full_bf16.yaml"), "utf8"))]] as const) {
+      const html = renderReportHtml(buildReportView(r), { nonce: NONCE, interactive: true });
+      const prose = html.replace(/<style[\s\S]*?<\/style>|<script[\s\S]*?<\/script>|<svg[\s\S]*?<\/svg>/g, "");
+      const text = prose.replace(/<[^>]*>/g, "");
+      assert.equal(text.includes("`"), false, `${name}: a raw backtick`);
+      assert.deepEqual(text.match(/§\s?\d/g), null, `${name}: a § reference`);
+      // "PR #2213" in prose: the number is the text of a link to that pull request.
+      const bare = [...prose.matchAll(/PR (<a [^>]*>)?#(\d+)/g)].filter((m) => !m[1] || !m[1].includes(`/pull/${m[2]}"`)).map((m) => m[0]);
+      assert.deepEqual(bare, [], `${name}: PR numbers without a link`);
+    }
+    assert.ok(/PR <a href="https:\/\/github\.com\/pytorch\/torchtitan\/pull\/2213">#2213<\/a>/.test(webview), "the seed report names PR #2213 with its link");
+  });
+
   it("webview: a strict CSP, only the nonce's style and script", () => {
     const csp = all(webview, /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/);
     assert.deepEqual(csp, [`default-src 'none'; style-src 'nonce-${NONCE}'; script-src 'nonce-${NONCE}'; base-uri 'none'; form-action 'none'`]);
