@@ -7,6 +7,8 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { spawnSync } from "node:child_process";
+import { OPEN_REPORT_COMMAND } from "../server/src/core/features/index";
 
 const ROOT = resolve(__dirname, "..");
 
@@ -98,5 +100,109 @@ describe("documentation links", () => {
     const pages = readdirSync(join(ROOT, "docs")).filter((n) => n.endsWith(".md"));
     const linked = new Set(links(join(ROOT, "README.md")).map((l) => l.target.split("#")[0]));
     assert.deepEqual(pages.filter((p) => !linked.has(`docs/${p}`)), []);
+  });
+});
+
+/** Lines of a Markdown file outside code fences, with their 1-based numbers. */
+function prose(file: string): { text: string; line: number }[] {
+  const out: { text: string; line: number }[] = [];
+  let fence = false;
+  readFileSync(file, "utf8").split("\n").forEach((text, i) => {
+    if (/^\s*```/.test(text)) fence = !fence;
+    else if (!fence) out.push({ text, line: i + 1 });
+  });
+  return out;
+}
+
+const TRACKED = spawnSync("git", ["ls-files"], { cwd: ROOT, encoding: "utf8" }).stdout.split("\n").filter(Boolean);
+
+/** The packages of an `apt-get install` command in a line ("-y", "-qq", ... dropped), or null. */
+function aptPackages(line: string): string[] | null {
+  const m = /apt-get install((?:\s+[\w.+-]+)+)/.exec(line);
+  return m ? m[1]!.trim().split(/\s+/).filter((w) => !w.startsWith("-")) : null;
+}
+
+describe("what the documentation says is true (issue #20 audit)", () => {
+  const files = [join(ROOT, "README.md"), ...markdownFiles(join(ROOT, "docs"))];
+
+  it("no table row stands outside its table (the README's 'Python configs' row was cut off by a paragraph)", () => {
+    const stray: string[] = [];
+    for (const f of files) {
+      const lines = prose(f);
+      lines.forEach(({ text, line }, i) => {
+        if (!/^\|.*\|\s*$/.test(text)) return;
+        const prev = lines[i - 1]?.text ?? "";
+        const next = lines[i + 1]?.text ?? "";
+        if (!prev.startsWith("|") && !/^\|\s*:?-+/.test(next)) stray.push(`${relative(ROOT, f)}:${line}: ${text.slice(0, 60)}`);
+      });
+    }
+    assert.deepEqual(stray, []);
+  });
+
+  it("names no file a user does not have: no § reference, and every NAME.md mentioned is in the repository", () => {
+    const names = new Set(TRACKED.map((p) => p.slice(p.lastIndexOf("/") + 1)));
+    const bad: string[] = [];
+    for (const f of files) {
+      for (const { text, line } of prose(f)) {
+        const where = `${relative(ROOT, f)}:${line}`;
+        if (text.includes("§")) bad.push(`${where}: § in "${text.trim().slice(0, 70)}"`);
+        // A bare file name (not a path, not a link target): e.g. "(torchtitan.md §4.3)", "e2e-vscode.md".
+        for (const m of text.replace(/\]\([^)]*\)/g, "]").matchAll(/(?<![\w./-])([\w-]+\.md)\b/g)) if (!names.has(m[1]!)) bad.push(`${where}: ${m[1]}`);
+      }
+    }
+    assert.deepEqual(bad, []);
+  });
+
+  it("every apt-get line that sets up the real-editor suite installs what .ci/run installs for it", () => {
+    const ci = readFileSync(join(ROOT, ".ci", "run"), "utf8").replace(/\\\n\s*/g, " ");
+    const need = aptPackages(ci.split("\n").find((l) => aptPackages(l)?.includes("chromium"))!)!;
+    assert.deepEqual([...need].sort(), ["chromium", "fonts-dejavu-core", "libkrb5-dev", "neovim", "pkg-config", "ripgrep"]);
+    const e2e = need.filter((p) => p !== "neovim"); // neovim is test/neovim.test.ts's, not the editor suite's
+    const short: string[] = [];
+    for (const f of [...files, join(ROOT, "e2e", "harness.mjs"), join(ROOT, "e2e", "setup.sh")]) {
+      readFileSync(f, "utf8").split("\n").forEach((text, i) => {
+        const pkgs = aptPackages(text);
+        if (!pkgs?.includes("chromium")) return;
+        const missing = e2e.filter((p) => !pkgs.includes(p));
+        if (missing.length) short.push(`${relative(ROOT, f)}:${i + 1}: lacks ${missing.join(", ")}`);
+      });
+    }
+    assert.deepEqual(short, []);
+  });
+
+  it("the code lens is said to open the visual report, as it does (the README said it opened the Markdown report)", () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { contributes: { commands: { command: string; title: string }[] } };
+    const open = manifest.contributes.commands.find((c) => c.command === OPEN_REPORT_COMMAND)!;
+    assert.equal(open.title, "Open Precision Report");
+    const wrong: string[] = [];
+    for (const f of files) {
+      // Paragraphs and list items joined, then cut into sentences.
+      const text = prose(f).map((l) => l.text).join("\n").replace(/\n(?![\n\-*|#]|\d+\.)\s*/g, " ");
+      for (const sentence of text.split(/(?<=\.)\s+|\n/)) {
+        if (!/code lens/i.test(sentence) || !/\bopen/i.test(sentence)) continue;
+        if (!/visual report|webview|Open Precision Report/.test(sentence)) wrong.push(`${relative(ROOT, f)}: ${sentence.trim().slice(0, 120)}`);
+      }
+    }
+    assert.deepEqual(wrong, []);
+  });
+
+  it("ARCHITECTURE.md and development.md name files that exist (after the rooms of core/ moved them)", () => {
+    const missing: string[] = [];
+    for (const f of ["ARCHITECTURE.md", "development.md"].map((n) => join(ROOT, "docs", n))) {
+      for (const { text, line } of prose(f)) {
+        for (const m of text.matchAll(/`([\w./-]+\.(?:ts|mjs|cjs|lua|sh|json|md))`/g)) {
+          const p = m[1]!;
+          if (p.startsWith("dist/") || p.startsWith("../")) continue; // build outputs, files beside the checkout
+          if (!TRACKED.some((t) => t === p || t.endsWith(`/${p}`))) missing.push(`${relative(ROOT, f)}:${line}: ${p}`);
+        }
+      }
+    }
+    assert.deepEqual(missing, []);
+  });
+
+  it("the corpus suites' skip message points at a page that says what ../shared/corpus is", () => {
+    const dev = join(ROOT, "docs", "development.md");
+    assert.ok(anchors(dev).has("what-the-tests-need"));
+    assert.match(readFileSync(dev, "utf8"), /\*\*`\.\.\/shared\/corpus`\*\* \(optional\): a folder \*beside\* the checkout/);
   });
 });
