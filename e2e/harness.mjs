@@ -21,9 +21,12 @@ export function vsixPath() {
   return join(REPO, "dist", `${pkg.name}-${pkg.version}.vsix`);
 }
 
+/** The system packages of this harness (the same list as .ci/run's, less neovim: test/docs-links.test.ts). */
+export const E2E_APT = "apt-get install -y chromium ripgrep libkrb5-dev pkg-config fonts-dejavu-core";
+
 /** Why the UI suite cannot run here, or null when everything is installed. */
 export function missingPrerequisite() {
-  if (!existsSync(CHROMIUM)) return `${CHROMIUM} not found (apt-get install -y chromium)`;
+  if (!existsSync(CHROMIUM)) return `${CHROMIUM} not found (${E2E_APT})`;
   if (!existsSync(CODE_SERVER) || !existsSync(PLAYWRIGHT)) return "e2e/node_modules is not installed (npm run setup:e2e)";
   if (!existsSync(vsixPath())) return `${vsixPath()} not found (npm run package)`;
   return null;
@@ -33,7 +36,7 @@ export const IS_CI = !!process.env.CI && process.env.CI !== "false" && process.e
 
 /** A test that reports the prerequisites: skipped with instructions locally, failing on CI, passing when present. */
 export function prerequisiteTest(test, missing) {
-  const how = "apt-get install -y chromium ripgrep libkrb5-dev pkg-config fonts-dejavu-core && npm run setup:e2e && npm run package";
+  const how = `${E2E_APT} && npm run setup:e2e && npm run package`;
   const skip = missing && !IS_CI ? `E2E skipped: ${missing}. To run it: ${how}` : false;
   test("E2E prerequisites (chromium, e2e/node_modules, packaged .vsix) are installed", { skip }, () => {
     if (missing) throw new Error(`E2E prerequisites missing on CI: ${missing}. Install with: ${how}`);
@@ -90,14 +93,15 @@ const USER_SETTINGS = {
 
 /**
  * Starts code-server with the .vsix installed. Returns { url, ws, root, log, stop() }.
+ * `settings`: user settings of this run on top of USER_SETTINGS.
  * `stop()` kills code-server's process group by pid and waits for it to exit.
  */
-export async function startCodeServer(label = "e2e") {
+export async function startCodeServer(label = "e2e", settings = {}) {
   const root = mkdtempSync(join(tmpdir(), "precision-lens-e2e-"));
   const dirs = Object.fromEntries(["user-data", "extensions", "config", "data", "cache", "state", "tmp", "home"].map((d) => [d, join(root, d)]));
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
   mkdirSync(join(dirs["user-data"], "User"), { recursive: true });
-  writeFileSync(join(dirs["user-data"], "User", "settings.json"), JSON.stringify(USER_SETTINGS, null, 2));
+  writeFileSync(join(dirs["user-data"], "User", "settings.json"), JSON.stringify({ ...USER_SETTINGS, ...settings }, null, 2));
   const { ws, source } = makeWorkspace(root);
   const env = {
     ...process.env,
