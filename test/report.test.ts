@@ -269,6 +269,15 @@ describe("HTML page", () => {
     return out;
   };
 
+  it("memory and throughput sit side by side only where both charts fit at natural size (issue #20)", () => {
+    const widths = all(webview, /<svg [^>]*class="pl-chart pl-(?:memory|throughput)" width="(\d+)"/).map(Number);
+    assert.equal(widths.length, 2);
+    // Later rules win: the page's own basis for the two sections is the wider chart.
+    const css = /<style[^>]*>([\s\S]*?)<\/style>/.exec(webview)![1]!;
+    const bases = [...css.matchAll(/\.pl-grid > section \{[^}]*?flex(?:-basis)?: (?:1 1 )?(\d+)px/g)].map((m) => Number(m[1]));
+    assert.equal(bases.at(-1), Math.max(...widths), `flex bases ${bases} for charts ${widths}`);
+  });
+
   it("a hovered or focused what-if cell is outlined unlike the current cell (issue #20: both were the accent)", () => {
     const current = rule(webview, ".pl-current .pl-cellbg");
     const hover = rule(webview, ".pl-interactive .pl-cell:hover .pl-cellbg");

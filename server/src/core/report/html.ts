@@ -224,6 +224,12 @@ function facts(view: ReportView): string {
   return items.length ? `<ul class="pl-facts">${items.join("")}</ul>` : "";
 }
 
+/** The width attribute of an SVG chart (0 for none). */
+function svgWidth(svg: string): number {
+  const m = /^<svg [^>]*?\bwidth="(\d+)"/.exec(svg);
+  return m ? Number(m[1]) : 0;
+}
+
 function throughputCaption(view: ReportView): string {
   const t = view.throughput;
   const parts: string[] = [];
@@ -243,14 +249,21 @@ export function renderReportHtml(view: ReportView, opts: HtmlOptions): string {
   else body.push(`<p class="pl-headline">${esc(view.framework ? view.framework : `Not a training config Precision Lens analyses: ${view.frameworkReason}`)}</p>`);
   body.push(facts(view), "</header>");
 
+  let gridRule = "";
   if (view.framework) {
+    const memorySvg = view.memory ? memoryBarSvg(view.memory) : "";
+    const throughputSvg = throughputBarsSvg(view.throughput);
+    // Memory and throughput sit side by side only when both charts fit their half at natural size: each
+    // section's flex basis is the wider chart, so a window too narrow for two stacks them instead of
+    // cutting both charts into scroll boxes (the webview beside the explorer, about 1,000 px, issue #20).
+    gridRule = `.pl-grid > section { flex-basis: ${Math.max(svgWidth(memorySvg), svgWidth(throughputSvg), 240)}px; }`;
     body.push('<div class="pl-grid">');
     body.push('<section id="pl-memory"><h2>Memory per GPU</h2>');
-    body.push(view.memory ? scroll(memoryBarSvg(view.memory)) : `<p class="pl-note">No memory estimate: the model's sizes are not known${view.mechanism === "error" ? " or the launch fails" : ""}.</p>`);
+    body.push(view.memory ? scroll(memorySvg) : `<p class="pl-note">No memory estimate: the model's sizes are not known${view.mechanism === "error" ? " or the launch fails" : ""}.</p>`);
     const cap = view.memory?.capacity;
     if (view.memory && cap && view.memory.peakBytes > cap.bytes) body.push(`<p class="pl-warn" role="note">⚠ Does not fit: the estimated peak ${gib(view.memory.peakBytes)} per GPU is over the ${gib(cap.bytes)} of an ${esc(cap.label)} (an estimate).</p>`);
     body.push("</section>");
-    body.push('<section id="pl-throughput"><h2>Throughput: as written and the alternatives</h2>', scroll(throughputBarsSvg(view.throughput)), throughputCaption(view), "</section>");
+    body.push('<section id="pl-throughput"><h2>Throughput: as written and the alternatives</h2>', scroll(throughputSvg), throughputCaption(view), "</section>");
     body.push("</div>");
     if (view.dtypeStrip?.length) body.push('<section id="pl-dtypes"><h2>dtype of each op (forward output and its gradient)</h2>', scroll(dtypeStripSvg(view.dtypeStrip)), "</section>");
     if (view.whatIf) {
@@ -285,7 +298,7 @@ export function renderReportHtml(view: ReportView, opts: HtmlOptions): string {
     `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(opts)}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>Precision report: ${esc(view.title)}</title>`,
-    `<style nonce="${n}">${REPORT_CSS}</style>`,
+    `<style nonce="${n}">${REPORT_CSS}${gridRule}</style>`,
     "</head>",
     `<body class="${opts.interactive ? "pl-interactive" : "pl-static"}">`,
     ...body,
