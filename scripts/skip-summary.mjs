@@ -41,5 +41,7 @@ if (entries.length === 0) {
   }
   out.push("What each suite needs: docs/development.md, \"What the tests need\".");
 }
+// Suites npm test never starts (each skips, with its reason, when run without what it needs).
+out.push("Not part of npm test: the differential oracle (bash oracle/setup.sh, then npm run test:oracle; docs/oracle.md) and the benchmarks (npm run bench).");
 process.stdout.write(`\n${out.join("\n")}\n`);
 process.exit(status);

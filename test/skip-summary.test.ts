@@ -28,6 +28,8 @@ test("skipped while running", (t) => { t.skip("the corpus is absent: put it at .
 test("a plain pass", () => {});
 `;
 
+const NOT_RUN = "Not part of npm test: the differential oracle (bash oracle/setup.sh, then npm run test:oracle; docs/oracle.md) and the benchmarks (npm run bench).";
+
 function run(args: string[], env: Record<string, string>) {
   // NODE_TEST_CONTEXT would make the inner `node --test` talk to this runner instead of its reporters.
   const { PRECISION_LENS_SKIP_LOG: _log, NODE_TEST_CONTEXT: _context, ...rest } = process.env;
@@ -56,6 +58,7 @@ describe("the skip summary at the end of npm test", () => {
         "- nvim is not installed (apt-get install -y neovim) (1)",
         '    fixture.test.mjs: test "skipped inside"',
         'What each suite needs: docs/development.md, "What the tests need".',
+        NOT_RUN,
         "",
       ].join("\n"),
     );
@@ -64,7 +67,7 @@ describe("the skip summary at the end of npm test", () => {
   it("passes the tests' exit status through, and --reset empties the log", () => {
     assert.equal(run([SUMMARY, "--exit", "3"], { PRECISION_LENS_SKIP_LOG: log }).status, 3);
     assert.equal(run([SUMMARY, "--reset"], { PRECISION_LENS_SKIP_LOG: log }).status, 0);
-    assert.equal(run([SUMMARY], { PRECISION_LENS_SKIP_LOG: log }).stdout, "\nSkipped: nothing (every suite ran).\n");
+    assert.equal(run([SUMMARY], { PRECISION_LENS_SKIP_LOG: log }).stdout, `\nSkipped: nothing (every suite ran).\n${NOT_RUN}\n`);
   });
 
   it("npm test resets the log first, logs the unit and E2E runs, and ends with the summary whatever their status", () => {
