@@ -125,16 +125,26 @@ describe("Precision report webview (code-server 4.100.3, chromium)", { skip }, (
       // handled by the workbench itself, wherever the focus is.
       await reportTab().dblclick();
       await configTab().waitFor({ state: "hidden" });
-      // Tall enough for the whole report (charts and what-if matrix) on one screen.
-      await page.setViewportSize({ width: 1440, height: 1480 });
+      // Wide and tall enough for the charts side by side and the what-if matrix on one screen.
+      await page.setViewportSize({ width: 1600, height: 1600 });
       await report().locator("svg.pl-matrix").waitFor();
       const frame = page.locator("iframe.webview.ready").first();
       await frame.waitFor();
+      // The report's own document: wait until its layout follows the new size (memory and throughput side by
+      // side, neither chart in a scrolling box), then take the picture.
+      const outer = await (await frame.elementHandle()).contentFrame();
+      const inner = await (await outer.locator("#active-frame").elementHandle()).contentFrame();
+      await inner.waitForFunction(() => {
+        const m = document.getElementById("pl-memory")?.getBoundingClientRect();
+        const t = document.getElementById("pl-throughput")?.getBoundingClientRect();
+        const scrolls = [...document.querySelectorAll(".pl-grid .pl-scroll")].some((e) => e.scrollWidth > e.clientWidth);
+        return !!m && !!t && m.top === t.top && t.left > m.right && !scrolls;
+      }, null, { timeout: TIMEOUT });
       const box = await frame.boundingBox();
-      assert.ok(box && box.width > 900, `the webview is wide enough for the charts: ${JSON.stringify(box)}`);
+      assert.ok(box && box.width > 1100, `the webview is wide enough for the charts: ${JSON.stringify(box)}`);
       await page.screenshot({ path: join(ARTIFACTS, "report.png") });
       const docs = join(ARTIFACTS, "docs", "report.png");
-      await page.screenshot({ path: docs, clip: { x: box.x, y: box.y, width: Math.min(box.width, 1200), height: Math.min(box.height, 1400) } });
+      await page.screenshot({ path: docs, clip: { x: box.x, y: box.y, width: box.width, height: Math.min(box.height, 1480) } });
       if (process.env.E2E_UPDATE_DOCS_IMAGES === "1") {
         mkdirSync(join(REPO, "docs", "images"), { recursive: true });
         copyFileSync(docs, join(REPO, "docs", "images", "report.png"));
@@ -184,8 +194,9 @@ describe("the report page at 480, 800 and 1400 px, light and dark (chromium)", {
     await browser?.close();
   });
 
-  for (const width of [480, 800, 1400]) {
-    for (const scheme of ["light", "dark"]) {
+  // 1000 px: a webview beside the explorer, too narrow for the two charts side by side (not a docs image).
+  for (const width of [480, 800, 1000, 1400]) {
+    for (const scheme of width === 1000 ? ["light"] : ["light", "dark"]) {
       test(`${width} px, ${scheme}`, async () => {
         const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme, deviceScaleFactor: 1 });
         const page = await context.newPage();
@@ -212,6 +223,12 @@ describe("the report page at 480, 800 and 1400 px, light and dark (chromium)", {
               bodyFont,
               bg,
               fills: reserve && params ? [getComputedStyle(reserve).fill, getComputedStyle(params).fill] : null,
+              // A chart cut into a scroll box beside the other section (it would fit alone on its line).
+              squeezed: [...document.querySelectorAll(".pl-grid > section")].filter((sec, _, all) => {
+                const box = sec.querySelector(".pl-scroll");
+                const alone = all.every((o) => o === sec || o.getBoundingClientRect().top !== sec.getBoundingClientRect().top);
+                return box && box.scrollWidth > box.clientWidth && !alone;
+              }).map((sec) => sec.id),
               backticks: document.body.innerText.includes("`"),
               sections: document.body.innerText.match(/§\d/g),
             };
@@ -222,6 +239,7 @@ describe("the report page at 480, 800 and 1400 px, light and dark (chromium)", {
           assert.ok(m.bodyFont >= 13, `body text ${m.bodyFont} px`);
           assert.deepEqual(m.cut, [], "throughput labels are cut");
           assert.ok(m.fills && m.fills[0] !== m.fills[1], `parameters and allocator reserve share a colour: ${JSON.stringify(m.fills)}`);
+          assert.deepEqual(m.squeezed, [], "charts scroll in their boxes beside each other instead of stacking");
           assert.equal(m.backticks, false, "raw backticks on the page");
           assert.equal(m.sections, null, "internal § references on the page");
           assert.equal(m.bg === "rgb(255, 255, 255)", scheme === "light", `background ${m.bg} for ${scheme}`);
@@ -229,7 +247,7 @@ describe("the report page at 480, 800 and 1400 px, light and dark (chromium)", {
           const file = join(ARTIFACTS, "docs", name);
           mkdirSync(join(ARTIFACTS, "docs"), { recursive: true });
           await page.screenshot({ path: file, fullPage: width < 1400, clip: width < 1400 ? undefined : { x: 0, y: 0, width, height: 900 } });
-          if (process.env.E2E_UPDATE_DOCS_IMAGES === "1") {
+          if (process.env.E2E_UPDATE_DOCS_IMAGES === "1" && width !== 1000) {
             mkdirSync(join(REPO, "docs", "images"), { recursive: true });
             copyFileSync(file, join(REPO, "docs", "images", name));
           }
