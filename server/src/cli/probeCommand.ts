@@ -88,11 +88,17 @@ export interface ProbeDifference {
   observed: string;
 }
 
+export interface ProbeClaim extends ProbeDifference {
+  agree: boolean;
+}
+
 export interface ProbeComparison {
   device: ProbeDevice;
   variants: number;
   claims: number;
   differences: ProbeDifference[];
+  /** Every claim compared, agreeing or not (the oracle's ledger reads them). */
+  checked: ProbeClaim[];
   throughput: { variant: string; observedTokensPerSecondPerRank: number | null; predictedTokensPerSecondPerGpu: number | null; observedPeakBytes: number | null; predictedPeakBytes: number | null }[];
 }
 
@@ -319,7 +325,7 @@ export function predictionInput(base: SimulationInput, pv: ProbeVariant, v: Obse
 export function compareObservation(r: AnalysisResult, obs: Observation): ProbeComparison | { error: string } {
   const base = r.simulationInput;
   if (!base) return { error: "no simulation for this config: nothing to compare" };
-  const out: ProbeComparison = { device: obs.device, variants: 0, claims: 0, differences: [], throughput: [] };
+  const out: ProbeComparison = { device: obs.device, variants: 0, claims: 0, differences: [], checked: [], throughput: [] };
   const plan = probePlan(r, "", obs.device);
   const planned = "error" in plan ? [] : plan.variants;
   const labels = planned.map((v) => v.label);
@@ -327,11 +333,13 @@ export function compareObservation(r: AnalysisResult, obs: Observation): ProbeCo
     out.variants++;
     const diff = (claim: string, predicted: string | undefined, observed: string | undefined | null): void => {
       out.claims++;
-      if ((predicted ?? "absent") !== (observed ?? "absent")) out.differences.push({ variant: v.label, claim, predicted: predicted ?? "absent", observed: observed ?? "absent" });
+      const c = { variant: v.label, claim, predicted: predicted ?? "absent", observed: observed ?? "absent" };
+      const agree = c.predicted === c.observed;
+      out.checked.push({ ...c, agree });
+      if (!agree) out.differences.push(c);
     };
     if (!labels.includes(v.label)) {
-      out.claims++;
-      out.differences.push({ variant: v.label, claim: "variant", predicted: labels.join("; ") || "none", observed: v.label });
+      diff("variant", labels.join("; ") || "none", v.label);
       continue;
     }
     const pv = planned.find((x) => x.label === v.label)!;
