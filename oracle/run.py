@@ -156,6 +156,23 @@ def check_torchtitan(files: list[str], base: dict[str, dict], led: Ledger, insta
             led.claim("titan.amp", f, f"{mech}:{comp}", amp, ok, rel)
 
 
+# ---------------------------------------------------------------- torch: autocast's op lists
+
+def check_torch(led: Ledger) -> None:
+    """The engine's autocast tables (engine/autocast.ts) against the installed torch's registrations."""
+    js = 'import("./server/src/core/engine/autocast.ts").then((m) => process.stdout.write(JSON.stringify(m.AUTOCAST_TABLES ?? m.default.AUTOCAST_TABLES)))'
+    r = subprocess.run(["node", "--import", "tsx", "-e", js], cwd=ROOT, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"reading the autocast tables failed: {r.stderr[-2000:]}")
+    py = os.path.join(VENV, "bin", "python")
+    w = subprocess.run([py, os.path.join(HERE, "frameworks", "torch_worker.py")], input=r.stdout, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    if w.returncode != 0:
+        raise RuntimeError(f"torch_worker.py failed: {w.stderr[-3000:]}")
+    res = json.loads(w.stdout)
+    for c in res["claims"]:
+        led.claim(c["kind"], c["path"], c["product"], c["oracle"], c["agree"], res["torch"].split("+")[0])
+
+
 # ---------------------------------------------------------------- the probe: a real training step on CPU
 
 def check_probe(files: list[str], base: dict[str, dict], led: Ledger, out_dir: str) -> dict:
@@ -270,6 +287,8 @@ def main() -> int:
     only = set(filter(None, a.only.split(",")))
     if not only or "torchtitan" in only:
         check_torchtitan(files, base, led, installs)
+    if not only or "torch" in only:
+        check_torch(led)
     probe = check_probe(files, base, led, a.out) if (not only or "probe" in only) else {}
     failed = {i["name"] for i in installs if i.get("status") == "failed"}
     for fw, script in SIMPLE:
