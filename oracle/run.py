@@ -194,13 +194,14 @@ def check_probe(files: list[str], base: dict[str, dict], led: Ledger, out_dir: s
             continue
         jobs.append({"path": f, "script": script, "world": 4})
     t0 = time.time()
-    res = worker("probe_worker.py", [], jobs)
+    titan = os.path.join(VENV, "torchtitan", TITAN_RELEASES[-1])
+    res = worker("probe_worker.py", [], jobs, {"PL_PROBE_TORCHTITAN": titan} if os.path.isdir(os.path.join(titan, "torchtitan")) else None)
     seconds = round(time.time() - t0, 1)
     throughput = []
     for item in res["results"]:
-        f, obs = item["path"], item["observation"]
-        stem = os.path.splitext(os.path.basename(f))[0]
-        for device in ("cpu", "cuda"):
+        f, obs, how = item["path"], item["observation"], item["parallelizedBy"]
+        stem = os.path.splitext(os.path.basename(f))[0] + ("" if how == "probe" else ".torchtitan")
+        for device in (("cpu", "cuda") if how == "probe" else ("cpu",)):
             path = os.path.join(pdir, f"{stem}.observed-as-{device}.json")
             with open(path, "w") as fh:
                 json.dump(dict(obs, device=device), fh, indent=1)
@@ -210,10 +211,12 @@ def check_probe(files: list[str], base: dict[str, dict], led: Ledger, out_dir: s
                 continue
             cmp = json.loads(r.stdout)
             for c in cmp["checked"]:
-                kind = "probe." + re.split(r"[. ]", c["claim"], maxsplit=1)[0] if device == "cpu" else "probe.cuda-vs-cpu"
+                kind = ("probe." if how == "probe" else "probe.torchtitan-parallelize.") + re.split(r"[. ]", c["claim"], maxsplit=1)[0] if device == "cpu" else "probe.cuda-vs-cpu"
                 led.claim(kind, f, c["predicted"], c["observed"], c["agree"], note=f'{c["variant"]}: {c["claim"]}')
-            if device == "cpu":
+            if device == "cpu" and how == "probe":
                 throughput += [dict(t, path=f) for t in cmp["throughput"]]
+        if how != "probe":
+            continue
         for v in obs["variants"]:
             conf, sc = v["configuredLayout"], v["layout"]
             dropped = {k: conf[k] for k in ("cp", "pp") if conf.get(k, 1) > 1}

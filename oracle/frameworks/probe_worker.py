@@ -1,6 +1,10 @@
 """Runs the scripts `precision-lens probe --device cpu` wrote, on CPU with gloo, and prints their observations.
 
   python probe_worker.py < jobs.json     jobs: [{"path": config, "script": probe.py, "world": W}]
+  PL_PROBE_TORCHTITAN=.oracle-venv/torchtitan/0.2.2 python probe_worker.py < jobs.json
+      also runs each config's configured variant with torchtitan's own apply_tp / apply_fsdp / apply_ddp
+      (models/llama3/infra/parallelize.py of that release) on the probe's model, which has torchtitan's
+      module names (tok_embeddings, layers.N.attention.wq, feed_forward.w1, ...)
 
 Each script is imported as a module (its PLAN and functions; its main() is not run), so that every variant
 of every config that scales to the same number of ranks runs in one group of processes: one torch start per
@@ -24,10 +28,45 @@ def load(path: str, i: int):
     return m
 
 
+def titan_parallelize(root: str):
+    """torchtitan's own apply_tp / apply_fsdp / apply_ddp (models/llama3/infra/parallelize.py of the release at
+    root), imported without the packages' __init__ (they import every model, some need triton)."""
+    import types
+    for name in ("torchtitan", "torchtitan.models", "torchtitan.models.llama3", "torchtitan.models.llama3.infra"):
+        pkg = types.ModuleType(name)
+        pkg.__path__ = [os.path.join(root, *name.split("."))]
+        sys.modules[name] = pkg
+    import importlib
+    import logging
+    logging.disable(logging.CRITICAL)
+    return importlib.import_module("torchtitan.models.llama3.infra.parallelize")
+
+
+def with_torchtitan(pz, m):
+    DT = m.DT
+
+    def parallelize(model, v, mesh, names):
+        L = v["layout"]
+        if L["tp"] > 1:
+            pz.apply_tp(model, mesh["tp"], v["lossParallel"], False)
+        if v["mechanism"] == "fully_shard":
+            dp = [n for n in ("dp_replicate", "dp_shard") if n in names]
+            dp_mesh = mesh[tuple(dp)] if len(dp) > 1 else mesh[dp[0]] if dp else mesh
+            pz.apply_fsdp(model, dp_mesh, DT[v["paramDtype"]], DT[v["reduceDtype"]], False)
+        elif v["ddp"] and L["dp_replicate"] > 1:
+            pz.apply_ddp(model, mesh["dp_replicate"], False)
+            model.register_comm_hook(mesh["dp_replicate"].get_group(), m.ddp_comm_hook)
+        return model
+
+    return parallelize
+
+
 def child(rank: int, n: int, jobs: list[dict], port: int, out: str) -> None:
     import torch
     import torch.distributed as dist
     mods = [load(j["script"], i) for i, j in enumerate(jobs)]
+    titan = os.environ.get("PL_PROBE_TORCHTITAN")
+    pz = titan_parallelize(titan) if titan else None
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
     dist.init_process_group("gloo", rank=rank, world_size=n)
     try:
@@ -35,7 +74,14 @@ def child(rank: int, n: int, jobs: list[dict], port: int, out: str) -> None:
         results: dict[str, list] = {}
         for j, m in zip(jobs, mods):
             for v in j["byRanks"].get(str(n), []):
+                m.PARALLELIZE = None
                 results.setdefault(j["path"], []).append(m.run_variant(v, torch.device("cpu"), n, rank))
+                if pz is not None and v["label"] == j["configuredLabel"]:
+                    # the configured variant again, parallelized by torchtitan's own functions
+                    m.PARALLELIZE = with_torchtitan(pz, m)
+                    r = m.run_variant(v, torch.device("cpu"), n, rank)
+                    m.PARALLELIZE = None
+                    results.setdefault(j["path"] + "#torchtitan", []).append(r)
         if rank == 0:
             with open(out, "w") as fh:
                 json.dump(results, fh)
@@ -60,6 +106,7 @@ def main() -> int:
         m = load(j["script"], i)
         j["plan"] = m.PLAN
         j["byRanks"] = {}
+        j["configuredLabel"] = m.PLAN["variants"][0]["label"]
         for v in m.PLAN["variants"]:
             sv = dict(v, configuredLayout=v["layout"], layout=m.scale(v["layout"], j["world"]))
             n = m.ranks(sv["layout"])
@@ -72,7 +119,7 @@ def main() -> int:
         fd, out = tempfile.mkstemp(suffix=".json")
         os.close(fd)
         t0 = time.time()
-        mp.spawn(child, args=(n, [{"path": j["path"], "script": j["script"], "byRanks": j["byRanks"]} for j in jobs], free_port(), out), nprocs=n, join=True)
+        mp.spawn(child, args=(n, [{"path": j["path"], "script": j["script"], "byRanks": j["byRanks"], "configuredLabel": j["configuredLabel"]} for j in jobs], free_port(), out), nprocs=n, join=True)
         timing[str(n)] = round(time.time() - t0, 1)
         with open(out) as fh:
             for path, vs in json.load(fh).items():
@@ -81,10 +128,13 @@ def main() -> int:
     res = []
     for j in jobs:
         order = [v["label"] for v in j["plan"]["variants"]]
-        vs = sorted(observed.get(j["path"], []), key=lambda r: order.index(r["label"]))
-        res.append({"path": j["path"], "observation": {
-            "probe": 1, "source": j["plan"]["source"], "device": "cpu", "torch": torch.__version__.split("+")[0], "ranks": j["world"],
-            "notReproduced": j["plan"]["notReproduced"], "variants": vs, "skipped": []}})
+        for key, how in ((j["path"], "probe"), (j["path"] + "#torchtitan", "torchtitan")):
+            if key not in observed:
+                continue
+            vs = sorted(observed[key], key=lambda r: order.index(r["label"]))
+            res.append({"path": j["path"], "parallelizedBy": how, "observation": {
+                "probe": 1, "source": j["plan"]["source"], "device": "cpu", "torch": torch.__version__.split("+")[0], "ranks": j["world"],
+                "notReproduced": j["plan"]["notReproduced"], "variants": vs, "skipped": []}})
     json.dump({"results": res, "seconds": timing}, sys.stdout)
     return 0
 

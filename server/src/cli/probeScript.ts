@@ -103,6 +103,8 @@ class Obs:
 OBS = Obs()
 MECH = {"fsdp": False}
 GEMMS = {"mm", "addmm", "bmm", "linear", "matmul", "_scaled_mm"}
+# None: the script parallelizes the model itself (below, after torchtitan's parallelize_llama)
+PARALLELIZE = None
 
 
 class ComputeMode(TorchDispatchMode):
@@ -174,7 +176,7 @@ class Attention(nn.Module):
         super().__init__()
         self.wq, self.wk, self.wv, self.wo = (named(Lin(DIM, DIM, bias=False), n) for n in ("wq", "wk", "wv", "wo"))
 
-    def forward(self, x, freqs):
+    def forward(self, x, freqs, attention_masks=None, positions=None):
         b, s, _ = x.shape
         q, k, v = (w(x).view(b, s, -1, DIM // HEADS) for w in (self.wq, self.wk, self.wv))
         q = OBS.rec("rope", rope(q, freqs))
@@ -202,7 +204,7 @@ class Block(nn.Module):
 
     def forward(self, x, freqs):
         OBS.layer = self.i
-        h = OBS.rec("attention_residual", x + self.attention(self.attention_norm(x), freqs))
+        h = OBS.rec("attention_residual", x + self.attention(self.attention_norm(x), freqs, None, None))
         return OBS.rec("ffn_residual", h + self.feed_forward(self.ffn_norm(h)))
 
 
@@ -237,6 +239,10 @@ def build(v, device, world):
             names.append(k)
             shape.append(L[k])
     mesh = init_device_mesh(device.type, tuple(shape) or (1,), mesh_dim_names=tuple(names) or ("dp_shard",))
+    MECH["fsdp"] = v["mechanism"] == "fully_shard"
+    if PARALLELIZE is not None:
+        # another parallelizer (the oracle passes torchtitan's own apply_tp / apply_fsdp / apply_ddp)
+        return PARALLELIZE(model, v, mesh, names), mesh
     if L["tp"] > 1:
         from torch.distributed.tensor import Replicate, Shard
         from torch.distributed.tensor.parallel import ColwiseParallel, PrepareModuleInput, RowwiseParallel, SequenceParallel, parallelize_module
@@ -249,14 +255,13 @@ def build(v, device, world):
         for blk in model.layers.values():
             parallelize_module(blk, mesh["tp"], {
                 "attention_norm": SequenceParallel(),
-                "attention": PrepareModuleInput(input_layouts=(Shard(1), None), desired_input_layouts=(Replicate(), None)),
+                "attention": PrepareModuleInput(input_layouts=(Shard(1), None, None, None), desired_input_layouts=(Replicate(), None, None, None)),
                 "attention.wq": ColwiseParallel(), "attention.wk": ColwiseParallel(), "attention.wv": ColwiseParallel(),
                 "attention.wo": RowwiseParallel(output_layouts=Shard(1)),
                 "ffn_norm": SequenceParallel(),
                 "feed_forward": PrepareModuleInput(input_layouts=(Shard(1),), desired_input_layouts=(Replicate(),)),
                 "feed_forward.w1": ColwiseParallel(), "feed_forward.w2": RowwiseParallel(output_layouts=Shard(1)), "feed_forward.w3": ColwiseParallel(),
             })
-    MECH["fsdp"] = v["mechanism"] == "fully_shard"
     if MECH["fsdp"]:
         from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
         dp = [n for n in ("dp_replicate", "dp_shard") if n in names]
@@ -269,15 +274,16 @@ def build(v, device, world):
         fully_shard(model, mesh=dp_mesh, mp_policy=mp)
     elif v["ddp"] and L["dp_replicate"] > 1:
         from torch.nn.parallel import DistributedDataParallel
-        from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
         model = DistributedDataParallel(model, process_group=mesh["dp_replicate"].get_group())
-
-        def hook(state, bucket):
-            OBS.coll("ddp", "all_reduce", bucket.buffer())
-            return default_hooks.allreduce_hook(state, bucket)
-
-        model.register_comm_hook(mesh["dp_replicate"].get_group(), hook)
+        model.register_comm_hook(mesh["dp_replicate"].get_group(), ddp_comm_hook)
     return model, mesh
+
+
+def ddp_comm_hook(state, bucket):
+    """DDP's default all-reduce, recording the bucket's dtype (what goes on the wire)."""
+    from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
+    OBS.coll("ddp", "all_reduce", bucket.buffer())
+    return default_hooks.allreduce_hook(state, bucket)
 
 
 def step(model, v, device, tokens, labels, observe):
