@@ -156,6 +156,74 @@ def check_torchtitan(files: list[str], base: dict[str, dict], led: Ledger, insta
             led.claim("titan.amp", f, f"{mech}:{comp}", amp, ok, rel)
 
 
+# ---------------------------------------------------------------- torch: autocast's op lists
+
+def check_torch(led: Ledger) -> None:
+    """The engine's autocast tables (engine/autocast.ts) against the installed torch's registrations."""
+    js = 'import("./server/src/core/engine/autocast.ts").then((m) => process.stdout.write(JSON.stringify(m.AUTOCAST_TABLES ?? m.default.AUTOCAST_TABLES)))'
+    r = subprocess.run(["node", "--import", "tsx", "-e", js], cwd=ROOT, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"reading the autocast tables failed: {r.stderr[-2000:]}")
+    py = os.path.join(VENV, "bin", "python")
+    w = subprocess.run([py, os.path.join(HERE, "frameworks", "torch_worker.py")], input=r.stdout, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    if w.returncode != 0:
+        raise RuntimeError(f"torch_worker.py failed: {w.stderr[-3000:]}")
+    res = json.loads(w.stdout)
+    for c in res["claims"]:
+        led.claim(c["kind"], c["path"], c["product"], c["oracle"], c["agree"], res["torch"].split("+")[0])
+
+
+# ---------------------------------------------------------------- the probe: a real training step on CPU
+
+def check_probe(files: list[str], base: dict[str, dict], led: Ledger, out_dir: str) -> dict:
+    """`precision-lens probe --device cpu` for every torchtitan config in examples/, run with gloo (world <= 4),
+    then `probe --compare` (the CPU prediction: exact) and the CUDA prediction against the same CPU run (every
+    difference is a CPU/CUDA difference, and must be named in known_differences.json)."""
+    mine = [f for f in files if f.startswith("examples" + os.sep) and base[f].get("framework") == "torchtitan" and base[f].get("mechanism") not in (None, "error")]
+    if not mine:
+        return {}
+    pdir = os.path.join(out_dir, "probe")
+    os.makedirs(pdir, exist_ok=True)
+    jobs = []
+    for f in mine:
+        stem = os.path.splitext(os.path.basename(f))[0]
+        script = os.path.join(pdir, stem + ".py")
+        r = subprocess.run(["node", os.path.join(ROOT, "dist", "cli.js"), "probe", f, "--device", "cpu", "--out", script], cwd=ROOT, capture_output=True, text=True)
+        if r.returncode != 0:
+            led.claim("probe.generate", f, "a script", r.stderr.strip()[-300:], False)
+            continue
+        jobs.append({"path": f, "script": script, "world": 4})
+    t0 = time.time()
+    titan = os.path.join(VENV, "torchtitan", TITAN_RELEASES[-1])
+    res = worker("probe_worker.py", [], jobs, {"PL_PROBE_TORCHTITAN": titan} if os.path.isdir(os.path.join(titan, "torchtitan")) else None)
+    seconds = round(time.time() - t0, 1)
+    throughput = []
+    for item in res["results"]:
+        f, obs, how = item["path"], item["observation"], item["parallelizedBy"]
+        stem = os.path.splitext(os.path.basename(f))[0] + ("" if how == "probe" else ".torchtitan")
+        for device in (("cpu", "cuda") if how == "probe" else ("cpu",)):
+            path = os.path.join(pdir, f"{stem}.observed-as-{device}.json")
+            with open(path, "w") as fh:
+                json.dump(dict(obs, device=device), fh, indent=1)
+            r = subprocess.run(["node", os.path.join(ROOT, "dist", "cli.js"), "probe", "--compare", path, f, "--format", "json"], cwd=ROOT, capture_output=True, text=True)
+            if r.returncode not in (0, 1):
+                led.claim("probe.compare", f, "a comparison", r.stderr.strip()[-300:], False)
+                continue
+            cmp = json.loads(r.stdout)
+            for c in cmp["checked"]:
+                kind = ("probe." if how == "probe" else "probe.torchtitan-parallelize.") + re.split(r"[. ]", c["claim"], maxsplit=1)[0] if device == "cpu" else "probe.cuda-vs-cpu"
+                led.claim(kind, f, c["predicted"], c["observed"], c["agree"], note=f'{c["variant"]}: {c["claim"]}')
+            if device == "cpu" and how == "probe":
+                throughput += [dict(t, path=f) for t in cmp["throughput"]]
+        if how != "probe":
+            continue
+        for v in obs["variants"]:
+            conf, sc = v["configuredLayout"], v["layout"]
+            dropped = {k: conf[k] for k in ("cp", "pp") if conf.get(k, 1) > 1}
+            led.claim("probe.layout", f, {k: conf[k] for k in ("dp_replicate", "dp_shard", "cp", "tp", "pp")}, {k: sc[k] for k in ("dp_replicate", "dp_shard", "cp", "tp", "pp")}, not dropped, note=v["label"])
+    return {"seconds": seconds, "groups": res["seconds"], "throughput": throughput}
+
+
 # ---------------------------------------------------------------- the YAML/JSON frameworks
 
 def check_simple(framework: str, script: str, files: list[str], base: dict[str, dict], led: Ledger) -> None:
@@ -188,6 +256,14 @@ def render_md(report: dict) -> str:
         L += ["", "## Documented differences (see docs/oracle.md)", "", "| name | claims |", "|---|---:|"]
         for n, k in sorted(docs.items()):
             L.append(f"| {n} | {k} |")
+    pr = report.get("probe") or {}
+    if pr.get("throughput"):
+        L += ["", "## The probe on CPU (gloo): tokens/s of the probe's small model per rank, beside the product's estimate for the configured model on GPUs", "",
+              f"One training step per variant, all configs: {pr['seconds']} s (torch started once per rank count: {pr['groups']}).", "",
+              "| config | variant | observed tokens/s per rank (CPU) | predicted tokens/s per GPU |", "|---|---|---:|---:|"]
+        for t in pr["throughput"]:
+            o, p = t.get("observedTokensPerSecondPerRank"), t.get("predictedTokensPerSecondPerGpu")
+            L.append(f"| {t['path']} | {t['variant']} | {round(o) if o else '?'} | {round(p) if p else '?'} |")
     und = [c for c in report["disagreements"] if not c.get("documented")]
     if und:
         L += ["", "## Undocumented disagreements", ""]
@@ -214,6 +290,9 @@ def main() -> int:
     only = set(filter(None, a.only.split(",")))
     if not only or "torchtitan" in only:
         check_torchtitan(files, base, led, installs)
+    if not only or "torch" in only:
+        check_torch(led)
+    probe = check_probe(files, base, led, a.out) if (not only or "probe" in only) else {}
     failed = {i["name"] for i in installs if i.get("status") == "failed"}
     for fw, script in SIMPLE:
         if (not only or fw in only) and fw not in failed:  # a failed install is in the table with pip's message
@@ -228,7 +307,7 @@ def main() -> int:
     totals = {k: sum(s[k] for s in kinds.values()) for k in ("checked", "agree", "documented", "undocumented")}
     report = {"configs": len(checked_paths), "frameworks": dict(fw_counts), "totals": totals, "kinds": dict(kinds),
               "installs": installs, "disagreements": [c for c in led.claims if not c["agree"]], "seconds": round(time.time() - t0, 1),
-              "unused_documented": sorted({k["name"] for k in known} - {c.get("documented") for c in led.claims})}
+              "unused_documented": sorted({k["name"] for k in known} - {c.get("documented") for c in led.claims}), "probe": probe}
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "agreement.json"), "w") as fh:
         json.dump({**report, "claims": led.claims}, fh, indent=1)

@@ -66,6 +66,24 @@ describe("§9.2 autocast CPU bf16", () => {
   it("softmax(bf16) → bf16 (unlisted on CPU)", () => assert.equal(autocastOpDtype({ op: "softmax", inputs: ["bfloat16"] }, cpu), "bfloat16"));
   it("cross_entropy_loss → fp32", () => assert.equal(autocastOpDtype({ op: "cross_entropy_loss", inputs: ["bfloat16", "int64"] }, cpu), "float32"));
   it("cat(bf16, fp32) → fp32", () => assert.equal(autocastOpDtype({ op: "cat", inputs: ["bfloat16", "float32"] }, cpu), "float32"));
+  // PyTorch v2.13.0's AutocastCPU registrations (autocast.ts): rms_norm, layer_norm, log_softmax fall through
+  // on CPU (CUDA lists layer_norm and log_softmax); view_as_complex, polar, linalg_* are on the CPU fp32 list.
+  it("CPU lists per PyTorch 2.13: rms_norm / layer_norm / log_softmax fall through, view_as_complex fp32", () => {
+    assert.equal(policyFor("rms_norm", "cpu", { rmsNorm: "fp32" }), undefined);
+    assert.equal(policyFor("layer_norm", "cpu"), undefined);
+    assert.equal(policyFor("layer_norm", "cuda"), "fp32");
+    assert.equal(policyFor("log_softmax", "cpu"), undefined);
+    assert.equal(policyFor("log_softmax", "cuda"), "fp32_set_opt_dtype");
+    assert.equal(policyFor("view_as_complex", "cpu"), "fp32");
+    assert.equal(policyFor("linalg_eigh", "cpu"), "fp32");
+    assert.equal(policyFor("_native_multi_head_attention", "cpu"), "lower_precision_fp");
+    assert.equal(policyFor("binary_cross_entropy", "cpu"), "fp32");
+    assert.equal(policyFor("binary_cross_entropy", "cuda"), "banned");
+  });
+  it("CUDA lists per PyTorch 2.13's autocast_mode.h: the exact-nearest and anti-aliased upsamples are fp32", () => {
+    assert.equal(policyFor("_upsample_nearest_exact2d", "cuda"), "fp32");
+    assert.equal(policyFor("_upsample_bicubic2d_aa", "cuda"), "fp32");
+  });
 });
 
 describe("§9.3 autocast weight-cast cache", () => {

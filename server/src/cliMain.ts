@@ -1,6 +1,6 @@
 /**
  * The `precision-lens` command line: a thin front end over the analysis core, for CI pipelines. This file
- * dispatches; each command lives in cli/ (checkCommand, explainCommand, schemaCommand), its options in
+ * dispatches; each command lives in cli/ (checkCommand, explainCommand, schemaCommand, probeCommand), its options in
  * cli/options.ts, its usage text in cli/usage.ts.
  *   precision-lens check [--world-size N] [--torchtitan-version V] [--format text|json] PATH...
  * Exit codes: 0 no error-level diagnostic, 1 at least one, 2 usage error or unreadable input.
@@ -10,6 +10,7 @@ import { check } from "./cli/checkCommand";
 import { explain } from "./cli/explainCommand";
 import type { CliIO } from "./cli/io";
 import { htmlFormat, parseCheckArgs } from "./cli/options";
+import { probe } from "./cli/probeCommand";
 import { schema } from "./cli/schemaCommand";
 import { USAGE, UsageError } from "./cli/usage";
 
@@ -38,6 +39,7 @@ export function runCli(argv: string[], io: CliIO): number {
       return check(opts, io);
     }
     if (cmd === "schema") return schema(rest, io);
+    if (cmd === "probe") return probe(rest, io);
     if (cmd === "explain") return explain(htmlFormat(rest).rest, io, htmlFormat(rest).html);
     throw new UsageError(`unknown command "${cmd}"`);
   } catch (e) {

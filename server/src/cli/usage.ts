@@ -17,6 +17,15 @@ export const USAGE = `Usage:
       Print the full precision report of one config: layout, mechanism, the dtype of every op of a
       simulated training step, collectives, memory per GPU, assumptions and the era comparison.
       --format html writes it as one self-contained page with charts (> report.html).
+  precision-lens probe [--world-size N] [--torchtitan-version V] [--device cuda|cpu] [--out probe.py] FILE
+      Write a self-contained PyTorch script (PyTorch only, generated from the resolved layout, never from
+      the config's text) that reproduces a torchtitan config's layout and mixed-precision mechanism on a
+      small model and measures one training step per variant (as configured, mixed precision off, the
+      suggested fix): observed dtypes per op, parameter, gradient, collective and optimizer state,
+      tokens/s and peak memory, as JSON. --device picks the backend (nccl / gloo) and autocast's device.
+  precision-lens probe --compare OBSERVED.json [--format text|json] FILE
+      Diff the script's observation against the prediction (for the device and the scaled layout the
+      observation names). Exit 1 naming every difference, 0 when clean.
   precision-lens schema [--torchtitan-version V]
       Print the JSON Schema of a torchtitan release (default v0.2.2) for taplo, tombi or any validator.
   precision-lens --help | --version

@@ -2,7 +2,7 @@
  * The result of analysing one document, and the contract every framework analyser fulfils. Front ends
  * (server, CLI) only ever consume `AnalysisResult`; they never look inside a framework.
  */
-import type { Simulation } from "./engine/types";
+import type { Simulation, SimulationInput } from "./engine/types";
 import type { ExtensionModule } from "./frameworks/torchtitan/schema/data";
 import type { ConfigDocument, ConfigFormat } from "./model/document";
 import type { Diagnostic, DType, Position, SourceLocation } from "./model/types";
@@ -88,6 +88,8 @@ export interface AnalysisResult {
   reportMarkdown?: string;
   /** The dtype-propagation simulation of one training step (torchtitan; absent when the launch fails). */
   simulation?: Simulation;
+  /** The simulation's resolved input (torchtitan): what `precision-lens probe` reproduces and `--compare` re-simulates. */
+  simulationInput?: SimulationInput;
   /** Code lenses of their own (one per torchtitan Python config function); without them, one at the top. */
   codeLenses?: { range: { start: Position; end: Position }; title: string }[];
   /** torchtitan Python registries: the config functions analysed (outline, CLI `FILE.py::function`). */

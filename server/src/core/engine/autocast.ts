@@ -14,7 +14,12 @@ export type AutocastDevice = "cuda" | "cpu";
 
 type PolicyTable = Record<Exclude<AutocastPolicy, never>, readonly string[]>;
 
-/** CUDA (also XPU) registrations, aten op names (overloads collapsed). Source: pytorch-dtypes.md §1.2. */
+/**
+ * CUDA (also XPU) registrations, aten op names (overloads collapsed): the `AT_FORALL_*` lists of PyTorch
+ * v2.13.0's `aten/src/ATen/autocast_mode.h` (the header the torch==2.13.0 wheel ships, lines 820-960),
+ * pytorch-dtypes.md §1.2. `rms_norm` (on that fp32 list since 2.12) is version dependent and comes from the
+ * `rms_norm_autocast` assumption instead (see `policyFor`).
+ */
 const CUDA: PolicyTable = {
   lower_precision_fp: [
     "_convolution", "conv1d", "conv2d", "conv3d", "conv_tbc", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
@@ -29,8 +34,9 @@ const CUDA: PolicyTable = {
     "poisson_nll_loss", "cosine_embedding_loss", "nll_loss", "nll_loss2d", "hinge_embedding_loss", "kl_div", "l1_loss",
     "smooth_l1_loss", "huber_loss", "mse_loss", "margin_ranking_loss", "multilabel_margin_loss", "soft_margin_loss",
     "triplet_margin_loss", "multi_margin_loss", "binary_cross_entropy_with_logits", "dist", "pdist", "cdist", "renorm",
-    "logsumexp", "upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d", "upsample_linear1d",
-    "upsample_bilinear2d", "upsample_trilinear3d", "upsample_bicubic2d",
+    "logsumexp", "upsample_nearest1d", "_upsample_nearest_exact1d", "upsample_nearest2d", "_upsample_nearest_exact2d",
+    "upsample_nearest3d", "_upsample_nearest_exact3d", "upsample_linear1d", "upsample_bilinear2d", "_upsample_bilinear2d_aa",
+    "upsample_trilinear3d", "upsample_bicubic2d", "_upsample_bicubic2d_aa",
   ],
   fp32_set_opt_dtype: ["prod", "softmax", "log_softmax", "cumprod", "cumsum", "linalg_vector_norm", "linalg_matrix_norm", "sum"],
   fp32_append_dtype: ["norm"],
@@ -39,8 +45,12 @@ const CUDA: PolicyTable = {
 };
 
 /**
- * CPU registrations (pytorch-dtypes.md §1.3). The CPU fp32 list is long; only the entries the spec names
- * are here (documented as partial). CPU does not register softmax/log_softmax/sum/pow/exp/rsqrt/layer_norm.
+ * CPU registrations, complete: the `TORCH_LIBRARY_IMPL(aten, AutocastCPU, m)` block of
+ * `aten/src/ATen/autocast_mode.cpp` (pytorch@008ec6b1, the `KERNEL_CPU(...)` lines), checked against
+ * PyTorch v2.13.0 itself: the set of ops with an AutocastCPU kernel in the torch==2.13.0 wheel
+ * (`torch._C._dispatch_dump`, every op registered at autocast_mode.cpp) is exactly this list, overloads
+ * collapsed (pytorch-dtypes.md §1.3). CPU registers no fp32_set_opt_dtype / fp32_append_dtype / banned ops:
+ * softmax, log_softmax, sum, pow, exp, rsqrt, layer_norm and rms_norm fall through on CPU.
  */
 const CPU: PolicyTable = {
   lower_precision_fp: [
@@ -48,10 +58,25 @@ const CPU: PolicyTable = {
     "_convolution", "matmul", "conv_tbc", "mkldnn_rnn_layer", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
     "prelu", "scaled_dot_product_attention", "_native_multi_head_attention",
   ],
-  fp32: ["cross_entropy_loss", "nll_loss", "binary_cross_entropy", "polar", "view_as_complex", "prod", "quantile", "stft", "cdist"],
+  fp32: [
+    "avg_pool3d", "binary_cross_entropy", "grid_sampler", "polar", "prod", "quantile", "nanquantile", "stft", "cdist",
+    "grid_sampler_2d", "_grid_sampler_2d_cpu_fallback", "grid_sampler_3d", "trace", "view_as_complex", "cholesky",
+    "cholesky_inverse", "cholesky_solve", "inverse", "lu_solve", "orgqr", "ormqr", "pinverse", "max_pool3d", "max_unpool2d",
+    "max_unpool3d", "adaptive_avg_pool3d", "reflection_pad1d", "reflection_pad2d", "replication_pad1d", "replication_pad2d",
+    "replication_pad3d", "mse_loss", "cosine_embedding_loss", "nll_loss", "nll_loss2d", "hinge_embedding_loss",
+    "poisson_nll_loss", "smooth_l1_loss", "cross_entropy_loss", "l1_loss", "huber_loss", "margin_ranking_loss",
+    "soft_margin_loss", "triplet_margin_loss", "multi_margin_loss", "ctc_loss", "kl_div", "multilabel_margin_loss",
+    "binary_cross_entropy_with_logits", "fft_fft", "fft_ifft", "fft_fft2", "fft_ifft2", "fft_fftn", "fft_ifftn", "fft_rfft",
+    "fft_irfft", "fft_rfft2", "fft_irfft2", "fft_rfftn", "fft_irfftn", "fft_hfft", "fft_ihfft", "linalg_cond",
+    "linalg_matrix_rank", "linalg_solve", "linalg_cholesky", "linalg_svdvals", "linalg_eigvals", "linalg_eigvalsh",
+    "linalg_inv", "linalg_householder_product", "linalg_tensorinv", "linalg_tensorsolve", "fake_quantize_per_tensor_affine",
+    "geqrf", "_lu_with_info", "qr", "svd", "triangular_solve", "fractional_max_pool2d", "fractional_max_pool3d",
+    "adaptive_max_pool3d", "multilabel_margin_loss_forward", "linalg_qr", "linalg_cholesky_ex", "linalg_svd", "linalg_eig",
+    "linalg_eigh", "linalg_lstsq", "linalg_inv_ex",
+  ],
   fp32_set_opt_dtype: [],
   fp32_append_dtype: [],
-  promote: ["cat", "stack", "index_copy"],
+  promote: ["stack", "cat", "index_copy"],
   banned: [],
 };
 

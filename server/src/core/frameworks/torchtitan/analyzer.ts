@@ -148,6 +148,7 @@ function analyzeTorchtitan(doc: ConfigDocument, settings: AnalysisSettings, env:
   if (ctx.precision) out.precision = ctx.precision;
   if (ctx.workspaceSchema) out.torchtitanSchemaSources = ctx.workspaceSchema;
   if (ctx.simulation) out.simulation = ctx.simulation;
+  if (ctx.simulationInput) out.simulationInput = ctx.simulationInput;
   out.torchtitanVersion = { value: ctx.version.value.id, source: ctx.version.source, kind: ctx.version.kind, detail: ctx.version.detail, ...(ctx.version.decidedBy ? { decidedBy: ctx.version.decidedBy } : {}) };
   if (ctx.version.overrides) out.torchtitanVersion.overrides = ctx.version.overrides.map((o) => ({ value: o.value.id, source: o.source, kind: o.kind, detail: o.detail }));
   return out;

@@ -55,14 +55,42 @@ function variant(label: string, input: SimulationInput): ThroughputAlternative {
   };
 }
 
+/** One variant of the configured run: its label and the simulation input that reproduces it. */
+export interface VariantInput {
+  label: string;
+  input: SimulationInput;
+}
+
 /**
- * The configured run first, then mixed precision toggled on the same layout, then the nearest FSDP
- * layout with bf16 mixed precision when the configured one has no FSDP.
+ * The configured run's variants beside it: mixed precision toggled on the same layout, then the nearest FSDP
+ * layout with bf16 mixed precision when the configured one has no FSDP. One source for the throughput
+ * alternatives and the probe's variants (cli/probeCommand.ts).
  */
-export function throughputAlternatives(input: SimulationInput, sim: Simulation, worldSize: number): ThroughputAlternative[] {
+export function variantInputs(input: SimulationInput, sim: Simulation, worldSize: number): VariantInput[] {
   const L = input.layout;
   const name = degreesLabel(L);
-  const out: ThroughputAlternative[] = [
+  const out: VariantInput[] = [];
+  const fp32Storage = input.trainingDtype === "float32";
+  if (sim.mixedPrecisionApplied) {
+    if (input.mechanism === "fully_shard") out.push({ label: `${name}, mixed precision off (mixed_precision_param = "float32")`, input: { ...input, paramDtype: "float32" } });
+    else if (input.mechanism === "autocast") out.push({ label: `${name}, mixed precision off (no autocast)`, input: { ...input, mechanism: "none" } });
+  } else if (fp32Storage) {
+    // PR #2213 turns autocast on for TP layouts without FSDP; PP layouts never enter it (torchtitan.md §1.4).
+    const pr2213 = L.tp > 1 && L.pp <= 1 ? " (as PR #2213 would apply)" : "";
+    if (input.mechanism === "none") out.push({ label: `${name} with autocast bf16${pr2213}`, input: { ...input, mechanism: "autocast", paramDtype: "bfloat16" } });
+    else if (input.mechanism === "fully_shard" || input.mechanism === "autocast") out.push({ label: `${name} with bf16 mixed precision`, input: { ...input, paramDtype: "bfloat16" } });
+  }
+  if (input.mechanism !== "fully_shard") {
+    const near = nearestFsdpLayout(L, worldSize);
+    if (near) out.push({ label: `${degreesLabel(near)} in bf16 (FSDP mixed precision)`, input: { ...input, mechanism: "fully_shard", ddp: false, layout: near, paramDtype: "bfloat16", reduceDtype: fp32Storage ? "float32" : input.reduceDtype } });
+  }
+  return out;
+}
+
+/** The configured run first, then its variants (`variantInputs`), each simulated. */
+export function throughputAlternatives(input: SimulationInput, sim: Simulation, worldSize: number): ThroughputAlternative[] {
+  const name = degreesLabel(input.layout);
+  return [
     {
       label: `${name} as configured (${sim.mixedPrecisionApplied ? "mixed precision" : sim.computeDtype})`,
       mechanism: input.mechanism,
@@ -70,22 +98,8 @@ export function throughputAlternatives(input: SimulationInput, sim: Simulation, 
       tokensPerSecondPerGpu: sim.throughput?.tokensPerSecondPerGpu ?? null,
       peakBytes: sim.memory.perGpuBytes?.reserved ?? null,
     },
+    ...variantInputs(input, sim, worldSize).map((v) => variant(v.label, v.input)),
   ];
-  const fp32Storage = input.trainingDtype === "float32";
-  if (sim.mixedPrecisionApplied) {
-    if (input.mechanism === "fully_shard") out.push(variant(`${name}, mixed precision off (mixed_precision_param = "float32")`, { ...input, paramDtype: "float32" }));
-    else if (input.mechanism === "autocast") out.push(variant(`${name}, mixed precision off (no autocast)`, { ...input, mechanism: "none" }));
-  } else if (fp32Storage) {
-    // PR #2213 turns autocast on for TP layouts without FSDP; PP layouts never enter it (torchtitan.md §1.4).
-    const pr2213 = L.tp > 1 && L.pp <= 1 ? " (as PR #2213 would apply)" : "";
-    if (input.mechanism === "none") out.push(variant(`${name} with autocast bf16${pr2213}`, { ...input, mechanism: "autocast", paramDtype: "bfloat16" }));
-    else if (input.mechanism === "fully_shard" || input.mechanism === "autocast") out.push(variant(`${name} with bf16 mixed precision`, { ...input, paramDtype: "bfloat16" }));
-  }
-  if (input.mechanism !== "fully_shard") {
-    const near = nearestFsdpLayout(L, worldSize);
-    if (near) out.push(variant(`${degreesLabel(near)} in bf16 (FSDP mixed precision)`, { ...input, mechanism: "fully_shard", ddp: false, layout: near, paramDtype: "bfloat16", reduceDtype: fp32Storage ? "float32" : input.reduceDtype }));
-  }
-  return out;
 }
 
 /** The quick fix's layout (lower TP, else PP, so dp_shard > 1), or DDP's replicas turned into FSDP shards. */
