@@ -119,6 +119,7 @@ connection.onInitialized(() => {
 // and re-analysed in its turn (or at once, when a request asks for it), so 5,000 open documents do not
 // delay a hover (issue #18).
 connection.onDidChangeConfiguration(() => {
+  publishQueue.touch();
   settingsCache.clear();
   results.clear();
   for (const doc of documents.all()) publishQueue.add(doc.uri);
@@ -275,8 +276,13 @@ function summary(result: AnalysisResult): SummaryResult {
 
 // TextDocuments fires onDidChangeContent for an open too: a document never analysed yet, or one whose last
 // analysis was fast, is published at once; a slow one waits in proportion to its cost (latency.ts).
-documents.onDidChangeContent((e) => schedule(e.document, diagnosticsDelay(lastCost.get(e.document.uri))));
+documents.onDidChangeContent((e) => {
+  publishQueue.touch();
+  schedule(e.document, diagnosticsDelay(lastCost.get(e.document.uri)));
+});
+documents.onDidSave(() => publishQueue.touch());
 documents.onDidClose((e) => {
+  publishQueue.touch();
   const t = pending.get(e.document.uri);
   if (t) clearTimeout(t);
   pending.delete(e.document.uri);
@@ -289,6 +295,7 @@ documents.onDidClose((e) => {
 
 /** Runs a request handler; an internal failure is logged and answered with the fallback, never thrown. */
 async function runSafe<T>(name: string, fallback: T, f: () => Promise<T> | T): Promise<T> {
+  publishQueue.touch();
   try {
     return await f();
   } catch (e) {

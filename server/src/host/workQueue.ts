@@ -33,10 +33,23 @@ export function withTimeout<T>(p: Promise<T>, ms: number, fallback: T, onTimeout
   });
 }
 
-/** A de-duplicated FIFO of keys, drained one key per event-loop turn by `run`. */
+/** After this many turns deferred to client messages in a row, one item runs anyway (no starvation). */
+export const MAX_DEFERRALS = 64;
+
+/**
+ * A de-duplicated FIFO of keys, drained one key per event-loop turn by `run`, and only in a turn in which
+ * no client message was handled (`touch()` marks one): vscode-jsonrpc handles one message per turn, so a
+ * flood of 5,000 didOpen ahead of a hover is handled first, and the hover waits for at most one analysis.
+ */
 export class WorkQueue {
   private readonly queued = new Set<string>();
   private running = false;
+  private activity = 0;
+
+  /** A client message was handled: background work waits for a quiet turn. */
+  touch(): void {
+    this.activity++;
+  }
 
   constructor(private readonly run: (key: string) => Promise<void>) {}
 
@@ -56,8 +69,16 @@ export class WorkQueue {
   private async drain(): Promise<void> {
     this.running = true;
     try {
+      let seen = this.activity;
+      let deferred = 0;
       for (;;) {
         await yieldToIO();
+        if (this.activity !== seen && deferred < MAX_DEFERRALS) {
+          seen = this.activity;
+          deferred++;
+          continue;
+        }
+        deferred = 0;
         const next = this.queued.values().next();
         if (next.done) return;
         this.queued.delete(next.value);
@@ -66,6 +87,7 @@ export class WorkQueue {
         } catch {
           // `run` reports its own failures; the queue goes on.
         }
+        seen = this.activity;
       }
     } finally {
       this.running = false;
