@@ -26,11 +26,6 @@ function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms).unref())]);
 }
 
-const frame = (o: unknown): string => {
-  const b = Buffer.from(JSON.stringify(o));
-  return `Content-Length: ${b.length}\r\n\r\n${b.toString()}`;
-};
-
 describe("language server liveness (issue #18)", () => {
   it("a frame header without ':' is dropped and reported; the next message is answered", async () => {
     const client = new TestLspClient();
