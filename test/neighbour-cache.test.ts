@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { MAX_NEIGHBOUR_READ_BYTES, NEIGHBOUR_CACHE_BYTES, isWithin, neighbourCacheStats, nodeEnv, setNeighbourCacheBudget } from "../server/src/host/nodeEnv";
+import { MAX_NEIGHBOUR_READ_BYTES, NEIGHBOUR_CACHE_BYTES, NEIGHBOUR_SCAN_CHARS_PER_ANALYSIS, isWithin, neighbourCacheStats, nodeEnv, setNeighbourCacheBudget } from "../server/src/host/nodeEnv";
 
 describe("neighbour files (issue #18)", () => {
   let dir: string;
@@ -54,8 +54,17 @@ describe("neighbour files (issue #18)", () => {
     assert.equal(neighbourCacheStats.entries, cached);
   });
 
-  it("the default byte bound is far below 256 files of 4 MB", () => {
-    assert.ok(NEIGHBOUR_CACHE_BYTES <= 64 * 1024 * 1024);
+  it("one analysis scans at most its budget of neighbour text; the next analysis has its own", () => {
+    setNeighbourCacheBudget(NEIGHBOUR_CACHE_BYTES, 4096, 250_000);
+    const names = Array.from({ length: 5 }, (_, i) => join(dir, `budget${i}.sh`));
+    for (const n of names) writeFileSync(n, "x".repeat(100_000));
+    const read = (): (number | undefined)[] => {
+      const env = nodeEnv(join(dir, "train.toml"), [dir]);
+      return names.map((n) => env.readFile(n)?.length);
+    };
+    assert.deepEqual(read(), [100_000, 100_000, 100_000, undefined, undefined]);
+    assert.deepEqual(read(), [100_000, 100_000, 100_000, undefined, undefined]);
+    assert.equal(NEIGHBOUR_SCAN_CHARS_PER_ANALYSIS, 8 * 1024 * 1024);
   });
 
   it("only the first MAX_NEIGHBOUR_READ_BYTES of a neighbour file are read", () => {

@@ -20,6 +20,14 @@ export const MAX_NEIGHBOUR_READ_BYTES = 1024 * 1024;
 export const NEIGHBOUR_CACHE_BYTES = 32 * 1024 * 1024;
 /** ...and at most this many files. */
 export const NEIGHBOUR_CACHE_ENTRIES = 4096;
+/**
+ * The scanning budget of one analysis (issue #18): the neighbour files one document's analysis reads (cached
+ * or not) add up to at most this many characters and this many files; past it, a file reads as absent.
+ * Real repositories need a few files of a few kB; 300 run scripts of 1 MiB each would otherwise be 300 MiB
+ * of pattern scanning on every keystroke.
+ */
+export const NEIGHBOUR_SCAN_CHARS_PER_ANALYSIS = 8 * 1024 * 1024;
+export const NEIGHBOUR_FILES_PER_ANALYSIS = 1024;
 
 /**
  * Neighbouring files are re-read only when their modification time or size changed: the server analyses
@@ -41,13 +49,13 @@ interface CachedFile {
 const fileCache = new Map<string, CachedFile>();
 let cachedBytes = 0;
 let epoch = 0;
-let cacheBudget = { bytes: NEIGHBOUR_CACHE_BYTES, entries: NEIGHBOUR_CACHE_ENTRIES };
+let cacheBudget = { bytes: NEIGHBOUR_CACHE_BYTES, entries: NEIGHBOUR_CACHE_ENTRIES, scanChars: NEIGHBOUR_SCAN_CHARS_PER_ANALYSIS };
 /** Counters for tests and the bench: reads from disk, and what the cache holds. */
 export const neighbourCacheStats = { reads: 0, hits: 0, get bytes(): number { return cachedBytes; }, get entries(): number { return fileCache.size; } };
 
 /** Tests only: another budget (and an empty cache). */
-export function setNeighbourCacheBudget(bytes = NEIGHBOUR_CACHE_BYTES, entries = NEIGHBOUR_CACHE_ENTRIES): void {
-  cacheBudget = { bytes, entries };
+export function setNeighbourCacheBudget(bytes = NEIGHBOUR_CACHE_BYTES, entries = NEIGHBOUR_CACHE_ENTRIES, scanChars = NEIGHBOUR_SCAN_CHARS_PER_ANALYSIS): void {
+  cacheBudget = { bytes, entries, scanChars };
   fileCache.clear();
   cachedBytes = 0;
   neighbourCacheStats.reads = 0;
@@ -189,8 +197,18 @@ export function isWithin(path: string, root: string, separator: string = sep): b
 /** One analysis's view of the filesystem; each call starts a new cache epoch (see readCached). */
 export function nodeEnv(documentPath: string | undefined, workspaceRoots: string[]): AnalysisEnv {
   epoch++;
+  let scanned = 0;
+  let files = 0;
   const env: AnalysisEnv = {
-    readFile: readCached,
+    readFile(path) {
+      if (scanned >= cacheBudget.scanChars || files >= NEIGHBOUR_FILES_PER_ANALYSIS) return undefined;
+      const text = readCached(path);
+      if (text !== undefined) {
+        scanned += text.length;
+        files++;
+      }
+      return text;
+    },
     listDir(path) {
       // The same frozen array while the folder is unchanged (core/workspace/listing.ts memoises on it).
       return listCached(path) as string[];
