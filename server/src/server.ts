@@ -18,6 +18,9 @@ import {
   TextDocumentSyncKind,
   TextDocuments,
   createConnection,
+  LSPErrorCodes,
+  ResponseError,
+  type CancellationToken,
   type CodeAction,
   type CompletionItem,
   type DocumentSymbol,
@@ -52,9 +55,24 @@ import {
   type SummaryResult,
 } from "./protocol";
 import { diagnosticsDelay } from "./latency";
+import { FrameGuard } from "./host/frameGuard";
+import { SETTINGS_TIMEOUT_MS, WorkQueue, withTimeout, yieldToIO } from "./host/workQueue";
 
 
-const connection = createConnection(ProposedFeatures.all);
+/**
+ * Over stdio, frames pass through FrameGuard first: a malformed frame is dropped and reported in the
+ * client's output (window/logMessage) instead of leaving the server deaf (issue #18). The guarded stream
+ * ends when stdin does, so the connection's end-of-input exit still applies.
+ */
+const connection = process.argv.includes("--stdio") ? createGuardedStdioConnection() : createConnection(ProposedFeatures.all);
+
+function createGuardedStdioConnection(): ReturnType<typeof createConnection> {
+  const guarded = process.stdin.pipe(new FrameGuard((reason) => conn.console.error(`precision-lens: dropped a malformed message from the client: ${reason}`)));
+  const conn = createConnection(ProposedFeatures.all, guarded, process.stdout);
+  // With explicit streams the library does not route console output to the client: stdout is the protocol.
+  for (const k of ["log", "info", "warn", "error", "debug"] as const) console[k] = (...args: unknown[]) => conn.console.log(args.map(String).join(" "));
+  return conn;
+}
 const documents = new TextDocuments(TextDocument);
 
 let workspaceRoots: string[] = [];
@@ -62,8 +80,15 @@ let canPullConfiguration = false;
 /** Inlay hints and lenses depend on settings and other files: ask the client to re-query after an analysis. */
 let canRefresh = false;
 const settingsCache = new Map<string, Promise<AnalysisSettings>>();
-const results = new Map<string, { version: number; result: AnalysisResult }>();
+/**
+ * The last analysis of each document, with the version AND the text it was made from: a didChange that
+ * reuses a version number (a client bug, or a forged one) is analysed again (issue #18). Comparing the
+ * text is O(1) while the document is unchanged (the same string) and exact otherwise.
+ */
+const results = new Map<string, { version: number; text: string; result: AnalysisResult }>();
 const pending = new Map<string, ReturnType<typeof setTimeout>>();
+/** Documents waiting to be analysed and published, one per event-loop turn (host/workQueue.ts). */
+const publishQueue = new WorkQueue((uri) => publish(uri));
 /** How long each document's last analysis took (ms): fast documents publish at once, slow ones debounce. */
 const lastCost = new Map<string, number>();
 
@@ -90,27 +115,55 @@ connection.onInitialized(() => {
   if (canPullConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION });
 });
 
+// A settings change makes every result stale, but nothing is analysed in one go: each document is queued
+// and re-analysed in its turn (or at once, when a request asks for it), so 5,000 open documents do not
+// delay a hover (issue #18).
 connection.onDidChangeConfiguration(() => {
+  publishQueue.touch();
   settingsCache.clear();
   results.clear();
-  for (const doc of documents.all()) schedule(doc, 0);
+  for (const doc of documents.all()) publishQueue.add(doc.uri);
 });
 
+let settingsTimeoutReported = false;
+
+/**
+ * The settings for a document. A client that never answers `workspace/configuration`, or answers with
+ * something unparsable, gets the defaults after SETTINGS_TIMEOUT_MS (said once in its output); a late
+ * answer still replaces them and re-publishes the document.
+ */
 function settingsFor(uri: string): Promise<AnalysisSettings> {
   if (!canPullConfiguration) return Promise.resolve({});
   let s = settingsCache.get(uri);
   if (!s) {
-    s = connection.workspace
+    let timedOut = false;
+    const asked = connection.workspace
       .getConfiguration({ scopeUri: uri, section: SETTINGS_SECTION })
-      .then((raw: Partial<ServerSettings> | null) => toAnalysisSettings(raw))
-      .catch(() => ({}));
+      .then((raw: unknown) => toAnalysisSettings(raw));
+    s = withTimeout(asked, SETTINGS_TIMEOUT_MS, {}, () => {
+      timedOut = true;
+      if (!settingsTimeoutReported) connection.console.warn(`precision-lens: no usable answer to workspace/configuration within ${SETTINGS_TIMEOUT_MS} ms; analysing with the default settings`);
+      settingsTimeoutReported = true;
+    });
+    const mine = s;
+    asked.then(
+      (late) => {
+        if (!timedOut || settingsCache.get(uri) !== mine) return;
+        settingsCache.set(uri, Promise.resolve(late));
+        results.delete(uri);
+        publishQueue.add(uri);
+      },
+      () => undefined,
+    );
     settingsCache.set(uri, s);
   }
   return s;
 }
 
-function toAnalysisSettings(raw: Partial<ServerSettings> | null): AnalysisSettings {
+function toAnalysisSettings(value: unknown): AnalysisSettings {
   const out: AnalysisSettings = {};
+  if (!value || typeof value !== "object" || Array.isArray(value)) return out;
+  const raw = value as Partial<ServerSettings>;
   if (raw && typeof raw.worldSize === "number" && Number.isInteger(raw.worldSize) && raw.worldSize > 0) out.worldSize = raw.worldSize;
   if (raw && typeof raw.torchtitanVersion === "string") out.torchtitanVersion = raw.torchtitanVersion;
   if (raw && typeof raw.gpu === "string") out.gpu = raw.gpu;
@@ -118,15 +171,28 @@ function toAnalysisSettings(raw: Partial<ServerSettings> | null): AnalysisSettin
   return out;
 }
 
-async function analyze(doc: TextDocument): Promise<AnalysisResult> {
+/**
+ * The analysis of a document as it is now. With a token (a request), a request cancelled before the
+ * analysis starts is answered with RequestCancelled and costs nothing; the check comes after one turn of
+ * the event loop, so a `$/cancelRequest` already sent has been read.
+ */
+async function analyze(doc: TextDocument, token?: CancellationToken): Promise<AnalysisResult> {
   const cached = results.get(doc.uri);
-  if (cached && cached.version === doc.version) return cached.result;
+  const text = doc.getText();
+  if (cached && cached.version === doc.version && cached.text === text) return cached.result;
   const settings = await settingsFor(doc.uri);
+  if (token) {
+    await yieldToIO();
+    if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, "cancelled");
+  }
+  const now = doc.getText();
+  const again = results.get(doc.uri);
+  if (again && again.version === doc.version && again.text === now) return again.result;
   const path = uriToPath(doc.uri);
   const started = performance.now();
-  const result = analyzeDocument(doc.uri, doc.getText(), settings, nodeEnv(path, workspaceRoots), formatOf(doc.uri) ?? languageFormat(doc.languageId));
+  const result = analyzeDocument(doc.uri, now, settings, nodeEnv(path, workspaceRoots), formatOf(doc.uri) ?? languageFormat(doc.languageId));
   lastCost.set(doc.uri, performance.now() - started);
-  results.set(doc.uri, { version: doc.version, result });
+  results.set(doc.uri, { version: doc.version, text: now, result });
   return result;
 }
 
@@ -141,7 +207,7 @@ function schedule(doc: TextDocument, delay: number): void {
     doc.uri,
     setTimeout(() => {
       pending.delete(doc.uri);
-      void publish(doc.uri);
+      publishQueue.add(doc.uri);
     }, delay),
   );
 }
@@ -151,9 +217,11 @@ async function publish(uri: string): Promise<void> {
   if (!doc) return;
   try {
     const version = doc.version;
+    const text = doc.getText();
     const result = await analyze(doc);
-    // A newer version arrived while analysing: its own publish will follow.
-    if (documents.get(uri)?.version !== version) return;
+    // A newer version (or text) arrived while analysing: its own publish will follow.
+    const now = documents.get(uri);
+    if (now?.version !== version || now.getText() !== text) return;
     await connection.sendDiagnostics({ uri, version, diagnostics: result.diagnostics.map(toLspDiagnostic) });
     await connection.sendNotification(SUMMARY_CHANGED_NOTIFICATION, { uri, ...summary(result) });
     if (canRefresh) {
@@ -208,11 +276,17 @@ function summary(result: AnalysisResult): SummaryResult {
 
 // TextDocuments fires onDidChangeContent for an open too: a document never analysed yet, or one whose last
 // analysis was fast, is published at once; a slow one waits in proportion to its cost (latency.ts).
-documents.onDidChangeContent((e) => schedule(e.document, diagnosticsDelay(lastCost.get(e.document.uri))));
+documents.onDidChangeContent((e) => {
+  publishQueue.touch();
+  schedule(e.document, diagnosticsDelay(lastCost.get(e.document.uri)));
+});
+documents.onDidSave(() => publishQueue.touch());
 documents.onDidClose((e) => {
+  publishQueue.touch();
   const t = pending.get(e.document.uri);
   if (t) clearTimeout(t);
   pending.delete(e.document.uri);
+  publishQueue.delete(e.document.uri);
   results.delete(e.document.uri);
   lastCost.delete(e.document.uri);
   settingsCache.delete(e.document.uri);
@@ -221,19 +295,21 @@ documents.onDidClose((e) => {
 
 /** Runs a request handler; an internal failure is logged and answered with the fallback, never thrown. */
 async function runSafe<T>(name: string, fallback: T, f: () => Promise<T> | T): Promise<T> {
+  publishQueue.touch();
   try {
     return await f();
   } catch (e) {
+    if (e instanceof ResponseError) throw e;
     connection.console.error(`precision-lens: ${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     return fallback;
   }
 }
 
-connection.onHover((params) =>
+connection.onHover((params, token) =>
   runSafe("hover", null, async () => {
     const doc = documents.get(params.textDocument.uri);
     if (!doc) return null;
-    const h = hoverAt(await analyze(doc), clampPosition(doc, params.position));
+    const h = hoverAt(await analyze(doc, token), clampPosition(doc, params.position));
     return h ? { contents: { kind: "markdown" as const, value: h.markdown }, range: h.range } : null;
   }),
 );
@@ -241,13 +317,13 @@ connection.onHover((params) =>
 /** At most this many quick fixes per request, whatever the client sends. */
 const MAX_CODE_ACTIONS = 64;
 
-connection.onCodeAction((params) =>
+connection.onCodeAction((params, token) =>
   runSafe("codeAction", [] as CodeAction[], async () => {
     const doc = documents.get(params.textDocument.uri);
     if (!doc) return [];
     // Fixes come only from the server's own analysis of this version: a client diagnostic is matched to
     // ours by identity (code, range, message) and its `data` is never trusted (a client could send 16k fixes).
-    const ours = new Map((await analyze(doc)).diagnostics.map((d) => [diagnosticKey(d), d]));
+    const ours = new Map((await analyze(doc, token)).diagnostics.map((d) => [diagnosticKey(d), d]));
     const matched: { ours: Diagnostic }[] = [];
     for (const lsp of (params.context?.diagnostics ?? []).slice(0, MAX_CODE_ACTIONS)) {
       const d = fromLspDiagnostic(lsp);
@@ -275,11 +351,11 @@ function diagnosticKey(d: Diagnostic): string {
   return `${d.code}\u0000${r?.start?.line}:${r?.start?.character}-${r?.end?.line}:${r?.end?.character}\u0000${d.message}`;
 }
 
-connection.languages.inlayHint.on((params) =>
+connection.languages.inlayHint.on((params, token) =>
   runSafe("inlayHint", [] as InlayHint[], async () => {
     const doc = documents.get(params.textDocument.uri);
     if (!doc) return [];
-    const r = await analyze(doc);
+    const r = await analyze(doc, token);
     const range = clampRange(doc, params.range);
     return (r.inlayHints ?? [])
       .filter((h) => h.position.line >= range.start.line && h.position.line <= range.end.line)
@@ -291,21 +367,21 @@ connection.languages.inlayHint.on((params) =>
   }),
 );
 
-connection.onCodeLens((params) =>
+connection.onCodeLens((params, token) =>
   runSafe("codeLens", [] as CodeLens[], async () => {
     const doc = documents.get(params.textDocument.uri);
     if (!doc) return [];
-    return codeLenses(await analyze(doc)).map((l): CodeLens => ({ range: l.range, command: { title: l.title, command: l.command, arguments: l.arguments } }));
+    return codeLenses(await analyze(doc, token)).map((l): CodeLens => ({ range: l.range, command: { title: l.title, command: l.command, arguments: l.arguments } }));
   }),
 );
 
 const COMPLETION_KIND = { section: CompletionItemKind.Module, key: CompletionItemKind.Property, value: CompletionItemKind.Value } as const;
 
-connection.onCompletion((params) =>
+connection.onCompletion((params, token) =>
   runSafe("completion", [] as CompletionItem[], async () => {
     const doc = documents.get(params.textDocument.uri);
     if (!doc) return [];
-    return completionsAt(await analyze(doc), clampPosition(doc, params.position)).map((c): CompletionItem => {
+    return completionsAt(await analyze(doc, token), clampPosition(doc, params.position)).map((c): CompletionItem => {
       const item: CompletionItem = { label: c.label, kind: COMPLETION_KIND[c.kind], insertTextFormat: InsertTextFormat.PlainText };
       if (c.detail) item.detail = c.detail;
       if (c.documentation) item.documentation = { kind: "markdown", value: c.documentation };
@@ -324,47 +400,47 @@ function toLspSymbol(s: DocSymbol): DocumentSymbol {
   return out;
 }
 
-connection.onDocumentSymbol((params) =>
+connection.onDocumentSymbol((params, token) =>
   runSafe("documentSymbol", [] as DocumentSymbol[], async () => {
     const doc = documents.get(params.textDocument.uri);
     if (!doc) return [];
-    const r = await analyze(doc);
+    const r = await analyze(doc, token);
     if (r.configFunctions) return configFunctionSymbols(r.configFunctions).map(toLspSymbol);
     return r.framework ? documentSymbols(r.doc).map(toLspSymbol) : [];
   }),
 );
 
-connection.onFoldingRanges((params) =>
+connection.onFoldingRanges((params, token) =>
   runSafe("foldingRange", [] as FoldingRange[], async () => {
     const doc = documents.get(params.textDocument.uri);
     if (!doc) return [];
-    const r = await analyze(doc);
+    const r = await analyze(doc, token);
     if (!r.framework) return [];
     return foldingRanges(r.doc).map((f) => ({ startLine: f.startLine, endLine: f.endLine, kind: f.kind === "comment" ? FoldingRangeKind.Comment : FoldingRangeKind.Region }));
   }),
 );
 
-connection.onRequest(SUMMARY_REQUEST, (params: SummaryParams) =>
+connection.onRequest(SUMMARY_REQUEST, (params: SummaryParams, token: CancellationToken) =>
   runSafe("summary", null as SummaryResult | null, async () => {
     const doc = documents.get(params.uri);
-    return doc ? summary(await analyze(doc)) : null;
+    return doc ? summary(await analyze(doc, token)) : null;
   }),
 );
 
-connection.onRequest(REPORT_REQUEST, (params: ReportParams) =>
+connection.onRequest(REPORT_REQUEST, (params: ReportParams, token: CancellationToken) =>
   runSafe("report", null as ReportResult | null, async () => {
     const doc = documents.get(params.uri);
     if (!doc) return null;
-    const r = await analyze(doc);
+    const r = await analyze(doc, token);
     return r.reportMarkdown ? { markdown: r.reportMarkdown } : null;
   }),
 );
 
-connection.onRequest(REPORT_HTML_REQUEST, (params: ReportHtmlParams) =>
+connection.onRequest(REPORT_HTML_REQUEST, (params: ReportHtmlParams, token: CancellationToken) =>
   runSafe("reportHtml", null as ReportHtmlResult | null, async () => {
     const doc = documents.get(params.uri);
     if (!doc) return null;
-    const view = buildReportView(await analyze(doc), { settings: await settingsFor(doc.uri) });
+    const view = buildReportView(await analyze(doc, token), { settings: await settingsFor(doc.uri) });
     return { html: renderReportHtml(view, { nonce: params.nonce, interactive: true }), title: view.title };
   }),
 );

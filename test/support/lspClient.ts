@@ -113,6 +113,11 @@ export class TestLspClient {
     return this.conn.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text }] });
   }
 
+  /** Writes bytes to the server's stdin as they are (a malformed frame, for the hardening tests). */
+  writeRaw(bytes: string | Buffer): void {
+    this.proc.stdin.write(bytes);
+  }
+
   /** The server process's exit code or signal, or undefined while it runs. */
   get exited(): string | undefined {
     if (this.proc.exitCode !== null) return `exit ${this.proc.exitCode}`;

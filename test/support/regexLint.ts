@@ -284,6 +284,8 @@ export function lintRegex(source: string, flags = ""): Finding[] {
   const findings = [...p.findings];
   // Leading: unanchored, starts with an unbounded repetition and something after it can fail.
   for (const alt of splitTop(source)) {
+    // A sticky regex matches only at lastIndex: no start position is retried.
+    if (flags.includes("y")) break;
     if (alt.startsWith("^") || alt.startsWith("(?<=") || alt.startsWith("\\b")) continue;
     const q = new Parser(alt, flags);
     const lead = leadingUnboundedThenFallible(q, alt);

@@ -125,18 +125,56 @@ export function applySuppressions(doc: ConfigDocument, diagnostics: readonly Dia
   return kept;
 }
 
+const isBlank = (c: string | undefined): boolean => c !== undefined && /\s/.test(c);
+const isKeyChar = (c: string | undefined): boolean => c !== undefined && /[a-z-]/i.test(c);
+
+/**
+ * Where the codes of the first `disable=` / `disable-file=` in a suppression comment are: from after
+ * `=` and its blanks to before the blanks that precede `;`, the end, or the next `key=`. By hand, linear
+ * (issue #18: the lazy list before a lookahead that starts with a run of blanks was quadratic).
+ */
+export function disableList(text: string): { start: number; end: number } | undefined {
+  const re = /disable(?:-file)?\s*=/gi;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    let start = m.index + m[0].length;
+    while (isBlank(text[start])) start++;
+    let q = start;
+    while (q < text.length && text[q] !== ";" && text[q] !== "=") q++;
+    let end = q;
+    if (text[q] === "=") {
+      // The list stops before ` key=`: blanks, a word that starts with a letter, blanks.
+      let e = q;
+      while (e > start && isBlank(text[e - 1])) e--;
+      let w = e;
+      while (w > start && isKeyChar(text[w - 1])) w--;
+      if (w === e || !/[a-z]/i.test(text[w]!)) continue;
+      // The old regex backtracked into the blanks after `=` to capture no codes; without blanks it failed here.
+      if (w === start) {
+        if (start > m.index + m[0].length) return { start, end: start };
+        continue;
+      }
+      if (!isBlank(text[w - 1])) continue;
+      end = w;
+    }
+    while (end > start && isBlank(text[end - 1])) end--;
+    return { start, end };
+  }
+  return undefined;
+}
+
 function removalEdit(doc: ConfigDocument, s: Suppression, unused: string[]) {
   if (unused.length < s.codes.length) {
     const keep = s.codes.filter((c) => !unused.includes(c));
     const text = doc.text.slice(doc.lines.offsetAt(s.range.start), doc.lines.offsetAt(s.range.end));
-    const replaced = text.replace(/(disable(?:-file)?\s*=\s*)([^;=]*?)(?=\s+[a-z][a-z-]*\s*=|\s*;|\s*$)/i, (_m, p1: string, p2: string) => (p2.split(/[,\s]+/).some((c) => unused.includes(c)) ? p1 + keep.join(",") : _m));
+    const list = disableList(text);
+    const replaced = list && text.slice(list.start, list.end).split(/[,\s]+/).some((c) => unused.includes(c)) ? text.slice(0, list.start) + keep.join(",") + text.slice(list.end) : text;
     return { range: s.range, newText: replaced };
   }
   const lineText = doc.lines.lineText(s.line);
   const before = lineText.slice(0, s.range.start.character);
   if (before.trim() !== "") {
     // Trailing comment: remove it and the spaces before it.
-    const start = doc.lines.lineStart(s.line) + before.replace(/\s+$/, "").length;
+    const start = doc.lines.lineStart(s.line) + before.trimEnd().length;
     return { range: doc.lines.range(start, doc.lines.offsetAt(s.range.end)), newText: "" };
   }
   // Own line: remove the whole line.

@@ -309,7 +309,7 @@ export function moveKey(doc: Doc, entry: ConfigEntry, toTable: readonly string[]
   let comment = "";
   if (ownsItsLines(doc, entry)) {
     const tail = doc.lines.lineText(entry.range.end.line).slice(entry.range.end.character);
-    if (tail.trim().startsWith("#")) comment = tail.replace(/\s+$/, "");
+    if (tail.trim().startsWith("#")) comment = tail.trimEnd();
   }
   const set = setKey(withoutEntry(doc, entry), toTable, key, valueText + (target ? "" : comment));
   // An insertion point inside the deleted line(s) would overlap: move it to the start of the deletion.

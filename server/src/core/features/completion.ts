@@ -31,13 +31,65 @@ export interface CompletionItem {
   preselect?: boolean;
 }
 
+/**
+ * The name between the brackets of a table header line (`[a.b]`, `[[a.b]]`, a comment after it allowed),
+ * trimmed; undefined when the line is not one (`nonEmpty`: `[]` is not one either). By hand, not a
+ * regex: the lazy name between two runs of blanks was quadratic on a long line (issue #18).
+ */
+export function headerName(line: string, nonEmpty: boolean): string | undefined {
+  const t = line.trimStart();
+  if (t[0] !== "[") return undefined;
+  let open = t[1] === "[" ? 2 : 1;
+  const close = t.indexOf("]", open);
+  if (close < 0) return undefined;
+  // `[[]`: with a name required, the second `[` is the name.
+  if (nonEmpty && close === open && open === 2) open--;
+  if (nonEmpty && close === open) return undefined;
+  const inner = t.slice(open, close);
+  const rest = t.slice(t[close + 1] === "]" ? close + 2 : close + 1).trimStart();
+  return rest === "" || rest[0] === "#" ? inner.trim() : undefined;
+}
+
+/**
+ * `key = value-so-far` before the cursor: the key as written (dotted, blanks only around its dots) and what
+ * follows `=` (leading blanks dropped); undefined otherwise. By hand, linear (issue #18).
+ */
+export function keyAssignment(before: string): { key: string; value: string } | undefined {
+  const eq = before.indexOf("=");
+  if (eq < 0) return undefined;
+  const key = before.slice(0, eq).trim();
+  // The key's language, (K|.)+ (\s* . \s* K+)* with K = [A-Za-z0-9_"-], run as a set of states, one pass:
+  // 1 = in the first part, 2 = blanks before a dot, 4 = blanks after a dot, 8 = in a part after a dot.
+  let states = 0;
+  for (let i = 0; i < key.length; i++) {
+    const c = key[i]!;
+    const k = /[A-Za-z0-9_"-]/.test(c);
+    const dot = c === ".";
+    const blank = /\s/.test(c);
+    let next = 0;
+    if (i === 0) next = k || dot ? 1 : 0;
+    else {
+      if (states & 1 && (k || dot)) next |= 1;
+      if (states & (1 | 8) && blank) next |= 2;
+      if (states & (1 | 2 | 8) && dot) next |= 4;
+      if (states & 2 && blank) next |= 2;
+      if (states & 4 && blank) next |= 4;
+      if (states & (4 | 8) && k) next |= 8;
+    }
+    states = next;
+    if (!states) return undefined;
+  }
+  if (!(states & (1 | 8))) return undefined;
+  return { key, value: before.slice(eq + 1).trimStart() };
+}
+
 /** The table the cursor line belongs to: the last header at or above it (root = []). */
 function tableAt(doc: ConfigDocument, line: number): string[] {
   // Headers are recognised from the text so completion works while the file does not parse.
   for (let l = line; l >= 0; l--) {
-    const m = /^\s*\[\[?\s*([^\]]*?)\s*\]\]?\s*(#.*)?$/.exec(doc.lines.lineText(l));
-    if (m && l !== line) return m[1]!.split(".").map((s) => s.trim().replace(/^["']|["']$/g, ""));
-    if (m && l === line) continue;
+    const name = headerName(doc.lines.lineText(l), false);
+    if (name !== undefined && l !== line) return name.split(".").map((s) => s.trim().replace(/^["']|["']$/g, ""));
+    if (name !== undefined && l === line) continue;
   }
   return [];
 }
@@ -49,9 +101,9 @@ function scanWritten(doc: ConfigDocument): { tables: Set<string>; keys: Set<stri
   let table: string[] = [];
   for (let l = 0; l < doc.lines.lineCount; l++) {
     const t = doc.lines.lineText(l);
-    const h = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/.exec(t);
-    if (h) {
-      table = h[1]!.split(".").map((x) => x.trim().replace(/^["']|["']$/g, ""));
+    const h = headerName(t, true);
+    if (h !== undefined) {
+      table = h.split(".").map((x) => x.trim().replace(/^["']|["']$/g, ""));
       tables.add(table.join("."));
       continue;
     }
@@ -81,11 +133,11 @@ export function complete(doc: ConfigDocument, release: When, position: Position,
   }
 
   // value after `key =`
-  const vm = /^\s*([A-Za-z0-9_."-]+(?:\s*\.\s*[A-Za-z0-9_"-]+)*)\s*=\s*(.*)$/.exec(before);
+  const vm = keyAssignment(before);
   if (vm) {
-    const written = vm[1]!.split(".").map((s) => s.trim().replace(/^["']|["']$/g, ""));
+    const written = vm.key.split(".").map((s) => s.trim().replace(/^["']|["']$/g, ""));
     const path = [...tableAt(doc, position.line), ...written];
-    return valueItems(release, path, vm[2]!, lineText.slice(position.character), position, view.extensions);
+    return valueItems(release, path, vm.value, lineText.slice(position.character), position, view.extensions);
   }
 
   // key at the start of a line

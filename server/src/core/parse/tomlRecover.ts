@@ -143,7 +143,8 @@ function isBlankOrComment(t: string): boolean {
 /** Splits a dotted key as written into its parts, unquoting quoted parts. */
 export function splitKey(k: string): string[] {
   const out: string[] = [];
-  const re = new RegExp(`\\s*(${KEY})\\s*\\.?`, "g");
+  // Sticky: each part is matched where the previous one ended, never searched for (issue #18).
+  const re = new RegExp(`\\s*(${KEY})\\s*\\.?`, "y");
   let m: RegExpExecArray | null;
   while ((m = re.exec(k)) && m[0].length) {
     const p = m[1]!;

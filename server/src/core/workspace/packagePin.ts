@@ -38,11 +38,11 @@ export function findPackagePin(text: string, pkg: string, lock: boolean): string
   }
   for (const raw of lines) {
     const line = raw.replace(/(^|\s)#.*$/, "").trim();
-    const eq = new RegExp(`(?:^|["'\\s])${name}\\s*(?:\\[[^\\]]*\\])?\\s*===?\\s*v?([0-9][\\w.+-]*)`, "i").exec(line);
+    const eq = new RegExp(`(?:^|["'\\s])${name}\\s*(?:\\[[^\\]]*\\]\\s*)?===?\\s*v?([0-9][\\w.+-]*)`, "i").exec(line);
     if (eq) return eq[1]!;
     const git = new RegExp(`/${name}(?:\\.git)?@v?([0-9][\\w.-]*)`, "i").exec(line);
     if (git) return git[1]!;
-    const poetry = new RegExp(`^${name}\\s*=\\s*"\\s*(?:==)?\\s*v?([0-9][\\w.+-]*)\\s*"`, "i").exec(line);
+    const poetry = new RegExp(`^${name}\\s*=\\s*"\\s*(?:==\\s*)?v?([0-9][\\w.+-]*)\\s*"`, "i").exec(line);
     if (poetry) return poetry[1]!;
   }
   return undefined;

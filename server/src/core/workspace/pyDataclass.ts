@@ -81,7 +81,7 @@ export function scanClasses(text: string): PyClass[] {
       if (/^@\s*(?:dataclasses\.)?dataclass\b/.test(trimmed)) decoratedDataclass = true;
       continue;
     }
-    const cm = /^class\s+([A-Za-z_]\w*)\s*(?:\(([^)]*)\))?\s*:/.exec(trimmed);
+    const cm = /^class\s+([A-Za-z_]\w*)\s*(?:\(([^)]*)\)\s*)?:/.exec(trimmed);
     if (cm) {
       const c: PyClass = { name: cm[1]!, bases: (cm[2] ?? "").split(",").map((b) => b.trim()).filter((b) => b && !b.includes("=")), fields: [], line: i, dataclass: decoratedDataclass };
       decoratedDataclass = false;
@@ -94,9 +94,9 @@ export function scanClasses(text: string): PyClass[] {
     if (cls.bodyIndent === undefined) cls.bodyIndent = indent;
     if (indent !== cls.bodyIndent) continue;
     if (trimmed.startsWith('"""') || trimmed.startsWith("'''")) continue;
-    const fm = /^([A-Za-z_]\w*)\s*:\s*(.+)$/.exec(trimmed);
+    const fm = /^([A-Za-z_]\w*)\s*:(.+)$/.exec(trimmed);
     if (!fm || fm[1]!.startsWith("_")) continue;
-    const [annotation, def] = splitDefault(fm[2]!);
+    const [annotation, def] = splitDefault(fm[2]!.trimStart() || fm[2]!);
     if (/^(typing\.)?ClassVar\b/.test(annotation)) continue;
     cls.c.fields.push({ name: fm[1]!, annotation, ...(def !== undefined ? { default: def } : {}), line: i });
   }
@@ -161,7 +161,9 @@ function tableClassOf(f: PyField): string | undefined {
   let a = f.annotation.replace(/^["']|["']$/g, "").trim();
   const opt = /^(?:typing\.)?Optional\[(.+)\]$/.exec(a);
   if (opt) a = opt[1]!.trim();
-  a = a.replace(/\s*\|\s*None$/, "").replace(/^None\s*\|\s*/, "");
+  const orNone = /\|\s*None$/.exec(a);
+  if (orNone) a = a.slice(0, orNone.index).trimEnd();
+  a = a.replace(/^None\s*\|\s*/, "");
   const last = a.split(".").pop()!;
   if (/^[A-Z]\w*$/.test(last) && !NOT_TABLES.has(last)) return last;
   const fac = f.default && /default_factory\s*=\s*(?:[\w.]+\.)?([A-Z]\w*)\b/.exec(f.default);

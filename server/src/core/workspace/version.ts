@@ -69,18 +69,18 @@ export function findPin(text: string, kind: string): Pin | undefined {
     const line = lines[lineNo]!.replace(/(^|\s)#.*$/, "").trim();
     if (!/torchtitan/i.test(line)) continue;
     // torchtitan==0.2.2 / ===0.2.2 (requirements, PEP 621 dependency strings)
-    const eq = /\btorchtitan\s*(?:\[[^\]]*\])?\s*===?\s*([0-9][\w.+-]*)/i.exec(line);
+    const eq = /\btorchtitan\s*(?:\[[^\]]*\]\s*)?===?\s*([0-9][\w.+-]*)/i.exec(line);
     if (eq) return { raw: eq[1]!, line, lineNo };
     // git+https://github.com/pytorch/torchtitan(.git)@v0.2.1 (PEP 508 direct reference)
     const git = /github\.com[/:]pytorch\/torchtitan(?:\.git)?@([\w.-]+)/i.exec(line);
     if (git) return { raw: git[1]!, line, lineNo };
     // poetry: torchtitan = "0.2.2" / "==0.2.2" / { git = "…", tag = "v0.2.1" } / { version = "0.2.2" }
-    const poetry = /^torchtitan\s*=\s*(.+)$/i.exec(line);
+    const poetry = /^torchtitan\s*=(.+)$/i.exec(line);
     if (poetry) {
-      const v = poetry[1]!;
+      const v = poetry[1]!.trimStart() || poetry[1]!;
       const tag = /\b(?:tag|rev)\s*=\s*"([^"]+)"/.exec(v);
       if (tag) return { raw: tag[1]!, line, lineNo };
-      const plain = /^"\s*(?:==)?\s*([0-9][\w.+-]*)\s*"$/.exec(v.trim()) ?? /\bversion\s*=\s*"\s*(?:==)?\s*([0-9][\w.+-]*)\s*"/.exec(v);
+      const plain = /^"\s*(?:==\s*)?([0-9][\w.+-]*)\s*"$/.exec(v.trim()) ?? /\bversion\s*=\s*"\s*(?:==\s*)?([0-9][\w.+-]*)\s*"/.exec(v);
       if (plain) return { raw: plain[1]!, line, lineNo };
     }
   }

@@ -84,9 +84,10 @@ function slurmVars(lines: string[]): Map<string, number> {
   let gpusPerTask: number | undefined;
   let tasksPerNode: number | undefined;
   for (const l of lines) {
-    const m = /^#SBATCH\s+(.*)$/.exec(l.trim());
+    const t = l.trim();
+    const m = /^#SBATCH\s/.exec(t);
     if (!m) continue;
-    const opt = m[1]!;
+    const opt = t.slice(m[0].length).trimStart();
     const nodes = /(?:--nodes[=\s]+|-N\s*)(\d+)/.exec(opt);
     if (nodes) {
       out.set("SLURM_NNODES", Number(nodes[1]));

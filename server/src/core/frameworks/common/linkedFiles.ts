@@ -14,7 +14,9 @@ export function dirname(p: string): string {
 
 /** The last path component ("../deepspeed/zero2.json" → "zero2.json"), for messages short of room. */
 export function baseName(p: string): string {
-  return p.replace(/[\\/]+$/, "").split(/[\\/]/).pop() ?? p;
+  let end = p.length;
+  while (end > 0 && (p[end - 1] === "/" || p[end - 1] === "\\")) end--;
+  return p.slice(0, end).split(/[\\/]/).pop() ?? p;
 }
 
 export function joinPath(base: string, rel: string): string {

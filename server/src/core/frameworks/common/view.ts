@@ -73,7 +73,7 @@ export class View {
     const e = this.entry(...path);
     if (!e) return undefined;
     if (e.value.kind === "integer" || e.value.kind === "float") return e.value.value as number;
-    if (e.value.kind === "string" && /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/.test(e.value.value as string)) return Number(e.value.value);
+    if (e.value.kind === "string" && /^\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?\s*$/.test(e.value.value as string)) return Number(e.value.value);
     return undefined;
   }
   int(...path: string[]): number | undefined {

@@ -46,9 +46,9 @@ export interface TorchtuneContext {
 /** `tune run [--nnodes N] [--nproc_per_node M] <recipe> --config ...` in the header comment. */
 function launchFromComments(doc: ConfigDocument): Launch {
   for (const c of doc.comments) {
-    const m = /tune\s+run\s+(.*)$/.exec(c.text);
+    const m = /tune\s+run\s/.exec(c.text);
     if (!m) continue;
-    const args = m[1]!.split(/\s+/);
+    const args = c.text.slice(m.index + m[0].length).trimStart().split(/\s+/);
     const l: Launch = { line: c.line };
     for (let i = 0; i < args.length; i++) {
       const a = args[i]!;
