@@ -7,8 +7,9 @@
  */
 import type { Severity } from "../core/model/types";
 import type { ReportedFile } from "./report";
+import { table } from "../core/model/table";
 
-const COMMAND: Record<Severity, "error" | "warning" | "notice"> = { error: "error", warning: "warning", information: "notice", hint: "notice" };
+const COMMAND: Readonly<Record<Severity, "error" | "warning" | "notice">> = table({ error: "error", warning: "warning", information: "notice", hint: "notice" });
 
 export function escapeData(s: string): string {
   return s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");

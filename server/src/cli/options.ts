@@ -6,6 +6,7 @@ import { parseVersion } from "../core/frameworks/torchtitan/versions";
 import { MAX_WORLD_SIZE } from "../core/model/limits";
 import { checkStdinOptions } from "./check";
 import { UsageError } from "./usage";
+import { table } from "../core/model/table";
 
 export interface CheckOptions {
   settings: AnalysisSettings;
@@ -28,7 +29,7 @@ interface OptionSpec {
   apply(opts: CheckOptions, v: string): void;
 }
 
-const CHECK_OPTIONS: Record<string, OptionSpec> = {
+const CHECK_OPTIONS: Readonly<Record<string, OptionSpec>> = table({
   "--world-size": {
     value: "N",
     apply(opts, v) {
@@ -80,7 +81,7 @@ const CHECK_OPTIONS: Record<string, OptionSpec> = {
   "--verbose": { apply: (opts) => void (opts.verbose = true) },
   "--help": { apply: (opts) => void (opts.help = true) },
   "-h": { apply: (opts) => void (opts.help = true) },
-};
+});
 
 export function parseCheckArgs(args: string[], cwd: string): CheckOptions {
   // origin "cli": --world-size / --torchtitan-version win over in-file directives (workspace/precedence.ts).

@@ -1,5 +1,6 @@
 import type { ConfigDocument } from "../model/document";
 import { DIAGNOSTIC_SOURCE, type Diagnostic, type DiagnosticData, type Fix, type Range, type RelatedInformation, type Severity, type TextEdit } from "../model/types";
+import { table } from "../model/table";
 
 /** What a rule may add beyond the short message: the long explanation and what decided the diagnostic. */
 export interface DiagExtra {
@@ -84,7 +85,7 @@ export function applyEdits(doc: Pick<ConfigDocument, "text" | "lines">, edits: r
   return out;
 }
 
-const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, information: 2, hint: 3 };
+const SEVERITY_ORDER: Readonly<Record<Severity, number>> = table({ error: 0, warning: 1, information: 2, hint: 3 });
 
 /** Stable order for output: by position, then severity, then code. */
 export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {

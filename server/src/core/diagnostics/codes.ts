@@ -11,6 +11,7 @@
  * ties both to this table (every declared or emitted code is here, every code here has its page).
  */
 import type { Diagnostic } from "../model/types";
+import { table } from "../model/table";
 
 export type CodeTag = "unnecessary" | "deprecated";
 
@@ -30,7 +31,7 @@ export const REPOSITORY_URL = "https://github.com/precision-lens/precision-lens"
 const U: readonly CodeTag[] = ["unnecessary"];
 const D: readonly CodeTag[] = ["deprecated"];
 
-export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = {
+export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   // torchtitan: parallel layout
   "parallel-dims-degree": { summary: "A parallelism degree below 1: ParallelDims rejects it at launch." },
   "parallel-dims-type": { summary: "A parallelism degree that is not an integer." },
@@ -166,7 +167,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = {
   "deepspeed/DS8": { summary: "The batch-size trio does not multiply out." },
   "deepspeed/DS9": { summary: "This DeepSpeed file and the config that references it disagree on precision." },
   "deepspeed/duplicate-key": { summary: "A key defined twice in one JSON object: DeepSpeed refuses the file." },
-};
+});
 
 export function codeInfo(code: string): CodeInfo | undefined {
   return Object.prototype.hasOwnProperty.call(DIAGNOSTIC_CODES, code) ? DIAGNOSTIC_CODES[code] : undefined;

@@ -3,15 +3,16 @@
  * release. `auto` is resolved elsewhere (workspace pins, then config keys); here only explicit values.
  */
 import { eraById, eraForDate, type Era } from "./eras";
+import { table } from "../../model/table";
 
 export type Release = "v0.1.0" | "v0.2.0" | "v0.2.1" | "v0.2.2";
 
-export const RELEASES: Record<Release, { date: string; commit: string }> = {
+export const RELEASES: Readonly<Record<Release, { date: string; commit: string }>> = table({
   "v0.1.0": { date: "2025-06-17", commit: "f7084fc78" },
   "v0.2.0": { date: "2025-10-17", commit: "29624e37f" },
   "v0.2.1": { date: "2025-12-26", commit: "81af8833d" },
   "v0.2.2": { date: "2026-02-20", commit: "73a0e6979" },
-};
+});
 
 /** The last main-branch date on which torchtitan read TOML configs (commit 238fa9953). */
 export const LAST_TOML_DATE = "2026-02-23";
