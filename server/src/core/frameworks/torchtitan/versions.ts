@@ -16,6 +16,8 @@ export const RELEASES: Readonly<Record<Release, { date: string; commit: string }
 
 /** The last main-branch date on which torchtitan read TOML configs (commit 238fa9953). */
 export const LAST_TOML_DATE = "2026-02-23";
+/** torchtitan's first commit on main (2d1c6d53b, "first commit, starter files"): no main@ date is earlier. */
+export const FIRST_MAIN_DATE = "2023-12-13";
 
 export interface TitanVersion {
   /** As the user would write it: "v0.2.2", "main@2025-03-01", "v0.2.2+pr2213". */
@@ -44,9 +46,10 @@ export function parseVersion(id: string): TitanVersion | undefined {
   const m = /^main@(\d{4})-(\d{2})-(\d{2})$/.exec(v);
   if (m) {
     const date = `${m[1]}-${m[2]}-${m[3]}`;
-    // A real calendar date: Date.parse accepts 2025-02-30 (it rolls over to March), so round-trip it.
+    // A real calendar date: Date.parse accepts 2025-02-30 (it rolls over to March), so round-trip it; and a
+    // date torchtitan's main branch had (main@0000-01-01 is a calendar date, not a torchtitan version).
     const parsed = new Date(`${date}T00:00:00Z`);
-    if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date || date > LAST_TOML_DATE) return undefined;
+    if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date || date < FIRST_MAIN_DATE || date > LAST_TOML_DATE) return undefined;
     return { id: v, date, era: eraForDate(date), schemaRelease: releaseAtOrBefore(date), whatIf: false };
   }
   return undefined;
