@@ -10,7 +10,7 @@ import type { AnalysisResult } from "../core/analysis";
 import { simulationToJson } from "../core/engine";
 import { headline } from "../core/features/index";
 import { formatFixReport, type FixAllResult } from "../core/features/fixAll";
-import { escapeControls } from "../host/terminal";
+import { logLine } from "../host/terminal";
 import { diagnosticJson } from "./diagnosticJson";
 import { githubLines } from "./github";
 import type { ReportedFile } from "./report";
@@ -133,7 +133,7 @@ function textWriter(write: (s: string) => void): CheckWriter {
   let analysed = 0;
   let skipped = 0;
   const emit = (lines: string[]) => {
-    if (lines.length) write(lines.map(escapeControls).join("\n") + "\n");
+    if (lines.length) write(lines.map(logLine).join("\n") + "\n");
   };
   return {
     file(o) {
