@@ -30,12 +30,12 @@ export function check(opts: CheckOptions, io: CliIO): number {
       done(analyzeStdin(opts.stdinFilename!, opts.settings, io, MAX_FILE_BYTES));
       continue;
     }
-    const { files, errors, skipped } = collectConfigs(p, io.cwd, seen);
+    const { files, raw, errors, skipped } = collectConfigs(p, io.cwd, seen);
     for (const e of errors) done(e);
     if (opts.verbose) for (const s of skipped) io.stderr(stderrLine(s.path, s.error));
     const fileOpts = fn ? { ...opts, settings: { ...opts.settings, configFunction: fn } } : opts;
     for (const f of files) {
-      const o: FileOutcome = { ...checkFile(f, relative(io.cwd, f) || f, fileOpts, io), absPath: f };
+      const o: FileOutcome = { ...checkFile(f, relative(io.cwd, f) || f, fileOpts, io, raw.get(f)), absPath: f };
       const missing = fn && o.result ? missingFunction(o.result, fn) : undefined;
       done(missing ? { path: o.path, error: missing } : o);
     }

@@ -48,14 +48,18 @@ function skippedResult(uri: string, reason: string, format: AnalysisResult["form
   return { uri, format, doc, hovers: [], framework: null, frameworkReason: reason, diagnostics: [] };
 }
 
-/** One file, start to end. Never throws: a failure is an internal-error for this file only. */
-export function checkFile(f: string, shown: string, opts: CheckOptions, io: CliIO): FileOutcome {
+/**
+ * One file, start to end. Never throws: a failure is an internal-error for this file only. `raw`: the real
+ * path (bytes) of a file whose name is not valid UTF-8 (`f` then shows its bad bytes as `\xNN`); it is read
+ * through those bytes and analysed like any other, but --fix does not rewrite it.
+ */
+export function checkFile(f: string, shown: string, opts: CheckOptions, io: CliIO, raw?: Buffer): FileOutcome {
   const uri = pathToFileURL(f).href;
   // The extension's format; a file whose extension says nothing (a DeepSpeed `ds_config.conf`) is sniffed by
   // analyzeDocument from its text (issue #17 §3: it was read as TOML here and got nothing).
   const extFormat = formatOf(f);
   let format = extFormat ?? "toml";
-  const read = readBounded(f);
+  const read = readBounded(raw ?? f);
   if (!read.ok) {
     if (read.tooLarge) return { path: shown, result: skippedResult(uri, `Precision Lens did not analyse this file: it is ${read.tooLarge.size} bytes, over the limit of ${read.tooLarge.limit}.`, format) };
     return { path: shown, error: read.error };
@@ -69,7 +73,10 @@ export function checkFile(f: string, shown: string, opts: CheckOptions, io: CliI
     const invalidUtf8 = firstInvalidUtf8(read.bytes) >= 0;
     if (opts.fix && !invalidUtf8) {
       fixes = fixAll(uri, text, opts.settings, env);
-      if (fixes.changed) {
+      if (fixes.changed && raw) {
+        fixError = "not rewritten: the file name is not valid UTF-8; apply the fixes by hand";
+        fixes = { ...fixes, applied: [], changed: false };
+      } else if (fixes.changed) {
         const w = replaceFileAtomically(f, Buffer.from(fixes.text, "utf8"), read);
         if (w.ok) text = fixes.text;
         else {
