@@ -197,3 +197,89 @@ describe("every string from the repository is escaped for its channel (item 3)",
     assert.equal(logLine("plain: a::b"), "plain: a::b");
   });
 });
+
+describe("input encodings (item 4)", () => {
+  const run = (args: string[], cwd: string, stdin?: () => string | Buffer) => {
+    let out = "";
+    let err = "";
+    const code = runCli(args, { stdout: (s) => (out += s), stderr: (s) => (err += s), cwd, stdin });
+    return { code, out, err };
+  };
+
+  it("standard input gets invalid-utf8 like a file", () => {
+    const bytes = Buffer.concat([Buffer.from(FSDP.replace("[training]\n", "[training]\n# caf")), Buffer.from([0xe9]), Buffer.from("\n")]);
+    const d = tmp();
+    writeFileSync(join(d, "file.toml"), bytes);
+    const file = run(["check", "--format", "json", "file.toml"], d);
+    const stdin = run(["check", "--format", "json", "--stdin-filename", "file.toml", "-"], d, () => bytes);
+    assert.equal(stdin.code, 1, stdin.err);
+    assert.equal(file.code, 1, file.err);
+    const diag = (o: string) => json(o).files[0]!.diagnostics.filter((x) => x.code === "invalid-utf8");
+    assert.equal(diag(stdin.out).length, 1);
+    assert.deepEqual(diag(stdin.out), diag(file.out));
+    assert.match(diag(stdin.out)[0]!.message, /not valid UTF-8 \(byte 0xe9 at offset \d+\)/);
+  });
+
+  it("a UTF-16 config (with BOM) is an error that says UTF-16, not a silent binary skip", () => {
+    const d = tmp();
+    writeFileSync(join(d, "le.toml"), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(FSDP, "utf16le")]));
+    const be = Buffer.from(FSDP, "utf16le").swap16();
+    writeFileSync(join(d, "be.toml"), Buffer.concat([Buffer.from([0xfe, 0xff]), be]));
+    writeFileSync(join(d, "notes.json"), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"a": 1}', "utf16le")]));
+    const r = run(["check", "--format", "json", "."], d);
+    assert.equal(r.code, 1, r.out + r.err);
+    const files = json(r.out).files;
+    for (const f of ["be.toml", "le.toml"]) {
+      const o = files.find((x) => x.path === f)!;
+      assert.equal(o.framework, "torchtitan", f);
+      const u = o.diagnostics.find((x) => x.code === "invalid-utf8");
+      assert.ok(u, `${f}: ${o.diagnostics.map((x) => x.code).join()}`);
+      assert.equal(u.severity, "error");
+      assert.match(u.message, /This file is UTF-16 \((little|big)-endian, with a byte-order mark\), not UTF-8: torchtitan's tomllib rejects it/);
+    }
+    // Not a training config: no diagnostic, as for any other file.
+    assert.deepEqual(files.find((x) => x.path === "notes.json")?.diagnostics ?? [], []);
+    const text = run(["check", "."], d);
+    assert.match(text.out, /^2 training configs checked: 2 errors/m);
+  });
+
+  it("a training config with NUL bytes is an error, an unrelated binary file stays silent", () => {
+    const d = tmp();
+    writeFileSync(join(d, "run.toml"), `\u0000\u0000${FSDP}`);
+    writeFileSync(join(d, "tune.yaml"), `${readFileSync(join(ROOT, "examples/yaml/torchtune/llama3_8b_full_bf16.yaml"), "utf8")}\u0000`);
+    writeFileSync(join(d, "blob.json"), "\u0000\u0001\u0002binary");
+    const r = run(["check", "--format", "json", "."], d);
+    assert.equal(r.code, 1, r.out + r.err);
+    const files = json(r.out).files;
+    for (const [f, fw, pos] of [["run.toml", "torchtitan", "line 1, column 1"], ["tune.yaml", "torchtune", "line \\d+, column \\d+"]] as const) {
+      const o = files.find((x) => x.path === f)!;
+      const n = o.diagnostics.find((x) => x.code === "nul-bytes");
+      assert.ok(n, `${f}: ${JSON.stringify(o)}`);
+      assert.equal(n.severity, "error");
+      assert.match(n.message, new RegExp(`This ${fw} config contains NUL bytes \\(the first at ${pos}\\): Python's .* loader rejects it`));
+    }
+    assert.deepEqual(files.find((x) => x.path === "blob.json")?.diagnostics ?? [], []);
+  });
+
+  it("a DeepSpeed JSON whose syntax error comes before its markers still gets the error", () => {
+    const d = tmp();
+    writeFileSync(join(d, "ds_config.json"), '{"train_batch_size": 8,, "bf16": {"enabled": true}, "zero_optimization": {"stage": 2}}\n');
+    writeFileSync(join(d, "package.json"), '{"name": "x",, "version": "1.0.0"}\n');
+    const r = run(["check", "--format", "json", "."], d);
+    assert.equal(r.code, 1, r.out + r.err);
+    const ds = json(r.out).files.find((x) => x.path === "ds_config.json")!;
+    assert.deepEqual(ds.diagnostics.map((x) => x.code), ["json-syntax"]);
+    assert.deepEqual(json(r.out).files.find((x) => x.path === "package.json")?.diagnostics ?? [], []);
+  });
+
+  it("duplicate-key diagnostics are capped per file, with one that says how many more", () => {
+    const d = tmp();
+    const n = 500;
+    writeFileSync(join(d, "ds.json"), `{"train_batch_size": 8, "bf16": {"enabled": true}, "zero_optimization": {"stage": 2}${', "steps_per_print": 1'.repeat(n + 1)}}`);
+    const r = run(["check", "--format", "json", "ds.json"], d);
+    assert.equal(r.code, 1, r.err);
+    const dups = json(r.out).files[0]!.diagnostics.filter((x) => x.code === "deepspeed/duplicate-key");
+    assert.equal(dups.length, 21);
+    assert.match(dups[20]!.message, new RegExp(`^${n - 20} more keys are defined twice in this file \\(the first 20 are listed\\): DeepSpeed refuses the config$`));
+  });
+});

@@ -19,7 +19,7 @@ function crashed(e: unknown): never {
 process.on("uncaughtException", crashed);
 
 /** Standard input for `check -`, read up to one byte past the file limit (the caller reports it as too large). */
-function readStdinBounded(): string {
+function readStdinBounded(): Buffer {
   const chunks: Buffer[] = [];
   const buf = Buffer.alloc(1 << 16);
   let total = 0;
@@ -36,7 +36,7 @@ function readStdinBounded(): string {
     chunks.push(Buffer.from(buf.subarray(0, n)));
     total += n;
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 try {

@@ -3,11 +3,12 @@ import { randomBytes } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { analyzeDocument, formatOf } from "../core/analyze";
 import { buildReportView, renderReportHtml } from "../core/report";
-import { collectConfigs, decodeUtf8, readBounded } from "../host/files";
+import { collectConfigs, readBounded } from "../host/files";
 import { nodeEnv } from "../host/nodeEnv";
 import { logLine, logLines, stderrLine } from "../host/terminal";
 import { exitCode } from "./checkCommand";
-import { addEncodingDiagnostic, missingFunction, splitFunction } from "./checkFile";
+import { missingFunction, splitFunction } from "./checkFile";
+import { addEncodingDiagnostic, decodeConfig } from "./encoding";
 import type { CliIO } from "./io";
 import { parseCheckArgs } from "./options";
 import { USAGE, UsageError } from "./usage";
@@ -34,9 +35,9 @@ export function explain(args: string[], io: CliIO, html = false): number {
     io.stderr(stderrLine(opts.paths[0]!, read.error));
     return 2;
   }
-  const text = decodeUtf8(read.bytes);
+  const { text, encoding } = decodeConfig(read.bytes);
   const r = analyzeDocument(pathToFileURL(f).href, text, opts.settings, nodeEnv(f, [io.cwd]), formatOf(f));
-  addEncodingDiagnostic(r, read.bytes);
+  addEncodingDiagnostic(r, read.bytes, encoding);
   const missing = fn ? missingFunction(r, fn) : undefined;
   if (missing) {
     io.stderr(stderrLine(opts.paths[0]!, missing));

@@ -143,7 +143,13 @@ function textWriter(write: (s: string) => void): CheckWriter {
       if (r.doc.skipped) {
         lines.push(`${o.path}: not analysed: ${r.doc.skipped}`);
         skipped++;
-        for (const d of r.diagnostics) if (d.code !== "not-analysed") lines.push(`  ${o.path}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} [${d.code}] ${d.message}`);
+        for (const d of r.diagnostics) {
+          if (d.code === "not-analysed") continue;
+          // Counted like an analysed file's (a nul-bytes error makes the exit code 1: the summary says so).
+          if (d.severity === "error") errors++;
+          if (d.severity === "warning") warnings++;
+          lines.push(`  ${o.path}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} [${d.code}] ${d.message}`);
+        }
         return emit(lines);
       }
       if (!r.framework) {

@@ -95,6 +95,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "invalid-directive": { summary: "A `# precision-lens:` directive with a value it cannot use." },
   "internal-error": { summary: "The analysis itself failed; the file is unchanged." },
   "invalid-utf8": { summary: "The file is not valid UTF-8; the framework's loader rejects it." },
+  "nul-bytes": { summary: "A training config with NUL bytes: Python's TOML, YAML and JSON loaders reject it." },
   "not-analysed": { summary: "A config file Precision Lens did not analyse (e.g. nested beyond its bound)." },
   // torchtune
   "torchtune/TT1": { summary: "dtype: fp16 in a training recipe: torchtune rejects full fp16 training." },
