@@ -2,6 +2,7 @@
 import { readSync } from "node:fs";
 import { MAX_FILE_BYTES } from "./host/files";
 import { EXIT_INTERNAL, runCli } from "./cliMain";
+import { logLine } from "./host/terminal";
 
 // `precision-lens explain f.toml | head` closes the pipe early: stop quietly instead of crashing.
 process.stdout.on("error", (e: NodeJS.ErrnoException) => {
@@ -12,13 +13,13 @@ process.stdout.on("error", (e: NodeJS.ErrnoException) => {
 // A failure that escapes every per-file guard must never look like success or like "errors found" (1):
 // one line, no minified-source dump, exit 3 (`npm run examples` treats anything above 1 as failure).
 function crashed(e: unknown): never {
-  process.stderr.write(`precision-lens: internal error: ${e instanceof Error ? e.message : String(e)}. Please report it; no file was changed by this failure.\n`);
+  process.stderr.write(`${logLine(`precision-lens: internal error: ${e instanceof Error ? e.message : String(e)}. Please report it; no file was changed by this failure.`)}\n`);
   process.exit(EXIT_INTERNAL);
 }
 process.on("uncaughtException", crashed);
 
 /** Standard input for `check -`, read up to one byte past the file limit (the caller reports it as too large). */
-function readStdinBounded(): string {
+function readStdinBounded(): Buffer {
   const chunks: Buffer[] = [];
   const buf = Buffer.alloc(1 << 16);
   let total = 0;
@@ -35,7 +36,7 @@ function readStdinBounded(): string {
     chunks.push(Buffer.from(buf.subarray(0, n)));
     total += n;
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 try {

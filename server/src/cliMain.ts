@@ -13,6 +13,7 @@ import { htmlFormat, parseCheckArgs } from "./cli/options";
 import { probe } from "./cli/probeCommand";
 import { schema } from "./cli/schemaCommand";
 import { USAGE, UsageError } from "./cli/usage";
+import { logLine } from "./host/terminal";
 
 export type { CliIO } from "./cli/io";
 export { EXIT_INTERNAL } from "./cli/usage";
@@ -44,7 +45,7 @@ export function runCli(argv: string[], io: CliIO): number {
     throw new UsageError(`unknown command "${cmd}"`);
   } catch (e) {
     if (e instanceof UsageError || e instanceof StdinUsageError) {
-      io.stderr(`precision-lens: ${e.message}\n\n${USAGE}`);
+      io.stderr(`${logLine(`precision-lens: ${e.message}`)}\n\n${USAGE}`);
       return 2;
     }
     throw e;

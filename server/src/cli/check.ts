@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { analyzeDocument, formatOf } from "../core/analyze";
 import type { AnalysisResult, AnalysisSettings } from "../core/analysis";
 import { nodeEnv } from "../host/nodeEnv";
+import { addEncodingDiagnostic, decodeConfig } from "./encoding";
 import { copyLazy } from "../core/model/lazy";
 
 export class StdinUsageError extends Error {}
@@ -21,17 +22,21 @@ export function checkStdinOptions(paths: readonly string[], stdinFilename: strin
  * Analyses standard input as if it were the file NAME (relative to the working directory): its extension
  * picks the format, and pins and run scripts next to that path are read as for a file on disk.
  */
-export function analyzeStdin(name: string, settings: AnalysisSettings, io: { cwd: string; stdin?: () => string }, maxBytes: number): { path: string; absPath: string; result?: AnalysisResult; error?: string } {
+export function analyzeStdin(name: string, settings: AnalysisSettings, io: { cwd: string; stdin?: () => string | Uint8Array }, maxBytes: number): { path: string; absPath: string; result?: AnalysisResult; error?: string } {
   const absPath = resolve(io.cwd, name);
-  let text: string;
+  let input: string | Uint8Array;
   try {
     if (!io.stdin) throw new Error("no standard input");
-    text = io.stdin();
+    input = io.stdin();
   } catch (e) {
     return { path: name, absPath, error: `cannot read standard input (${(e as Error).message})` };
   }
-  if (Buffer.byteLength(text, "utf8") > maxBytes) return { path: name, absPath, error: `standard input is over the ${maxBytes}-byte limit` };
+  // Bytes are decoded and checked exactly as a file's are (invalid UTF-8, a UTF-16 byte-order mark).
+  const bytes = typeof input === "string" ? Buffer.from(input, "utf8") : input;
+  if (bytes.length > maxBytes) return { path: name, absPath, error: `standard input is over the ${maxBytes}-byte limit` };
+  const { text, encoding } = decodeConfig(bytes);
   const result = analyzeDocument(pathToFileURL(absPath).href, text, settings, nodeEnv(absPath, [io.cwd]), formatOf(name));
+  addEncodingDiagnostic(result, bytes, encoding);
   return { path: name, absPath, result };
 }
 

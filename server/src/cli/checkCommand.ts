@@ -1,7 +1,7 @@
 /** `precision-lens check`: every path, streamed file by file; the exit code from counters. */
 import { relative } from "node:path";
 import { collectConfigs, MAX_FILE_BYTES } from "../host/files";
-import { escapeControls } from "../host/terminal";
+import { logLine, stderrLine } from "../host/terminal";
 import { analyzeStdin, errorsOnly } from "./check";
 import { checkFile, missingFunction, splitFunction } from "./checkFile";
 import type { CliIO } from "./io";
@@ -19,8 +19,8 @@ export function check(opts: CheckOptions, io: CliIO): number {
   const seen = new Set<string>();
   const done = (o: FileOutcome): void => {
     count(counters, o);
-    if (o.error) readErrors.push(`precision-lens: ${escapeControls(o.path)}: ${o.error}\n`);
-    if (o.fixError) fixErrors.push(`precision-lens: ${escapeControls(o.path)}: ${o.fixError}\n`);
+    if (o.error) readErrors.push(stderrLine(o.path, o.error));
+    if (o.fixError) fixErrors.push(stderrLine(o.path, o.fixError));
     if (opts.quiet && o.result) o.result = errorsOnly(o.result);
     out.file(o);
   };
@@ -30,12 +30,12 @@ export function check(opts: CheckOptions, io: CliIO): number {
       done(analyzeStdin(opts.stdinFilename!, opts.settings, io, MAX_FILE_BYTES));
       continue;
     }
-    const { files, errors, skipped } = collectConfigs(p, io.cwd, seen);
+    const { files, raw, errors, skipped } = collectConfigs(p, io.cwd, seen);
     for (const e of errors) done(e);
-    if (opts.verbose) for (const s of skipped) io.stderr(`precision-lens: ${escapeControls(s.path)}: ${s.error}\n`);
+    if (opts.verbose) for (const s of skipped) io.stderr(stderrLine(s.path, s.error));
     const fileOpts = fn ? { ...opts, settings: { ...opts.settings, configFunction: fn } } : opts;
     for (const f of files) {
-      const o: FileOutcome = { ...checkFile(f, relative(io.cwd, f) || f, fileOpts, io), absPath: f };
+      const o: FileOutcome = { ...checkFile(f, relative(io.cwd, f) || f, fileOpts, io, raw.get(f)), absPath: f };
       const missing = fn && o.result ? missingFunction(o.result, fn) : undefined;
       done(missing ? { path: o.path, error: missing } : o);
     }
@@ -47,7 +47,7 @@ export function check(opts: CheckOptions, io: CliIO): number {
   if (code !== 0 && code !== 1) return code;
   const warnings = counters.warnings;
   const tooMany = opts.maxWarnings !== undefined && warnings > opts.maxWarnings;
-  if (tooMany) io.stderr(`precision-lens: ${warnings} warning${warnings === 1 ? "" : "s"}, more than --max-warnings ${opts.maxWarnings}\n`);
+  if (tooMany) io.stderr(`${logLine(`precision-lens: ${warnings} warning${warnings === 1 ? "" : "s"}, more than --max-warnings ${opts.maxWarnings}`)}\n`);
   return tooMany ? 1 : code;
 }
 

@@ -2,33 +2,16 @@
 import { pathToFileURL } from "node:url";
 import type { AnalysisResult } from "../core/analysis";
 import { analyzeDocument, formatOf, internalErrorResult, sniffFormat } from "../core/analyze";
-import { diag } from "../core/diagnostics/build";
 import { fixAll, type FixAllResult } from "../core/features/fixAll";
 import type { ConfigDocument } from "../core/model/document";
 import { LineIndex } from "../core/model/lineIndex";
-import { decodeUtf8, firstInvalidUtf8, readBounded } from "../host/files";
+import { firstInvalidUtf8, readBounded } from "../host/files";
+import { addEncodingDiagnostic, decodeConfig } from "./encoding";
 import { nodeEnv } from "../host/nodeEnv";
 import { replaceFileAtomically } from "../host/replaceFile";
 import type { CliIO } from "./io";
 import type { CheckOptions } from "./options";
 import type { FileOutcome } from "./stream";
-
-/**
- * Not valid UTF-8: torchtitan's tomllib (and Python's YAML/JSON loaders reading UTF-8) reject the file, so
- * a training config gets an error at the first bad byte; other files get nothing. --fix never rewrites it.
- */
-export function addEncodingDiagnostic(r: AnalysisResult, bytes: Uint8Array): boolean {
-  const bad = firstInvalidUtf8(bytes);
-  if (bad < 0) return false;
-  if (!r.framework && !r.likelyFramework) return true;
-  const offset = decodeUtf8(bytes.subarray(0, bad)).length;
-  const pos = new LineIndex(r.doc.text).positionAt(offset);
-  const loader = r.format === "toml" ? "torchtitan's tomllib rejects it" : "Python's loaders reading it as UTF-8 reject it";
-  r.diagnostics.unshift(
-    diag("invalid-utf8", "error", { start: pos, end: { line: pos.line, character: pos.character + 1 } }, `This file is not valid UTF-8 (byte 0x${bytes[bad]!.toString(16).padStart(2, "0")} at offset ${bad}): ${loader}`, undefined, { detail: `This file is not valid UTF-8 (byte 0x${bytes[bad]!.toString(16).padStart(2, "0")} at offset ${bad}): ${loader}. Save it as UTF-8; --fix does not rewrite it.` }),
-  );
-  return true;
-}
 
 /** `FILE.py::function` names one torchtitan config function of a Python registry. */
 export function splitFunction(arg: string): { path: string; fn?: string } {
@@ -48,19 +31,24 @@ function skippedResult(uri: string, reason: string, format: AnalysisResult["form
   return { uri, format, doc, hovers: [], framework: null, frameworkReason: reason, diagnostics: [] };
 }
 
-/** One file, start to end. Never throws: a failure is an internal-error for this file only. */
-export function checkFile(f: string, shown: string, opts: CheckOptions, io: CliIO): FileOutcome {
+/**
+ * One file, start to end. Never throws: a failure is an internal-error for this file only. `raw`: the real
+ * path (bytes) of a file whose name is not valid UTF-8 (`f` then shows its bad bytes as `\xNN`); it is read
+ * through those bytes and analysed like any other, but --fix does not rewrite it.
+ */
+export function checkFile(f: string, shown: string, opts: CheckOptions, io: CliIO, raw?: Buffer): FileOutcome {
   const uri = pathToFileURL(f).href;
   // The extension's format; a file whose extension says nothing (a DeepSpeed `ds_config.conf`) is sniffed by
   // analyzeDocument from its text (issue #17 §3: it was read as TOML here and got nothing).
   const extFormat = formatOf(f);
   let format = extFormat ?? "toml";
-  const read = readBounded(f);
+  const read = readBounded(raw ?? f);
   if (!read.ok) {
     if (read.tooLarge) return { path: shown, result: skippedResult(uri, `Precision Lens did not analyse this file: it is ${read.tooLarge.size} bytes, over the limit of ${read.tooLarge.limit}.`, format) };
     return { path: shown, error: read.error };
   }
-  let text = decodeUtf8(read.bytes);
+  const decoded = decodeConfig(read.bytes);
+  let text = decoded.text;
   format = extFormat ?? sniffFormat(text) ?? "toml";
   try {
     const env = nodeEnv(f, [io.cwd]);
@@ -69,7 +57,10 @@ export function checkFile(f: string, shown: string, opts: CheckOptions, io: CliI
     const invalidUtf8 = firstInvalidUtf8(read.bytes) >= 0;
     if (opts.fix && !invalidUtf8) {
       fixes = fixAll(uri, text, opts.settings, env);
-      if (fixes.changed) {
+      if (fixes.changed && raw) {
+        fixError = "not rewritten: the file name is not valid UTF-8; apply the fixes by hand";
+        fixes = { ...fixes, applied: [], changed: false };
+      } else if (fixes.changed) {
         const w = replaceFileAtomically(f, Buffer.from(fixes.text, "utf8"), read);
         if (w.ok) text = fixes.text;
         else {
@@ -79,7 +70,7 @@ export function checkFile(f: string, shown: string, opts: CheckOptions, io: CliI
       }
     }
     const result = analyzeDocument(uri, text, opts.settings, env, format);
-    addEncodingDiagnostic(result, text === fixes?.text ? Buffer.from(text, "utf8") : read.bytes);
+    addEncodingDiagnostic(result, text === fixes?.text ? Buffer.from(text, "utf8") : read.bytes, decoded.encoding);
     const out: FileOutcome = { path: shown, result };
     if (fixes) out.fixes = fixes;
     if (fixError) out.fixError = fixError;

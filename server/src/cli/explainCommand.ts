@@ -3,11 +3,12 @@ import { randomBytes } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { analyzeDocument, formatOf } from "../core/analyze";
 import { buildReportView, renderReportHtml } from "../core/report";
-import { collectConfigs, decodeUtf8, readBounded } from "../host/files";
+import { collectConfigs, readBounded } from "../host/files";
 import { nodeEnv } from "../host/nodeEnv";
-import { escapeControls } from "../host/terminal";
+import { logLine, logLines, stderrLine } from "../host/terminal";
 import { exitCode } from "./checkCommand";
-import { addEncodingDiagnostic, missingFunction, splitFunction } from "./checkFile";
+import { missingFunction, splitFunction } from "./checkFile";
+import { addEncodingDiagnostic, decodeConfig } from "./encoding";
 import type { CliIO } from "./io";
 import { parseCheckArgs } from "./options";
 import { USAGE, UsageError } from "./usage";
@@ -25,39 +26,35 @@ export function explain(args: string[], io: CliIO, html = false): number {
   if (fn) opts.settings = { ...opts.settings, configFunction: fn };
   const { files, errors } = collectConfigs(onePath, io.cwd);
   if (errors.length || files.length !== 1) {
-    io.stderr(`precision-lens: ${escapeControls(opts.paths[0]!)}: ${errors[0]?.error ?? "not a single file"}\n`);
+    io.stderr(stderrLine(opts.paths[0]!, errors[0]?.error ?? "not a single file"));
     return 2;
   }
   const f = files[0]!;
   const read = readBounded(f);
   if (!read.ok) {
-    io.stderr(`precision-lens: ${escapeControls(opts.paths[0]!)}: ${read.error}\n`);
+    io.stderr(stderrLine(opts.paths[0]!, read.error));
     return 2;
   }
-  const text = decodeUtf8(read.bytes);
+  const { text, encoding } = decodeConfig(read.bytes);
   const r = analyzeDocument(pathToFileURL(f).href, text, opts.settings, nodeEnv(f, [io.cwd]), formatOf(f));
-  addEncodingDiagnostic(r, read.bytes);
+  addEncodingDiagnostic(r, read.bytes, encoding);
   const missing = fn ? missingFunction(r, fn) : undefined;
   if (missing) {
-    io.stderr(`precision-lens: ${escapeControls(opts.paths[0]!)}: ${missing}\n`);
+    io.stderr(stderrLine(opts.paths[0]!, missing));
     return 2;
   }
   if (html) {
     io.stdout(renderReportHtml(buildReportView(r, { settings: opts.settings }), { nonce: randomBytes(16).toString("base64") }));
     return exitCode([{ path: opts.paths[0]!, result: r }]);
   }
-  const shown = escapeControls(opts.paths[0]!);
+  const shown = opts.paths[0]!; // only for the exit code: nothing of it is printed here
   if (!r.reportMarkdown) {
-    io.stdout(`${shown}: ${escapeLines(r.frameworkReason)}; no precision report.\n`);
-    for (const d of r.diagnostics) io.stdout(`- line ${d.range.start.line + 1}: ${d.severity} [${d.code}] ${escapeControls(d.message)}\n`);
+    io.stdout(`${logLine(`${opts.paths[0]!}: ${r.frameworkReason}; no precision report.`)}\n`);
+    for (const d of r.diagnostics) io.stdout(`${logLine(`- line ${d.range.start.line + 1}: ${d.severity} [${d.code}] ${d.message}`)}\n`);
     return exitCode([{ path: shown, result: r }]);
   }
   // The report ends with its own "## Diagnostics" section (every diagnostic with its explanation).
-  io.stdout(escapeLines(r.reportMarkdown) + "\n");
+  io.stdout(logLines(r.reportMarkdown) + "\n");
   return exitCode([{ path: shown, result: r }]);
 }
 
-/** Escapes control characters line by line, keeping the newlines of a multi-line text. */
-function escapeLines(s: string): string {
-  return s.split("\n").map(escapeControls).join("\n");
-}

@@ -3,15 +3,20 @@
  *   ::warning file=PATH,line=L,endLine=L,col=C,endColumn=C,title=precision-lens CODE::MESSAGE
  * (col/endColumn only when the range stays on one line).
  * Escaping follows the runner's rules for workflow commands: in the message `%`, CR and LF are
- * percent-encoded; in properties also `:` and `,`. Information and hints are notices.
+ * percent-encoded; in properties also `:` and `,`. The other control characters (ESC, BEL, ...) and the
+ * bidirectional and zero-width format characters are then escaped as in the text output (`\x1b`,
+ * `\u202e`): the log is read on a terminal-like page, where they would recolour or reorder it. Information
+ * and hints are notices.
  */
 import type { Severity } from "../core/model/types";
 import type { ReportedFile } from "./report";
+import { escapeControls } from "../host/terminal";
+import { table } from "../core/model/table";
 
-const COMMAND: Record<Severity, "error" | "warning" | "notice"> = { error: "error", warning: "warning", information: "notice", hint: "notice" };
+const COMMAND: Readonly<Record<Severity, "error" | "warning" | "notice">> = table({ error: "error", warning: "warning", information: "notice", hint: "notice" });
 
 export function escapeData(s: string): string {
-  return s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  return escapeControls(s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A"));
 }
 
 export function escapeProperty(s: string): string {

@@ -3,6 +3,6 @@ export interface CliIO {
   stdout(s: string): void;
   stderr(s: string): void;
   cwd: string;
-  /** Reads all of standard input (for `check -`); absent where there is none. */
-  stdin?: () => string;
+  /** Reads all of standard input (for `check -`): its bytes (checked for UTF-8 like a file's) or text; absent where there is none. */
+  stdin?: () => string | Uint8Array;
 }

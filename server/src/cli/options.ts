@@ -2,10 +2,11 @@
 import { resolve } from "node:path";
 import type { AnalysisSettings } from "../core/analysis";
 import { GPU_IDS, parseGpu } from "../core/engine";
-import { parseVersion } from "../core/frameworks/torchtitan/versions";
+import { FIRST_MAIN_DATE, LAST_TOML_DATE, parseVersion } from "../core/frameworks/torchtitan/versions";
 import { MAX_WORLD_SIZE } from "../core/model/limits";
 import { checkStdinOptions } from "./check";
 import { UsageError } from "./usage";
+import { table } from "../core/model/table";
 
 export interface CheckOptions {
   settings: AnalysisSettings;
@@ -28,7 +29,7 @@ interface OptionSpec {
   apply(opts: CheckOptions, v: string): void;
 }
 
-const CHECK_OPTIONS: Record<string, OptionSpec> = {
+const CHECK_OPTIONS: Readonly<Record<string, OptionSpec>> = table({
   "--world-size": {
     value: "N",
     apply(opts, v) {
@@ -42,7 +43,7 @@ const CHECK_OPTIONS: Record<string, OptionSpec> = {
   "--torchtitan-version": {
     value: "V",
     apply(opts, v) {
-      if (v !== "auto" && !parseVersion(v)) throw new UsageError(`--torchtitan-version: unknown version "${v}" (use auto, v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213 or main@YYYY-MM-DD, a real date up to 2026-02-23)`);
+      if (v !== "auto" && !parseVersion(v)) throw new UsageError(`--torchtitan-version: unknown version "${v}" (use auto, v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213 or main@YYYY-MM-DD, a real date from ${FIRST_MAIN_DATE} to ${LAST_TOML_DATE})`);
       opts.settings.torchtitanVersion = v;
     },
   },
@@ -75,12 +76,19 @@ const CHECK_OPTIONS: Record<string, OptionSpec> = {
       opts.maxWarnings = Number(v);
     },
   },
-  "--stdin-filename": { value: "NAME", apply: (opts, v) => void (opts.stdinFilename = v) },
+  "--stdin-filename": {
+    value: "NAME",
+    apply(opts, v) {
+      // An empty name has no extension to pick the format and resolves to the working folder itself.
+      if (!v.trim()) throw new UsageError("--stdin-filename needs a file name (its extension picks TOML, YAML or JSON)");
+      opts.stdinFilename = v;
+    },
+  },
   "--fix": { apply: (opts) => void (opts.fix = true) },
   "--verbose": { apply: (opts) => void (opts.verbose = true) },
   "--help": { apply: (opts) => void (opts.help = true) },
   "-h": { apply: (opts) => void (opts.help = true) },
-};
+});
 
 export function parseCheckArgs(args: string[], cwd: string): CheckOptions {
   // origin "cli": --world-size / --torchtitan-version win over in-file directives (workspace/precedence.ts).

@@ -15,12 +15,13 @@ import type { Diagnostic, Range, Severity } from "../core/model/types";
 import { TOOL_NAME, TOOL_VERSION, type ReportedFile } from "./report";
 
 import { codeHref, codeInfo, REPOSITORY_URL } from "../core/diagnostics/codes";
+import { table } from "../core/model/table";
 
 export { REPOSITORY_URL };
 export const SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
 
 /** SARIF has no "information"/"hint": both are notes. */
-const LEVEL: Record<Severity, "error" | "warning" | "note"> = { error: "error", warning: "warning", information: "note", hint: "note" };
+const LEVEL: Readonly<Record<Severity, "error" | "warning" | "note">> = table({ error: "error", warning: "warning", information: "note", hint: "note" });
 
 /** The code's documentation page (the same address LSP's codeDescription.href and the CLI's JSON carry). */
 export function helpUri(code: string): string {

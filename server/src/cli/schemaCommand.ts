@@ -1,6 +1,6 @@
 /** `precision-lens schema`: the JSON Schema of a torchtitan release. */
 import { torchtitanJsonSchemaText } from "../core/features/jsonSchema";
-import { parseVersion } from "../core/frameworks/torchtitan/versions";
+import { FIRST_MAIN_DATE, LAST_TOML_DATE, parseVersion } from "../core/frameworks/torchtitan/versions";
 import type { CliIO } from "./io";
 import { USAGE, UsageError } from "./usage";
 
@@ -17,7 +17,7 @@ export function schema(args: string[], io: CliIO): number {
     else throw new UsageError(`schema: unexpected argument "${a}"`);
   }
   const version = parseVersion(v);
-  if (!version) throw new UsageError(`--torchtitan-version: unknown version "${v}" (use v0.1.0, v0.2.0, v0.2.1, v0.2.2 or main@YYYY-MM-DD, a real date up to 2026-02-23)`);
+  if (!version) throw new UsageError(`--torchtitan-version: unknown version "${v}" (use v0.1.0, v0.2.0, v0.2.1, v0.2.2 or main@YYYY-MM-DD, a real date from ${FIRST_MAIN_DATE} to ${LAST_TOML_DATE})`);
   io.stdout(torchtitanJsonSchemaText(version.schemaRelease));
   return 0;
 }

@@ -10,7 +10,7 @@ import type { AnalysisResult } from "../core/analysis";
 import { simulationToJson } from "../core/engine";
 import { headline } from "../core/features/index";
 import { formatFixReport, type FixAllResult } from "../core/features/fixAll";
-import { escapeControls } from "../host/terminal";
+import { logLine } from "../host/terminal";
 import { diagnosticJson } from "./diagnosticJson";
 import { githubLines } from "./github";
 import type { ReportedFile } from "./report";
@@ -133,7 +133,7 @@ function textWriter(write: (s: string) => void): CheckWriter {
   let analysed = 0;
   let skipped = 0;
   const emit = (lines: string[]) => {
-    if (lines.length) write(lines.map(escapeControls).join("\n") + "\n");
+    if (lines.length) write(lines.map(logLine).join("\n") + "\n");
   };
   return {
     file(o) {
@@ -143,7 +143,13 @@ function textWriter(write: (s: string) => void): CheckWriter {
       if (r.doc.skipped) {
         lines.push(`${o.path}: not analysed: ${r.doc.skipped}`);
         skipped++;
-        for (const d of r.diagnostics) if (d.code !== "not-analysed") lines.push(`  ${o.path}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} [${d.code}] ${d.message}`);
+        for (const d of r.diagnostics) {
+          if (d.code === "not-analysed") continue;
+          // Counted like an analysed file's (a nul-bytes error makes the exit code 1: the summary says so).
+          if (d.severity === "error") errors++;
+          if (d.severity === "warning") warnings++;
+          lines.push(`  ${o.path}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} [${d.code}] ${d.message}`);
+        }
         return emit(lines);
       }
       if (!r.framework) {

@@ -43,7 +43,8 @@ Options:
   --max-warnings N          exit 1 when there are more than N warnings
   --stdin-filename NAME     the name of the config read from standard input (-)
   --fix                     apply the fixes that need no choice, in place (atomically; see README)
-  --verbose                 also list what the folder walk skipped (special files, link cycles)
+  --verbose                 also list what the folder walk skipped (special files, link cycles,
+                            links out of the tree, dependency and build folders)
   --                        everything after it is a path, even if it starts with "-"
 `;
 

@@ -13,7 +13,7 @@ import { firstContentChar } from "./frameworks/common/view";
 import type { ConfigDocument, ConfigFormat } from "./model/document";
 import { parseJsonDocument } from "./parse/json";
 import { isRecovered, unparsedKeys } from "./parse/partial";
-import { isNestingReason, MAX_ANALYSED_CHARS } from "./parse/guard";
+import { isBinaryReason, isNestingReason, MAX_ANALYSED_CHARS } from "./parse/guard";
 import { parsePythonDocument } from "./parse/python";
 import { parseTomlDocument } from "./parse/toml";
 import { applySuppressions } from "./diagnostics/suppress";
@@ -101,8 +101,9 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
     // Not analysed (too large, binary, nested too deep): the hover, status and CLI show the reason. A file
     // nested too deep that looks like a training config also gets one warning; unrelated files stay silent.
     // Detection from table headers (a line scan) only up to a few MB, so a 50 MB document stays cheap.
-    const likely = doc.text.length <= 4 * MAX_ANALYSED_CHARS ? FRAMEWORKS.find((f) => f.formats.includes(format) && f.detect(salvage(doc))) : undefined;
-    const diagnostics = likely && isNestingReason(doc.skipped) ? [diag("not-analysed", "warning", { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, briefOf(doc.skipped).message, undefined, briefOf(doc.skipped).extra)] : [];
+    const nul = isBinaryReason(doc.skipped) ? nulBytes(uri, text, format) : undefined;
+    const likely = nul?.framework ?? (doc.text.length <= 4 * MAX_ANALYSED_CHARS ? FRAMEWORKS.find((f) => f.formats.includes(format) && f.detect(salvage(doc))) : undefined);
+    const diagnostics = nul?.diagnostic ? [nul.diagnostic] : likely && isNestingReason(doc.skipped) ? [diag("not-analysed", "warning", { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, briefOf(doc.skipped).message, undefined, briefOf(doc.skipped).extra)] : [];
     const out: AnalysisResult = { ...base, framework: null, frameworkReason: doc.skipped, diagnostics };
     if (likely) out.likelyFramework = likely.id;
     return out;
@@ -217,10 +218,29 @@ function withSyntaxErrors(r: AnalysisResult, format: ConfigFormat): AnalysisResu
 }
 
 /**
+ * A file skipped as binary for its NUL bytes: when the text without them is a training config, one error
+ * (torchtitan's tomllib, PyYAML's reader and Python's json all reject a NUL anywhere in the file); any other
+ * binary file stays silent. The NUL-free text is parsed only to recognise the framework.
+ */
+function nulBytes(uri: string, text: string, format: ConfigFormat): { framework: (typeof FRAMEWORKS)[number]; diagnostic: Diagnostic } | undefined {
+  const stripped = parseDocument(uri, text.replace(/\u0000/g, ""), format);
+  if (stripped.skipped) return undefined;
+  const view = stripped.syntaxErrors.length && !isRecovered(stripped) ? salvage(stripped) : stripped;
+  const framework = FRAMEWORKS.find((f) => f.formats.includes(format) && f.detect(view));
+  if (!framework) return undefined;
+  const pos = new LineIndex(text).positionAt(text.indexOf("\u0000"));
+  const loader = format === "toml" ? "tomllib" : format === "yaml" ? "YAML" : format === "json" ? "JSON" : "source";
+  const message = `This ${framework.id} config contains NUL bytes (the first at line ${pos.line + 1}, column ${pos.character + 1}): Python's ${loader} loader rejects it`;
+  return { framework, diagnostic: diag("nul-bytes", "error", { start: pos, end: { line: pos.line, character: pos.character + 1 } }, message, undefined, { detail: `${message}, so the run fails before training. Precision Lens did not analyse it. Remove the NUL bytes (a file saved as UTF-16 without a byte-order mark has one after every ASCII character; save it as UTF-8).` }) };
+}
+
+/**
  * For detection in a file that does not parse: a best-effort model from table headers alone, so
- * `[parallelism]` in a broken torchtitan file is still recognised.
+ * `[parallelism]` in a broken torchtitan file is still recognised; for JSON, from the keys of the first two
+ * levels, so a DeepSpeed file broken before its `zero_optimization` is still recognised.
  */
 function salvage(doc: ConfigDocument): ConfigDocument {
+  if (doc.format === "json") return { ...doc, ...jsonKeys(doc), syntaxErrors: [] };
   const sections: ConfigDocument["sections"] = [];
   for (let line = 0; line < doc.lines.lineCount; line++) {
     const m = /^\s*\[\[?\s*([A-Za-z0-9_.-]+)\s*\]\]?/.exec(doc.lines.lineText(line));
@@ -230,6 +250,50 @@ function salvage(doc: ConfigDocument): ConfigDocument {
     }
   }
   return { ...doc, sections, syntaxErrors: [] };
+}
+
+/**
+ * The keys of the first two object levels of a JSON text that may not parse, by one linear scan (strings
+ * and escapes skipped, depth counted): depth-1 keys whose value is an object become sections, the others
+ * and depth-2 keys entries (null values: detection asks only which keys exist).
+ */
+function jsonKeys(doc: ConfigDocument): Pick<ConfigDocument, "entries" | "sections"> {
+  const t = doc.text;
+  const entries: ConfigDocument["entries"] = [];
+  const sections: ConfigDocument["sections"] = [];
+  const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  let depth = 0;
+  let parent: string | undefined;
+  let pending: string | undefined; // a depth-1 key whose value is not seen yet
+  for (let i = 0; i < t.length && entries.length + sections.length < 10_000; i++) {
+    const c = t[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < t.length && t[j] !== '"' && t[j] !== "\n") j += t[j] === "\\" ? 2 : 1;
+      const s = t.slice(i + 1, j);
+      let k = j + 1;
+      while (k < t.length && (t[k] === " " || t[k] === "\t" || t[k] === "\r" || t[k] === "\n")) k++;
+      if (t[k] === ":" && !s.includes("\\")) {
+        if (depth === 1) pending = s;
+        else if (depth === 2 && parent !== undefined) entries.push({ path: [parent, s], keyRange: zero, range: zero, value: { kind: "null", value: null, range: zero } });
+      }
+      i = j;
+    } else if (c === "{" || c === "[") {
+      if (depth === 1 && c === "{" && pending !== undefined) {
+        parent = pending;
+        sections.push({ path: [pending], headerRange: zero, range: zero });
+      } else if (depth === 1) parent = undefined;
+      if (depth === 1) pending = undefined;
+      depth++;
+    } else if (c === "}" || c === "]") {
+      depth = Math.max(0, depth - 1);
+      if (depth <= 1) parent = undefined;
+    } else if (depth === 1 && pending !== undefined && c !== ":" && c !== " " && c !== "\t" && c !== "\r" && c !== "\n") {
+      entries.push({ path: [pending], keyRange: zero, range: zero, value: { kind: "null", value: null, range: zero } });
+      pending = undefined;
+    }
+  }
+  return { entries, sections };
 }
 
 /** A parser error as a diagnostic: its first line as the message, the whole text (with context) as detail. */

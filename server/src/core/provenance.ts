@@ -10,6 +10,7 @@
  */
 import { MAX_MESSAGE } from "./diagnostics/build";
 import type { Diagnostic, Severity } from "./model/types";
+import { table } from "./model/table";
 
 /**
  * Where a fact came from.
@@ -55,7 +56,7 @@ export function isKnown(kind: FactKind): boolean {
   return kind !== "inferred" && kind !== "default" && kind !== "comment";
 }
 
-const NOUN: Record<FactName, (v: unknown) => string> = {
+const NOUN: Readonly<Record<FactName, (v: unknown) => string>> = table({
   worldSize: (v) => `${v} GPU${v === 1 ? "" : "s"}`,
   // torchtitan's version is a TitanVersion ({ id }); other frameworks name theirs ("torchtune 0.7.0").
   version: (v) => (typeof v === "object" && v && "id" in v ? `torchtitan ${String((v as { id: unknown }).id)}` : String(v)),
@@ -63,7 +64,7 @@ const NOUN: Record<FactName, (v: unknown) => string> = {
   forkSchema: () => "the upstream schema",
   linkedConfig: (v) => `the linked config ${String(v)}`,
   launcher: (v) => `the ${String(v)} launcher`,
-};
+});
 
 /** "8 GPUs, run_train.sh default (NGPU=8)": the assumption, named for a message. */
 export function assumption(name: FactName, fact: FactValue | undefined): string {

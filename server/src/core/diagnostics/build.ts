@@ -1,5 +1,6 @@
 import type { ConfigDocument } from "../model/document";
 import { DIAGNOSTIC_SOURCE, type Diagnostic, type DiagnosticData, type Fix, type Range, type RelatedInformation, type Severity, type TextEdit } from "../model/types";
+import { table } from "../model/table";
 
 /** What a rule may add beyond the short message: the long explanation and what decided the diagnostic. */
 export interface DiagExtra {
@@ -52,10 +53,25 @@ export function briefOf(text: string): { message: string; extra?: DiagExtra } {
 }
 
 /** Builds a diagnostic with our source; keeps call sites short. */
+/** Line breaks (a TOML key `"a\nb"`, a YAML value with U+2028): never part of a message or detail. */
+const LINE_BREAKS = /[\r\n\u0085\u2028\u2029]/g;
+
+/**
+ * A message or detail is one paragraph whatever the config holds (issue #18): a line break that came from a
+ * key or value is written as `\x0a` / `\u2028`, so no channel (the editor's Markdown, `explain`, a CI log)
+ * gets a line the config chose. Other controls are escaped by each front end for its own channel.
+ */
+export function oneLine(s: string): string {
+  return s.replace(LINE_BREAKS, (c) => {
+    const n = c.charCodeAt(0);
+    return n <= 0xff ? `\\x${n.toString(16).padStart(2, "0")}` : `\\u${n.toString(16).padStart(4, "0")}`;
+  });
+}
+
 export function diag(code: string, severity: Severity, range: Range, message: string, data?: DiagnosticData, extra?: DiagExtra): Diagnostic {
-  const d: Diagnostic = { code, severity, message, range, source: DIAGNOSTIC_SOURCE };
+  const d: Diagnostic = { code, severity, message: oneLine(message), range, source: DIAGNOSTIC_SOURCE };
   if (data && (data.fixes?.length || data.facts)) d.data = data;
-  if (extra?.detail) d.detail = extra.detail;
+  if (extra?.detail) d.detail = oneLine(extra.detail);
   if (extra?.related?.length) d.related = extra.related;
   return d;
 }
@@ -84,7 +100,7 @@ export function applyEdits(doc: Pick<ConfigDocument, "text" | "lines">, edits: r
   return out;
 }
 
-const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, information: 2, hint: 3 };
+const SEVERITY_ORDER: Readonly<Record<Severity, number>> = table({ error: 0, warning: 1, information: 2, hint: 3 });
 
 /** Stable order for output: by position, then severity, then code. */
 export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {

@@ -11,6 +11,7 @@
  * ties both to this table (every declared or emitted code is here, every code here has its page).
  */
 import type { Diagnostic } from "../model/types";
+import { table } from "../model/table";
 
 export type CodeTag = "unnecessary" | "deprecated";
 
@@ -30,7 +31,7 @@ export const REPOSITORY_URL = "https://github.com/precision-lens/precision-lens"
 const U: readonly CodeTag[] = ["unnecessary"];
 const D: readonly CodeTag[] = ["deprecated"];
 
-export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = {
+export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   // torchtitan: parallel layout
   "parallel-dims-degree": { summary: "A parallelism degree below 1: ParallelDims rejects it at launch." },
   "parallel-dims-type": { summary: "A parallelism degree that is not an integer." },
@@ -94,6 +95,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = {
   "invalid-directive": { summary: "A `# precision-lens:` directive with a value it cannot use." },
   "internal-error": { summary: "The analysis itself failed; the file is unchanged." },
   "invalid-utf8": { summary: "The file is not valid UTF-8; the framework's loader rejects it." },
+  "nul-bytes": { summary: "A training config with NUL bytes: Python's TOML, YAML and JSON loaders reject it." },
   "not-analysed": { summary: "A config file Precision Lens did not analyse (e.g. nested beyond its bound)." },
   // torchtune
   "torchtune/TT1": { summary: "dtype: fp16 in a training recipe: torchtune rejects full fp16 training." },
@@ -166,7 +168,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = {
   "deepspeed/DS8": { summary: "The batch-size trio does not multiply out." },
   "deepspeed/DS9": { summary: "This DeepSpeed file and the config that references it disagree on precision." },
   "deepspeed/duplicate-key": { summary: "A key defined twice in one JSON object: DeepSpeed refuses the file." },
-};
+});
 
 export function codeInfo(code: string): CodeInfo | undefined {
   return Object.prototype.hasOwnProperty.call(DIAGNOSTIC_CODES, code) ? DIAGNOSTIC_CODES[code] : undefined;

@@ -8,6 +8,7 @@
 import type { EDType } from "./dtypes";
 import { isFloating } from "./dtypes";
 import { promoteTypes } from "./promote";
+import { table } from "../model/table";
 
 export type AutocastPolicy = "lower_precision_fp" | "fp32" | "fp32_set_opt_dtype" | "fp32_append_dtype" | "promote" | "banned";
 export type AutocastDevice = "cuda" | "cpu";
@@ -80,7 +81,7 @@ const CPU: PolicyTable = {
   banned: [],
 };
 
-export const AUTOCAST_TABLES: Readonly<Record<AutocastDevice, PolicyTable>> = { cuda: CUDA, cpu: CPU };
+export const AUTOCAST_TABLES: Readonly<Record<AutocastDevice, PolicyTable>> = table({ cuda: CUDA, cpu: CPU });
 
 /** Extra registrations that depend on the PyTorch version (named assumptions resolve them). */
 export interface AutocastExtras {

@@ -5,10 +5,11 @@
  * Byte sizes: pytorch-dtypes.md header ("fp32 4, bf16 2, fp16 2, fp8 1, complex64 8, int64 8").
  */
 import type { DType } from "../model/types";
+import { table } from "../model/table";
 
 export type EDType = DType | "complex64" | "complex128" | "int64" | "int32" | "bool";
 
-export const DTYPE_BYTES: Record<EDType, number> = {
+export const DTYPE_BYTES: Readonly<Record<EDType, number>> = table({
   float64: 8,
   float32: 4,
   bfloat16: 2,
@@ -20,7 +21,7 @@ export const DTYPE_BYTES: Record<EDType, number> = {
   int64: 8,
   int32: 4,
   bool: 1,
-};
+});
 
 export type DTypeCategory = "bool" | "integer" | "floating" | "complex";
 
@@ -57,22 +58,23 @@ export function asDType(d: EDType): DType | undefined {
   return isFloating(d) ? (d as DType) : undefined;
 }
 
+const SHORT_NAMES: Readonly<Record<EDType, string>> = table({
+  float64: "fp64",
+  float32: "fp32",
+  bfloat16: "bf16",
+  float16: "fp16",
+  float8_e4m3fn: "fp8 e4m3",
+  float8_e5m2: "fp8 e5m2",
+  complex64: "complex64",
+  complex128: "complex128",
+  int64: "int64",
+  int32: "int32",
+  bool: "bool",
+});
+
 /** Short names for tables: fp32, bf16, fp16, fp8e4m3, ... */
 export function shortName(d: EDType): string {
-  const m: Record<EDType, string> = {
-    float64: "fp64",
-    float32: "fp32",
-    bfloat16: "bf16",
-    float16: "fp16",
-    float8_e4m3fn: "fp8 e4m3",
-    float8_e5m2: "fp8 e5m2",
-    complex64: "complex64",
-    complex128: "complex128",
-    int64: "int64",
-    int32: "int32",
-    bool: "bool",
-  };
-  return m[d];
+  return SHORT_NAMES[d];
 }
 
 /** Bytes, human readable (binary units), e.g. 1536 → "1.50 KiB", 16e9 → "14.90 GiB". */

@@ -4,6 +4,7 @@
  * The exact formats are tagged [uncertain] in the spec; they live here, in one table.
  */
 import type { EDType } from "./dtypes";
+import { table } from "../model/table";
 
 export type Float8RecipeName = "tensorwise" | "rowwise" | "rowwise_with_gw_hp";
 
@@ -21,7 +22,7 @@ export interface Float8Recipe {
   scaling: string;
 }
 
-export const FLOAT8_RECIPES: Readonly<Record<Float8RecipeName, Float8Recipe>> = {
+export const FLOAT8_RECIPES: Readonly<Record<Float8RecipeName, Float8Recipe>> = table({
   tensorwise: {
     name: "tensorwise",
     input: "float8_e4m3fn",
@@ -52,7 +53,7 @@ export const FLOAT8_RECIPES: Readonly<Record<Float8RecipeName, Float8Recipe>> = 
     supportsFloat8TensorParallel: false,
     scaling: "axiswise scales rounded to powers of 2; grad-weight GEMM in high precision",
   },
-};
+});
 
 /** torchtitan TOML era: `recipe_name` unset means the tensorwise default config (§6.4: "tensorwise in older torchtitan"). */
 export const DEFAULT_FLOAT8_RECIPE: Float8RecipeName = "tensorwise";

@@ -25,6 +25,8 @@
  * NDR rail of DGX/HGX systems, is assumed for all (assumption `internode_gbps_per_gpu`).
  */
 
+import { table } from "../model/table";
+
 export type GpuId = "h100-sxm" | "h100-pcie" | "h100-nvl" | "h200" | "a100-40gb" | "a100-80gb" | "b200" | "mi300x" | "l40s";
 
 export interface GpuSpec {
@@ -48,7 +50,7 @@ export interface GpuSpec {
 
 const GB = 1e9;
 
-export const GPUS: Readonly<Record<GpuId, GpuSpec>> = {
+export const GPUS: Readonly<Record<GpuId, GpuSpec>> = table({
   "h100-sxm": {
     id: "h100-sxm",
     label: "H100 SXM 80GB",
@@ -139,7 +141,7 @@ export const GPUS: Readonly<Record<GpuId, GpuSpec>> = {
     capability: { cuda: [8, 9] },
     source: "NVIDIA L40S data sheet (362.05 BF16 TFLOPS dense, 733 FP8; 48 GB GDDR6; PCIe Gen4 x16, no NVLink)",
   },
-};
+});
 
 export const GPU_IDS = Object.keys(GPUS) as GpuId[];
 export const DEFAULT_GPU: GpuId = "h100-sxm";
@@ -154,23 +156,25 @@ export function hasRocmCapability(g: GpuSpec, major: number, minor: number): boo
   return "rocm" in g.capability && (g.capability.rocm[0] > major || (g.capability.rocm[0] === major && g.capability.rocm[1] >= minor));
 }
 
+/** Common spellings of the GPU ids (after lower-casing and `_`/spaces to `-`). */
+const GPU_ALIASES: Readonly<Record<string, GpuId>> = table({
+  h100: "h100-sxm",
+  "h100-nvl-94gb": "h100-nvl",
+  "h100-sxm5": "h100-sxm",
+  h200: "h200",
+  "h200-sxm": "h200",
+  a100: "a100-80gb",
+  "a100-80g": "a100-80gb",
+  "a100-40g": "a100-40gb",
+  "a100-sxm-80gb": "a100-80gb",
+  "a100-sxm-40gb": "a100-40gb",
+  "b200-sxm": "b200",
+});
+
 /** Accepts the ids and a few common spellings ("H100", "h100_sxm", "A100-80GB", "MI300X"). */
 export function parseGpu(raw: string | undefined): GpuId | undefined {
   if (!raw) return undefined;
   const k = raw.trim().toLowerCase().replace(/[_\s]+/g, "-").replace(/-?(sxm5?)$/, "-sxm");
   if ((GPU_IDS as string[]).includes(k)) return k as GpuId;
-  const alias: Record<string, GpuId> = {
-    h100: "h100-sxm",
-    "h100-nvl-94gb": "h100-nvl",
-    "h100-sxm5": "h100-sxm",
-    h200: "h200",
-    "h200-sxm": "h200",
-    a100: "a100-80gb",
-    "a100-80g": "a100-80gb",
-    "a100-40g": "a100-40gb",
-    "a100-sxm-80gb": "a100-80gb",
-    "a100-sxm-40gb": "a100-40gb",
-    "b200-sxm": "b200",
-  };
-  return alias[k];
+  return GPU_ALIASES[k];
 }

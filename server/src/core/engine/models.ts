@@ -11,6 +11,8 @@
  * multiple_of. No biases; untied embedding and output.
  */
 
+import { table } from "../model/table";
+
 export type AttentionBackend = "sdpa" | "flex" | "varlen";
 
 export interface LlamaDims {
@@ -66,7 +68,7 @@ const base = {
   "405B": { dim: 16384, nLayers: 126, nHeads: 128, nKvHeads: 8, vocabSize: LLAMA3_VOCAB, multipleOf: 4096, ffnDimMultiplier: 1.2 },
 } as const;
 
-export const LLAMA3_FLAVORS: Readonly<Record<string, LlamaDims>> = {
+export const LLAMA3_FLAVORS: Readonly<Record<string, LlamaDims>> = table({
   debugmodel: { ...base.debugmodel, attention: "sdpa" },
   debugmodel_flex_attn: { ...base.debugmodel, attention: "flex" },
   debugmodel_varlen_attn: { ...base.debugmodel, attention: "varlen" },
@@ -75,7 +77,7 @@ export const LLAMA3_FLAVORS: Readonly<Record<string, LlamaDims>> = {
   "8B_varlen": { ...base["8B"], attention: "varlen" },
   "70B": { ...base["70B"], attention: "sdpa" },
   "405B": { ...base["405B"], attention: "sdpa" },
-};
+});
 
 /** Model names whose blocks are the llama3 block (simple_fsdp / autoparallel / ft wrap the same model). */
 const LLAMA3_NAMES = new Set(["llama3", "llama3_ft", "simple_fsdp.llama3", "compiler_toolkit.llama3", "autoparallel.llama3"]);

@@ -11,12 +11,13 @@
  *  - a Python scalar (`"scalar-float"`) never raises the floating width of a floating tensor.
  */
 import { categoryOf, isFloat8, type EDType } from "./dtypes";
+import { table } from "../model/table";
 
 export type PromoteOperand = EDType | "scalar-float" | "scalar-int";
 
 export type PromoteResult = { dtype: EDType } | { error: string };
 
-const FLOAT_RANK: Partial<Record<EDType, number>> = { float16: 1, bfloat16: 1, float32: 2, float64: 3 };
+const FLOAT_RANK: Readonly<Partial<Record<EDType, number>>> = table({ float16: 1, bfloat16: 1, float32: 2, float64: 3 });
 
 function promotePair(a: EDType, b: EDType): PromoteResult {
   if (a === b) return { dtype: a };

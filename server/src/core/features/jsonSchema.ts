@@ -13,6 +13,7 @@
 import { RELEASES, type Release } from "../frameworks/torchtitan/versions";
 import { EXTENSIONS, KEYS, type KeySpec } from "../frameworks/torchtitan/schema/data";
 import { choicesAt, converterNamesAt, dateOf, effectiveDefault, keysAt, rejectsUnknownKeys, sinceLabel } from "../frameworks/torchtitan/schema/index";
+import { table } from "../model/table";
 
 type Json = Record<string, unknown>;
 
@@ -61,7 +62,7 @@ function keySchema(spec: KeySpec, release: Release, extraNote?: string): Json {
   return s;
 }
 
-const TABLE_DOCS: Record<string, string> = {
+const TABLE_DOCS: Readonly<Record<string, string>> = table({
   job: "Job: output folder, description, extension module.",
   profiling: "Torch profiler and memory snapshots.",
   metrics: "Logging: TensorBoard, W&B, frequency.",
@@ -82,7 +83,7 @@ const TABLE_DOCS: Record<string, string> = {
   debug: "Seeds and determinism.",
   float8: "Float8 Linear settings (this layout lasted until 2025-09-26).",
   mx: "MX Linear settings (this layout lasted until 2025-09-26).",
-};
+});
 
 /** The JSON Schema (draft-07) of one release. */
 export function torchtitanJsonSchema(release: Release): Json {

@@ -3,6 +3,7 @@
  * choices per knob. One source of truth for every rule, hover and completion.
  */
 import type { DType } from "./types";
+import { table } from "./table";
 
 /** Keys of torchtitan's TORCH_DTYPE_MAP (unchanged 2024-05-20 … end of the TOML era). */
 export const TORCH_DTYPE_MAP_KEYS: readonly DType[] = ["float16", "float32", "bfloat16"];
@@ -28,7 +29,7 @@ export function shortDtype(d: DType): string {
 }
 
 /** Common misspellings people write for dtypes, mapped to the torch name (used for did-you-mean). */
-export const DTYPE_ALIASES: Readonly<Record<string, DType>> = {
+export const DTYPE_ALIASES: Readonly<Record<string, DType>> = table({
   bf16: "bfloat16",
   bfloat: "bfloat16",
   "torch.bfloat16": "bfloat16",
@@ -41,4 +42,4 @@ export const DTYPE_ALIASES: Readonly<Record<string, DType>> = {
   half: "float16",
   "torch.float16": "float16",
   f16: "float16",
-};
+});

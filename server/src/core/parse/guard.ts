@@ -15,9 +15,16 @@ export function skipReason(text: string): string | undefined {
   }
   const probe = text.slice(0, 8192);
   if (probe.includes("\u0000")) {
-    return "Precision Lens did not analyse this file: it contains NUL bytes and looks binary.";
+    return BINARY_REASON;
   }
   return undefined;
+}
+
+const BINARY_REASON = "Precision Lens did not analyse this file: it contains NUL bytes and looks binary.";
+
+/** True for the `skipped` reason of a text with NUL bytes (a training config among them gets `nul-bytes`). */
+export function isBinaryReason(reason: string): boolean {
+  return reason === BINARY_REASON;
 }
 
 const NESTING_PREFIX = "Precision Lens did not analyse this file: its values nest more than";

@@ -12,8 +12,11 @@ import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigValue } from "..
 import { LineIndex } from "../model/lineIndex";
 import type { Range } from "../model/types";
 import { skipReason, nestingReason } from "./guard";
+import { setOwn, table } from "../model/table";
 
 const MAX_DEPTH = 256;
+/** JSON's one-character escapes. */
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = table({ '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" });
 
 interface Dup {
   path: string[];
@@ -140,13 +143,13 @@ class JsonParser {
         const v = this.object(sub, depth + 1, true);
         this.doc.sections[sectionIndex]!.range = this.lines.range(keyStart, this.pos);
         entries.push({ path: sub, keyRange, range: this.lines.range(keyStart, this.pos), value: v });
-        obj[key] = v.value;
+        setOwn(obj, key, v.value);
       } else {
         const v = this.value(sub, depth + 1);
         const e: ConfigEntry = { path: sub, keyRange, range: this.lines.range(keyStart, this.lines.offsetAt(v.range.end)), value: v };
         entries.push(e);
         if (asSection) this.doc.entries.push(e);
-        obj[key] = v.value;
+        setOwn(obj, key, v.value);
       }
       void valueStart;
       this.skipWs();
@@ -236,9 +239,8 @@ class JsonParser {
       }
       if (c === "\\") {
         const e = t[i + 1];
-        const simple: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
-        if (e !== undefined && e in simple) {
-          out += simple[e];
+        if (e !== undefined && e in SIMPLE_ESCAPES) {
+          out += SIMPLE_ESCAPES[e];
           this.pos += 2;
         } else if (e === "u" && /^[0-9a-fA-F]{4}$/.test(t.slice(i + 2, i + 6))) {
           out += String.fromCharCode(parseInt(t.slice(i + 2, i + 6), 16));

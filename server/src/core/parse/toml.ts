@@ -6,6 +6,7 @@
 import { ParseError, parseTOML, type AST } from "toml-eslint-parser";
 import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigSection, ConfigValue } from "../model/document";
 import { LineIndex } from "../model/lineIndex";
+import { setOwn } from "../model/table";
 import { keyPartsReason, prepareToml, restoreLongStrings, skipReason, type TomlPrepared } from "./guard";
 import { MAX_KEY_PARTS } from "../model/limits";
 import { FULL_RECOVERY_MAX_CHARS, markRecovered, setUnparsedKeys, type UnparsedKey } from "./partial";
@@ -241,7 +242,7 @@ function toValue(doc: ConfigDocument, lines: LineIndex, path: string[], node: AS
         const sub = [...path, ...kv.key.keys.map(keyName)];
         const v = toValue(doc, lines, sub, kv.value);
         entries.push({ path: sub, keyRange: lines.range(kv.key.range[0], kv.key.range[1]), range: lines.range(kv.range[0], kv.range[1]), value: v });
-        obj[sub.slice(path.length).join(".")] = v.value;
+        setOwn(obj, sub.slice(path.length).join("."), v.value);
       }
       return { kind: "table", value: obj, range, entries, raw };
     }

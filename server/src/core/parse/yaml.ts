@@ -25,6 +25,7 @@
 import { Composer, Parser, isAlias, isMap, isScalar, isSeq, visit, type Document, type Node, type ParsedNode, type Scalar, type YAMLMap, type YAMLSeq } from "yaml";
 import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigValue } from "../model/document";
 import { LineIndex } from "../model/lineIndex";
+import { setOwn } from "../model/table";
 import type { Range, Severity } from "../model/types";
 import { MAX_ANALYSED_CHARS, skipReason, yamlNestingReason } from "./guard";
 import { FULL_RECOVERY_MAX_CHARS, markRecovered, setUnparsedKeys, type UnparsedKey } from "./partial";
@@ -324,7 +325,7 @@ function toValue(w: Walk, n: Node | undefined, path: string[], depth: number, at
       const s = keyNode.range?.[0] ?? 0;
       const e = valueNode?.range?.[1] ?? keyNode.range?.[1] ?? s;
       entries.push({ path: [...path, k], keyRange: rangeOf(w, keyNode), range: w.lines.range(s, trimEnd(w, s, e)), value: v });
-      obj[k] = v.value;
+      setOwn(obj, k, v.value);
     }
     return { kind: "table", value: obj, range, entries, raw };
   }

@@ -6,6 +6,7 @@
  * `style` attribute, so the charts work under a content security policy without 'unsafe-inline'.
  */
 import type { DtypeStripOp, MemoryView, ThroughputView, WhatIfCell, WhatIfView } from "./view";
+import { table } from "../model/table";
 
 export function esc(s: string): string {
   return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
@@ -31,7 +32,7 @@ export function tokensText(v: number | undefined): string {
   return v === undefined ? "—" : `${thousands(v)} tok/s`;
 }
 
-const DTYPE_SHORT: Record<string, string> = {
+const DTYPE_SHORT: Readonly<Record<string, string>> = table({
   float64: "fp64",
   float32: "fp32",
   bfloat16: "bf16",
@@ -43,7 +44,7 @@ const DTYPE_SHORT: Record<string, string> = {
   complex64: "c64",
   complex128: "c128",
   bool: "bool",
-};
+});
 export const shortDtype = (d: string | undefined): string => (d === undefined ? "—" : (DTYPE_SHORT[d] ?? d));
 
 /** Class of a dtype's colour: float8 formats share one. */
@@ -219,7 +220,7 @@ export const MATRIX_CELL_H = 50;
 const MATRIX_X0 = 84;
 const MATRIX_Y0 = 26;
 
-const MECH_LABEL: Record<string, string> = { fully_shard: "FSDP MP", autocast: "autocast", none: "no MP", error: "launch fails" };
+const MECH_LABEL: Readonly<Record<string, string>> = table({ fully_shard: "FSDP MP", autocast: "autocast", none: "no MP", error: "launch fails" });
 
 export function cellLines(c: WhatIfCell): [string, string, string] {
   if (c.mechanism === "error") return ["launch fails", c.layoutName ?? "", ""];

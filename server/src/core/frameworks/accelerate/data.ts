@@ -1,6 +1,8 @@
 /** accelerate's config keys and value sets (spec other-frameworks.md §2.1), as the loader and launcher check them. */
 
 /** ClusterConfig fields (spec §2.1), plus the legacy keys the loader converts (`fp16`, `dynamo_backend`). */
+import { table } from "../../model/table";
+
 export const CLUSTER_KEYS = [
   "compute_environment", "distributed_type", "mixed_precision", "use_cpu", "debug", "num_processes", "machine_rank", "num_machines", "gpu_ids",
   "main_process_ip", "main_process_port", "rdzv_backend", "same_network", "main_training_function", "enable_cpu_affinity", "fp8_config",
@@ -18,7 +20,7 @@ export const SAGEMAKER_KEYS = [
 ];
 export const DISTRIBUTED_TYPES = ["NO", "MULTI_CPU", "MULTI_GPU", "MULTI_NPU", "MULTI_MLU", "MULTI_SDAA", "MULTI_MUSA", "MULTI_XPU", "MULTI_HPU", "MULTI_NEURON", "DEEPSPEED", "FSDP", "XLA", "MEGATRON_LM"];
 export const MIXED = ["no", "fp16", "bf16", "fp8"];
-export const MIXED_MAP: Record<string, string> = { fp32: "no", float32: "no", none: "no", "32": "no", bfloat16: "bf16", "bf16-mixed": "bf16", float16: "fp16", half: "fp16", "16": "fp16", "fp16-mixed": "fp16", float8: "fp8" };
+export const MIXED_MAP: Readonly<Record<string, string>> = table({ fp32: "no", float32: "no", none: "no", "32": "no", bfloat16: "bf16", "bf16-mixed": "bf16", float16: "fp16", half: "fp16", "16": "fp16", "fp16-mixed": "fp16", float8: "fp8" });
 export const V1_ONLY = ["fsdp_backward_prefetch", "fsdp_use_orig_params", "fsdp_sync_module_states", "fsdp_sharding_strategy"];
 export const STRATEGIES = ["FULL_SHARD", "SHARD_GRAD_OP", "NO_SHARD", "HYBRID_SHARD", "HYBRID_SHARD_ZERO2"];
 export const DS_FILE_EXCLUSIVE = ["zero_stage", "gradient_accumulation_steps", "gradient_clipping", "offload_optimizer_device", "offload_param_device", "offload_optimizer_nvme_path", "offload_param_nvme_path", "zero3_save_16bit_model"];

@@ -11,9 +11,10 @@
  */
 import type { ConfigDocument } from "../../model/document";
 import { parseJsonDocument } from "../../parse/json";
+import { table } from "../../model/table";
 
 /** The precision-relevant content of each bundled file (JSON text, so the DeepSpeed analyser reads it as-is). */
-const BUNDLED: Record<string, string> = {
+const BUNDLED: Readonly<Record<string, string>> = table({
   "zero1.json": '{"zero_optimization": {"stage": 1}, "bf16": {"enabled": "auto"}, "fp16": {"enabled": "auto"}}',
   "zero1_torch_compile.json": '{"zero_optimization": {"stage": 1}, "bf16": {"enabled": "auto"}, "fp16": {"enabled": "auto"}}',
   "zero2.json": '{"zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}, "bf16": {"enabled": "auto"}, "fp16": {"enabled": "auto"}}',
@@ -22,7 +23,7 @@ const BUNDLED: Record<string, string> = {
   "zero3_bf16.json": '{"zero_optimization": {"stage": 3}, "bf16": {"enabled": true}}',
   "zero3_bf16_cpuoffload_all.json": '{"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"}, "offload_param": {"device": "cpu"}}, "bf16": {"enabled": true}}',
   "zero3_bf16_cpuoffload_params.json": '{"zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"}}, "bf16": {"enabled": true}}',
-};
+});
 
 export const AXOLOTL_BUNDLED_VERSION = "v0.18.0";
 

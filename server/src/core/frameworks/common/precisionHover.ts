@@ -3,13 +3,14 @@ import type { HoverTarget, InlayHintData, Mechanism, Sourced } from "../../analy
 import type { Diagnostic, Range } from "../../model/types";
 import { isDType, short, type PrecisionTable, type Row } from "./precisionTable";
 import type { FrameworkLayout } from "./resolvedLayout";
+import { table } from "../../model/table";
 
-export const MECHANISM_TEXT: Record<Mechanism, string> = {
+export const MECHANISM_TEXT: Readonly<Record<Mechanism, string>> = table({
   fully_shard: "FSDP mixed-precision policy (parameters cast at module boundaries, gradients reduced in the policy's dtype)",
   autocast: "torch.autocast around forward (parameters stay in their stored dtype)",
   none: "none: no mixed precision; everything runs in the stored dtype",
   error: "none: the launch fails before training",
-};
+});
 
 export interface Summary {
   framework: string;

@@ -2,6 +2,7 @@
 import type { ConfigEntry } from "../../model/document";
 import type { View } from "../common/view";
 import type { DType } from "../../model/types";
+import { table } from "../../model/table";
 
 export type Family = "fsdp" | "deepspeed" | "model_parallel" | "ddp" | "single" | "xla" | "auto";
 
@@ -76,7 +77,7 @@ export interface ExplicitMixedPrecision {
   buffer?: DType;
 }
 
-const TORCH_DTYPES: Record<string, DType> = { bfloat16: "bfloat16", bf16: "bfloat16", float16: "float16", half: "float16", fp16: "float16", float32: "float32", float: "float32", fp32: "float32" };
+const TORCH_DTYPES: Readonly<Record<string, DType>> = table({ bfloat16: "bfloat16", bf16: "bfloat16", float16: "float16", half: "float16", fp16: "float16", float32: "float32", float: "float32", fp32: "float32" });
 
 function torchDtype(s: string | undefined): DType | undefined {
   return s === undefined ? undefined : TORCH_DTYPES[s.replace(/^torch\./, "").toLowerCase()];

@@ -18,7 +18,7 @@ import { layoutName, readDims, resolveDims, type DimsRead } from "./parallelDims
 import { resolvePrecision } from "./resolve";
 import { TITAN_RULES } from "./rules/index";
 import { detectTorchtitan } from "./detect";
-import { DEFAULT_VERSION, parseVersion, type TitanVersion } from "./versions";
+import { DEFAULT_VERSION, FIRST_MAIN_DATE, LAST_TOML_DATE, parseVersion, type TitanVersion } from "./versions";
 import { simulate, simulationInputFromConfig } from "../../engine";
 import { inferVersion, inferWorldSize } from "../../workspace";
 import { pickExplicit, versionFromSettings, worldSizeFromSettings, type Explicit } from "../../workspace/precedence";
@@ -170,7 +170,7 @@ function resolveVersion(
     else
       extra.push(
         diag("invalid-directive", "warning", d.range, `Unknown torchtitan version "${d.value.slice(0, 30)}" in the directive; it is ignored`, undefined, {
-          detail: `Unknown torchtitan version "${d.value}" in the precision-lens directive; use v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213 or main@YYYY-MM-DD (up to 2026-02-23). It is ignored.`,
+          detail: `Unknown torchtitan version "${d.value}" in the precision-lens directive; use v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213 or main@YYYY-MM-DD (from ${FIRST_MAIN_DATE} to ${LAST_TOML_DATE}). It is ignored.`,
         }),
       );
   }

@@ -8,6 +8,7 @@ import type { DType } from "../../model/types";
 import type { TitanContext } from "./context";
 import { ERAS, eraById, type EraId } from "./eras";
 import { resolvePrecision } from "./resolve";
+import { table } from "../../model/table";
 
 export interface EraOutcome {
   era: EraId;
@@ -64,7 +65,7 @@ export function eraComparison(ctx: TitanContext): EraOutcome[] {
   return out;
 }
 
-const SHORT: Record<Mechanism, string> = { fully_shard: "fully_shard", autocast: "autocast", none: "no mixed precision", error: "launch fails" };
+const SHORT: Readonly<Record<Mechanism, string>> = table({ fully_shard: "fully_shard", autocast: "autocast", none: "no mixed precision", error: "launch fails" });
 
 export function eraLine(o: EraOutcome): string {
   const what = o.mechanism === "error" ? `${SHORT.error}${o.error ? ` (${o.error})` : ""}` : `${SHORT[o.mechanism]}${o.compute ? `, ${shortDtype(o.compute)} compute` : ""}`;

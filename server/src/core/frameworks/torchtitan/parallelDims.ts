@@ -9,11 +9,12 @@ import { MAX_DEGREE, MAX_WORLD_SIZE } from "../../model/limits";
 import type { ConfigDocument, ConfigEntry } from "../../model/document";
 import { findEntry, stringValue } from "../../model/document";
 import { keyWindow } from "./schema";
+import { table } from "../../model/table";
 
 export type DimField = keyof ParallelLayout;
 
 /** Config keys of each ParallelDims field (Trainer.init_distributed mapping), v0.1.0 … v0.2.2. */
-export const DIM_KEYS: Record<DimField, readonly [string, string]> = {
+export const DIM_KEYS: Readonly<Record<DimField, readonly [string, string]>> = table({
   dp_replicate: ["parallelism", "data_parallel_replicate_degree"],
   dp_shard: ["parallelism", "data_parallel_shard_degree"],
   cp: ["parallelism", "context_parallel_degree"],
@@ -21,19 +22,19 @@ export const DIM_KEYS: Record<DimField, readonly [string, string]> = {
   pp: ["parallelism", "pipeline_parallel_degree"],
   ep: ["parallelism", "expert_parallel_degree"],
   etp: ["parallelism", "expert_tensor_parallel_degree"],
-};
+});
 
 /**
  * Before `[parallelism]` existed (main before 2025-03-18) the degrees lived in `[training]` and
  * `[experimental]` (spec §0 and §4.3). Used only when the document has no `[parallelism]` table.
  */
-export const LEGACY_DIM_KEYS: Partial<Record<DimField, readonly [string, string]>> = {
+export const LEGACY_DIM_KEYS: Readonly<Partial<Record<DimField, readonly [string, string]>>> = table({
   dp_replicate: ["training", "data_parallel_replicate_degree"],
   dp_shard: ["training", "data_parallel_shard_degree"],
   tp: ["training", "tensor_parallel_degree"],
   pp: ["experimental", "pipeline_parallel_degree"],
   cp: ["experimental", "context_parallel_degree"],
-};
+});
 
 export const DIM_DEFAULTS: ParallelLayout = { dp_replicate: 1, dp_shard: -1, cp: 1, tp: 1, pp: 1, ep: 1, etp: 1 };
 

@@ -3,18 +3,21 @@
  * release. `auto` is resolved elsewhere (workspace pins, then config keys); here only explicit values.
  */
 import { eraById, eraForDate, type Era } from "./eras";
+import { table } from "../../model/table";
 
 export type Release = "v0.1.0" | "v0.2.0" | "v0.2.1" | "v0.2.2";
 
-export const RELEASES: Record<Release, { date: string; commit: string }> = {
+export const RELEASES: Readonly<Record<Release, { date: string; commit: string }>> = table({
   "v0.1.0": { date: "2025-06-17", commit: "f7084fc78" },
   "v0.2.0": { date: "2025-10-17", commit: "29624e37f" },
   "v0.2.1": { date: "2025-12-26", commit: "81af8833d" },
   "v0.2.2": { date: "2026-02-20", commit: "73a0e6979" },
-};
+});
 
 /** The last main-branch date on which torchtitan read TOML configs (commit 238fa9953). */
 export const LAST_TOML_DATE = "2026-02-23";
+/** torchtitan's first commit on main (2d1c6d53b, "first commit, starter files"): no main@ date is earlier. */
+export const FIRST_MAIN_DATE = "2023-12-13";
 
 export interface TitanVersion {
   /** As the user would write it: "v0.2.2", "main@2025-03-01", "v0.2.2+pr2213". */
@@ -43,9 +46,10 @@ export function parseVersion(id: string): TitanVersion | undefined {
   const m = /^main@(\d{4})-(\d{2})-(\d{2})$/.exec(v);
   if (m) {
     const date = `${m[1]}-${m[2]}-${m[3]}`;
-    // A real calendar date: Date.parse accepts 2025-02-30 (it rolls over to March), so round-trip it.
+    // A real calendar date: Date.parse accepts 2025-02-30 (it rolls over to March), so round-trip it; and a
+    // date torchtitan's main branch had (main@0000-01-01 is a calendar date, not a torchtitan version).
     const parsed = new Date(`${date}T00:00:00Z`);
-    if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date || date > LAST_TOML_DATE) return undefined;
+    if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date || date < FIRST_MAIN_DATE || date > LAST_TOML_DATE) return undefined;
     return { id: v, date, era: eraForDate(date), schemaRelease: releaseAtOrBefore(date), whatIf: false };
   }
   return undefined;

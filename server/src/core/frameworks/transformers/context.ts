@@ -16,6 +16,7 @@ import { parseJsonDocument } from "../../parse/json";
 import { defaultFsdpVersion, FLASH_ATTN, NEWEST, TRL_DTYPE_FP32_SINCE, trlBf16DefaultTrue, TRL_BF16_DEFAULT_SINCE } from "./data";
 import { detectDialect, type Dialect } from "./detect";
 import { findLauncher, type AccelerateLauncher } from "./launcher";
+import { table } from "../../model/table";
 
 export interface Versions {
   transformers: Sourced<string>;
@@ -84,7 +85,7 @@ export function versionsOf(env: AnalysisEnv): Versions {
   return { transformers, trl, llamafactory, accelerate, pinned: { transformers: a, trl: b, llamafactory: c, accelerate: d } };
 }
 
-const DTYPES: Record<string, DType> = { bfloat16: "bfloat16", bf16: "bfloat16", float16: "float16", fp16: "float16", half: "float16", float32: "float32", fp32: "float32", float: "float32" };
+const DTYPES: Readonly<Record<string, DType>> = table({ bfloat16: "bfloat16", bf16: "bfloat16", float16: "float16", fp16: "float16", half: "float16", float32: "float32", fp32: "float32", float: "float32" });
 
 export function transformersContext(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): TransformersContext {
   const v = new View(doc);

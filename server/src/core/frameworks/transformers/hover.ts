@@ -4,8 +4,9 @@ import type { Diagnostic } from "../../model/types";
 import { hoversAt, precisionHint, summaryMarkdown } from "../common/precisionHover";
 import type { TransformersContext } from "./context";
 import type { TransformersResolution } from "./resolve";
+import { table } from "../../model/table";
 
-const DIALECT: Record<string, string> = { llamafactory: "transformers (LLaMA-Factory)", trl: "transformers (TRL)", trainer: "transformers (TrainingArguments)" };
+const DIALECT: Readonly<Record<string, string>> = table({ llamafactory: "transformers (LLaMA-Factory)", trl: "transformers (TRL)", trainer: "transformers (TrainingArguments)" });
 
 export function transformersHover(ctx: TransformersContext, r: TransformersResolution, failed: Diagnostic[]): { markdown: string; hovers: HoverTarget[]; inlayHints: InlayHintData[] } {
   const { v, bf16E, fp16E, load, versions } = ctx;

@@ -2,10 +2,12 @@
 // Python's ast); the list of names is a fact table, no upstream code. Regenerate when a new release is read.
 
 /** The transformers releases whose `TrainingArguments` were read (src/transformers/training_args.py at each tag). */
+import { table } from "../../model/table";
+
 export const TRANSFORMERS_SAMPLED = ["4.40.0", "4.46.0", "4.51.0", "4.57.1", "5.0.0", "5.24.0"] as const;
 
 /** TrainingArguments fields: [first sampled release that has it, last sampled release that has it]. */
-export const TRAINING_ARGS: Record<string, readonly [string, string]> = {
+export const TRAINING_ARGS: Readonly<Record<string, readonly [string, string]>> = table({
   accelerator_config: ["4.40.0", "5.24.0"],
   activation_checkpointing: ["5.24.0", "5.24.0"],
   activation_checkpointing_kwargs: ["5.24.0", "5.24.0"],
@@ -153,7 +155,7 @@ export const TRAINING_ARGS: Record<string, readonly [string, string]> = {
   warmup_ratio: ["4.40.0", "5.0.0"],
   warmup_steps: ["4.40.0", "5.24.0"],
   weight_decay: ["4.40.0", "5.24.0"],
-};
+});
 
 /** Seq2SeqTrainingArguments adds these (training_args_seq2seq.py at 4.57.1); LLaMA-Factory's TrainingArguments extends it. */
 export const SEQ2SEQ_ARGS: readonly string[] = ["generation_config", "generation_max_length", "generation_num_beams", "predict_with_generate", "sortish_sampler"];
@@ -162,7 +164,7 @@ export const SEQ2SEQ_ARGS: readonly string[] = ["generation_config", "generation
 export const TRL_SAMPLED = ["v0.19.0", "v0.25.0", "v1.0.0", "v1.9.0"] as const;
 
 /** TRL config / script-argument fields: first and last sampled tag, and the classes that declare them. */
-export const TRL_ARGS: Record<string, { first: string; last: string; classes: readonly string[] }> = {
+export const TRL_ARGS: Readonly<Record<string, { first: string; last: string; classes: readonly string[] }>> = table({
   accelerator_kwargs: { first: "v0.19.0", last: "v0.19.0", classes: ["AlignPropConfig", "DDPOConfig"] },
   activation_offloading: { first: "v0.19.0", last: "v1.9.0", classes: ["DPOConfig", "KTOConfig", "RewardConfig", "SFTConfig"] },
   allow_tf32: { first: "v0.19.0", last: "v0.19.0", classes: ["AlignPropConfig", "DDPOConfig"] },
@@ -426,10 +428,10 @@ export const TRL_ARGS: Record<string, { first: string; last: string; classes: re
   wandb_log_unique_prompts: { first: "v0.19.0", last: "v0.25.0", classes: ["GRPOConfig", "RLOOConfig"] },
   whiten_rewards: { first: "v0.19.0", last: "v0.25.0", classes: ["PPOConfig", "RLOOConfig"] },
   world_size: { first: "v0.19.0", last: "v0.25.0", classes: ["OnPolicyConfig"] },
-};
+});
 
 /** LLaMA-Factory hparams fields (src/llamafactory/hparams/*.py at v0.9.3 and v0.9.5), with the declaring class. */
-export const LLAMAFACTORY_ARGS: Record<string, string> = {
+export const LLAMAFACTORY_ARGS: Readonly<Record<string, string>> = table({
   adapter_folder: "BaseModelArguments",
   adapter_name_or_path: "BaseModelArguments",
   add_special_tokens: "BaseModelArguments",
@@ -677,4 +679,4 @@ export const LLAMAFACTORY_ARGS: Record<string, string> = {
   vllm_gpu_util: "VllmArguments",
   vllm_max_lora_rank: "VllmArguments",
   vllm_maxlen: "VllmArguments",
-};
+});

@@ -13,6 +13,7 @@ import { dt, noReduce, type PrecisionTable, type Row } from "../common/precision
 import { layout } from "../common/resolvedLayout";
 import { fsdp2UpcastNoOp } from "./data";
 import type { TransformersContext } from "./context";
+import { table } from "../../model/table";
 
 export interface TransformersResolution {
   layoutName: string;
@@ -27,7 +28,7 @@ export interface TransformersResolution {
   pure16: boolean;
 }
 
-const SHORT: Record<string, string> = { bfloat16: "bf16", float16: "fp16", float32: "fp32" };
+const SHORT: Readonly<Record<string, string>> = table({ bfloat16: "bf16", float16: "fp16", float32: "fp32" });
 
 export function transformersResolution(ctx: TransformersContext): TransformersResolution {
   const r = resolve(ctx);

@@ -13,6 +13,7 @@ import { ALWAYS_FSDP_DATE, resolveConfig, resolvePyVersion, type PyResolution, t
 import { configFunctions, evaluateConfig, type FieldValue } from "./evaluate";
 import { pyDiagnostics } from "./rules";
 import { choicesAt } from "./schema";
+import { table } from "../../../model/table";
 
 export function detectTorchtitanPython(doc: ConfigDocument): string | undefined {
   const m = pyModuleOf(doc);
@@ -90,12 +91,12 @@ function analyzeTorchtitanPython(doc: ConfigDocument, settings: AnalysisSettings
   return out;
 }
 
-const MECHANISM: Record<string, string> = {
+const MECHANISM: Readonly<Record<string, string>> = table({
   fully_shard: "FSDP2 MixedPrecisionPolicy",
   autocast: "torch.autocast",
   none: "no mixed precision",
   error: "the launch fails",
-};
+});
 
 function headlineOf(r: PyResolution): string {
   if (r.decision.mechanism === "error") return `${r.layoutName}: the launch fails`;

@@ -20,16 +20,17 @@ import { resolvePrecision } from "../resolve";
 import type { PrecisionKnobs } from "../context";
 import type { EvaluatedConfig, FieldValue } from "./evaluate";
 import { PY_FIELDS, pyField } from "./schema";
+import { table } from "../../../model/table";
 
 /** torchtitan's Python-era versions. Dates are main-branch dates the semantics are read at. */
-export const PY_RELEASES: Readonly<Record<string, { date: string; source: string }>> = {
+export const PY_RELEASES: Readonly<Record<string, { date: string; source: string }>> = table({
   // release/0.3 was cut from main 48cb7ae1f (2026-08-18) and set to 0.3.0rc1 (1fdf90d3f); its configs.py
   // still declares mixed_precision_reduce: Literal["float32"] (release/0.3 4f9e9a47d configs.py:93).
   "v0.3.0": { date: "2026-08-18", source: "release/0.3 (cut 2026-08-18 at 48cb7ae1f, 0.3.0rc1 1fdf90d3f)" },
   // v0.4.0 (October 2026) is after the snapshot read (b5bcd76c6, 2026-08-21); dated from the issue and the
   // spec (bf16 reduce from #4597, 2026-09-11, is in it).
   "v0.4.0": { date: "2026-10-01", source: "v0.4.0 (October 2026; not in the snapshot read, semantics from the spec)" },
-};
+});
 
 /** The version a Python registry is analysed as when nothing says otherwise (the newest modelled). */
 export const PY_DEFAULT_VERSION = "v0.4.0";

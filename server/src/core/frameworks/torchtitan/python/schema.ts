@@ -8,6 +8,8 @@
  * 2026-08-19, 0.3.0rc1); `torchtitan/trainer.py` (Trainer.Config); `torchtitan/components/optimizer/optimizer.py`.
  */
 
+import { table } from "../../../model/table";
+
 export type PyFieldType = "int" | "float" | "bool" | "str" | "list";
 
 export interface PyFieldSpec {
@@ -73,15 +75,15 @@ export const PY_FIELDS: readonly PyFieldSpec[] = [
 ];
 
 /** Trainer.Config's sections and the classes whose constructors fill them (trainer.py@b5bcd76c6:70-116). */
-export const SECTION_CLASSES: Readonly<Record<string, string>> = {
+export const SECTION_CLASSES: Readonly<Record<string, string>> = table({
   TrainingConfig: "training",
   ParallelismConfig: "parallelism",
   CompileConfig: "compile",
   "OptimizersContainer.Config": "optimizer",
-};
+});
 
 /** Activation-checkpoint config classes → the mode they select (torchtitan/distributed/activation_checkpoint.py@b5bcd76c6:166-290). */
-export const AC_CLASSES: Readonly<Record<string, string>> = {
+export const AC_CLASSES: Readonly<Record<string, string>> = table({
   "SelectiveAC.Config": "selective",
   "FullAC.Config": "full",
   "MemoryBudgetAC.Config": "memory_budget",
@@ -89,7 +91,7 @@ export const AC_CLASSES: Readonly<Record<string, string>> = {
   "ActivationCheckpointingConfig": "none",
   // Python era before the AC classes (2026-02-23 …): the mode is a keyword, default "selective" (configs.py@9810191bb:260).
   ActivationCheckpointConfig: "(mode)",
-};
+});
 
 /** Converter containers of the early Python era: `model_converters=ModelConvertersContainer.Config(converters=[...])`. */
 export const CONVERTER_CONTAINERS: readonly string[] = ["ModelConvertersContainer.Config"];
@@ -98,20 +100,20 @@ export const CONVERTER_CONTAINERS: readonly string[] = ["ModelConvertersContaine
 export const AC_DEFAULT = { mode: "selective", source: "torchtitan/trainer.py@b5bcd76c6:108" } as const;
 
 /** Converter config classes (model_registry(..., converters=[...])) and the low-precision linear they install. */
-export const CONVERTER_CLASSES: Readonly<Record<string, string>> = {
+export const CONVERTER_CLASSES: Readonly<Record<string, string>> = table({
   "Float8LinearConverter.Config": "float8 linear",
   "MXFP8LinearConverter.Config": "MXFP8 linear",
   "NVFP4LinearConverter.Config": "NVFP4 linear",
   "Float8GroupedMMConverter.Config": "float8 grouped GEMM",
   "MXFP8GroupedMMConverter.Config": "MXFP8 grouped GEMM",
-};
+});
 
 /** Known torchtitan helpers that return a section config, with the section and the kwargs they forward. */
-export const KNOWN_HELPERS: Readonly<Record<string, { section: string; note: string }>> = {
+export const KNOWN_HELPERS: Readonly<Record<string, { section: string; note: string }>> = table({
   // default_adamw(lr, **kwargs) returns OptimizersContainer.Config(param_groups=[AdamW ...]) with the default
   // implementation (optimizer.py@b5bcd76c6:378-399); its kwargs go into optimizer_kwargs, not the container.
   default_adamw: { section: "optimizer", note: "default_adamw(): one AdamW param group, implementation default" },
-};
+});
 
 export function pyField(section: string, key: string): PyFieldSpec | undefined {
   return PY_FIELDS.find((f) => f.section === section && f.key === key);

@@ -11,12 +11,13 @@ import { formatBytes } from "../../../engine/dtypes";
 import { findEntry, findSection } from "../../../model/document";
 import type { TitanRule } from "../context";
 import { worldSizePhrase } from "../locate";
+import { table } from "../../../model/table";
 
-const GPU_SOURCE: Record<string, string> = {
+const GPU_SOURCE: Readonly<Record<string, string>> = table({
   setting: "the precisionLens.gpu setting",
   directive: "the gpu= directive",
   default: "the default; set precisionLens.gpu",
-};
+});
 
 /** Over by at least this fraction of the GPU's capacity before anything is said. */
 export const MEMORY_MARGIN = 0.15;

@@ -6,6 +6,7 @@ import { dimsAnchor, worldSizePhrase } from "../locate";
 import { DIM_KEYS, type DimsError } from "../parallelDims";
 import { MESH_UNFLATTEN_DATE } from "../eras";
 import { decidedBy, gpus } from "../related";
+import { table } from "../../../model/table";
 
 export const parallelDims: TitanRule = {
   codes: ["parallel-dims-degree", "parallel-dims-limit", "parallel-dims-type", "parallel-dims-dp-shard", "parallel-dims-resolved", "parallel-dims-product", "parallel-dims-etp", "parallel-dims-ep-divisibility"],
@@ -28,7 +29,7 @@ export const parallelDims: TitanRule = {
 };
 
 /** A degree of the wrong type or below 1 fails on any world size; the others rest on it (and EP's asserts on the era). */
-const RESTS_ON: Record<DimsError["kind"], readonly FactName[]> = {
+const RESTS_ON: Readonly<Record<DimsError["kind"], readonly FactName[]>> = table({
   degree: [],
   type: [],
   "dp-shard": [],
@@ -37,7 +38,7 @@ const RESTS_ON: Record<DimsError["kind"], readonly FactName[]> = {
   resolved: ["worldSize"],
   product: ["worldSize"],
   "ep-divisibility": ["worldSize", "version"],
-};
+});
 
 /** One sentence per failure; the torchtitan wording stays in the detail. */
 function short(ctx: TitanContext, e: DimsError): string {

@@ -14,6 +14,7 @@ import type { Diagnostic, Fix } from "../../../model/types";
 import type { TitanContext, TitanRule } from "../context";
 import { choicesAt, isClearSuggestion, keyInfo, suggest, PARALLEL_DEGREE_KEYS, PRECISION_VALUE_KEYS, type KeySpec } from "../schema/index";
 import { leafEntries, markSafe, schemaView } from "../schema/view";
+import { table } from "../../../model/table";
 
 const SKIP = new Set([...PRECISION_VALUE_KEYS, ...PARALLEL_DEGREE_KEYS]);
 
@@ -31,7 +32,7 @@ function all(ctx: TitanContext): Diagnostic[] {
 export const wrongType: TitanRule = { codes: ["wrong-type"], restsOn: ["version"], run: (ctx) => all(ctx).filter((d) => d.code === "wrong-type") };
 export const invalidValue: TitanRule = { codes: ["invalid-value"], restsOn: ["version"], run: (ctx) => all(ctx).filter((d) => d.code === "invalid-value") };
 
-const TYPE_WORDS: Record<KeySpec["type"], string> = {
+const TYPE_WORDS: Readonly<Record<KeySpec["type"], string>> = table({
   str: "a string",
   int: "an integer",
   float: "a number",
@@ -41,7 +42,7 @@ const TYPE_WORDS: Record<KeySpec["type"], string> = {
   "list[list[str]]": "a list of lists of strings",
   "str|list[str]": "a string or a list of strings",
   any: "any value",
-};
+});
 
 function isStrArray(v: ConfigValue): boolean {
   return v.kind === "array" && (v.items ?? []).every((i) => i.kind === "string");

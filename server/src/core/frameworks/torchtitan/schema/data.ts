@@ -10,6 +10,8 @@
  */
 
 /** TOML value types, named after the Python annotations. */
+import { table } from "../../../model/table";
+
 export type KeyType = "str" | "int" | "float" | "number" | "bool" | "list[str]" | "list[list[str]]" | "str|list[str]" | "any";
 
 export interface KeySpec {
@@ -58,7 +60,7 @@ export const EXTENSIONS_SINCE = "2025-03-20";
 export const MX_TABLE_SINCE = "2025-05-14";
 
 /** Addition dates of the `[float8]` keys that postdate the table itself (spec §4.3). */
-const FLOAT8_KEY_SINCE: Record<string, string> = { recipe_name: "2025-02-27", filter_fqns: "2025-04-07", emulate: "2025-05-28" };
+const FLOAT8_KEY_SINCE: Readonly<Record<string, string>> = table({ recipe_name: "2025-02-27", filter_fqns: "2025-04-07", emulate: "2025-05-28" });
 
 const MP_NOTE_PARAM =
   "Compute dtype. With FSDP/HSDP/CP (dp_shard > 1 or cp > 1) it is FSDP's MixedPrecisionPolicy param_dtype: parameters are all-gathered and computed in it. With DDP or a single device it is the torch.autocast dtype for forward and loss. With TP or PP alone it has no effect (no mixed precision).";
@@ -319,7 +321,7 @@ const LISTED_KEYS: readonly KeySpec[] = [
  * by author date (read with scripts/schema-history.ts from a clone of pytorch/torchtitan). Keys present in
  * the first config commit (2024-04-11) have no entry. A key is never accepted before this date.
  */
-const ADDED: Record<string, string> = {
+const ADDED: Readonly<Record<string, string>> = table({
   "activation_checkpoint.per_op_sac_force_recompute_mm_shapes_by_fqns": "2025-07-16",
   "activation_checkpoint.early_stop": "2025-08-29",
   "activation_checkpoint.memory_budget": "2025-10-09",
@@ -371,7 +373,7 @@ const ADDED: Record<string, string> = {
   "training.gc_debug": "2025-05-28",
   "training.global_batch_size": "2025-06-05",
   "training.debug_moe_force_load_balance": "2025-10-03",
-};
+});
 
 export const KEYS: readonly KeySpec[] = LISTED_KEYS.map((k) => {
   const added = ADDED[k.path];
@@ -615,7 +617,7 @@ export const CONVERTER_ERAS: readonly ConverterEra[] = [
 ];
 
 /** Converter names in other eras → the name of each era (the first is the usual meaning). */
-export const CONVERTER_RENAMES: Record<string, { float8OrMx: "float8" | "mx"; grouped: boolean }> = {
+export const CONVERTER_RENAMES: Readonly<Record<string, { float8OrMx: "float8" | "mx"; grouped: boolean }>> = table({
   float8: { float8OrMx: "float8", grouped: false },
   mx: { float8OrMx: "mx", grouped: false },
   "quantize.dense.float8": { float8OrMx: "float8", grouped: false },
@@ -626,10 +628,10 @@ export const CONVERTER_RENAMES: Record<string, { float8OrMx: "float8" | "mx"; gr
   "quantize.linear.mx": { float8OrMx: "mx", grouped: false },
   "quantize.grouped_mm.float8": { float8OrMx: "float8", grouped: true },
   "quantize.grouped_mm.mx": { float8OrMx: "mx", grouped: true },
-};
+});
 
 /** Converter descriptions for completion and hover. */
-export const CONVERTER_DOCS: Record<string, string> = {
+export const CONVERTER_DOCS: Readonly<Record<string, string>> = table({
   float8: "Float8 training for Linear layers (torchao Float8Linear); needs SM 8.9+.",
   mx: "MXFP8 training for Linear layers; needs SM 10.0+.",
   "quantize.dense.float8": "Float8 Linear layers (torchao); needs SM 8.9+.",
@@ -640,7 +642,7 @@ export const CONVERTER_DOCS: Record<string, string> = {
   "quantize.grouped_mm.float8": "Float8 grouped matmuls for MoE experts; configured in [quantize.grouped_mm.float8]; not with PP or CP.",
   "quantize.linear.mx": "MXFP8 Linear layers; configured in [quantize.linear.mx]; needs SM 10.0+; not with TP + compile.",
   "quantize.grouped_mm.mx": "MXFP8 grouped matmuls for MoE experts; configured in [quantize.grouped_mm.mx]; needs SM 10.0+.",
-};
+});
 
 /** Date from which unknown TOML keys raise ValueError (eadca4835, #1644). */
 export const STRICT_KEYS_SINCE = "2025-08-28";

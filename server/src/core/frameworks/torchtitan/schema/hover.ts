@@ -10,6 +10,7 @@ import { choicesAt, converterNamesAt, dateOf, effectiveDefault, keyInfo, renameF
 import { leafEntries, schemaView } from "./view";
 import { headerPrefixOf } from "../../../edit/toml";
 import { extensionOf, extensionsDefining, sectionsOf } from "./index";
+import { table } from "../../../model/table";
 
 export function typeLabel(spec: KeySpec): string {
   return spec.nullable ? `${spec.type} | None` : spec.type;
@@ -62,11 +63,11 @@ export function keyHoverMarkdown(when: When, path: string | readonly string[], e
   return undefined;
 }
 
-const TABLE_HOVER: Record<string, string> = {
+const TABLE_HOVER: Readonly<Record<string, string>> = table({
   training: "Training loop, batch shape and the precision knobs: `dtype` (storage), `mixed_precision_param` (compute), `mixed_precision_reduce` (gradient reduction).",
   parallelism: "Parallel degrees. They decide how mixed precision is applied: FSDP (dp_shard > 1 or cp > 1) applies it through MixedPrecisionPolicy; DDP or one device through torch.autocast; TP or PP alone gets none (v0.1.0–v0.2.2).",
   quantize: "Float8 / MX converter settings; the converters themselves are turned on in `[model] converters`.",
-};
+});
 
 /** Hover targets for every key (and table header) the schema knows, or that has a newer name. */
 export function keyHoverTargets(doc: ConfigDocument, when: When, workspace: readonly ExtensionModule[] = []): HoverTarget[] {

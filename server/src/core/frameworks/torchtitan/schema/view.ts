@@ -6,6 +6,7 @@ import type { ConfigDocument, ConfigEntry } from "../../../model/document";
 import { findEntry, stringValue } from "../../../model/document";
 import type { Diagnostic, Fix } from "../../../model/types";
 import { dateOf, extensionByModule, rejectsUnknownKeys, type ExtensionModule, type When } from "./index";
+import { table } from "../../../model/table";
 
 export interface SchemaView {
   date: string;
@@ -53,22 +54,24 @@ export function leafEntries(doc: ConfigDocument): ConfigEntry[] {
   return out;
 }
 
+/** Table paths whose dataclass name is not the last part in CamelCase. */
+const DATACLASS_NAMES: Readonly<Record<string, string>> = table({
+  lr_scheduler: "LRScheduler",
+  "quantize.linear.float8": "Float8Linear",
+  "quantize.linear.mx": "MXLinear",
+  "quantize.grouped_mm.float8": "Float8GroupedMM",
+  "quantize.grouped_mm.mx": "MXGroupedMM",
+  "quantize.linear": "QuantizedLinear",
+  "quantize.grouped_mm": "QuantizedGroupedMM",
+  "training.dataloader": "DataLoader",
+  "validation.dataloader": "DataLoader",
+});
+
 /** torchtitan's dataclass name for a table path, for its "Invalid field names in {cls} data" message. */
 export function dataclassName(table: readonly string[]): string {
   if (table.length === 0) return "JobConfig";
-  const special: Record<string, string> = {
-    lr_scheduler: "LRScheduler",
-    "quantize.linear.float8": "Float8Linear",
-    "quantize.linear.mx": "MXLinear",
-    "quantize.grouped_mm.float8": "Float8GroupedMM",
-    "quantize.grouped_mm.mx": "MXGroupedMM",
-    "quantize.linear": "QuantizedLinear",
-    "quantize.grouped_mm": "QuantizedGroupedMM",
-    "training.dataloader": "DataLoader",
-    "validation.dataloader": "DataLoader",
-  };
   const k = table.join(".");
-  return special[k] ?? table[table.length - 1]!.split("_").map((s) => s.charAt(0).toUpperCase() + s.slice(1)).join("");
+  return DATACLASS_NAMES[k] ?? table[table.length - 1]!.split("_").map((s) => s.charAt(0).toUpperCase() + s.slice(1)).join("");
 }
 
 /** The fact marking a diagnostic whose single fix is safe to apply without asking (`check --fix`). */
