@@ -229,3 +229,26 @@ describe("workspace package pins", () => {
     assert.equal(versionAtLeast("0.10.0", "0.7.0"), true);
   });
 });
+
+describe("a pin in a Dockerfile counts (issue #17: flash-attention pins pytorch-lightning 1.8.6 in training/Dockerfile:81)", () => {
+  // The layout of flash-attention's training/: the Hydra experiment config is four folders below the Dockerfile.
+  const text = "trainer:\n  accelerator: gpu\n  devices: 8\n  precision: 16\n";
+  const uri = "file:///w/training/configs/experiment/owt/base.yaml";
+  const at = (files: Record<string, string>) => analyzeDocument(uri, text, {}, { ...env({ "/w/training/configs/experiment/owt/base.yaml": text, ...files }, "/w/training/configs/experiment/owt/base.yaml"), workspaceRoots: ["/w"] });
+  const pl2 = (r: ReturnType<typeof at>) => r.diagnostics.filter((d) => d.code === "lightning/PL2").map((d) => d.severity);
+  it("pytorch-lightning 1.8.6 in a Dockerfile's pip install: `precision: 16` is the normal 1.x value, no PL2", () => {
+    assert.deepEqual(pl2(at({ "/w/training/Dockerfile": "FROM base\nRUN pip install transformers==4.25.1 pytorch-lightning==1.8.6 wandb==0.13.7\n" })), []);
+  });
+  it("a conda environment.yml pin counts too", () => {
+    assert.deepEqual(pl2(at({ "/w/environment.yml": "dependencies:\n  - pip:\n    - pytorch-lightning==1.9.5\n" })), []);
+  });
+  it("Lightning 2 pinned in a Dockerfile, or no pin at all: the legacy-alias warning, and without a pin the detail names the assumption", () => {
+    assert.deepEqual(pl2(at({ "/w/training/Dockerfile": "RUN pip install lightning==2.4.0\n" })), ["warning"]);
+    const none = at({}).diagnostics.find((d) => d.code === "lightning/PL2");
+    assert.equal(none?.severity, "warning");
+    assert.match(none!.detail ?? "", /no Lightning pin found in the workspace; assuming the newest Lightning \(2\.6\.5\); on pytorch-lightning 1\.x it is the normal value/);
+  });
+  it("findPackagePin reads a Dockerfile RUN line", () => {
+    assert.equal(findPackagePin("RUN pip install datasets==2.8.0 pytorch-lightning==1.8.6 triton==2.0.0.dev20221202\n", "pytorch-lightning", false), "1.8.6");
+  });
+});

@@ -203,12 +203,26 @@ deepspeed: ds_z3.json
     checkDiagnostics(`${LF}pure_bf16: true\ndeepspeed: ds_z2.json\n`, { uri, env: pins({ "/w/recipes/ds_z2.json": `{"zero_optimization": {"stage": 2}}` }) });
   });
 
-  it("HF5 FlashAttention with an fp32 load and no AMP (error); silent under bf16 AMP", () => {
+  it("HF5 FlashAttention with an fp32 load and no AMP: an error on a known launcher; silent under bf16 AMP", () => {
+    // The launcher named (an accelerate config without mixed precision): every fact is known.
+    checkDiagnostics(
+      `# precision-lens: accelerate-config=acc.yaml
+${TRL}torch_dtype: float32
+bf16: false
+attn_implementation: flash_attention_2
+                     #^^^^^^^^^^^^^^^^ error[transformers/HF5]: \`flash_attention_2\` with fp32 compute
+`,
+      { uri, env: pins({ "/w/recipes/acc.yaml": "compute_environment: LOCAL_MACHINE\ndistributed_type: 'NO'\nmixed_precision: 'no'\nnum_processes: 1\n" }) },
+    );
+    checkDiagnostics(`${TRL}torch_dtype: float32\nbf16: true\nattn_implementation: flash_attention_2\n`, { uri, env: pins() });
+  });
+
+  it("HF5 with no launcher found: a warning that names the assumed plain launcher (`accelerate launch --mixed_precision bf16` would feed it bf16)", () => {
     checkDiagnostics(
       `${TRL}torch_dtype: float32
 bf16: false
 attn_implementation: flash_attention_2
-                     #^^^^^^^^^^^^^^^^ error[transformers/HF5]: \`flash_attention_2\` with fp32 compute
+                     #^^^^^^^^^^^^^^^^ warning[transformers/HF5]: Assuming the plain launcher, no launcher config found: \`flash_attention_2\` with fp32 compute
 `,
       { uri, env: pins() },
     );

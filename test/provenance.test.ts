@@ -34,7 +34,7 @@ const REGISTRIES: Record<string, readonly { codes: readonly string[]; restsOn: r
   axolotl: AXOLOTL_RULES,
   deepspeed: DEEPSPEED_RULES,
 };
-const FACT_NAMES: readonly FactName[] = ["worldSize", "version", "gpu", "forkSchema", "linkedConfig", "launcher"];
+const FACT_NAMES: readonly FactName[] = ["worldSize", "version", "gpu", "model", "forkSchema", "linkedConfig", "launcher"];
 
 const R = { start: { line: 2, character: 0 }, end: { line: 2, character: 5 } };
 const err = (message: string): Diagnostic => ({ code: "x", severity: "error", message, range: R, source: "precision-lens" });
@@ -419,5 +419,108 @@ enable_cpu_offload = true
       assert.match(d.message, /upstream torchtitan v0\.1\.0 ignores it/);
       assert.doesNotMatch(d.message, /rejects/);
     }
+  });
+});
+
+describe("torchtitan DDP and CP semantics of the 2026-12 review (spec torchtitan.md §1.4, §3.3)", () => {
+  const ddpTp = (model: string | undefined, version: string) => `# precision-lens: world-size=8 torchtitan-version=${version}
+[job]
+description = "fixture"
+${model ? `\n[model]\nname = "${model}"\nflavor = "debugmodel"\n` : ""}
+[parallelism]
+data_parallel_replicate_degree = 2
+data_parallel_shard_degree = 1
+tensor_parallel_degree = 4
+`;
+  const ddpCodes = (text: string) => analyzeDocument("file:///w/ddp.toml", text).diagnostics.filter((d) => d.code === "ddp-with-other-parallelism").map((d) => d.severity);
+
+  it("DDP + TP at v0.2.1/v0.2.2: llama3 and llama4 raise (v0.2.2 llama3/infra/parallelize.py:148-151, llama4 :216-219); no model.name is llama3", () => {
+    for (const v of ["v0.2.1", "v0.2.2"]) {
+      assert.deepEqual(ddpCodes(ddpTp("llama3", v)), ["error"], v);
+      assert.deepEqual(ddpCodes(ddpTp("llama4", v)), ["error"], v);
+      assert.deepEqual(ddpCodes(ddpTp(undefined, v)), ["error"], v);
+    }
+  });
+
+  it("DDP + TP at v0.2.1/v0.2.2: qwen3, deepseek_v3, gpt_oss do not raise (v0.2.2 qwen3 :177-180, deepseek_v3 :197-200, gpt_oss :162-165 test ndim of a 1-D mesh)", () => {
+    for (const v of ["v0.2.1", "v0.2.2"]) {
+      for (const m of ["qwen3", "deepseek_v3", "gpt_oss"]) {
+        const r = analyzeDocument("file:///w/ddp.toml", ddpTp(m, v));
+        assert.deepEqual(r.diagnostics.filter((d) => d.code === "ddp-with-other-parallelism"), [], `${m} ${v}`);
+        assert.equal(r.mechanism, "none", `${m} ${v}: maybe_enable_amp logs the TP/PP warning and returns a null context`);
+      }
+    }
+  });
+
+  it("DDP + TP at v0.2.0: qwen3 still raises (v0.2.0 qwen3/infra/parallelize.py:166-168 tests world_mesh.ndim)", () => {
+    assert.deepEqual(ddpCodes(ddpTp("qwen3", "v0.2.0")), ["error"]);
+  });
+
+  it("DDP + TP on a fork's model: at most a warning that names the assumed model", () => {
+    const r = analyzeDocument("file:///w/ddp.toml", ddpTp("my_fork_model", "v0.2.2"));
+    const d = r.diagnostics.find((x) => x.code === "ddp-with-other-parallelism");
+    assert.equal(d?.severity, "warning");
+    assert.match(d!.message, /^Assuming model "my_fork_model", inferred: not upstream, read as llama3: DDP \(replicate 2, shard 1\)/);
+    assert.equal(d!.data?.facts?.assumed, "model");
+  });
+
+  // Before the [parallelism] table (2025), the DP degrees lived in [training] and CP in [experimental].
+  const ddpCp = (version: string) =>
+    version.startsWith("main@2024")
+      ? `# precision-lens: world-size=4 torchtitan-version=${version}\n${MODEL}\n[training]\ndata_parallel_replicate_degree = 2\ndata_parallel_shard_degree = 1\n\n[experimental]\ncontext_parallel_degree = 2\n`
+      : `# precision-lens: world-size=4 torchtitan-version=${version}\n${MODEL}\n[parallelism]\ndata_parallel_replicate_degree = 2\ndata_parallel_shard_degree = 1\ncontext_parallel_degree = 2\n`;
+
+  it("DDP + CP on main between 2024-12-11 and 2024-12-26 raises (40a0873b3 parallelism/parallelize_llama.py:83-85)", () => {
+    checkDiagnostics(ddpCp("main@2024-12-20").replace("data_parallel_replicate_degree = 2\n", "data_parallel_replicate_degree = 2\n#^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[ddp-with-other-parallelism]: DDP (replicate 2, shard 1) cannot be combined with CP 2 on torchtitan main@2024-12-20: RuntimeError at launch\n"));
+  });
+
+  it("DDP + CP from 2024-12-26 (6b03ffa32) and in every release: HSDP over dp_replicate × cp, no error", () => {
+    for (const v of ["main@2024-12-27", "v0.1.0", "v0.2.2"]) {
+      const r = analyzeDocument("file:///w/ddpcp.toml", ddpCp(v));
+      assert.deepEqual(r.diagnostics.filter((d) => d.code === "ddp-with-other-parallelism"), [], v);
+      assert.equal(r.mechanism, "fully_shard", v);
+    }
+  });
+
+  it("DDP + CP before 2024-12-11: the DDP branch's world_mesh.ndim check raises (40a0873b3^ parallelize_llama.py:80-82, FSDP only for dp_shard > 1)", () => {
+    assert.deepEqual(ddpCodes(ddpCp("main@2024-11-20")), ["error"]);
+  });
+
+  const cp = (version: string, flavor: string, extra = "") => `# precision-lens: world-size=8 torchtitan-version=${version}
+[job]
+description = "fixture"
+
+[model]
+name = "llama3"
+flavor = "${flavor}"
+
+[parallelism]
+data_parallel_shard_degree = -1
+context_parallel_degree = 2
+${extra}`;
+  const cpCodes = (text: string) => analyzeDocument("file:///w/cp.toml", text).diagnostics.filter((d) => d.code === "cp-attention-unsupported").map((d) => `${d.severity}@${d.range.start.line}`);
+
+  it("varlen attention with CP at v0.2.2: NotImplementedError (v0.2.2 models/llama3/model/args.py:57-65), on the flavor", () => {
+    checkDiagnostics(cp("v0.2.2", "8B_varlen").replace(`flavor = "8B_varlen"\n`, `flavor = "8B_varlen"\n#        ^^^^^^^^^^^ error[cp-attention-unsupported]: Varlen attention (flavor "8B_varlen") with CP 2: torchtitan v0.2.2 raises NotImplementedError\n`));
+  });
+
+  it("flex attention with CP: fails at v0.2.1 (args.py:57-63), works at v0.2.2 (FlexCP, 0a2107f98)", () => {
+    assert.deepEqual(cpCodes(cp("v0.2.1", "8B_flex")), ["error@6"]);
+    assert.deepEqual(cpCodes(cp("v0.2.2", "8B_flex")), []);
+    assert.deepEqual(cpCodes(cp("v0.2.2", "8B")), []);
+  });
+
+  it("the ptrr load balancer with SDPA at v0.2.2: ValueError on the first step (distributed/context_parallel.py:196-200); with flex: silent; without CP: silent", () => {
+    const ptrr = `context_parallel_load_balancer = "ptrr"\n`;
+    checkDiagnostics(cp("v0.2.2", "8B", `${ptrr}#                                ^^^^^^ error[cp-attention-unsupported]: The "ptrr" CP load balancer needs flex attention; flavor "8B" uses SDPA\n`));
+    assert.deepEqual(cpCodes(cp("v0.2.2", "8B_flex", ptrr)), []);
+    assert.deepEqual(cpCodes(cp("v0.2.2", "8B", ptrr).replace("context_parallel_degree = 2", "context_parallel_degree = 1")), []);
+  });
+
+  it("on a version inferred from the keys, the CP error is a warning naming the assumption", () => {
+    const r = analyzeDocument("file:///w/cp.toml", cp("v0.2.2", "8B_varlen").replace(/^# precision-lens.*\n/, ""));
+    const d = r.diagnostics.find((x) => x.code === "cp-attention-unsupported");
+    assert.equal(d?.severity, "warning");
+    assert.match(d!.message, /^Assuming torchtitan v0\.2\.2/);
   });
 });

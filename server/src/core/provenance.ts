@@ -27,7 +27,7 @@ export type FactKind = "file" | "directive" | "setting" | "cli" | "run-script" |
 export const FACT_KINDS: readonly FactKind[] = ["file", "directive", "setting", "cli", "run-script", "slurm", "comment", "workspace-pin", "inferred", "default"];
 
 /** The facts a framework context may rest a finding on. */
-export type FactName = "worldSize" | "version" | "gpu" | "forkSchema" | "linkedConfig" | "launcher";
+export type FactName = "worldSize" | "version" | "gpu" | "model" | "forkSchema" | "linkedConfig" | "launcher";
 
 /** The part of `Sourced<T>` (core/analysis.ts) the gate reads. */
 export interface FactValue {
@@ -61,6 +61,7 @@ const NOUN: Readonly<Record<FactName, (v: unknown) => string>> = table({
   // torchtitan's version is a TitanVersion ({ id }); other frameworks name theirs ("torchtune 0.7.0").
   version: (v) => (typeof v === "object" && v && "id" in v ? `torchtitan ${String((v as { id: unknown }).id)}` : String(v)),
   gpu: (v) => String(v),
+  model: (v) => `model "${String(v)}"`,
   forkSchema: () => "the upstream schema",
   linkedConfig: (v) => `the linked config ${String(v)}`,
   launcher: (v) => `the ${String(v)} launcher`,

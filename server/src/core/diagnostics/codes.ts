@@ -53,6 +53,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "bf16-storage-fp32-compute": { summary: "bf16 parameter storage with fp32 compute: every matmul up-casts." },
   "no-effect": { summary: "A setting that only FSDP reads, in a layout without FSDP.", tags: U },
   "cpu-offload-without-fsdp": { summary: "CPU offload works only through FSDP; this layout has none." },
+  "cp-attention-unsupported": { summary: "Context parallelism with an attention backend or load balancer torchtitan refuses (varlen; ptrr with SDPA)." },
   "pp-bubble": { summary: "Fewer microbatches than pipeline stages: the pipeline idles (a bubble)." },
   "memory-exceeds-gpu": { summary: "The estimated peak memory per GPU exceeds the GPU's capacity." },
   // torchtitan: schema (keys, types, values)

@@ -1,6 +1,8 @@
 /**
  * The exact version of a Python package pinned in the workspace (requirements*.txt, pyproject.toml, uv.lock,
- * poetry.lock, pdm.lock), walking up from the config's folder like the torchtitan version inference
+ * poetry.lock, pdm.lock, and the `pip install X==V` lines of a Dockerfile or a conda environment.yml: a
+ * repository may pin its training stack only there, e.g. flash-attention's training/Dockerfile:81
+ * `pip install … pytorch-lightning==1.8.6`), walking up from the config's folder like the torchtitan version inference
  * (version.ts). Used by the YAML frameworks whose rules depend on the library version (torchtune).
  * Only exact pins count (`==X`, a lock entry, a git tag); a range says nothing about the running version.
  * Nothing is executed; files are scanned with regular expressions.
@@ -52,7 +54,13 @@ export function findPackagePin(text: string, pkg: string, lock: boolean): string
 export function packagePin(env: AnalysisEnv, pkg: string): PackagePin | undefined {
   for (const dir of ancestorDirs(env)) {
     const names = [...env.listDir(dir)].sort();
-    const files = [...names.filter((n) => /^requirements.*\.txt$/i.test(n)), ...names.filter((n) => n === "pyproject.toml"), ...names.filter((n) => LOCKS.includes(n))];
+    const files = [
+      ...names.filter((n) => /^requirements.*\.txt$/i.test(n)),
+      ...names.filter((n) => n === "pyproject.toml"),
+      ...names.filter((n) => LOCKS.includes(n)),
+      ...names.filter((n) => /^(?:Dockerfile|Containerfile)(?:\.[\w-]+)?$|\.[Dd]ockerfile$/.test(n)),
+      ...names.filter((n) => /^environment[\w-]*\.ya?ml$/i.test(n)),
+    ];
     for (const n of files) {
       const path = join(dir, n);
       const text = env.readFile(path);

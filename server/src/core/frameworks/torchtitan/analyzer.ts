@@ -13,7 +13,7 @@ import type { TitanContext } from "./context";
 import { reportMarkdown, summaryMarkdown, titanHovers, titanInlayHints } from "./hover";
 import { keyHoverTargets } from "./schema/hover";
 import { readKnobs } from "./knobs";
-import { MESH_UNFLATTEN_DATE, type DecideOptions } from "./eras";
+import { ddpChecksWorld, MESH_UNFLATTEN_DATE, type DecideOptions } from "./eras";
 import { layoutName, readDims, resolveDims, type DimsRead } from "./parallelDims";
 import { resolvePrecision } from "./resolve";
 import { TITAN_RULES } from "./rules/index";
@@ -55,6 +55,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
     fsdpOnEp: modelName !== undefined && /(^|\.)(llama4|deepseek_v3|gpt_oss)$/.test(modelName),
     epNeedsFsdpMesh: modelName !== undefined && /^(llama4|deepseek_v3|gpt_oss)$/.test(modelName),
     date: version.value.date,
+    ...(modelName !== undefined ? { model: modelName } : {}),
   };
   const decision = dims.resolved
     ? version.value.era.decide(dims.resolved, worldSize.value, decideOptions)
@@ -117,6 +118,12 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
 /** The facts torchtitan's rules rest on (core/provenance.ts): world size, version, GPU type, a fork's schema. */
 export function titanFacts(ctx: TitanContext): Facts {
   const facts: Facts = { worldSize: ctx.worldSize, version: ctx.version, gpu: ctx.gpu };
+  // The model decides launch checks that differ per model's parallelize (eras.ts ddpChecksWorld). A name upstream
+  // has (or none: torchtitan's default llama3) is the file's; a fork's model is assumed to behave like llama3.
+  const model = ctx.decideOptions.model;
+  facts.model = ddpChecksWorld(model, ctx.version.value.date) === undefined
+    ? { value: model ?? "llama3", kind: "inferred", detail: "not upstream, read as llama3" }
+    : { value: model ?? "llama3", kind: "file", detail: model === undefined ? "torchtitan's default model.name" : "model.name" };
   if (ctx.workspaceSchema?.length) facts.forkSchema = { value: ctx.workspaceSchema.map((m) => m.label).join(", "), kind: "file", detail: "config sources found in the workspace" };
   return facts;
 }

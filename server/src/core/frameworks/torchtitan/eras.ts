@@ -31,6 +31,11 @@ export interface MechanismDecision {
   errorCode?: "ddp-with-other-parallelism" | "ep-without-fsdp-mesh";
   /** True when DDP (composable replicate) wraps the model. */
   ddp: boolean;
+  /**
+   * True when `error` is the DDP error on a model whose parallelize upstream torchtitan does not have (a fork's
+   * or an experiment's): it is assumed to check like llama3's, so the error rests on the model as well.
+   */
+  modelAssumed?: boolean;
 }
 
 export interface Era {
@@ -71,6 +76,8 @@ export interface DecideOptions {
   epNeedsFsdpMesh?: boolean;
   /** Main-branch date of the decision (YYYY-MM-DD); without it, the era's latest behaviour. */
   date?: string;
+  /** `model.name` (absent: torchtitan's default, llama3). Decides whether DDP + TP/PP raises (ddpChecksWorld). */
+  model?: string;
 }
 
 /**
@@ -91,21 +98,60 @@ export const INFO_FSDP = "Mixed precision training is handled by fully_shard";
 export const INFO_AMP = "Mixed precision training is handled by AMP";
 export const INFO_DISABLED = "Mixed precision training is disabled";
 export const DDP_ERROR = "DDP has not supported > 1D parallelism";
+/**
+ * 40a0873b3 (#685, 2024-12-11) … 6b03ffa32 (2024-12-26): parallelize_llama's FSDP branch (taken for cp > 1)
+ * raised when dp_replicate > 1 and dp_shard = 1 (40a0873b3 torchtitan/parallelisms/parallelize_llama.py:83-85);
+ * 6b03ffa32 removed the check and wraps HSDP over dp_replicate × cp.
+ */
+export const DDP_CP_ERROR = "Composability of DDP + CP is not supported.";
+export const DDP_CP_FROM = "2024-12-11";
+export const DDP_CP_UNTIL = "2024-12-26";
+
+/** Upstream models whose DDP branch raises for DDP + TP/PP, by period (see ddpChecksWorld). */
+const DDP_RAISES_UNTIL_MESH = new Set(["llama3", "llama4", "qwen3", "deepseek_v3", "vlm"]);
+const DDP_RAISES_FROM_MESH = new Set(["llama3", "llama4", "transformers_modeling_backend"]);
+const DDP_SILENT_FROM_MESH = new Set(["qwen3", "deepseek_v3", "gpt_oss", "vlm", "flux"]);
+
+/**
+ * Whether a model's DDP branch raises "DDP has not supported > 1D parallelism" when TP or PP sits beside DDP:
+ *  - up to v0.2.0 every DDP branch tests `world_mesh.ndim > 1` (v0.2.0 llama3/infra/parallelize.py:139-141,
+ *    llama4 :173-175, qwen3 :166-168, deepseek_v3 :166-168, experiments/vlm :103-105), so DDP + TP raises;
+ *  - from the ParallelDims rewrite (183a0d2e7, 2025-12-17, so v0.2.1/v0.2.2) llama3, llama4 and
+ *    transformers_modeling_backend test `world_size != dp_replicate` (v0.2.2 llama3 :148-151, llama4 :216-219,
+ *    transformers_modeling_backend :115-118) and raise, while qwen3, deepseek_v3, gpt_oss and vlm test
+ *    `dp_mesh.ndim > 1` on the 1-D dp_replicate mesh (v0.2.2 qwen3 :177-180, deepseek_v3 :197-200,
+ *    gpt_oss :162-165, vlm :101-104) and never raise;
+ *  - flux has no DDP branch at any release (v0.2.2 models/flux/infra/parallelize.py:25-60).
+ * undefined: a model upstream does not have (a fork's, an experiment's): not known.
+ */
+export function ddpChecksWorld(model: string | undefined, date: string): boolean | undefined {
+  const m = model ?? "llama3";
+  if (m === "flux") return false;
+  if (date >= MESH_UNFLATTEN_DATE) return DDP_RAISES_FROM_MESH.has(m) ? true : DDP_SILENT_FROM_MESH.has(m) ? false : undefined;
+  return DDP_RAISES_UNTIL_MESH.has(m) ? true : undefined;
+}
 
 export function fsdpEnabled(d: ParallelLayout): boolean {
   return d.dp_shard > 1 || d.cp > 1;
 }
 
-/** torchtitan's DDP branch: replicate > 1 with neither shard nor CP. */
-function ddpBranch(d: ParallelLayout, worldSize: number): { ddp: boolean; error?: string } {
-  if (d.dp_replicate > 1 && !fsdpEnabled(d)) {
-    return worldSize !== d.dp_replicate ? { ddp: true, error: DDP_ERROR } : { ddp: true };
+/**
+ * torchtitan's DDP branch: replicate > 1 without FSDP (`fsdp`: the era's FSDP condition; from 2024-12-11
+ * dp_shard > 1 or cp > 1). It raises when other dimensions sit beside it, on the models whose check sees them
+ * (ddpChecksWorld); a model upstream does not have is assumed to check like llama3 (`modelAssumed`).
+ */
+function ddpBranch(d: ParallelLayout, worldSize: number, o: DecideOptions, latest: string, fsdp = fsdpEnabled(d)): { ddp: boolean; error?: string; modelAssumed?: boolean } {
+  if (d.dp_replicate > 1 && !fsdp) {
+    if (worldSize === d.dp_replicate) return { ddp: true };
+    const raises = ddpChecksWorld(o.model, o.date ?? latest);
+    if (raises === false) return { ddp: true };
+    return { ddp: true, error: DDP_ERROR, ...(raises === undefined ? { modelAssumed: true } : {}) };
   }
   return { ddp: false };
 }
 
-function failed(error: string, errorCode?: MechanismDecision["errorCode"]): MechanismDecision {
-  return { mechanism: "error", reason: "launch fails before training starts", logs: [], error, ...(errorCode ? { errorCode } : {}), ddp: false };
+function failed(error: string, errorCode?: MechanismDecision["errorCode"], modelAssumed?: boolean): MechanismDecision {
+  return { mechanism: "error", reason: "launch fails before training starts", logs: [], error, ...(errorCode ? { errorCode } : {}), ddp: false, ...(modelAssumed ? { modelAssumed } : {}) };
 }
 
 /** torchtitan's ValueError text from `ParallelDims.get_mesh` for the list of mesh names MoE parallelize asks for. */
@@ -145,8 +191,15 @@ function fsdpOnlyEra(id: EraId, label: string, from: string, until: string, cond
     until,
     readsToml: true,
     decide(d, w, o) {
-      const ddp = ddpBranch(d, w);
-      if (ddp.error) return failed(ddp.error, "ddp-with-other-parallelism");
+      // Between 2024-12-11 and 2024-12-26 the FSDP branch refused DDP + CP (DDP_CP_ERROR).
+      const date = o.date ?? until;
+      if (id === "fsdp-dp-shard-or-cp" && date >= DDP_CP_FROM && date < DDP_CP_UNTIL && d.dp_replicate > 1 && d.dp_shard <= 1 && d.cp > 1) {
+        return failed(DDP_CP_ERROR, "ddp-with-other-parallelism");
+      }
+      // The era's own FSDP condition decides the DDP branch: before 2024-12-11 CP alone did not take the FSDP
+      // branch, so DDP + CP fell into the DDP branch's `world_mesh.ndim > 1` check.
+      const ddp = ddpBranch(d, w, o, until, id === "fsdp-dp-type" ? fsdpEnabled(d) : cond(d, o));
+      if (ddp.error) return failed(ddp.error, "ddp-with-other-parallelism", ddp.modelAssumed);
       // No `(fsdpOnEp && ep > 1)` clause: expert parallelism appeared on 2025-07-08, after these eras.
       if (cond(d, o)) {
         return { mechanism: "fully_shard", reason: condText, logs: [], ddp: false };
@@ -177,17 +230,20 @@ const MAYBE_ENABLE_AMP: Era = {
       return { mechanism: "fully_shard", reason: SIZE1_REASON, logs, ddp: false };
     }
     if (moe) return moe;
-    const ddp = ddpBranch(d, w);
-    if (ddp.error) return failed(ddp.error, "ddp-with-other-parallelism");
+    const ddp = ddpBranch(d, w, o, "2026-02-23");
+    if (ddp.error) return failed(ddp.error, "ddp-with-other-parallelism", ddp.modelAssumed);
     if (fsdpEnabled(d)) {
       return { mechanism: "fully_shard", reason: "FSDP/HSDP/CP is enabled (dp_shard > 1 or cp > 1)", logs: [{ level: "info", text: INFO_FSDP }], ddp: false };
     }
     if (d.tp > 1 || d.pp > 1) {
+      // DDP beside TP/PP on a model whose DDP check does not see them (qwen3, deepseek_v3, gpt_oss at v0.2.1+):
+      // replicate is applied, and maybe_enable_amp still returns a null context (what replicate then does over
+      // the TP parameters is unverified; spec torchtitan.md §1.4).
       return {
         mechanism: "none",
-        reason: "TP or PP without FSDP: maybe_enable_amp returns a null context",
+        reason: ddp.ddp ? "DDP beside TP or PP without FSDP: maybe_enable_amp returns a null context" : "TP or PP without FSDP: maybe_enable_amp returns a null context",
         logs: [{ level: "warning", text: WARN_TP_PP }, { level: "info", text: INFO_DISABLED }],
-        ddp: false,
+        ddp: ddp.ddp,
       };
     }
     return { mechanism: "autocast", reason: ddp.ddp ? "pure DDP: autocast around forward and loss" : "single device: autocast around forward and loss", logs: [{ level: "info", text: INFO_AMP }], ddp: ddp.ddp };
@@ -204,8 +260,8 @@ const PR_2213: Era = {
     const moe = moeEpWithoutFsdp(d, { ...o, date: "2026-01-08" }, "2026-01-08");
     if (moe === "size-1-fsdp") return { mechanism: "fully_shard", reason: SIZE1_REASON, logs: [{ level: "info", text: INFO_AMP }], ddp: false };
     if (moe) return moe;
-    const ddp = ddpBranch(d, w);
-    if (ddp.error) return failed(ddp.error, "ddp-with-other-parallelism");
+    const ddp = ddpBranch(d, w, o, "2026-01-08");
+    if (ddp.error) return failed(ddp.error, "ddp-with-other-parallelism", ddp.modelAssumed);
     if (fsdpEnabled(d)) {
       return { mechanism: "fully_shard", reason: "FSDP/HSDP/CP is enabled (dp_shard > 1 or cp > 1)", logs: [{ level: "info", text: INFO_FSDP }], ddp: false };
     }

@@ -3,6 +3,7 @@
  * Order does not matter: diagnostics are sorted by position before publishing.
  */
 import type { TitanRule } from "../context";
+import { cpAttentionUnsupported } from "./cp-attention-unsupported";
 import { cpuOffloadWithoutFsdp } from "./cpu-offload-without-fsdp";
 import { ddpWithOtherParallelism } from "./ddp-with-other-parallelism";
 import { dtypeValues } from "./dtype-values";
@@ -26,6 +27,7 @@ export const TITAN_RULES: readonly TitanRule[] = [
   pureBf16,
   noEffect,
   cpuOffloadWithoutFsdp,
+  cpAttentionUnsupported,
   ppBubble,
   memoryExceedsGpu,
   ...SCHEMA_RULES,

@@ -23,9 +23,9 @@ interface Check {
 
 export const HF3: FrameworkRule<TransformersContext> = {
   codes: ["transformers/HF3"],
-  // Facts from the launcher, the linked DeepSpeed file and the version are weighed inside the rule (context.ts records each
-  // with its source); the central gate (core/provenance.ts) adds nothing here yet.
-  restsOn: [],
+  // The launcher and the linked DeepSpeed file are facts of the gate (analyzer.ts transformersFacts); the version-dependent
+  // TrainingArguments defaults are still weighed inside the rule ("[default]" warnings).
+  restsOn: ["linkedConfig"],
   run(ctx) {
     const d = diagnostics("transformers");
     const { ds, dsSource, v, dialect, bf16, fp16, accel } = ctx;

@@ -11,9 +11,9 @@ import type { TransformersContext } from "../context";
 
 export const HF4: FrameworkRule<TransformersContext> = {
   codes: ["transformers/HF4"],
-  // Facts from the launcher, the linked DeepSpeed file and the version are weighed inside the rule (context.ts records each
-  // with its source); the central gate (core/provenance.ts) adds nothing here yet.
-  restsOn: [],
+  // The launcher and the linked DeepSpeed file are facts of the gate (analyzer.ts transformersFacts); the version-dependent
+  // TrainingArguments defaults are still weighed inside the rule ("[default]" warnings).
+  restsOn: ["linkedConfig"],
   run({ pureBf16, ds, dsSource, v, doc, dsRel }) {
     const d = diagnostics("transformers");
     if (!pureBf16 || !ds || ds.facts.stage !== 3) return d.out;

@@ -13,9 +13,9 @@ import { isFlash } from "../context";
 
 export const HF5: FrameworkRule<TransformersContext> = {
   codes: ["transformers/HF5"],
-  // Facts from the launcher, the linked DeepSpeed file and the version are weighed inside the rule (context.ts records each
-  // with its source); the central gate (core/provenance.ts) adds nothing here yet.
-  restsOn: [],
+  // The launcher and the linked DeepSpeed file are facts of the gate (analyzer.ts transformersFacts); the version-dependent
+  // TrainingArguments defaults are still weighed inside the rule ("[default]" warnings).
+  restsOn: ["launcher"],
   run({ attn, load, bf16, amp, launcher, ds }) {
     const d = diagnostics("transformers");
     if (!attn || !isFlash(attn.value) || amp.value !== "no") return d.out;

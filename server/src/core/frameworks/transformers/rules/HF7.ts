@@ -17,9 +17,9 @@ import type { TransformersContext } from "../context";
 
 export const HF7: FrameworkRule<TransformersContext> = {
   codes: ["transformers/HF7"],
-  // Facts from the launcher, the linked DeepSpeed file and the version are weighed inside the rule (context.ts records each
-  // with its source); the central gate (core/provenance.ts) adds nothing here yet.
-  restsOn: [],
+  // The launcher and the linked DeepSpeed file are facts of the gate (analyzer.ts transformersFacts); the version-dependent
+  // TrainingArguments defaults are still weighed inside the rule ("[default]" warnings).
+  restsOn: ["launcher"],
   run(ctx) {
     const d = diagnostics("transformers");
     const { accel, bf16, fp16, pureBf16, launcher, launcherFrom, ds, v } = ctx;
