@@ -10,12 +10,42 @@
  * `deepspeed_configs/` is therefore not found from the JSON side; the YAML side still reports it.
  */
 import type { AnalysisEnv } from "../../analysis";
+import type { ConfigDocument } from "../../model/document";
 import { parseYamlDocument } from "../../parse/yaml";
 import type { Range } from "../../model/types";
+import { dsFacts, type DsMode } from "../deepspeed/facts";
+import { loadDs, type LinkedDs } from "../deepspeed/linked";
 import { dirname, joinPath, readLinked } from "./linkedFiles";
 import { View } from "./view";
 
-export type DsMode = "bf16" | "fp16" | "fp32";
+export type { DsMode };
+
+/** How a YAML's `deepspeed:` key was resolved: a mapping written inline, a file read, or a file not found. */
+export type DsLinkSource = "inline" | "file" | "missing";
+
+/**
+ * The DeepSpeed config a YAML's `deepspeed:` key names (Axolotl, transformers TrainingArguments): the mapping
+ * itself when written inline, else the file it names, read relative to the YAML (deepspeed/linked.ts `loadDs`).
+ * A file not found is `dsSource: "missing"` with `ds` from `missing(rel)` (Axolotl's bundled table or an
+ * unknown stand-in) or undefined; `isPath(rel)` false (a template) leaves both undefined.
+ */
+export function deepspeedLink(
+  v: View,
+  doc: ConfigDocument,
+  env: AnalysisEnv,
+  opts: { missing?: (rel: string) => LinkedDs | undefined; isPath?: (rel: string) => boolean } = {},
+): { ds: LinkedDs | undefined; dsSource: DsLinkSource | undefined } {
+  if (v.isSection("deepspeed")) {
+    const view = v.at("deepspeed");
+    return { ds: { path: "the inline `deepspeed:` mapping", doc, view, facts: dsFacts(view) }, dsSource: "inline" };
+  }
+  const rel = v.str("deepspeed");
+  if (!rel) return { ds: undefined, dsSource: undefined };
+  const ds = loadDs(env, rel);
+  if (ds) return { ds, dsSource: "file" };
+  if (opts.isPath && !opts.isPath(rel)) return { ds: undefined, dsSource: undefined };
+  return { ds: opts.missing?.(rel), dsSource: "missing" };
+}
 
 export interface Referrer {
   framework: "accelerate" | "axolotl" | "lightning";

@@ -6,10 +6,9 @@ import type { AnalysisEnv } from "../../analysis";
 import type { ConfigDocument, ConfigEntry } from "../../model/document";
 import { parseJsonDocument } from "../../parse/json";
 import { parseYamlDocument } from "../../parse/yaml";
-import type { DsMode } from "../common/deepspeedLinks";
 import { readLinked } from "../common/linkedFiles";
 import { View } from "../common/view";
-import { dsFacts, type DsFacts } from "./facts";
+import { dsFacts, type DsFacts, type DsMode } from "./facts";
 
 export interface DsConflict {
   /** The DS entry that conflicts. */

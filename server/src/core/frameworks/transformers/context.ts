@@ -11,7 +11,8 @@ import { versionAtLeast } from "../../workspace/packagePin";
 import { settingWorldSize } from "../common/resolvedLayout";
 import { View } from "../common/view";
 import { dsFacts } from "../deepspeed/facts";
-import { loadDs, type LinkedDs } from "../deepspeed/linked";
+import type { LinkedDs } from "../deepspeed/linked";
+import { deepspeedLink } from "../common/deepspeedLinks";
 import { parseJsonDocument } from "../../parse/json";
 import { defaultFsdpVersion, FLASH_ATTN, NEWEST, TRL_DTYPE_FP32_SINCE, trlBf16DefaultTrue, TRL_BF16_DEFAULT_SINCE } from "./data";
 import { detectDialect, type Dialect } from "./detect";
@@ -120,16 +121,7 @@ export function transformersContext(doc: ConfigDocument, settings: AnalysisSetti
   const dsEntry = v.entry("deepspeed");
   const dsRel = v.str("deepspeed");
   const dsInline = v.isSection("deepspeed");
-  let ds: LinkedDs | undefined;
-  let dsSource: TransformersContext["dsSource"];
-  if (dsInline) {
-    const view = v.at("deepspeed");
-    ds = { path: "the inline `deepspeed:` mapping", doc, view, facts: dsFacts(view) };
-    dsSource = "inline";
-  } else if (dsRel) {
-    ds = loadDs(env, dsRel);
-    dsSource = ds ? "file" : "missing";
-  }
+  let { ds, dsSource }: { ds: LinkedDs | undefined; dsSource: TransformersContext["dsSource"] } = deepspeedLink(v, doc, env);
   const fsdpRaw = v.entry("fsdp");
   const fsdpOn = fsdpRaw !== undefined && ((fsdpRaw.value.kind === "string" && (fsdpRaw.value.value as string).trim() !== "") || (fsdpRaw.value.kind === "boolean" && fsdpRaw.value.value === true) || (fsdpRaw.value.kind === "array" && v.entriesUnder("fsdp").length > 0));
   let launcher: TransformersContext["launcher"] = dsRel || dsInline ? "deepspeed" : fsdpOn ? "fsdp" : "plain";
