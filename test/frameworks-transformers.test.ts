@@ -110,10 +110,10 @@ describe("transformers: versions and resolution", () => {
 });
 
 describe("transformers diagnostics", () => {
-  it("HF1 bf16 AMP over a bf16 load with no DeepSpeed/FSDP key (information, the launcher assumed)", () => {
+  it("HF1 bf16 AMP over a bf16 load with no DeepSpeed/FSDP key (information through the gate: the launcher assumed)", () => {
     checkDiagnostics(
       `${TRL}torch_dtype: bfloat16
-             #^^^^^^^ information[transformers/HF1]: [assumed: no DeepSpeed/FSDP launcher] Model loaded in bf16
+             #^^^^^^^ information[transformers/HF1]: Assuming the single-GPU/DDP launcher, none named: model loaded in bf16 with \`bf16\` AMP
 bf16: true
 `,
       { uri, env: pins() },
@@ -121,13 +121,20 @@ bf16: true
     checkFix(`${TRL}torch_dtype: bfloat16\nbf16: true\n`, "transformers/HF1", "fp32", `${TRL}torch_dtype: float32\nbf16: true\n`, { uri, env: pins() });
   });
 
-  it("HF1 on TRL's default bf16 says [default]; silent with LoRA, with DeepSpeed, with an fp32 load", () => {
+  it("HF1 on TRL's default bf16 rests on the TRL version too; silent with LoRA, with DeepSpeed, with an fp32 load", () => {
+    // TRL pinned: only the launcher is assumed.
     checkDiagnostics(
       `${TRL}torch_dtype: bfloat16
-             #^^^^^^^ information[transformers/HF1]: [default] [assumed: no DeepSpeed/FSDP launcher]
+             #^^^^^^^ information[transformers/HF1]: Assuming the single-GPU/DDP launcher, none named: model loaded in bf16
 `,
       { uri, env: pins({}, "trl==0.20.0\n") },
     );
+    // No TRL pin: TRL's default `bf16` is the newest read's, an assumption named after the launcher's.
+    const [d] = analyzeDocument(uri, `${TRL}torch_dtype: bfloat16\n`, {}, fakeEnv({}, DOC)).diagnostics.filter((x) => x.code === "transformers/HF1");
+    assert.equal(d?.severity, "information");
+    assert.match(d!.message, /^Assuming the single-GPU\/DDP launcher, none named and TRL 1\.9\.0, infer…: model loaded in bf16/);
+    assert.match(d!.detail ?? "", /^Assuming the single-GPU\/DDP launcher, none named and TRL 1\.9\.0, inferred: unpinned, newest read: The model is loaded in bf16/);
+    assert.equal(d!.data?.facts?.assumed, "launcher,version");
     checkDiagnostics(`${TRL}torch_dtype: bfloat16\nbf16: true\nuse_peft: true\n`, { uri, env: pins() });
     checkDiagnostics(`${TRL}torch_dtype: float32\nbf16: true\n`, { uri, env: pins() });
   });
@@ -168,7 +175,7 @@ fsdp_config:
     assert.deepEqual(ga.related?.map((x) => [x.location.uri, x.location.range.start.line]), [["file:///w/recipes/ds.json", 3]]);
   });
 
-  it("HF3 against a default: certain for `fp16`, a [default] warning for TRL's version-dependent `bf16`; an inline mapping gets the \"auto\" fix", () => {
+  it("HF3 against a default: certain for `fp16`, gated to a warning for TRL's version-dependent `bf16` when TRL is not pinned; an inline mapping gets the \"auto\" fix", () => {
     const ds = `{"zero_optimization": {"stage": 2}, "fp16": {"enabled": true}}`;
     checkDiagnostics(
       `${TRL}torch_dtype: float32
@@ -182,7 +189,7 @@ deepspeed: ds.json
     checkDiagnostics(
       `${TRL}torch_dtype: float32
 deepspeed: ds.json
-           #^^^^^^ warning[transformers/HF3]: [default] ds.json sets \`bf16.enabled: false\`
+           #^^^^^^ warning[transformers/HF3]: Assuming TRL 1.9.0, inferred: unpinned, newest read: ds.json sets \`bf16.enabled: false\`
 `,
       { uri, env: fakeEnv({ "/w/recipes/ds.json": `{"zero_optimization": {"stage": 2}, "bf16": {"enabled": false}}` }, DOC) },
     );
@@ -203,12 +210,23 @@ deepspeed: ds_z3.json
     checkDiagnostics(`${LF}pure_bf16: true\ndeepspeed: ds_z2.json\n`, { uri, env: pins({ "/w/recipes/ds_z2.json": `{"zero_optimization": {"stage": 2}}` }) });
   });
 
-  it("HF5 FlashAttention with an fp32 load and no AMP (error); silent under bf16 AMP", () => {
+  it("HF5 FlashAttention with an fp32 load and no AMP: an error when the launcher is known, a warning naming it when assumed; silent under bf16 AMP", () => {
+    // FSDP chosen here (`fsdp`): every fact is known, the error stands.
+    checkDiagnostics(
+      `${TRL}torch_dtype: float32
+bf16: false
+fsdp: full_shard auto_wrap
+attn_implementation: flash_attention_2
+                     #^^^^^^^^^^^^^^^^ error[transformers/HF5]: \`flash_attention_2\` with fp32 compute
+`,
+      { uri, env: pins() },
+    );
+    // No launcher named: an accelerate config could turn bf16 on, so the gate makes it a warning led by the assumption.
     checkDiagnostics(
       `${TRL}torch_dtype: float32
 bf16: false
 attn_implementation: flash_attention_2
-                     #^^^^^^^^^^^^^^^^ error[transformers/HF5]: \`flash_attention_2\` with fp32 compute
+                     #^^^^^^^^^^^^^^^^ warning[transformers/HF5]: Assuming the single-GPU/DDP launcher, none named: \`flash_attention_2\` with fp32 compute
 `,
       { uri, env: pins() },
     );

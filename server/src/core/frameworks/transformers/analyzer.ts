@@ -2,16 +2,21 @@
  * transformers TrainingArguments files (YAML or JSON), with TRL and LLaMA-Factory as dialects: the context
  * computed once (context.ts: dialect, versions, each precision fact with its source, the launcher and the linked
  * DeepSpeed file), the rules HF1–HF8 (rules/), the resolution per launcher (resolve.ts) and the hover (hover.ts).
+ * Severity follows from the facts each rule rests on (core/provenance.ts): the launcher, the linked DeepSpeed
+ * config, and the version of the package whose behaviour the rule reads.
  */
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer } from "../../analysis";
 import type { ConfigDocument } from "../../model/document";
+import type { FactValue, Facts } from "../../provenance";
+import { versionAtLeast } from "../../workspace/packagePin";
 import { failedLaunch, frameworkAnalysis } from "../common/result";
 import { runRules } from "../common/rule";
-import { transformersContext } from "./context";
+import { transformersContext, type TransformersContext } from "./context";
+import { TRL_DTYPE_FP32_SINCE } from "./data";
 import { detectTransformers } from "./detect";
 import { transformersHover } from "./hover";
 import { transformersResolution } from "./resolve";
-import { TRANSFORMERS_RULES } from "./rules/index";
+import { TRANSFORMERS_RULES, type TransformersRule } from "./rules/index";
 
 export { detectTransformers };
 
@@ -24,8 +29,20 @@ export const transformersAnalyzer: FrameworkAnalyzer = {
 
 function analyzeTransformers(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis {
   const ctx = transformersContext(doc, settings, env);
-  const diagnostics = runRules(ctx, TRANSFORMERS_RULES, { worldSize: ctx.worldSize });
+  const diagnostics = runRules(ctx, TRANSFORMERS_RULES, (rule) => transformersFacts(ctx, rule));
   const r = transformersResolution(ctx);
-  const hover = transformersHover(ctx, r, failedLaunch(diagnostics));
-  return frameworkAnalysis({ resolution: r, diagnostics, hover, worldSize: ctx.worldSize });
+  return frameworkAnalysis({ resolution: r, diagnostics, hover: () => transformersHover(ctx, r, failedLaunch(diagnostics)), worldSize: ctx.worldSize });
+}
+
+/** The facts one rule rests on: the version is that of the package it reads (`versionOf`), the dialect's by default. */
+export function transformersFacts(ctx: TransformersContext, rule: TransformersRule): Facts {
+  const { facts, dialect, versions } = ctx;
+  const pkg = rule.versionOf ?? (dialect === "trainer" ? "transformers" : dialect);
+  let version: FactValue = facts.versions[pkg];
+  // TRL before 1.0 leaves a load dtype not written to from_pretrained, whose default is transformers' (fp32 in 4.x).
+  if (pkg === "trl" && ctx.loadFromVersion && !versionAtLeast(versions.trl.value, TRL_DTYPE_FP32_SINCE)) {
+    const t = facts.versions.transformers;
+    version = { value: `${version.value as string}, ${t.value as string}`, kind: version.kind === "workspace-pin" && t.kind === "workspace-pin" ? "workspace-pin" : "inferred", detail: version.kind === "workspace-pin" && t.kind === "workspace-pin" ? `${version.detail}; ${t.detail}` : "not both pinned" };
+  }
+  return { worldSize: ctx.worldSize, launcher: facts.launcher, linkedConfig: facts.linkedConfig, version };
 }

@@ -6,14 +6,12 @@
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { deleteLines, fix } from "../../common/edits";
 import { relateLast } from "../../common/related";
-import type { FrameworkRule } from "../../common/rule";
-import type { TransformersContext } from "../context";
+import type { TransformersRule } from "../context";
 
-export const HF4: FrameworkRule<TransformersContext> = {
+export const HF4: TransformersRule = {
   codes: ["transformers/HF4"],
-  // Facts from the launcher, the linked DeepSpeed file and the version are weighed inside the rule (context.ts records each
-  // with its source); the central gate (core/provenance.ts) adds nothing here yet.
-  restsOn: [],
+  // The DeepSpeed file's stage: read from disk or inline (a file not found is not guessed from its name).
+  restsOn: ["linkedConfig"],
   run({ pureBf16, ds, dsSource, v, doc, dsRel }) {
     const d = diagnostics("transformers");
     if (!pureBf16 || !ds || ds.facts.stage !== 3) return d.out;
