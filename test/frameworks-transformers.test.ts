@@ -274,6 +274,48 @@ fp16: true
   });
 });
 
+describe("transformers: DS9 from the DeepSpeed JSON side (the reverse link)", () => {
+  // A TRL config in recipes/sft/ naming ../ds/z2.json: the JSON's folder's parent's subfolder (common/deepspeedLinks.ts referrersOf).
+  const yamlPath = "/w/recipes/sft/config.yaml";
+  const jsonPath = "/w/recipes/ds/z2.json";
+  const yaml = (prec: string) => `${TRL}torch_dtype: float32\n${prec}deepspeed: ../ds/z2.json\n`;
+  const json = (bf16: string) => `{\n  "zero_optimization": {"stage": 2},\n  "bf16": {"enabled": ${bf16}}\n}\n`;
+  const env = (y: string, j: string, doc: string) => fakeEnv({ [yamlPath]: y, [jsonPath]: j, "/w/requirements.txt": "trl==1.9.0\n" }, doc);
+
+  it("`bf16.enabled: false` in the JSON against `bf16: true` in the YAML: DS9 on the JSON, related to the YAML's `bf16`; HF3 on the YAML", () => {
+    const j = json("false");
+    const y = yaml("bf16: true\n");
+    const r = analyzeDocument(`file://${jsonPath}`, j, {}, env(y, j, jsonPath));
+    const ds9 = r.diagnostics.filter((d) => d.code === "deepspeed/DS9");
+    assert.equal(ds9.length, 1);
+    assert.equal(ds9[0]!.severity, "warning");
+    assert.deepEqual(ds9[0]!.range.start, { line: 2, character: 11 });
+    assert.equal(ds9[0]!.message, "`bf16.enabled: false` here, but ../sft/config.yaml sets `bf16: true`: the Trainer raises ValueError");
+    assert.match(ds9[0]!.detail ?? "", /\(transformers\), which uses this file.*mismatch TrainingArguments values/);
+    // relatedInformation: the YAML's `bf16` key (line 6 of the YAML: 5 TRL lines, then torch_dtype).
+    assert.deepEqual(ds9[0]!.related?.map((x) => [x.location.uri, x.location.range.start.line, x.message]), [[`file://${yamlPath}`, 6, "../sft/config.yaml sets `bf16: true`"]]);
+    // The JSON's "used by" names the YAML; the YAML side's HF3 points back at the JSON.
+    assert.match(r.reportMarkdown ?? "", /Used by: \.\.\/sft\/config\.yaml \(transformers\)/);
+    const ry = analyzeDocument(`file://${yamlPath}`, y, {}, env(y, j, yamlPath));
+    const hf3 = ry.diagnostics.find((d) => d.code === "transformers/HF3");
+    assert.equal(hf3?.severity, "error");
+    assert.deepEqual(hf3?.related?.map((x) => [x.location.uri, x.location.range.start.line]), [[`file://${jsonPath}`, 2]]);
+  });
+
+  it("the JSON side stays silent on \"auto\", on agreement, and on TRL's version-dependent default `bf16`; fill of \"auto\" comes from the YAML", () => {
+    for (const [y, j] of [[yaml("bf16: true\n"), json('"auto"')], [yaml("bf16: true\n"), json("true")], [yaml(""), json("false")]] as const) {
+      const r = analyzeDocument(`file://${jsonPath}`, j, {}, env(y, j, jsonPath));
+      assert.deepEqual(r.diagnostics.filter((d) => d.code === "deepspeed/DS9"), [], `${y}\n${j}`);
+    }
+    // A plain TrainingArguments file without `bf16`: the default false means fp32, so an enabled bf16 block conflicts.
+    const plain = `${PLAIN}deepspeed: ../ds/z2.json\n`;
+    const r = analyzeDocument(`file://${jsonPath}`, json("true"), {}, env(plain, json("true"), jsonPath));
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === "deepspeed/DS9").map((d) => d.message), ["`bf16.enabled: true` here, but ../sft/config.yaml sets no `bf16` (default false): the Trainer raises ValueError"]);
+    const auto = analyzeDocument(`file://${jsonPath}`, json('"auto"'), {}, env(yaml("bf16: true\n"), json('"auto"'), jsonPath));
+    assert.equal(auto.precision?.compute.dtype, "bfloat16");
+  });
+});
+
 /** The three-file case: a TRL config, the accelerate config a run script launches it with, and that config's DeepSpeed JSON with "auto". */
 const THREE = {
   script: "/w/scripts/train.sh",
