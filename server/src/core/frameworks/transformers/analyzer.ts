@@ -11,9 +11,10 @@ import type { FactValue, Facts } from "../../provenance";
 import { versionAtLeast } from "../../workspace/packagePin";
 import { failedLaunch, frameworkAnalysis } from "../common/result";
 import { runRules } from "../common/rule";
-import { transformersContext, type TransformersContext } from "./context";
-import { TRL_DTYPE_FP32_SINCE } from "./data";
-import { detectTransformers } from "./detect";
+import { transformersContext, versionsOf, type TransformersContext } from "./context";
+import { completionKeys, TRL_DTYPE_FP32_SINCE } from "./data";
+import { defineLazy } from "../../model/lazy";
+import { detectDialect, detectTransformers } from "./detect";
 import { transformersHover } from "./hover";
 import { transformersResolution } from "./resolve";
 import { TRANSFORMERS_RULES, type TransformersRule } from "./rules/index";
@@ -25,13 +26,19 @@ export const transformersAnalyzer: FrameworkAnalyzer = {
   formats: ["yaml", "json"],
   detect: detectTransformers,
   analyze: analyzeTransformers,
+  keyCompletions: (doc, env) => {
+    const v = versionsOf(env);
+    return completionKeys(detectDialect(doc)?.dialect ?? "trainer", { transformers: v.transformers.value, trl: v.trl.value, llamafactory: v.llamafactory.value, pinned: v.pinned });
+  },
 };
 
 function analyzeTransformers(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis {
   const ctx = transformersContext(doc, settings, env);
   const diagnostics = runRules(ctx, TRANSFORMERS_RULES, (rule) => transformersFacts(ctx, rule));
   const r = transformersResolution(ctx);
-  return frameworkAnalysis({ resolution: r, diagnostics, hover: () => transformersHover(ctx, r, failedLaunch(diagnostics)), worldSize: ctx.worldSize });
+  const out = frameworkAnalysis({ resolution: r, diagnostics, hover: () => transformersHover(ctx, r, failedLaunch(diagnostics)), worldSize: ctx.worldSize });
+  // Completion reads the key table at the pinned versions, only when an editor asks.
+  return defineLazy(out, "keyCompletions", () => completionKeys(ctx.dialect, { transformers: ctx.versions.transformers.value, trl: ctx.versions.trl.value, llamafactory: ctx.versions.llamafactory.value, pinned: ctx.versions.pinned }));
 }
 
 /** The facts one rule rests on: the version is that of the package it reads (`versionOf`), the dialect's by default. */
