@@ -13,6 +13,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
 import { fakeEnv } from "./support/fakeEnv";
+import { formatBytes, simulate } from "../server/src/core/engine";
+import { engineModelOf } from "../server/src/core/frameworks/transformers/memory";
 import { checkDiagnostics, checkFix } from "./support/fixture";
 
 const uri = "file:///w/recipes/sft.yaml";
@@ -313,6 +315,55 @@ describe("transformers: DS9 from the DeepSpeed JSON side (the reverse link)", ()
     assert.deepEqual(r.diagnostics.filter((d) => d.code === "deepspeed/DS9").map((d) => d.message), ["`bf16.enabled: true` here, but ../sft/config.yaml sets no `bf16` (default false): the Trainer raises ValueError"]);
     const auto = analyzeDocument(`file://${jsonPath}`, json('"auto"'), {}, env(yaml("bf16: true\n"), json('"auto"'), jsonPath));
     assert.equal(auto.precision?.compute.dtype, "bfloat16");
+  });
+});
+
+describe("transformers: the engine's memory estimate where the model is known", () => {
+  const LLAMA = "model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nstage: sft\ndo_train: true\nfinetuning_type: full\ndataset: identity\ntemplate: llama3\noutput_dir: saves/x\nper_device_train_batch_size: 1\nbf16: true\n";
+  const memLine = (r: ReturnType<typeof analyzeDocument>) => (r.reportMarkdown ?? "").split("\n").find((l) => l.includes("Memory estimate")) ?? "";
+  const layout = (o: Partial<Record<"dp_replicate" | "dp_shard", number>>) => ({ dp_replicate: 1, dp_shard: 1, cp: 1, tp: 1, pp: 1, ep: 1, etp: 1, ...o });
+
+  it("model names map to the engine's Llama-3 flavors by their last component, case-insensitive; other families and sizes do not", () => {
+    assert.equal(engineModelOf("meta-llama/Meta-Llama-3-8B-Instruct"), "8B");
+    assert.equal(engineModelOf("unsloth/Llama-3.3-70B-Instruct"), "70B");
+    assert.equal(engineModelOf("meta-llama/llama-3.1-405b"), "405B");
+    for (const n of ["meta-llama/Llama-3.2-1B", "Qwen/Qwen2.5-7B", "mistralai/Mistral-7B-v0.1", "meta-llama/Meta-Llama-3-8B-Instruct-FP8", undefined]) assert.equal(engineModelOf(n), undefined, String(n));
+  });
+
+  it("LLaMA-Factory full fine-tune of Llama-3 8B under DDP on 8 GPUs: the engine's reserved peak, with the batch and cutoff_len of the file", () => {
+    const r = analyzeDocument(uri, `${LLAMA}cutoff_len: 2048\n`, { worldSize: 8 }, pins());
+    // LLaMA-Factory upcasts the trainable parameters to fp32; bf16 autocast; DDP reduces in the gradient (fp32) dtype.
+    const sim = simulate({ mechanism: "autocast", layout: layout({ dp_replicate: 8 }), ddp: true, paramDtype: "bfloat16", reduceDtype: "float32", trainingDtype: "float32", model: { name: "llama3", flavor: "8B" }, localBatchSize: 1, seqLen: 2048, activationCheckpoint: "none", gradientDivideFactorOne: false })!;
+    const line = memLine(r);
+    assert.ok(line.startsWith("Memory estimate (the engine's Llama-3 8B from `model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct`): "), line);
+    assert.ok(line.includes(`≈ ${formatBytes(sim.memory.perGpuBytes!.reserved)} per GPU reserved (${formatBytes(sim.memory.perGpuBytes!.peak)} allocated) at batch 1 × 2048 tokens, gradient checkpointing off`), line);
+    assert.ok(line.includes(`optimizer states ${formatBytes(sim.memory.terms.find((t) => t.name === "optimizer_states")!.bytes)}`), line);
+    // gradient_checkpointing lowers the activations (full recompute).
+    const ac = memLine(analyzeDocument(uri, `${LLAMA}cutoff_len: 2048\ngradient_checkpointing: true\n`, { worldSize: 8 }, pins()));
+    assert.ok(ac.includes("gradient checkpointing on"), ac);
+    assert.notEqual(ac.match(/activations [\d.]+ \w+/)?.[0], line.match(/activations [\d.]+ \w+/)?.[0]);
+  });
+
+  it("FSDP from the file on a known world size shards the state; no sequence length gives the persistent state only", () => {
+    const r = analyzeDocument(uri, `${PLAIN}model_name_or_path: meta-llama/Llama-3.1-8B\ntorch_dtype: float32\nbf16: true\nfsdp: full_shard auto_wrap\nfsdp_config:\n  version: 2\n`, { worldSize: 4 }, pins());
+    const sim = simulate({ mechanism: "fully_shard", layout: layout({ dp_shard: 4 }), ddp: false, paramDtype: "bfloat16", reduceDtype: "bfloat16", trainingDtype: "float32", model: { name: "llama3", flavor: "8B" }, localBatchSize: 4, activationCheckpoint: "none", gradientDivideFactorOne: false })!;
+    const line = memLine(r);
+    assert.ok(line.includes(`≈ ${formatBytes(sim.memory.perGpuBytes!.persistent)} per GPU of parameters, gradients and optimizer states`), line);
+    assert.match(line, /activations not included: no sequence length in this file\.$/);
+  });
+
+  it("says unknown, with no figure, for another model, LoRA, DeepSpeed, FSDP on an unknown world size", () => {
+    const cases: [string, Parameters<typeof analyzeDocument>[2], RegExp][] = [
+      [`${TRL}torch_dtype: bfloat16\nbf16: true\n`, {}, /^Memory estimate: unknown: `Qwen\/Qwen2\.5-0\.5B` is not a model the engine knows/],
+      [LLAMA.replace("finetuning_type: full", "finetuning_type: lora"), { worldSize: 8 }, /^Memory estimate: unknown: lora adapters: only part of the model trains/],
+      [`${LLAMA}deepspeed: ds_z3.json\n`, { worldSize: 8 }, /^Memory estimate: unknown: DeepSpeed ZeRO partitions are not modelled/],
+      [`${PLAIN}model_name_or_path: meta-llama/Llama-3.1-8B\ntorch_dtype: float32\nbf16: true\nfsdp: full_shard\n`, {}, /^Memory estimate: unknown: FSDP on an unknown world size/],
+    ];
+    for (const [text, settings, re] of cases) {
+      const line = memLine(analyzeDocument(uri, text, settings, pins({ "/w/recipes/ds_z3.json": '{"zero_optimization": {"stage": 3}}' })));
+      assert.match(line, re);
+      assert.doesNotMatch(line, /[\d.]+ (GiB|MiB)/);
+    }
   });
 });
 

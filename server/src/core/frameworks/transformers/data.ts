@@ -132,5 +132,33 @@ export function completionKeys(dialect: "llamafactory" | "trl" | "trainer", v: {
   return [...out.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
+/**
+ * Checkpoints whose architecture is one the engine models (engine/models.ts LLAMA3_FLAVORS: torchtitan's Llama-3
+ * 8B, 70B, 405B): the last component of `model_name_or_path`, lower-cased → the engine flavor. The Hub configs
+ * of these checkpoints have the same dimensions (hidden_size 4096 / 8192 / 16384, 32 / 80 / 126 layers, 8 KV
+ * heads, intermediate_size 14336 / 28672 / 53248, vocab_size 128256, untied embeddings): Llama 3.1 and 3.3
+ * change the RoPE scaling and the context length, not the parameter shapes. Other families (Qwen, Mistral,
+ * Gemma, Llama 3.2 1B/3B, …) are unknown to the engine and get no figure.
+ */
+export const ENGINE_MODELS: Readonly<Record<string, string>> = {
+  "meta-llama-3-8b": "8B",
+  "meta-llama-3-8b-instruct": "8B",
+  "llama-3.1-8b": "8B",
+  "llama-3.1-8b-instruct": "8B",
+  "meta-llama-3.1-8b": "8B",
+  "meta-llama-3.1-8b-instruct": "8B",
+  "meta-llama-3-70b": "70B",
+  "meta-llama-3-70b-instruct": "70B",
+  "llama-3.1-70b": "70B",
+  "llama-3.1-70b-instruct": "70B",
+  "meta-llama-3.1-70b": "70B",
+  "meta-llama-3.1-70b-instruct": "70B",
+  "llama-3.3-70b-instruct": "70B",
+  "llama-3.1-405b": "405B",
+  "llama-3.1-405b-instruct": "405B",
+  "meta-llama-3.1-405b": "405B",
+  "meta-llama-3.1-405b-instruct": "405B",
+};
+
 /** FlashAttention implementations that need fp16/bf16 inputs. */
 export const FLASH_ATTN = ["flash_attention_2", "flash_attention_3", "fa2", "fa3"];
