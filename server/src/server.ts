@@ -66,6 +66,21 @@ const results = new Map<string, { version: number; result: AnalysisResult }>();
 const pending = new Map<string, ReturnType<typeof setTimeout>>();
 /** How long each document's last analysis took (ms): fast documents publish at once, slow ones debounce. */
 const lastCost = new Map<string, number>();
+/** The files each open document's last analysis read (linked configs, run scripts, pins). */
+const readsOf = new Map<string, Set<string>>();
+
+/** Re-analyses the open documents whose last analysis read `uri`'s file (it changed, or closed back to the disk). */
+function scheduleDependents(uri: string): void {
+  const path = uriToPath(uri);
+  if (!path) return;
+  for (const [other, reads] of readsOf) {
+    if (other === uri || !reads.has(path)) continue;
+    const d = documents.get(other);
+    if (!d) continue;
+    results.delete(other);
+    schedule(d, diagnosticsDelay(lastCost.get(other)));
+  }
+}
 
 connection.onInitialize((params): InitializeResult => {
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
@@ -124,7 +139,18 @@ async function analyze(doc: TextDocument): Promise<AnalysisResult> {
   const settings = await settingsFor(doc.uri);
   const path = uriToPath(doc.uri);
   const started = performance.now();
-  const result = analyzeDocument(doc.uri, doc.getText(), settings, nodeEnv(path, workspaceRoots), formatOf(doc.uri) ?? languageFormat(doc.languageId));
+  // Neighbouring files open in the editor are read from their buffers; every file read is recorded, so an edit
+  // of one (a linked DeepSpeed JSON, an accelerate config, a run script) re-analyses this document.
+  const open = new Map<string, TextDocument>();
+  for (const d of documents.all()) {
+    const p = uriToPath(d.uri);
+    if (p && d.uri !== doc.uri) open.set(p, d);
+  }
+  const base = nodeEnv(path, workspaceRoots, (p) => open.get(p)?.getText());
+  const reads = new Set<string>();
+  const env = { ...base, readFile: (p: string) => (reads.add(p), base.readFile(p)) };
+  const result = analyzeDocument(doc.uri, doc.getText(), settings, env, formatOf(doc.uri) ?? languageFormat(doc.languageId));
+  readsOf.set(doc.uri, reads);
   lastCost.set(doc.uri, performance.now() - started);
   results.set(doc.uri, { version: doc.version, result });
   return result;
@@ -208,8 +234,13 @@ function summary(result: AnalysisResult): SummaryResult {
 
 // TextDocuments fires onDidChangeContent for an open too: a document never analysed yet, or one whose last
 // analysis was fast, is published at once; a slow one waits in proportion to its cost (latency.ts).
-documents.onDidChangeContent((e) => schedule(e.document, diagnosticsDelay(lastCost.get(e.document.uri))));
+documents.onDidChangeContent((e) => {
+  schedule(e.document, diagnosticsDelay(lastCost.get(e.document.uri)));
+  scheduleDependents(e.document.uri);
+});
 documents.onDidClose((e) => {
+  readsOf.delete(e.document.uri);
+  scheduleDependents(e.document.uri);
   const t = pending.get(e.document.uri);
   if (t) clearTimeout(t);
   pending.delete(e.document.uri);

@@ -86,9 +86,15 @@ export function searchRootOf(dir: string): string {
   return root;
 }
 
-export function nodeEnv(documentPath: string | undefined, workspaceRoots: string[]): AnalysisEnv {
+export function nodeEnv(documentPath: string | undefined, workspaceRoots: string[], openText?: (path: string) => string | undefined): AnalysisEnv {
   const env: AnalysisEnv = {
-    readFile: readCached,
+    // An editor's open buffer of a neighbouring file (its unsaved edits) comes before the disk, within the same bound.
+    readFile: openText
+      ? (path) => {
+          const t = openText(path);
+          return t !== undefined && t.length <= MAX_NEIGHBOUR_BYTES ? t : readCached(path);
+        }
+      : readCached,
     listDir(path) {
       // The same frozen array while the folder is unchanged (core/workspace/listing.ts memoises on it).
       return listCached(path) as string[];
