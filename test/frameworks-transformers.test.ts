@@ -390,6 +390,9 @@ describe("transformers: the accelerate launcher from a run script or a directive
     assert.deepEqual(prec(r), ["float32", "bfloat16", "bfloat16"]);
     assert.match(r.reportMarkdown ?? "", /Launched with the accelerate config recipes\/accelerate_configs\/zero3\.yaml \(.*train\.sh line 2\): `distributed_type: DEEPSPEED`/);
     assert.match(r.reportMarkdown ?? "", /Precision from the DeepSpeed file recipes\/ds\/zero3\.json/);
+    // Each row names what set it: the "auto" compute dtype comes from `bf16: true` here (the Trainer fills it).
+    assert.match(r.hovers[0]?.markdown ?? "", /\| compute \(matmuls\) \| `bfloat16` \| module cast by `"auto"` filled with bf16 from `bf16: true` in this file \|/);
+    assert.match(r.hovers[0]?.markdown ?? "", /\| parameter storage \| `float32` \| ZeRO-3 master weights \|/);
     assert.deepEqual(r.diagnostics.filter((d) => d.severity !== "hint"), []);
   });
 
