@@ -352,12 +352,14 @@ describe("transformers: the engine's memory estimate where the model is known", 
     assert.match(line, /activations not included: no sequence length in this file\.$/);
   });
 
-  it("says unknown, with no figure, for another model, LoRA, DeepSpeed, FSDP on an unknown world size", () => {
+  it("says unknown, with no figure, for another model, LoRA, DeepSpeed, FSDP on an unknown world size, an optimizer other than AdamW", () => {
     const cases: [string, Parameters<typeof analyzeDocument>[2], RegExp][] = [
       [`${TRL}torch_dtype: bfloat16\nbf16: true\n`, {}, /^Memory estimate: unknown: `Qwen\/Qwen2\.5-0\.5B` is not a model the engine knows/],
       [LLAMA.replace("finetuning_type: full", "finetuning_type: lora"), { worldSize: 8 }, /^Memory estimate: unknown: lora adapters: only part of the model trains/],
       [`${LLAMA}deepspeed: ds_z3.json\n`, { worldSize: 8 }, /^Memory estimate: unknown: DeepSpeed ZeRO partitions are not modelled/],
       [`${PLAIN}model_name_or_path: meta-llama/Llama-3.1-8B\ntorch_dtype: float32\nbf16: true\nfsdp: full_shard\n`, {}, /^Memory estimate: unknown: FSDP on an unknown world size/],
+      [`${LLAMA}use_galore: true\n`, { worldSize: 8 }, /^Memory estimate: unknown: `use_galore` replaces the optimizer/],
+      [`${PLAIN}model_name_or_path: meta-llama/Llama-3.1-8B\ntorch_dtype: float32\nbf16: true\noptim: adamw_bnb_8bit\n`, {}, /^Memory estimate: unknown: `optim: adamw_bnb_8bit` is not modelled/],
     ];
     for (const [text, settings, re] of cases) {
       const line = memLine(analyzeDocument(uri, text, settings, pins({ "/w/recipes/ds_z3.json": '{"zero_optimization": {"stage": 3}}' })));

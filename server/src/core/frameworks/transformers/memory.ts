@@ -4,7 +4,8 @@
  * trained with a mechanism the engine models (plain/DDP autocast or no mixed precision, accelerate FSDP with its
  * MixedPrecision policy). Everything else says why it is unknown and gives no figure: another model family or
  * size, LoRA adapters or quantization (only part of the model trains), DeepSpeed (ZeRO partitions are not
- * modelled), FSDP on an unknown world size (the shard degree decides the bytes).
+ * modelled), an optimizer other than AdamW (8-bit, Adafactor, GaLore, APOLLO, BAdam, …), FSDP on an unknown world
+ * size (the shard degree decides the bytes).
  *
  * The batch is `per_device_train_batch_size` (TrainingArguments' default 8 when not written); the sequence length
  * is `max_length` / `max_seq_length` (TRL) or `cutoff_len` (LLaMA-Factory) when written, else the activations are
@@ -22,6 +23,12 @@ export type TransformersMemory =
 
 const ENGINE_DTYPES: readonly DType[] = ["float32", "bfloat16", "float16"];
 
+/** TrainingArguments `optim` values that are AdamW with full-precision states (transformers OptimizerNames). */
+const ADAMW: ReadonlySet<string> = new Set(["adamw_torch", "adamw_torch_fused", "adamw_hf", "adamw_apex_fused", "adamw_torch_xla", "adamw_torch_npu_fused"]);
+
+/** LLaMA-Factory switches that replace the optimizer (hparams/finetuning_args.py at v0.9.5). */
+const LF_OPTIMIZER_FLAGS = ["use_galore", "use_apollo", "use_badam", "use_adam_mini", "use_muon"] as const;
+
 /** The engine flavor for a `model_name_or_path`, matched on its last path component (case-insensitive). */
 export function engineModelOf(name: string | undefined): string | undefined {
   if (!name) return undefined;
@@ -38,6 +45,11 @@ export function transformersMemory(ctx: TransformersContext, r: TransformersReso
   if (ctx.adapters) return { known: false, why: `${ctx.adapters} adapters: only part of the model trains, which the engine does not model` };
   if (ctx.quantized) return { known: false, why: "a quantized model, which the engine does not model" };
   if (ctx.launcher === "deepspeed") return { known: false, why: "DeepSpeed ZeRO partitions are not modelled by the engine" };
+  // The engine counts AdamW's two states per parameter: another optimizer (8-bit, Adafactor, GaLore, BAdam, …) is not modelled.
+  const optim = v.str("optim");
+  if (optim !== undefined && !ADAMW.has(optim)) return { known: false, why: `\`optim: ${optim}\` is not modelled (the engine counts AdamW's two states per parameter)` };
+  const swap = dialect === "llamafactory" ? LF_OPTIMIZER_FLAGS.find((k) => v.bool(k) === true) : undefined;
+  if (swap) return { known: false, why: `\`${swap}\` replaces the optimizer, which the engine does not model (it counts AdamW's two states per parameter)` };
   const { P, C, R } = r.table;
   if (![P.dtype, C.dtype].every((d) => ENGINE_DTYPES.includes(d as DType))) return { known: false, why: "the load dtype is not known here (the checkpoint's or the script's)" };
   const W = ctx.worldSize?.value;
