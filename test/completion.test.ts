@@ -125,3 +125,49 @@ emulate = true
     ]);
   });
 });
+
+// ---- transformers TrainingArguments / TRL / LLaMA-Factory keys (frameworks/transformers/keys.ts at the pins) ----
+import { analyzeDocument } from "../server/src/core/analyze";
+import { completionsAt } from "../server/src/core/features/index";
+import { fakeEnv } from "./support/fakeEnv";
+
+describe("transformers key completion at the pinned versions (keys.ts, one table with HF6)", () => {
+  const PLAIN = "output_dir: out\nper_device_train_batch_size: 4\ngradient_accumulation_steps: 2\nlearning_rate: 1.0e-4\nnum_train_epochs: 1\n";
+  const TRL = "model_name_or_path: Qwen/Qwen2.5-0.5B\ndataset_name: trl-lib/Capybara\noutput_dir: out\nlearning_rate: 2.0e-5\nper_device_train_batch_size: 2\n";
+  const at = (text: string, req: string, line: number, character: number, uri = "file:///w/a.yaml") =>
+    completionsAt(analyzeDocument(uri, text, {}, fakeEnv({ "/w/requirements.txt": req }, uri.slice("file://".length))), { line, character });
+
+  it("TrainingArguments at transformers 4.46.0 has `evaluation_strategy` (4.40.0–4.46.0); at 5.24.0 it is gone", () => {
+    const old = at(`${PLAIN}eval\n`, "transformers==4.46.0\n", 5, 4);
+    assert.deepEqual(old.map((i) => i.label), ["eval_accumulation_steps", "eval_delay", "eval_do_concat_batches", "eval_on_start", "eval_steps", "eval_strategy", "eval_use_gather_object", "evaluation_strategy"]);
+    const now = at(`${PLAIN}eval\n`, "transformers==5.24.0\n", 5, 4);
+    assert.deepEqual(now.map((i) => i.label), ["eval_accumulation_steps", "eval_delay", "eval_do_concat_batches", "eval_on_start", "eval_steps", "eval_strategy", "eval_use_gather_object"]);
+    const e = old.find((i) => i.label === "evaluation_strategy")!;
+    assert.equal(e.kind, "key");
+    assert.equal(e.insertText, "evaluation_strategy: ");
+    assert.deepEqual(e.range, { start: { line: 5, character: 0 }, end: { line: 5, character: 4 } });
+    assert.equal(e.detail, "TrainingArguments · transformers 4.40.0–4.46.0");
+    assert.match(e.documentation ?? "", /listed for transformers 4\.46\.0 \(table of 4\.46\.0\)/);
+    // A pin between sampled releases reads the table of the sampled release below it.
+    assert.match(at(`${PLAIN}eval\n`, "transformers==4.50.0\n", 5, 4).find((i) => i.label === "eval_strategy")!.documentation ?? "", /transformers 4\.50\.0 \(table of 4\.46\.0\)/);
+  });
+
+  it("TRL at 0.19.0 offers `max_seq_length` and `max_prompt_length`; at 1.9.0 `max_tool_calling_iterations` instead; keys written are left out", () => {
+    assert.deepEqual(at(`${TRL}max_\n`, "trl==0.19.0\ntransformers==4.57.1\n", 5, 4).map((i) => i.label), ["max_completion_length", "max_density_ratio", "max_grad_norm", "max_length", "max_new_tokens", "max_prompt_length", "max_seq_length", "max_steps", "max_workers"]);
+    assert.deepEqual(at(`${TRL}max_\n`, "trl==1.9.0\ntransformers==5.24.0\n", 5, 4).map((i) => i.label), ["max_completion_length", "max_grad_norm", "max_length", "max_steps", "max_tool_calling_iterations"]);
+    assert.deepEqual(at(`${TRL}max_steps: 10\nmax_\n`, "trl==1.9.0\n", 6, 4).map((i) => i.label), ["max_completion_length", "max_grad_norm", "max_length", "max_tool_calling_iterations"]);
+    // No pin: the newest tables, and the documentation says so.
+    assert.match(at(`${TRL}max_l\n`, "", 5, 5)[0]!.documentation ?? "", /listed for TRL 1\.9\.0 \(table of v1\.9\.0, assumed: no pin found\)/);
+  });
+
+  it("LLaMA-Factory's own fields; only at the top level; JSON argument files get quoted keys", () => {
+    const LF = "model_name_or_path: Qwen/Qwen3-4B\nstage: sft\ndo_train: true\nfinetuning_type: full\ndataset: identity\ntemplate: qwen3\noutput_dir: saves/x\n";
+    assert.deepEqual(at(`${LF}pure_\n`, "", 7, 5).map((i) => [i.label, i.detail]), [["pure_bf16", "LLaMA-Factory FinetuningArguments"]]);
+    assert.deepEqual(at(`${LF}fsdp_config:\n  vers\n`, "", 8, 6), []);
+    const json = `{\n  "output_dir": "out",\n  "per_device_train_batch_size": 4,\n  "gradient_accumulation_steps": 2,\n  "learning_rate": 1e-4,\n  "bf16_f"\n}\n`;
+    const items = at(json, "transformers==5.24.0\n", 5, 9, "file:///w/args.json");
+    assert.deepEqual(items.map((i) => [i.label, i.insertText]), [["bf16_full_eval", '"bf16_full_eval": ']]);
+    // The auto-closed quote after the cursor is replaced too.
+    assert.deepEqual(items[0]!.range, { start: { line: 5, character: 2 }, end: { line: 5, character: 10 } });
+  });
+});

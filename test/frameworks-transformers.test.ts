@@ -13,6 +13,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
 import { fakeEnv } from "./support/fakeEnv";
+import { formatBytes, simulate } from "../server/src/core/engine";
+import { engineModelOf } from "../server/src/core/frameworks/transformers/memory";
 import { checkDiagnostics, checkFix } from "./support/fixture";
 
 const uri = "file:///w/recipes/sft.yaml";
@@ -110,10 +112,10 @@ describe("transformers: versions and resolution", () => {
 });
 
 describe("transformers diagnostics", () => {
-  it("HF1 bf16 AMP over a bf16 load with no DeepSpeed/FSDP key (information, the launcher assumed)", () => {
+  it("HF1 bf16 AMP over a bf16 load with no DeepSpeed/FSDP key (information through the gate: the launcher assumed)", () => {
     checkDiagnostics(
       `${TRL}torch_dtype: bfloat16
-             #^^^^^^^ information[transformers/HF1]: [assumed: no DeepSpeed/FSDP launcher] Model loaded in bf16
+             #^^^^^^^ information[transformers/HF1]: Assuming the single-GPU/DDP launcher, none named: model loaded in bf16 with \`bf16\` AMP
 bf16: true
 `,
       { uri, env: pins() },
@@ -121,13 +123,20 @@ bf16: true
     checkFix(`${TRL}torch_dtype: bfloat16\nbf16: true\n`, "transformers/HF1", "fp32", `${TRL}torch_dtype: float32\nbf16: true\n`, { uri, env: pins() });
   });
 
-  it("HF1 on TRL's default bf16 says [default]; silent with LoRA, with DeepSpeed, with an fp32 load", () => {
+  it("HF1 on TRL's default bf16 rests on the TRL version too; silent with LoRA, with DeepSpeed, with an fp32 load", () => {
+    // TRL pinned: only the launcher is assumed.
     checkDiagnostics(
       `${TRL}torch_dtype: bfloat16
-             #^^^^^^^ information[transformers/HF1]: [default] [assumed: no DeepSpeed/FSDP launcher]
+             #^^^^^^^ information[transformers/HF1]: Assuming the single-GPU/DDP launcher, none named: model loaded in bf16
 `,
       { uri, env: pins({}, "trl==0.20.0\n") },
     );
+    // No TRL pin: TRL's default `bf16` is the newest read's, an assumption named after the launcher's.
+    const [d] = analyzeDocument(uri, `${TRL}torch_dtype: bfloat16\n`, {}, fakeEnv({}, DOC)).diagnostics.filter((x) => x.code === "transformers/HF1");
+    assert.equal(d?.severity, "information");
+    assert.match(d!.message, /^Assuming the single-GPU\/DDP launcher, none named and TRL 1\.9\.0, infer…: model loaded in bf16/);
+    assert.match(d!.detail ?? "", /^Assuming the single-GPU\/DDP launcher, none named and TRL 1\.9\.0, inferred: unpinned, newest read: The model is loaded in bf16/);
+    assert.equal(d!.data?.facts?.assumed, "launcher,version");
     checkDiagnostics(`${TRL}torch_dtype: bfloat16\nbf16: true\nuse_peft: true\n`, { uri, env: pins() });
     checkDiagnostics(`${TRL}torch_dtype: float32\nbf16: true\n`, { uri, env: pins() });
   });
@@ -168,7 +177,7 @@ fsdp_config:
     assert.deepEqual(ga.related?.map((x) => [x.location.uri, x.location.range.start.line]), [["file:///w/recipes/ds.json", 3]]);
   });
 
-  it("HF3 against a default: certain for `fp16`, a [default] warning for TRL's version-dependent `bf16`; an inline mapping gets the \"auto\" fix", () => {
+  it("HF3 against a default: certain for `fp16`, gated to a warning for TRL's version-dependent `bf16` when TRL is not pinned; an inline mapping gets the \"auto\" fix", () => {
     const ds = `{"zero_optimization": {"stage": 2}, "fp16": {"enabled": true}}`;
     checkDiagnostics(
       `${TRL}torch_dtype: float32
@@ -182,7 +191,7 @@ deepspeed: ds.json
     checkDiagnostics(
       `${TRL}torch_dtype: float32
 deepspeed: ds.json
-           #^^^^^^ warning[transformers/HF3]: [default] ds.json sets \`bf16.enabled: false\`
+           #^^^^^^ warning[transformers/HF3]: Assuming TRL 1.9.0, inferred: unpinned, newest read: ds.json sets \`bf16.enabled: false\`
 `,
       { uri, env: fakeEnv({ "/w/recipes/ds.json": `{"zero_optimization": {"stage": 2}, "bf16": {"enabled": false}}` }, DOC) },
     );
@@ -203,26 +212,23 @@ deepspeed: ds_z3.json
     checkDiagnostics(`${LF}pure_bf16: true\ndeepspeed: ds_z2.json\n`, { uri, env: pins({ "/w/recipes/ds_z2.json": `{"zero_optimization": {"stage": 2}}` }) });
   });
 
-  it("HF5 FlashAttention with an fp32 load and no AMP: an error on a known launcher; silent under bf16 AMP", () => {
-    // The launcher named (an accelerate config without mixed precision): every fact is known.
+  it("HF5 FlashAttention with an fp32 load and no AMP: an error when the launcher is known, a warning naming it when assumed; silent under bf16 AMP", () => {
+    // FSDP chosen here (`fsdp`): every fact is known, the error stands.
     checkDiagnostics(
-      `# precision-lens: accelerate-config=acc.yaml
-${TRL}torch_dtype: float32
+      `${TRL}torch_dtype: float32
 bf16: false
+fsdp: full_shard auto_wrap
 attn_implementation: flash_attention_2
                      #^^^^^^^^^^^^^^^^ error[transformers/HF5]: \`flash_attention_2\` with fp32 compute
 `,
-      { uri, env: pins({ "/w/recipes/acc.yaml": "compute_environment: LOCAL_MACHINE\ndistributed_type: 'NO'\nmixed_precision: 'no'\nnum_processes: 1\n" }) },
+      { uri, env: pins() },
     );
-    checkDiagnostics(`${TRL}torch_dtype: float32\nbf16: true\nattn_implementation: flash_attention_2\n`, { uri, env: pins() });
-  });
-
-  it("HF5 with no launcher found: a warning that names the assumed plain launcher (`accelerate launch --mixed_precision bf16` would feed it bf16)", () => {
+    // No launcher named: an accelerate config could turn bf16 on, so the gate makes it a warning led by the assumption.
     checkDiagnostics(
       `${TRL}torch_dtype: float32
 bf16: false
 attn_implementation: flash_attention_2
-                     #^^^^^^^^^^^^^^^^ warning[transformers/HF5]: Assuming the plain launcher, no launcher config found: \`flash_attention_2\` with fp32 compute
+                     #^^^^^^^^^^^^^^^^ warning[transformers/HF5]: Assuming the single-GPU/DDP launcher, none named: \`flash_attention_2\` with fp32 compute
 `,
       { uri, env: pins() },
     );
@@ -270,6 +276,99 @@ fp16: true
   });
 });
 
+describe("transformers: DS9 from the DeepSpeed JSON side (the reverse link)", () => {
+  // A TRL config in recipes/sft/ naming ../ds/z2.json: the JSON's folder's parent's subfolder (common/deepspeedLinks.ts referrersOf).
+  const yamlPath = "/w/recipes/sft/config.yaml";
+  const jsonPath = "/w/recipes/ds/z2.json";
+  const yaml = (prec: string) => `${TRL}torch_dtype: float32\n${prec}deepspeed: ../ds/z2.json\n`;
+  const json = (bf16: string) => `{\n  "zero_optimization": {"stage": 2},\n  "bf16": {"enabled": ${bf16}}\n}\n`;
+  const env = (y: string, j: string, doc: string) => fakeEnv({ [yamlPath]: y, [jsonPath]: j, "/w/requirements.txt": "trl==1.9.0\n" }, doc);
+
+  it("`bf16.enabled: false` in the JSON against `bf16: true` in the YAML: DS9 on the JSON, related to the YAML's `bf16`; HF3 on the YAML", () => {
+    const j = json("false");
+    const y = yaml("bf16: true\n");
+    const r = analyzeDocument(`file://${jsonPath}`, j, {}, env(y, j, jsonPath));
+    const ds9 = r.diagnostics.filter((d) => d.code === "deepspeed/DS9");
+    assert.equal(ds9.length, 1);
+    assert.equal(ds9[0]!.severity, "warning");
+    assert.deepEqual(ds9[0]!.range.start, { line: 2, character: 11 });
+    assert.equal(ds9[0]!.message, "`bf16.enabled: false` here, but ../sft/config.yaml sets `bf16: true`: the Trainer raises ValueError");
+    assert.match(ds9[0]!.detail ?? "", /\(transformers\), which uses this file.*mismatch TrainingArguments values/);
+    // relatedInformation: the YAML's `bf16` key (line 6 of the YAML: 5 TRL lines, then torch_dtype).
+    assert.deepEqual(ds9[0]!.related?.map((x) => [x.location.uri, x.location.range.start.line, x.message]), [[`file://${yamlPath}`, 6, "../sft/config.yaml sets `bf16: true`"]]);
+    // The JSON's "used by" names the YAML; the YAML side's HF3 points back at the JSON.
+    assert.match(r.reportMarkdown ?? "", /Used by: \.\.\/sft\/config\.yaml \(transformers\)/);
+    const ry = analyzeDocument(`file://${yamlPath}`, y, {}, env(y, j, yamlPath));
+    const hf3 = ry.diagnostics.find((d) => d.code === "transformers/HF3");
+    assert.equal(hf3?.severity, "error");
+    assert.deepEqual(hf3?.related?.map((x) => [x.location.uri, x.location.range.start.line]), [[`file://${jsonPath}`, 2]]);
+  });
+
+  it("the JSON side stays silent on \"auto\", on agreement, and on TRL's version-dependent default `bf16`; fill of \"auto\" comes from the YAML", () => {
+    for (const [y, j] of [[yaml("bf16: true\n"), json('"auto"')], [yaml("bf16: true\n"), json("true")], [yaml(""), json("false")]] as const) {
+      const r = analyzeDocument(`file://${jsonPath}`, j, {}, env(y, j, jsonPath));
+      assert.deepEqual(r.diagnostics.filter((d) => d.code === "deepspeed/DS9"), [], `${y}\n${j}`);
+    }
+    // A plain TrainingArguments file without `bf16`: the default false means fp32, so an enabled bf16 block conflicts.
+    const plain = `${PLAIN}deepspeed: ../ds/z2.json\n`;
+    const r = analyzeDocument(`file://${jsonPath}`, json("true"), {}, env(plain, json("true"), jsonPath));
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === "deepspeed/DS9").map((d) => d.message), ["`bf16.enabled: true` here, but ../sft/config.yaml sets no `bf16` (default false): the Trainer raises ValueError"]);
+    const auto = analyzeDocument(`file://${jsonPath}`, json('"auto"'), {}, env(yaml("bf16: true\n"), json('"auto"'), jsonPath));
+    assert.equal(auto.precision?.compute.dtype, "bfloat16");
+  });
+});
+
+describe("transformers: the engine's memory estimate where the model is known", () => {
+  const LLAMA = "model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nstage: sft\ndo_train: true\nfinetuning_type: full\ndataset: identity\ntemplate: llama3\noutput_dir: saves/x\nper_device_train_batch_size: 1\nbf16: true\n";
+  const memLine = (r: ReturnType<typeof analyzeDocument>) => (r.reportMarkdown ?? "").split("\n").find((l) => l.includes("Memory estimate")) ?? "";
+  const layout = (o: Partial<Record<"dp_replicate" | "dp_shard", number>>) => ({ dp_replicate: 1, dp_shard: 1, cp: 1, tp: 1, pp: 1, ep: 1, etp: 1, ...o });
+
+  it("model names map to the engine's Llama-3 flavors by their last component, case-insensitive; other families and sizes do not", () => {
+    assert.equal(engineModelOf("meta-llama/Meta-Llama-3-8B-Instruct"), "8B");
+    assert.equal(engineModelOf("unsloth/Llama-3.3-70B-Instruct"), "70B");
+    assert.equal(engineModelOf("meta-llama/llama-3.1-405b"), "405B");
+    for (const n of ["meta-llama/Llama-3.2-1B", "Qwen/Qwen2.5-7B", "mistralai/Mistral-7B-v0.1", "meta-llama/Meta-Llama-3-8B-Instruct-FP8", undefined]) assert.equal(engineModelOf(n), undefined, String(n));
+  });
+
+  it("LLaMA-Factory full fine-tune of Llama-3 8B under DDP on 8 GPUs: the engine's reserved peak, with the batch and cutoff_len of the file", () => {
+    const r = analyzeDocument(uri, `${LLAMA}cutoff_len: 2048\n`, { worldSize: 8 }, pins());
+    // LLaMA-Factory upcasts the trainable parameters to fp32; bf16 autocast; DDP reduces in the gradient (fp32) dtype.
+    const sim = simulate({ mechanism: "autocast", layout: layout({ dp_replicate: 8 }), ddp: true, paramDtype: "bfloat16", reduceDtype: "float32", trainingDtype: "float32", model: { name: "llama3", flavor: "8B" }, localBatchSize: 1, seqLen: 2048, activationCheckpoint: "none", gradientDivideFactorOne: false })!;
+    const line = memLine(r);
+    assert.ok(line.startsWith("Memory estimate (the engine's Llama-3 8B from `model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct`): "), line);
+    assert.ok(line.includes(`≈ ${formatBytes(sim.memory.perGpuBytes!.reserved)} per GPU reserved (${formatBytes(sim.memory.perGpuBytes!.peak)} allocated) at batch 1 × 2048 tokens, gradient checkpointing off`), line);
+    assert.ok(line.includes(`optimizer states ${formatBytes(sim.memory.terms.find((t) => t.name === "optimizer_states")!.bytes)}`), line);
+    // gradient_checkpointing lowers the activations (full recompute).
+    const ac = memLine(analyzeDocument(uri, `${LLAMA}cutoff_len: 2048\ngradient_checkpointing: true\n`, { worldSize: 8 }, pins()));
+    assert.ok(ac.includes("gradient checkpointing on"), ac);
+    assert.notEqual(ac.match(/activations [\d.]+ \w+/)?.[0], line.match(/activations [\d.]+ \w+/)?.[0]);
+  });
+
+  it("FSDP from the file on a known world size shards the state; no sequence length gives the persistent state only", () => {
+    const r = analyzeDocument(uri, `${PLAIN}model_name_or_path: meta-llama/Llama-3.1-8B\ntorch_dtype: float32\nbf16: true\nfsdp: full_shard auto_wrap\nfsdp_config:\n  version: 2\n`, { worldSize: 4 }, pins());
+    const sim = simulate({ mechanism: "fully_shard", layout: layout({ dp_shard: 4 }), ddp: false, paramDtype: "bfloat16", reduceDtype: "bfloat16", trainingDtype: "float32", model: { name: "llama3", flavor: "8B" }, localBatchSize: 4, activationCheckpoint: "none", gradientDivideFactorOne: false })!;
+    const line = memLine(r);
+    assert.ok(line.includes(`≈ ${formatBytes(sim.memory.perGpuBytes!.persistent)} per GPU of parameters, gradients and optimizer states`), line);
+    assert.match(line, /activations not included: no sequence length in this file\.$/);
+  });
+
+  it("says unknown, with no figure, for another model, LoRA, DeepSpeed, FSDP on an unknown world size, an optimizer other than AdamW", () => {
+    const cases: [string, Parameters<typeof analyzeDocument>[2], RegExp][] = [
+      [`${TRL}torch_dtype: bfloat16\nbf16: true\n`, {}, /^Memory estimate: unknown: `Qwen\/Qwen2\.5-0\.5B` is not a model the engine knows/],
+      [LLAMA.replace("finetuning_type: full", "finetuning_type: lora"), { worldSize: 8 }, /^Memory estimate: unknown: lora adapters: only part of the model trains/],
+      [`${LLAMA}deepspeed: ds_z3.json\n`, { worldSize: 8 }, /^Memory estimate: unknown: DeepSpeed ZeRO partitions are not modelled/],
+      [`${PLAIN}model_name_or_path: meta-llama/Llama-3.1-8B\ntorch_dtype: float32\nbf16: true\nfsdp: full_shard\n`, {}, /^Memory estimate: unknown: FSDP on an unknown world size/],
+      [`${LLAMA}use_galore: true\n`, { worldSize: 8 }, /^Memory estimate: unknown: `use_galore` replaces the optimizer/],
+      [`${PLAIN}model_name_or_path: meta-llama/Llama-3.1-8B\ntorch_dtype: float32\nbf16: true\noptim: adamw_bnb_8bit\n`, {}, /^Memory estimate: unknown: `optim: adamw_bnb_8bit` is not modelled/],
+    ];
+    for (const [text, settings, re] of cases) {
+      const line = memLine(analyzeDocument(uri, text, settings, pins({ "/w/recipes/ds_z3.json": '{"zero_optimization": {"stage": 3}}' })));
+      assert.match(line, re);
+      assert.doesNotMatch(line, /[\d.]+ (GiB|MiB)/);
+    }
+  });
+});
+
 /** The three-file case: a TRL config, the accelerate config a run script launches it with, and that config's DeepSpeed JSON with "auto". */
 const THREE = {
   script: "/w/scripts/train.sh",
@@ -293,6 +392,9 @@ describe("transformers: the accelerate launcher from a run script or a directive
     assert.deepEqual(prec(r), ["float32", "bfloat16", "bfloat16"]);
     assert.match(r.reportMarkdown ?? "", /Launched with the accelerate config recipes\/accelerate_configs\/zero3\.yaml \(.*train\.sh line 2\): `distributed_type: DEEPSPEED`/);
     assert.match(r.reportMarkdown ?? "", /Precision from the DeepSpeed file recipes\/ds\/zero3\.json/);
+    // Each row names what set it: the "auto" compute dtype comes from `bf16: true` here (the Trainer fills it).
+    assert.match(r.hovers[0]?.markdown ?? "", /\| compute \(matmuls\) \| `bfloat16` \| module cast by `"auto"` filled with bf16 from `bf16: true` in this file \|/);
+    assert.match(r.hovers[0]?.markdown ?? "", /\| parameter storage \| `float32` \| ZeRO-3 master weights \|/);
     assert.deepEqual(r.diagnostics.filter((d) => d.severity !== "hint"), []);
   });
 

@@ -20,19 +20,21 @@ import { DEEPSPEED_RULES } from "../server/src/core/frameworks/deepspeed/rules/i
 import { LIGHTNING_RULES } from "../server/src/core/frameworks/lightning/rules/index";
 import { TITAN_RULES } from "../server/src/core/frameworks/torchtitan/rules/index";
 import { TORCHTUNE_RULES } from "../server/src/core/frameworks/torchtune/rules/index";
+import { TRANSFORMERS_RULES } from "../server/src/core/frameworks/transformers/rules/index";
 import { RELEASES } from "../server/src/core/frameworks/torchtitan/versions";
 import { assumption, FACT_KINDS, gateDiagnostics, isKnown, restingOn, type FactName } from "../server/src/core/provenance";
 import type { Diagnostic } from "../server/src/core/model/types";
 import { CORPUS, corpusSkip, listFiles } from "./support/corpus";
 import { checkDiagnostics } from "./support/fixture";
 
-const REGISTRIES: Record<string, readonly { codes: readonly string[]; restsOn: readonly FactName[]; onAssumed?: string }[]> = {
+const REGISTRIES: Record<string, readonly { codes: readonly string[]; restsOn: readonly FactName[]; onAssumed?: string; warningOnAssumed?: string }[]> = {
   torchtitan: TITAN_RULES,
   torchtune: TORCHTUNE_RULES,
   accelerate: ACCELERATE_RULES,
   lightning: LIGHTNING_RULES,
   axolotl: AXOLOTL_RULES,
   deepspeed: DEEPSPEED_RULES,
+  transformers: TRANSFORMERS_RULES,
 };
 const FACT_NAMES: readonly FactName[] = ["worldSize", "version", "gpu", "model", "forkSchema", "linkedConfig", "launcher"];
 
@@ -66,6 +68,17 @@ describe("the severity gate (core/provenance.ts)", () => {
     assert.equal(assumption("gpu", { value: "h100-sxm", kind: "default", detail: "the default; set precisionLens.gpu or --gpu for another GPU type" }), "h100-sxm (the default)");
   });
 
+  it("warningOnAssumed: a warning resting on an assumed fact becomes information led by it; on known facts, and without the flag, it stays", () => {
+    const warn = (): Diagnostic => ({ ...err("The run is pure bf16"), severity: "warning" });
+    const assumed = { launcher: { value: "single-GPU/DDP", kind: "default" as const, detail: "none named" } };
+    const [d] = gateDiagnostics([warn()], { restsOn: ["launcher"], warningOnAssumed: "information" }, assumed);
+    assert.deepEqual([d!.severity, d!.message, d!.data?.facts?.assumed], ["information", "Assuming the single-GPU/DDP launcher, none named: the run is pure bf16", "launcher"]);
+    const [k] = gateDiagnostics([warn()], { restsOn: ["launcher"], warningOnAssumed: "information" }, { launcher: { ...assumed.launcher, kind: "run-script" } });
+    assert.deepEqual([k!.severity, k!.message], ["warning", "The run is pure bf16"]);
+    const [n] = gateDiagnostics([warn()], { restsOn: ["launcher"] }, assumed);
+    assert.deepEqual([n!.severity, n!.message], ["warning", "The run is pure bf16"]);
+  });
+
   it("restingOn overrides the rule's facts for one diagnostic", () => {
     const a = err("fails on any world size");
     const b = restingOn(err("fails on this world size"), ["worldSize"]);
@@ -90,6 +103,7 @@ describe("every rule declares the facts it rests on", () => {
         assert.ok(Array.isArray(r.restsOn), `${r.codes.join(",")} has no restsOn`);
         for (const f of r.restsOn) assert.ok(FACT_NAMES.includes(f), `${r.codes.join(",")}: unknown fact ${f}`);
         if (r.onAssumed !== undefined) assert.ok(["warning", "information"].includes(r.onAssumed));
+        if (r.warningOnAssumed !== undefined) assert.equal(r.warningOnAssumed, "information");
       }
     });
   }

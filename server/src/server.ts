@@ -91,6 +91,21 @@ const pending = new Map<string, ReturnType<typeof setTimeout>>();
 const publishQueue = new WorkQueue((uri) => publish(uri));
 /** How long each document's last analysis took (ms): fast documents publish at once, slow ones debounce. */
 const lastCost = new Map<string, number>();
+/** The files each open document's last analysis read (linked configs, run scripts, pins). */
+const readsOf = new Map<string, Set<string>>();
+
+/** Re-analyses the open documents whose last analysis read `uri`'s file (it changed, or closed back to the disk). */
+function scheduleDependents(uri: string): void {
+  const path = uriToPath(uri);
+  if (!path) return;
+  for (const [other, reads] of readsOf) {
+    if (other === uri || !reads.has(path)) continue;
+    const d = documents.get(other);
+    if (!d) continue;
+    results.delete(other);
+    schedule(d, diagnosticsDelay(lastCost.get(other)));
+  }
+}
 
 connection.onInitialize((params): InitializeResult => {
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
@@ -190,7 +205,26 @@ async function analyze(doc: TextDocument, token?: CancellationToken): Promise<An
   if (again && again.version === doc.version && again.text === now) return again.result;
   const path = uriToPath(doc.uri);
   const started = performance.now();
-  const result = analyzeDocument(doc.uri, now, settings, nodeEnv(path, workspaceRoots), formatOf(doc.uri) ?? languageFormat(doc.languageId));
+  // Neighbouring files open in the editor are read from their buffers; every file read is recorded, so an edit
+  // of one (a linked DeepSpeed JSON, an accelerate config, a run script) re-analyses this document.
+  // The map of open documents is built only when the analysis reads a neighbour (5,000 open documents must
+  // not cost a pass over all of them per analysis).
+  let open: Map<string, TextDocument> | undefined;
+  const openText = (p: string): string | undefined => {
+    if (!open) {
+      open = new Map();
+      for (const d of documents.all()) {
+        const dp = uriToPath(d.uri);
+        if (dp && d.uri !== doc.uri) open.set(dp, d);
+      }
+    }
+    return open.get(p)?.getText();
+  };
+  const base = nodeEnv(path, workspaceRoots, openText);
+  const reads = new Set<string>();
+  const env = { ...base, readFile: (p: string) => (reads.add(p), base.readFile(p)) };
+  const result = analyzeDocument(doc.uri, now, settings, env, formatOf(doc.uri) ?? languageFormat(doc.languageId));
+  readsOf.set(doc.uri, reads);
   lastCost.set(doc.uri, performance.now() - started);
   results.set(doc.uri, { version: doc.version, text: now, result });
   return result;
@@ -279,10 +313,13 @@ function summary(result: AnalysisResult): SummaryResult {
 documents.onDidChangeContent((e) => {
   publishQueue.touch();
   schedule(e.document, diagnosticsDelay(lastCost.get(e.document.uri)));
+  scheduleDependents(e.document.uri);
 });
 documents.onDidSave(() => publishQueue.touch());
 documents.onDidClose((e) => {
   publishQueue.touch();
+  readsOf.delete(e.document.uri);
+  scheduleDependents(e.document.uri);
   const t = pending.get(e.document.uri);
   if (t) clearTimeout(t);
   pending.delete(e.document.uri);

@@ -56,6 +56,18 @@ export interface HoverTarget {
   markdown: string;
 }
 
+/**
+ * A top-level key the framework's parser accepts at the versions in effect (transformers: TrainingArguments at the
+ * pinned release, with TRL's or LLaMA-Factory's own fields), for completion.
+ */
+export interface KeyCompletion {
+  key: string;
+  /** One line: where the key comes from and the releases that have it. */
+  detail: string;
+  /** Markdown. */
+  documentation: string;
+}
+
 export interface InlayHintData {
   position: Position;
   label: string;
@@ -95,6 +107,8 @@ export interface AnalysisResult {
   /** torchtitan Python registries: the config functions analysed (outline, CLI `FILE.py::function`). */
   configFunctions?: { name: string; range: { start: Position; end: Position }; selectionRange: { start: Position; end: Position }; detail: string }[];
   /** The parsed document, for editor features that need the model (completion, symbols). */
+  /** Keys to complete at the top level of a YAML/JSON config (transformers), at the versions in effect; lazy. */
+  keyCompletions?: KeyCompletion[];
   doc: ConfigDocument;
 }
 
@@ -131,6 +145,8 @@ export interface FrameworkAnalyzer {
   /** Returns a user-facing reason ("has [parallelism] and [training] tables") or undefined. */
   detect(doc: ConfigDocument): string | undefined;
   analyze(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis;
+  /** Top-level keys to complete in a file of this framework that does not parse yet (mid-edit); optional. */
+  keyCompletions?(doc: ConfigDocument, env: AnalysisEnv): KeyCompletion[];
 }
 
 /** What a framework analyser returns; the top level adds uri, format, framework and reason. */

@@ -138,6 +138,8 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
     const diagnostics = likely ? doc.syntaxErrors.map((e) => syntaxDiag(format, e)) : [];
     const out: AnalysisResult = { ...base, framework: null, frameworkReason: likely ? `the file does not parse (it looks like a ${likely.id} config)` : "no training-config markers found", diagnostics };
     if (likely) out.likelyFramework = likely.id;
+    // Completion still works while a new key is half typed (a JSON file stops parsing at it).
+    if (likely?.keyCompletions) defineLazy(out, "keyCompletions", () => likely.keyCompletions!(salvage(doc), env));
     return out;
   }
   if (!analyzer) {

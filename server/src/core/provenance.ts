@@ -45,6 +45,11 @@ export interface RestsOn {
   restsOn: readonly FactName[];
   /** The severity of one of its errors when a fact it rests on is assumed (default "warning"). */
   onAssumed?: "warning" | "information";
+  /**
+   * A warning resting on an assumed fact becomes information, led by the assumption (for rules whose warning
+   * says "the run silently does something else" only when the launcher or the version is known).
+   */
+  warningOnAssumed?: "information";
 }
 
 /**
@@ -93,15 +98,16 @@ export function restingOn(d: Diagnostic, names: readonly FactName[]): Diagnostic
 
 /**
  * The severity rule, applied to what one rule returned: an error resting on an assumed fact becomes the rule's
- * `onAssumed` severity, its message and detail led by the assumption. Other diagnostics pass unchanged.
+ * `onAssumed` severity, its message and detail led by the assumption; so does a warning, to information, when the
+ * rule says `warningOnAssumed`. Other diagnostics pass unchanged.
  */
 export function gateDiagnostics(out: Diagnostic[], rule: RestsOn, facts: Facts): Diagnostic[] {
   for (const d of out) {
-    if (d.severity !== "error") continue;
+    if (d.severity !== "error" && !(d.severity === "warning" && rule.warningOnAssumed)) continue;
     const assumed = assumedFacts(perDiagnostic.get(d) ?? rule.restsOn, facts);
     if (!assumed.length) continue;
     const lead = `Assuming ${assumed.map((n) => assumption(n, facts[n])).join(" and ")}`;
-    const severity: Severity = rule.onAssumed ?? "warning";
+    const severity: Severity = d.severity === "warning" ? rule.warningOnAssumed! : (rule.onAssumed ?? "warning");
     d.severity = severity;
     // "The degrees …" → "the degrees …"; "DDP …", "TP-only …" keep their capitals.
     const body = /^[A-Z][a-z]/.test(d.message) ? d.message.charAt(0).toLowerCase() + d.message.slice(1) : d.message;

@@ -195,14 +195,21 @@ export function isWithin(path: string, root: string, separator: string = sep): b
 }
 
 /** One analysis's view of the filesystem; each call starts a new cache epoch (see readCached). */
-export function nodeEnv(documentPath: string | undefined, workspaceRoots: string[]): AnalysisEnv {
+export function nodeEnv(documentPath: string | undefined, workspaceRoots: string[], openText?: (path: string) => string | undefined): AnalysisEnv {
   epoch++;
+  // An editor's open buffer of a neighbouring file (its unsaved edits) comes before the disk, within the same bound.
+  const read = openText
+    ? (path: string): string | undefined => {
+        const t = openText(path);
+        return t !== undefined && t.length <= MAX_NEIGHBOUR_BYTES ? t : readCached(path);
+      }
+    : readCached;
   let scanned = 0;
   let files = 0;
   const env: AnalysisEnv = {
     readFile(path) {
       if (scanned >= cacheBudget.scanChars || files >= NEIGHBOUR_FILES_PER_ANALYSIS) return undefined;
-      const text = readCached(path);
+      const text = read(path);
       if (text !== undefined) {
         scanned += text.length;
         files++;

@@ -6,6 +6,7 @@
  * Plain data: the server maps these onto LSP CompletionItems (kind section → Module, key → Property,
  * value → Value/EnumMember; documentation is Markdown; `textEdit` replaces `range` with `insertText`).
  */
+import type { KeyCompletion } from "../analysis";
 import type { ConfigDocument } from "../model/document";
 import type { Position, Range } from "../model/types";
 import { CONVERTER_DOCS, type ExtensionModule } from "../frameworks/torchtitan/schema/data";
@@ -222,5 +223,41 @@ function valueItems(release: When, path: string[], typedValue: string, rest: str
     return items;
   }
   if (def !== undefined && !inArray) push(tomlValue(def), tomlValue(def), undefined, true);
+  return items;
+}
+
+/**
+ * Top-level keys of a YAML/JSON config from the framework's key table at the versions in effect (transformers:
+ * `keyCompletions`): at the start of a YAML line with no indentation, or a JSON line indented like the file's
+ * top-level keys (after its opening quote). Keys already written on other lines are left out.
+ */
+export function topLevelKeyItems(doc: ConfigDocument, format: "yaml" | "json", keys: readonly KeyCompletion[], position: Position): CompletionItem[] {
+  const before = doc.lines.lineText(position.line).slice(0, position.character);
+  const top = doc.entries.filter((e) => e.path.length === 1);
+  let typed: string;
+  let start: number;
+  let json = false;
+  if (format === "yaml") {
+    const m = /^([A-Za-z0-9_]*)$/.exec(before);
+    if (!m) return [];
+    typed = m[1]!;
+    start = 0;
+  } else {
+    const m = /^(\s*)"([A-Za-z0-9_]*)$/.exec(before);
+    const indent = top.find((e) => e.keyRange.start.line !== position.line)?.keyRange.start.character;
+    if (!m || (indent !== undefined && m[1]!.length !== indent)) return [];
+    typed = m[2]!;
+    start = m[1]!.length;
+    json = true;
+  }
+  const present = new Set(top.filter((e) => e.keyRange.start.line !== position.line).map((e) => e.path[0]!));
+  // JSON: an editor's auto-closed quote after the cursor is replaced too.
+  const closing = json && doc.lines.lineText(position.line).charAt(position.character) === '"' ? 1 : 0;
+  const range: Range = { start: { line: position.line, character: start }, end: { line: position.line, character: position.character + closing } };
+  const items: CompletionItem[] = [];
+  for (const k of keys) {
+    if (present.has(k.key) || !k.key.startsWith(typed)) continue;
+    items.push({ label: k.key, kind: "key", detail: k.detail, documentation: k.documentation, insertText: json ? `"${k.key}": ` : `${k.key}: `, range, sortText: k.key });
+  }
   return items;
 }

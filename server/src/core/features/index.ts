@@ -2,7 +2,7 @@
  * Editor features over an AnalysisResult, as plain data (the server converts to LSP objects 1:1).
  */
 import type { AnalysisResult } from "../analysis";
-import { complete, type CompletionItem } from "./completion";
+import { complete, topLevelKeyItems, type CompletionItem } from "./completion";
 import { formatBytes, overCapacity } from "../engine";
 import { diagnosticMarkdown } from "./explain";
 import { parseVersion } from "../frameworks/torchtitan/versions";
@@ -110,6 +110,7 @@ export function codeLenses(result: AnalysisResult): CodeLensData[] {
  */
 export function completionsAt(result: AnalysisResult, position: Position): CompletionItem[] {
   if (result.format === "python") return result.framework === "torchtitan" ? pythonCompletions(result.doc, position) : [];
+  if ((result.format === "yaml" || result.format === "json") && result.keyCompletions) return topLevelKeyItems(result.doc, result.format, result.keyCompletions, position);
   if (result.format !== "toml") return [];
   // A torchtitan config, one that does not parse mid-edit, or a new file with nothing but comments yet.
   const blank = result.framework === null && !result.likelyFramework && !result.doc.skipped && isNearlyEmpty(result.doc.text);

@@ -6,7 +6,8 @@ import type { AnalysisEnv, AnalysisSettings, Sourced } from "../../analysis";
 import type { ConfigDocument, ConfigEntry } from "../../model/document";
 import { parseJsonDocument } from "../../parse/json";
 import { dsFacts } from "../deepspeed/facts";
-import { type LinkedDs, loadDs } from "../deepspeed/linked";
+import type { LinkedDs } from "../deepspeed/linked";
+import { deepspeedLink } from "../common/deepspeedLinks";
 import { settingWorldSize } from "../common/resolvedLayout";
 import { View } from "../common/view";
 import { axolotlBundledDs } from "./dsConfigs";
@@ -69,21 +70,8 @@ export function axolotlContext(doc: ConfigDocument, settings: AnalysisSettings, 
   // cfg.bf16 = False", at 00ce888; spec other-frameworks.md, 2026-12 review; issue #17 §5).
   if (fp16 && bf16 === "auto") bf16 = false;
 
-  // The DeepSpeed link.
-  let ds: LinkedDs | undefined;
-  let dsSource: AxolotlContext["dsSource"];
-  if (dsInline) {
-    const view = v.at("deepspeed");
-    ds = { path: "the inline `deepspeed:` mapping", doc, view, facts: dsFacts(view) };
-    dsSource = "inline";
-  } else if (dsRel) {
-    ds = loadDs(env, dsRel);
-    if (ds) dsSource = "file";
-    else if (!dsRel.includes("${") && !/^\{/.test(dsRel)) {
-      ds = missingDs(dsRel);
-      dsSource = "missing";
-    }
-  }
+  // The DeepSpeed link: inline, the file named, or (not on disk) the bundled table / an unknown stand-in; a templated path is no link.
+  const { ds, dsSource } = deepspeedLink(v, doc, env, { missing: missingDs, isPath: (rel) => !rel.includes("${") && !/^\{/.test(rel) });
 
   let worldSize: Sourced<number> | undefined = settingWorldSize(settings.worldSize);
   const sizes = { dp_shard: v.int("dp_shard_size"), dp_replicate: v.int("dp_replicate_size"), tp: v.int("tensor_parallel_size"), cp: v.int("context_parallel_size") ?? v.int("sequence_parallel_degree") };

@@ -1,7 +1,7 @@
 /**
  * Cross-file links between YAML configs and the DeepSpeed JSON they name (spec §6.7):
  * accelerate `deepspeed_config.deepspeed_config_file`, Axolotl `deepspeed:`, Lightning
- * `trainer.strategy.init_args.config`. This module finds, for a DeepSpeed file, the YAML configs nearby
+ * `trainer.strategy.init_args.config`, transformers TrainingArguments (TRL, LLaMA-Factory) `deepspeed:`. This module finds, for a DeepSpeed file, the YAML configs nearby
  * that use it (so a conflict is reported on both files), and reads the mode each one requests.
  *
  * Assumption `referrer-search` (bounded, documented): referrers are looked for in the JSON's folder, its
@@ -10,15 +10,46 @@
  * `deepspeed_configs/` is therefore not found from the JSON side; the YAML side still reports it.
  */
 import type { AnalysisEnv } from "../../analysis";
+import type { ConfigDocument } from "../../model/document";
 import { parseYamlDocument } from "../../parse/yaml";
 import type { Range } from "../../model/types";
+import { dsFacts, type DsMode } from "../deepspeed/facts";
+import { loadDs, type LinkedDs } from "../deepspeed/linked";
+import { detectDialect } from "../transformers/detect";
 import { dirname, joinPath, readLinked } from "./linkedFiles";
 import { View } from "./view";
 
-export type DsMode = "bf16" | "fp16" | "fp32";
+export type { DsMode };
+
+/** How a YAML's `deepspeed:` key was resolved: a mapping written inline, a file read, or a file not found. */
+export type DsLinkSource = "inline" | "file" | "missing";
+
+/**
+ * The DeepSpeed config a YAML's `deepspeed:` key names (Axolotl, transformers TrainingArguments): the mapping
+ * itself when written inline, else the file it names, read relative to the YAML (deepspeed/linked.ts `loadDs`).
+ * A file not found is `dsSource: "missing"` with `ds` from `missing(rel)` (Axolotl's bundled table or an
+ * unknown stand-in) or undefined; `isPath(rel)` false (a template) leaves both undefined.
+ */
+export function deepspeedLink(
+  v: View,
+  doc: ConfigDocument,
+  env: AnalysisEnv,
+  opts: { missing?: (rel: string) => LinkedDs | undefined; isPath?: (rel: string) => boolean } = {},
+): { ds: LinkedDs | undefined; dsSource: DsLinkSource | undefined } {
+  if (v.isSection("deepspeed")) {
+    const view = v.at("deepspeed");
+    return { ds: { path: "the inline `deepspeed:` mapping", doc, view, facts: dsFacts(view) }, dsSource: "inline" };
+  }
+  const rel = v.str("deepspeed");
+  if (!rel) return { ds: undefined, dsSource: undefined };
+  const ds = loadDs(env, rel);
+  if (ds) return { ds, dsSource: "file" };
+  if (opts.isPath && !opts.isPath(rel)) return { ds: undefined, dsSource: undefined };
+  return { ds: opts.missing?.(rel), dsSource: "missing" };
+}
 
 export interface Referrer {
-  framework: "accelerate" | "axolotl" | "lightning";
+  framework: "accelerate" | "axolotl" | "lightning" | "transformers";
   /** Absolute path of the YAML. */
   path: string;
   /** Path relative to the JSON's folder, for messages. */
@@ -36,6 +67,12 @@ export function dsLinkOf(v: View): { framework: Referrer["framework"]; rel: stri
   if (v.has("distributed_type")) {
     const rel = v.str("deepspeed_config", "deepspeed_config_file");
     return rel ? { framework: "accelerate", rel, path: ["deepspeed_config", "deepspeed_config_file"] } : undefined;
+  }
+  // A TrainingArguments file (TRL, LLaMA-Factory, HfArgumentParser): `deepspeed:` is the path the Trainer reads.
+  const hf = detectDialect(v.doc);
+  if (hf) {
+    const rel = v.str("deepspeed");
+    return rel ? { framework: "transformers", rel, path: ["deepspeed"] } : undefined;
   }
   if (v.has("base_model") || v.has("datasets")) {
     const rel = v.str("deepspeed");
@@ -66,6 +103,7 @@ export function requestedMode(v: View, framework: Referrer["framework"]): { mode
     if (bf16 === undefined && fp16) return { mode: "fp16", label: "`fp16: true`", key: ["fp16"] };
     return { mode: "bf16", label: bf16 === undefined ? "`bf16` (default auto → bf16 on Ampere+)" : `\`bf16: ${String(bf16)}\``, key: bf16 === undefined ? undefined : ["bf16"] } as { mode: DsMode; label: string; key?: string[] };
   }
+  if (framework === "transformers") return transformersMode(v);
   for (const root of [[], ["fit"], ["lightning"]]) {
     const p = v.at(...root).scalar("trainer", "precision");
     if (p === undefined) continue;
@@ -74,6 +112,21 @@ export function requestedMode(v: View, framework: Referrer["framework"]): { mode
     return { mode, label: `\`trainer.precision: ${s}\``, key: [...root, "trainer", "precision"] };
   }
   return { mode: "fp32", label: "no `trainer.precision` (default 32-true)" };
+}
+
+/**
+ * The mode a TrainingArguments file asks DeepSpeed for: the Trainer's fill_match compares `bf16`/`fp16` with the
+ * file's `bf16.enabled`/`fp16.enabled` (transformers integrations/deepspeed.py `trainer_config_process`,
+ * 137-197@4.57.1). Neither written: TrainingArguments' default false (fp32), except in TRL, whose default `bf16`
+ * depends on its version (trl/trainer/base_config.py:105@v1.9.0): no mode, no conflict claimed.
+ */
+function transformersMode(v: View): { mode?: DsMode; label: string; key?: string[] } {
+  if (v.bool("fp16") === true) return { mode: "fp16", label: "`fp16: true`", key: ["fp16"] };
+  if (v.bool("bf16") === true) return { mode: "bf16", label: "`bf16: true`", key: ["bf16"] };
+  if (v.bool("pure_bf16") === true) return { mode: "bf16", label: "`pure_bf16: true`", key: ["pure_bf16"] };
+  if (v.bool("bf16") === false) return { mode: "fp32", label: "`bf16: false`", key: ["bf16"] };
+  if (detectDialect(v.doc)?.dialect === "trl") return { label: "no `bf16` (TRL's default depends on its version)" };
+  return { mode: "fp32", label: "no `bf16` (default false)" };
 }
 
 function worldSizeOf(v: View, framework: Referrer["framework"]): number | undefined {

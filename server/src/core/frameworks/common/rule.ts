@@ -16,10 +16,11 @@ export interface FrameworkRule<C> extends RestsOn {
 
 /**
  * Runs the rules in order (the order is the order diagnostics are emitted in before sorting); the severity of
- * each rule's errors then follows from the facts it rests on (core/provenance.ts).
+ * each rule's errors then follows from the facts it rests on (core/provenance.ts). `facts` may depend on the rule
+ * (transformers: the version a rule rests on is that of the package whose behaviour it reads).
  */
-export function runRules<C>(ctx: C, rules: readonly FrameworkRule<C>[], facts: Facts): Diagnostic[] {
-  return rules.flatMap((r) => gateDiagnostics(r.run(ctx), r, facts));
+export function runRules<C, R extends FrameworkRule<C>>(ctx: C, rules: readonly R[], facts: Facts | ((rule: R) => Facts)): Diagnostic[] {
+  return rules.flatMap((r) => gateDiagnostics(r.run(ctx), r, typeof facts === "function" ? facts(r) : facts));
 }
 
 /** Parser notes (alias limit) of a YAML document, as diagnostics: every YAML framework's first rule. */

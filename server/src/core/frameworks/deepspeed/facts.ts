@@ -1,10 +1,10 @@
 /** What a DeepSpeed config says about precision, read once; also read by the YAML analysers that link to a DS file. */
 import type { ConfigEntry } from "../../model/document";
-import type { DsMode } from "../common/deepspeedLinks";
 import type { View } from "../common/view";
 import { ONE_BIT_OPTIMIZERS } from "./data";
 
-export type { DsMode };
+/** The precision mode a DeepSpeed run uses, or a YAML asks it for. */
+export type DsMode = "bf16" | "fp16" | "fp32";
 
 /** What a DeepSpeed config resolves to; also used by the YAML analysers that link to a DS file. */
 export interface DsFacts {

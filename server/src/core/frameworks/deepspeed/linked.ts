@@ -6,10 +6,9 @@ import type { AnalysisEnv } from "../../analysis";
 import type { ConfigDocument, ConfigEntry } from "../../model/document";
 import { parseJsonDocument } from "../../parse/json";
 import { parseYamlDocument } from "../../parse/yaml";
-import type { DsMode } from "../common/deepspeedLinks";
 import { readLinked } from "../common/linkedFiles";
 import { View } from "../common/view";
-import { dsFacts, type DsFacts } from "./facts";
+import { dsFacts, type DsFacts, type DsMode } from "./facts";
 
 export interface DsConflict {
   /** The DS entry that conflicts. */
@@ -23,8 +22,9 @@ export interface DsConflict {
 }
 
 /** The conflict between a DS config and a requested mode (from accelerate/Lightning/Axolotl), or undefined. */
-export function dsConflict(f: DsFacts, requested: DsMode | undefined, by: "accelerate" | "axolotl" | "lightning" = "accelerate"): DsConflict | undefined {
+export function dsConflict(f: DsFacts, requested: DsMode | undefined, by: "accelerate" | "axolotl" | "lightning" | "transformers" = "accelerate"): DsConflict | undefined {
   if (!requested) return undefined;
+  if (by === "transformers") return trainerConflict(f, requested);
   const clash =
     by === "lightning"
       ? "Lightning only adds its precision block when the file has none, so DeepSpeed sees both modes and asserts \"bfloat16 and fp16 modes cannot be simultaneously enabled\" [inferred]."
@@ -41,6 +41,24 @@ export function dsConflict(f: DsFacts, requested: DsMode | undefined, by: "accel
   if (requested === "fp32" && (f.bf16Enabled === true || f.fp16Enabled === true)) {
     const e = (f.bf16Enabled === true ? f.bf16Entry : f.fp16Entry)!;
     return { entry: e, what: `\`${f.bf16Enabled === true ? "bf16" : "fp16"}.enabled: true\``, consequence: `The DeepSpeed file wins: the run trains in ${f.mode}, not fp32.`, brief: `the DeepSpeed file wins, the run trains in ${f.mode}` };
+  }
+  return undefined;
+}
+
+/**
+ * The HF Trainer's view (transformers integrations/deepspeed.py `trainer_config_process` → `fill_match` and
+ * `trainer_config_finalize`, 137-197 and 270-274@4.57.1): `bf16.enabled`/`fp16.enabled` that are not `"auto"`
+ * must equal TrainingArguments `bf16`/`fp16`, else ValueError "Please correct the following DeepSpeed config
+ * values that mismatch TrainingArguments values". An explicit false counts as much as a true.
+ */
+function trainerConflict(f: DsFacts, requested: DsMode): DsConflict | undefined {
+  const consequence = "The HF Trainer fills the DeepSpeed config from TrainingArguments and raises ValueError \"Please correct the following DeepSpeed config values that mismatch TrainingArguments values\" (set them to \"auto\").";
+  const brief = "the Trainer raises ValueError";
+  const want = { bf16: requested === "bf16", fp16: requested === "fp16" };
+  for (const k of ["bf16", "fp16"] as const) {
+    const on = k === "bf16" ? f.bf16Enabled : f.fp16Enabled;
+    const e = k === "bf16" ? f.bf16Entry : f.fp16Entry;
+    if (e && typeof on === "boolean" && on !== want[k]) return { entry: e, what: `\`${k}.enabled: ${on}\``, consequence, brief };
   }
   return undefined;
 }

@@ -10,13 +10,13 @@ import { isNeox } from "./detect";
 import type { DsFacts } from "./facts";
 
 /** The precision table for a DS config (§5.3), with `requested` filling `"auto"` (HF Trainer/accelerate). */
-export function dsTable(f: DsFacts, requested?: DsMode): { table: PrecisionTable; mechanism: Mechanism; meaning: string; setBy?: string } {
+export function dsTable(f: DsFacts, requested?: DsMode, requestedBy?: string): { table: PrecisionTable; mechanism: Mechanism; meaning: string; setBy?: string } {
   let mode = f.mode;
   let via = mode === "bf16" ? "`bf16.enabled`" : mode === "fp16" ? "`fp16.enabled`" : "no `fp16`/`bf16` block enabled";
   if (f.autoPrecision && requested && mode === "fp32") {
     if ((requested === "bf16" && f.bf16Enabled === "auto") || (requested === "fp16" && f.fp16Enabled === "auto")) {
       mode = requested;
-      via = `\`"auto"\` filled with ${requested} by the launching config`;
+      via = requestedBy ? `\`"auto"\` filled with ${requested} from ${requestedBy}` : `\`"auto"\` filled with ${requested} by the launching config`;
     }
   }
   const stage = typeof f.stage === "number" ? f.stage : 0;

@@ -4,14 +4,17 @@
  * (DeepSpeed from `deepspeed:`, FSDP from `fsdp`/`fsdp_config`, else plain/DDP) and the linked DeepSpeed file.
  */
 import type { AnalysisEnv, AnalysisSettings, Sourced } from "../../analysis";
+import type { FactValue } from "../../provenance";
 import type { ConfigDocument, ConfigEntry } from "../../model/document";
 import type { DType } from "../../model/types";
 import { packagePin } from "../../workspace/packagePin";
 import { versionAtLeast } from "../../workspace/packagePin";
 import { settingWorldSize } from "../common/resolvedLayout";
+import type { FrameworkRule } from "../common/rule";
 import { View } from "../common/view";
 import { dsFacts } from "../deepspeed/facts";
-import { loadDs, type LinkedDs } from "../deepspeed/linked";
+import type { LinkedDs } from "../deepspeed/linked";
+import { deepspeedLink } from "../common/deepspeedLinks";
 import { parseJsonDocument } from "../../parse/json";
 import { defaultFsdpVersion, FLASH_ATTN, NEWEST, TRL_DTYPE_FP32_SINCE, trlBf16DefaultTrue, TRL_BF16_DEFAULT_SINCE } from "./data";
 import { detectDialect, type Dialect } from "./detect";
@@ -67,7 +70,23 @@ export interface TransformersContext {
   ds: LinkedDs | undefined;
   dsSource: "inline" | "file" | "missing" | "launcher" | undefined;
   worldSize: Sourced<number> | undefined;
+  /** `bf16` is TRL's version-dependent default (not written here): a finding on it rests on the TRL version. */
+  bf16FromVersion: boolean;
+  /** The load dtype is a version-dependent default (TRL's ModelConfig, or from_pretrained's in transformers 4). */
+  loadFromVersion: boolean;
+  /** The facts the rules rest on, for the central gate (core/provenance.ts); `version` is per package. */
+  facts: { launcher: FactValue; linkedConfig: FactValue | undefined; versions: Record<VersionedPackage, FactValue> };
 }
+
+/** A transformers rule: `versionOf` names the package whose version its `version` fact is (default: the dialect's). */
+export interface TransformersRule extends FrameworkRule<TransformersContext> {
+  versionOf?: VersionedPackage;
+}
+
+/** The packages whose pinned version a rule may rest on. */
+export type VersionedPackage = "transformers" | "trl" | "llamafactory" | "accelerate";
+
+const PACKAGE_LABEL: Record<VersionedPackage, string> = { transformers: "transformers", trl: "TRL", llamafactory: "LLaMA-Factory", accelerate: "accelerate" };
 
 function pin(env: AnalysisEnv, pkgs: string[], newest: string, name: string): [Sourced<string>, boolean] {
   for (const p of pkgs) {
@@ -121,16 +140,7 @@ export function transformersContext(doc: ConfigDocument, settings: AnalysisSetti
   const dsEntry = v.entry("deepspeed");
   const dsRel = v.str("deepspeed");
   const dsInline = v.isSection("deepspeed");
-  let ds: LinkedDs | undefined;
-  let dsSource: TransformersContext["dsSource"];
-  if (dsInline) {
-    const view = v.at("deepspeed");
-    ds = { path: "the inline `deepspeed:` mapping", doc, view, facts: dsFacts(view) };
-    dsSource = "inline";
-  } else if (dsRel) {
-    ds = loadDs(env, dsRel);
-    dsSource = ds ? "file" : "missing";
-  }
+  let { ds, dsSource }: { ds: LinkedDs | undefined; dsSource: TransformersContext["dsSource"] } = deepspeedLink(v, doc, env);
   const fsdpRaw = v.entry("fsdp");
   const fsdpOn = fsdpRaw !== undefined && ((fsdpRaw.value.kind === "string" && (fsdpRaw.value.value as string).trim() !== "") || (fsdpRaw.value.kind === "boolean" && fsdpRaw.value.value === true) || (fsdpRaw.value.kind === "array" && v.entriesUnder("fsdp").length > 0));
   let launcher: TransformersContext["launcher"] = dsRel || dsInline ? "deepspeed" : fsdpOn ? "fsdp" : "plain";
@@ -167,7 +177,32 @@ export function transformersContext(doc: ConfigDocument, settings: AnalysisSetti
     : accel?.mixed === "bf16" || accel?.mixed === "fp16" ? { value: accel.mixed, source: "launcher", kind: "run-script", detail: `\`mixed_precision: ${accel.mixed}\` in ${accel.rel} (kept: \`bf16\`/\`fp16\` are off here)` }
     : { value: "no", source: bf16.source === "file" && fp16.source === "file" ? "file" : bf16.source, kind: bf16.source === "file" && fp16.source === "file" ? "file" : bf16.kind, detail: bf16.source === "file" ? "`bf16: false` in this file" : bf16.detail };
   const worldSize = settingWorldSize(settings.worldSize) ?? accel?.numProcesses;
-  return { doc, settings, env, v, dialect, reason: det.reason, versions, bf16E, fp16E, bf16, fp16, amp, accel, pureBf16, load, adapters, quantized, attn, launcher, launcherFrom, fsdpVersion, dsEntry, dsRel, ds, dsSource, worldSize };
+  const bf16FromVersion = dialect === "trl" && bf16.source !== "file" && !fp16.value;
+  const loadFromVersion = load.source !== "file" && (load.value === "float32" || load.value === "auto") && dialect === "trl";
+  const facts = transformersFacts(versions, launcher, launcherFrom, accel, ds, dsSource, dsRel, fsdpVersion);
+  return { doc, settings, env, v, dialect, reason: det.reason, versions, bf16E, fp16E, bf16, fp16, amp, accel, pureBf16, load, adapters, quantized, attn, launcher, launcherFrom, fsdpVersion, dsEntry, dsRel, ds, dsSource, worldSize, bf16FromVersion, loadFromVersion, facts };
+}
+
+/**
+ * The facts transformers findings rest on: the launcher (this file's `deepspeed`/`fsdp` keys, the accelerate
+ * config named by a directive or a run script, else the single GPU / DDP default), the linked DeepSpeed config
+ * (read from disk, written inline, or built by the accelerate config) and each package's version (a pin, else
+ * the newest release read, inferred).
+ */
+function transformersFacts(versions: Versions, launcher: TransformersContext["launcher"], launcherFrom: TransformersContext["launcherFrom"], accel: AccelerateLauncher | undefined, ds: LinkedDs | undefined, dsSource: TransformersContext["dsSource"], dsRel: string | undefined, fsdpVersion: Sourced<1 | 2> | undefined): TransformersContext["facts"] {
+  const name = launcher === "deepspeed" ? "DeepSpeed" : launcher === "fsdp" ? `FSDP${fsdpVersion?.value ?? ""}` : "single-GPU/DDP";
+  const launcherFact: FactValue =
+    launcherFrom === "file" ? { value: name, kind: "file", detail: `\`${launcher === "deepspeed" ? "deepspeed" : "fsdp"}\` in this file` }
+    : launcherFrom === "accelerate" ? { value: name, kind: accel!.source === "directive" ? "directive" : "run-script", detail: `${accel!.rel} (${accel!.how})` }
+    : { value: name, kind: "default", detail: "none named" };
+  let linkedConfig: FactValue | undefined;
+  if (ds && (dsSource === "file" || dsSource === "inline")) linkedConfig = { value: dsSource === "inline" ? "the inline `deepspeed:` mapping" : dsRel, kind: "file", detail: dsSource === "inline" ? "written in this file" : `read from ${ds.path}` };
+  else if (ds && dsSource === "launcher" && accel) linkedConfig = { value: accel.dsRel ?? accel.rel, kind: ds.missing ? "inferred" : accel.source === "directive" ? "directive" : "run-script", detail: accel.ds ? `named by ${accel.rel} (${accel.how})` : `built by accelerate from ${accel.rel}` };
+  const fact = (p: VersionedPackage): FactValue => {
+    const s = versions[p];
+    return { value: `${PACKAGE_LABEL[p]} ${s.value}`, kind: versions.pinned[p] ? "workspace-pin" : "inferred", detail: versions.pinned[p] ? s.detail : "unpinned, newest read" };
+  };
+  return { launcher: launcherFact, linkedConfig, versions: { transformers: fact("transformers"), trl: fact("trl"), llamafactory: fact("llamafactory"), accelerate: fact("accelerate") } };
 }
 
 /** The load dtype and the key that set it (or the default that applies). */

@@ -4,7 +4,8 @@
  * read from.
  */
 import { versionAtLeast } from "../../workspace/packagePin";
-import { LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TRAINING_ARGS, TRANSFORMERS_SAMPLED, TRL_ARGS } from "./keys";
+import type { KeyCompletion } from "../../analysis";
+import { LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TRAINING_ARGS, TRANSFORMERS_SAMPLED, TRL_ARGS, TRL_SAMPLED } from "./keys";
 
 export { LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TRAINING_ARGS, TRANSFORMERS_SAMPLED, TRL_ARGS };
 
@@ -93,6 +94,71 @@ export function knownKeys(dialect: "llamafactory" | "trl" | "trainer"): Set<stri
   if (dialect === "trl") s.add("env");
   return s;
 }
+
+/** The sampled TRL tag whose table applies to a version (the newest sampled one not after it; tags carry a "v"). */
+export function trlSampledFor(version: string): string {
+  let best: string = TRL_SAMPLED[0];
+  for (const s of TRL_SAMPLED) if (versionAtLeast(version, s.slice(1))) best = s;
+  return best;
+}
+
+/**
+ * The top-level keys the dialect's parser accepts at the given versions, from the key table (keys.ts, the one
+ * source HF6 reads too): TrainingArguments at the sampled transformers release at or below `transformers`; TRL's
+ * config and script-argument fields at the sampled TRL tag at or below `trl`; LLaMA-Factory's hparams fields and
+ * Seq2SeqTrainingArguments' additions. Sorted by key.
+ */
+export function completionKeys(dialect: "llamafactory" | "trl" | "trainer", v: { transformers: string; trl: string; llamafactory: string; pinned: { transformers: boolean; trl: boolean; llamafactory: boolean } }): KeyCompletion[] {
+  const ta = sampledFor(v.transformers);
+  const assumed = (pinned: boolean) => (pinned ? "" : ", assumed: no pin found");
+  const out = new Map<string, KeyCompletion>();
+  for (const [k, [first, last]] of Object.entries(TRAINING_ARGS)) {
+    if (!taKeyAt(k, ta)) continue;
+    out.set(k, { key: k, detail: `TrainingArguments · transformers ${first}–${last}`, documentation: `\`${k}\`: a \`TrainingArguments\` field (src/transformers/training_args.py) in the sampled releases ${first} to ${last}; listed for transformers ${v.transformers} (table of ${ta}${assumed(v.pinned.transformers)}).` });
+  }
+  if (dialect === "trl") {
+    const tag = trlSampledFor(v.trl);
+    for (const [k, r] of Object.entries(TRL_ARGS)) {
+      if (!(versionAtLeast(tag.slice(1), r.first.slice(1)) && versionAtLeast(r.last.slice(1), tag.slice(1)))) continue;
+      const classes = r.classes.length > 3 ? `${r.classes.slice(0, 3).join(", ")} and ${r.classes.length - 3} more` : r.classes.join(", ");
+      out.set(k, { key: k, detail: `TRL ${classes} · ${r.first}–${r.last}`, documentation: `\`${k}\`: declared by TRL's ${r.classes.map((c) => `\`${c}\``).join(", ")} (trl/trainer/*_config.py, trl/scripts/utils.py) in the sampled tags ${r.first} to ${r.last}; listed for TRL ${v.trl} (table of ${tag}${assumed(v.pinned.trl)}).` });
+    }
+    if (!out.has("env")) out.set("env", { key: "env", detail: "TRL config loader", documentation: "`env`: environment variables TRL's config loader sets before parsing (trl/scripts/utils.py:330-334@v1.9.0)." });
+  }
+  if (dialect === "llamafactory") {
+    for (const [k, cls] of Object.entries(LLAMAFACTORY_ARGS)) out.set(k, { key: k, detail: `LLaMA-Factory ${cls}`, documentation: `\`${k}\`: a field of LLaMA-Factory's \`${cls}\` (src/llamafactory/hparams/, v0.9.3 and v0.9.5 read); listed for LLaMA-Factory ${v.llamafactory}${assumed(v.pinned.llamafactory)}.` });
+    for (const k of SEQ2SEQ_ARGS) out.set(k, { key: k, detail: "Seq2SeqTrainingArguments", documentation: `\`${k}\`: added by \`Seq2SeqTrainingArguments\` (training_args_seq2seq.py), which LLaMA-Factory's TrainingArguments extends.` });
+  }
+  return [...out.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/**
+ * Checkpoints whose architecture is one the engine models (engine/models.ts LLAMA3_FLAVORS: torchtitan's Llama-3
+ * 8B, 70B, 405B): the last component of `model_name_or_path`, lower-cased → the engine flavor. The Hub configs
+ * of these checkpoints have the same dimensions (hidden_size 4096 / 8192 / 16384, 32 / 80 / 126 layers, 8 KV
+ * heads, intermediate_size 14336 / 28672 / 53248, vocab_size 128256, untied embeddings): Llama 3.1 and 3.3
+ * change the RoPE scaling and the context length, not the parameter shapes. Other families (Qwen, Mistral,
+ * Gemma, Llama 3.2 1B/3B, …) are unknown to the engine and get no figure.
+ */
+export const ENGINE_MODELS: Readonly<Record<string, string>> = {
+  "meta-llama-3-8b": "8B",
+  "meta-llama-3-8b-instruct": "8B",
+  "llama-3.1-8b": "8B",
+  "llama-3.1-8b-instruct": "8B",
+  "meta-llama-3.1-8b": "8B",
+  "meta-llama-3.1-8b-instruct": "8B",
+  "meta-llama-3-70b": "70B",
+  "meta-llama-3-70b-instruct": "70B",
+  "llama-3.1-70b": "70B",
+  "llama-3.1-70b-instruct": "70B",
+  "meta-llama-3.1-70b": "70B",
+  "meta-llama-3.1-70b-instruct": "70B",
+  "llama-3.3-70b-instruct": "70B",
+  "llama-3.1-405b": "405B",
+  "llama-3.1-405b-instruct": "405B",
+  "meta-llama-3.1-405b": "405B",
+  "meta-llama-3.1-405b-instruct": "405B",
+};
 
 /** FlashAttention implementations that need fp16/bf16 inputs. */
 export const FLASH_ATTN = ["flash_attention_2", "flash_attention_3", "fa2", "fa3"];

@@ -52,7 +52,9 @@ function resolve(ctx: TransformersContext): TransformersResolution {
   if (launcher === "deepspeed") {
     const requested = low === "bfloat16" ? "bf16" : low === "float16" ? "fp16" : "fp32";
     if (ds) {
-      const t = dsTable(ds.facts, requested);
+      // `"auto"` is filled by the Trainer from TrainingArguments: name the key (or the default) that decided it.
+      const by = !low ? undefined : amp.source === "file" ? `${pureBf16 ? "`pure_bf16: true`" : `\`${amp.value}: true\``} in this file` : amp.source === "launcher" ? `\`mixed_precision: ${amp.value}\` in ${accel?.rel ?? "the accelerate config"}` : `\`bf16\` (${bf16.detail})`;
+      const t = dsTable(ds.facts, requested, by);
       const stage = ds.facts.stage;
       const where = ctx.dsSource === "inline" ? ds.path : ctx.dsSource === "launcher" ? (accel?.ds ? `the DeepSpeed file ${accel.dsRel} (from ${accel.rel})` : ds.path) : `the DeepSpeed file ${ctx.dsRel}`;
       notes.push(`Precision from ${where}; its \`"auto"\` values are filled from this file by the Trainer (transformers integrations/deepspeed.py \`trainer_config_process\`).`);

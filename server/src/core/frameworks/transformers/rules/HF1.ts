@@ -4,21 +4,22 @@
  * like mixed precision (TRL PR #6005; torchtune #2254 for what pure bf16 costs). Under plain/DDP the Trainer
  * does not upcast (transformers trainer.py has no upcast outside FSDP/DeepSpeed); accelerate's FSDP does,
  * except FSDP2 at accelerate 1.13.0 (see HF2). The launcher is usually chosen outside this file
- * (`accelerate launch --config_file zero3.yaml …`; DeepSpeed keeps fp32 master partitions), so with no
- * `deepspeed`/`fsdp` key here the finding is information naming that assumption ("[default]" as well when
- * `bf16` or the load dtype is a default).
+ * (`accelerate launch --config_file zero3.yaml …`; DeepSpeed keeps fp32 master partitions), so the warning rests on
+ * the launcher (and, for TRL's default `bf16`, the TRL version): the central gate makes it information led by the
+ * assumption when no directive or run script names the launcher.
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";
-import type { FrameworkRule } from "../../common/rule";
-import type { TransformersContext } from "../context";
+import type { TransformersRule } from "../context";
+import { restingOn } from "../../../provenance";
 import { transformersResolution } from "../resolve";
 
-export const HF1: FrameworkRule<TransformersContext> = {
+export const HF1: TransformersRule = {
   codes: ["transformers/HF1"],
-  // Facts from the launcher, the linked DeepSpeed file and the version are weighed inside the rule (context.ts records each
-  // with its source); the central gate (core/provenance.ts) adds nothing here yet.
-  restsOn: [],
+  // The launcher (plain/DDP assumed when nothing names one) and, for TRL's default `bf16`, the TRL version: a
+  // warning on an assumed one becomes information, led by the assumption (core/provenance.ts).
+  restsOn: ["launcher", "version"],
+  warningOnAssumed: "information",
   run(ctx) {
     const d = diagnostics("transformers");
     const { load, amp, pureBf16, launcher, v, launcherFrom, accel } = ctx;
@@ -27,22 +28,21 @@ export const HF1: FrameworkRule<TransformersContext> = {
     const r = transformersResolution(ctx);
     if (!r.pure16 || launcher !== "plain") return d.out;
     const low = load.value === "bfloat16" ? "bf16" : "fp16";
-    const explicit = load.source === "file" && (amp.source === "file" || amp.source === "launcher");
-    // Warning only when the launcher is known to be plain/DDP (the accelerate config named by a directive or a run script).
     const known = launcherFrom === "accelerate";
-    const sev = explicit && known ? "warning" : "information";
-    const launchTag = known ? `[${accel!.distType === "NO" ? "one process" : "DDP"}, from ${accel!.rel}]` : "[assumed: no DeepSpeed/FSDP launcher]";
+    const launchTag = known ? `[${accel!.distType === "NO" ? "one process" : "DDP"}, from ${accel!.rel}] ` : "";
     const at = load.entry?.value.range ?? (amp.value === "bf16" ? ctx.bf16E : ctx.fp16E)?.value.range ?? v.keyRange(v.childKeys()[0] ?? "");
     const fixes = load.entry ? [fix("Load the model in fp32 (autocast keeps fp32 master weights)", [replaceValue(load.entry, "float32")])] : undefined;
     d.add(
       "HF1",
-      sev,
+      "warning",
       at,
-      `${explicit ? "" : "[default] "}${launchTag} Model loaded in ${low} with \`${amp.value}\` AMP: pure ${low}, no fp32 master weights`,
+      `${launchTag}Model loaded in ${low} with \`${amp.value}\` AMP: pure ${low}, no fp32 master weights`,
       fixes,
       undefined,
       `The model is loaded in ${low} (${load.detail}) and ${amp.detail} only wraps the forward pass in torch.autocast. ${known ? `Launched with ${accel!.rel} (${accel!.how}) as \`distributed_type: ${accel!.distType}\`` : "Launched on a single GPU or with DDP (no \`deepspeed\`/\`fsdp\` key here; the launcher may be chosen by \`accelerate launch --config_file\`)"}, nothing upcasts the parameters, so weights, gradients and the optimizer state (AdamW moments) are all ${low}: small updates round away. Load in fp32 (\`torch_dtype: float32\`) for fp32 master weights, use DeepSpeed ZeRO (fp32 master partitions), or accept pure ${low}.`,
     );
+    const rests = ctx.bf16FromVersion && amp.source !== "launcher" ? ["launcher", "version"] as const : ["launcher"] as const;
+    for (const x of d.out) restingOn(x, rests);
     return d.out;
   },
 };

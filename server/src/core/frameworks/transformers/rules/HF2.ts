@@ -6,15 +6,15 @@
  * bf16 master weights (warning when the accelerate pin says 1.13.x and the load dtype is written here).
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
-import type { FrameworkRule } from "../../common/rule";
-import type { TransformersContext } from "../context";
+import type { TransformersRule } from "../context";
 import { fsdp2UpcastNoOp } from "../data";
 
-export const HF2: FrameworkRule<TransformersContext> = {
+export const HF2: TransformersRule = {
   codes: ["transformers/HF2"],
-  // Facts from the launcher, the linked DeepSpeed file and the version are weighed inside the rule (context.ts records each
-  // with its source); the central gate (core/provenance.ts) adds nothing here yet.
-  restsOn: [],
+  // The accelerate version (the no-op is 1.13.x only) and the launcher: the no-op warning on an assumed one is information.
+  restsOn: ["version", "launcher"],
+  warningOnAssumed: "information",
+  versionOf: "accelerate",
   run(ctx) {
     const d = diagnostics("transformers");
     const { launcher, amp, load, versions, fsdpVersion, v, accel, launcherFrom } = ctx;
@@ -25,8 +25,7 @@ export const HF2: FrameworkRule<TransformersContext> = {
     void accel;
     const ver = fsdpVersion!.value;
     if (ver === 2 && fsdp2UpcastNoOp(versions.accelerate.value) && (load.value === "bfloat16" || load.value === "float16")) {
-      const pinned = versions.pinned.accelerate && load.source === "file";
-      d.add("HF2", pinned ? "warning" : "information", load.entry?.value.range ?? fsdpE?.value.range, `accelerate ${versions.accelerate.value}: the FSDP2 fp32 upcast is a no-op, the ${load.value === "bfloat16" ? "bf16" : "fp16"} weights stay the master copy`, undefined, undefined, `With FSDP2 and mixed precision, accelerate means to upcast the trainable parameters to fp32 before sharding, but at ${versions.accelerate.value} (${versions.accelerate.detail}) the upcast only rebinds a local variable (accelerate#3979), so the parameters loaded in ${load.detail} stay 16-bit: no fp32 master weights or optimizer state. Upgrade accelerate to 1.14.0 or load the model in fp32.`);
+      d.add("HF2", "warning", load.entry?.value.range ?? fsdpE?.value.range, `accelerate ${versions.accelerate.value}: the FSDP2 fp32 upcast is a no-op, the ${load.value === "bfloat16" ? "bf16" : "fp16"} weights stay the master copy`, undefined, undefined, `With FSDP2 and mixed precision, accelerate means to upcast the trainable parameters to fp32 before sharding, but at ${versions.accelerate.value} (${versions.accelerate.detail}) the upcast only rebinds a local variable (accelerate#3979), so the parameters loaded in ${load.detail} stay 16-bit: no fp32 master weights or optimizer state. Upgrade accelerate to 1.14.0 or load the model in fp32.`);
       return d.out;
     }
     d.add("HF2", "information", fsdpE?.value.range, `FSDP${ver} through accelerate reduces gradients in ${low} (reduce_dtype follows the ${low} mixed precision)`, undefined, undefined, `accelerate builds the FSDP${ver} MixedPrecision policy with param_dtype = reduce_dtype = ${low} from the Trainer's mixed precision, so gradients are reduced across ranks in ${low}. An fp32 reduction needs a mixed_precision_policy with reduce_dtype float32 in the accelerate config.`);

@@ -3,29 +3,30 @@
  * differs: `trainer_config_process` → `fill_match` records the mismatch and `trainer_config_finalize` raises
  * ValueError "Please correct the following DeepSpeed config values that mismatch TrainingArguments values …
  * The easiest method is to set these DeepSpeed config values to 'auto'." (integrations/deepspeed.py:137-197 and
- * 270-274@4.57.1). Error when both values are known (written, or a TrainingArguments default); warning when the
- * TrainingArguments side rests on a version-dependent default (TRL's `bf16`) or TRL's own defaults. The
- * diagnostic points at the DeepSpeed entry through relatedInformation.
+ * 270-274@4.57.1). An error resting on the DeepSpeed config (read from disk, inline, or named by the accelerate
+ * config) and, when the TrainingArguments side is TRL's version-dependent `bf16`, the TRL version; the central
+ * gate (core/provenance.ts) makes it a warning when one is assumed. A TRL default the tables do not hold (TRL's
+ * configs override some TrainingArguments defaults) is unknown: no finding. The diagnostic points at the
+ * DeepSpeed entry through relatedInformation.
  */
 import type { ConfigEntry } from "../../../model/document";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";
+import { restingOn } from "../../../provenance";
 import { relateLast } from "../../common/related";
-import type { FrameworkRule } from "../../common/rule";
-import type { TransformersContext } from "../context";
+import type { TransformersRule } from "../context";
 import { TA_DEFAULTS } from "../data";
 
 interface Check {
   ds: string[];
   hfKey: string;
-  hf: { value: unknown; certain: boolean; label: string; at?: ConfigEntry | undefined } | undefined;
+  /** The TrainingArguments side; `fromVersion` when it is a version-dependent default (TRL's `bf16`). */
+  hf: { value: unknown; fromVersion: boolean; label: string; at?: ConfigEntry | undefined } | undefined;
 }
 
-export const HF3: FrameworkRule<TransformersContext> = {
+export const HF3: TransformersRule = {
   codes: ["transformers/HF3"],
-  // The launcher and the linked DeepSpeed file are facts of the gate (analyzer.ts transformersFacts); the version-dependent
-  // TrainingArguments defaults are still weighed inside the rule ("[default]" warnings).
-  restsOn: ["linkedConfig"],
+  restsOn: ["linkedConfig", "version"],
   run(ctx) {
     const d = diagnostics("transformers");
     const { ds, dsSource, v, dialect, bf16, fp16, accel } = ctx;
@@ -34,16 +35,17 @@ export const HF3: FrameworkRule<TransformersContext> = {
     const num = (key: keyof typeof TA_DEFAULTS): Check["hf"] => {
       const e = v.entry(key);
       const n = v.num(key);
-      if (e && n !== undefined) return { value: n, certain: true, label: `\`${key}: ${n}\``, at: e };
+      if (e && n !== undefined) return { value: n, fromVersion: false, label: `\`${key}: ${n}\``, at: e };
       if (e) return undefined;
-      // TRL's configs override some TrainingArguments defaults; only the transformers default is certain.
-      return { value: TA_DEFAULTS[key], certain: dialect !== "trl", label: `\`${key}\` (default ${TA_DEFAULTS[key]})` };
+      // TRL's configs override some TrainingArguments defaults, which the tables here do not hold: unknown, no finding.
+      if (dialect === "trl") return undefined;
+      return { value: TA_DEFAULTS[key], fromVersion: false, label: `\`${key}\` (default ${TA_DEFAULTS[key]})` };
     };
     const bfEval = v.bool("bf16_full_eval") === true;
     const fpEval = v.bool("fp16_full_eval") === true;
     const checks: Check[] = [
-      { ds: ["bf16", "enabled"], hfKey: "bf16", hf: { value: bf16.value || bfEval, certain: bf16.source !== "assumed", label: bf16.source === "file" ? `\`bf16: ${bf16.value}\`` : `\`bf16\` (${bf16.detail})`, at: ctx.bf16E } },
-      { ds: ["fp16", "enabled"], hfKey: "fp16", hf: { value: fp16.value || fpEval, certain: true, label: fp16.source === "file" ? `\`fp16: ${fp16.value}\`` : "`fp16` (default false)", at: ctx.fp16E } },
+      { ds: ["bf16", "enabled"], hfKey: "bf16", hf: { value: bf16.value || bfEval, fromVersion: ctx.bf16FromVersion, label: bf16.source === "file" ? `\`bf16: ${bf16.value}\`` : `\`bf16\` (${bf16.detail})`, at: ctx.bf16E } },
+      { ds: ["fp16", "enabled"], hfKey: "fp16", hf: { value: fp16.value || fpEval, fromVersion: false, label: fp16.source === "file" ? `\`fp16: ${fp16.value}\`` : "`fp16` (default false)", at: ctx.fp16E } },
       { ds: ["gradient_accumulation_steps"], hfKey: "gradient_accumulation_steps", hf: num("gradient_accumulation_steps") },
       { ds: ["gradient_clipping"], hfKey: "max_grad_norm", hf: num("max_grad_norm") },
       { ds: ["train_micro_batch_size_per_gpu"], hfKey: "per_device_train_batch_size", hf: v.bool("auto_find_batch_size") === true ? undefined : num("per_device_train_batch_size") },
@@ -61,13 +63,14 @@ export const HF3: FrameworkRule<TransformersContext> = {
       const fixes = dsSource === "inline" ? [fix(`Set \`${key}\` to "auto"`, [replaceValue(e, '"auto"')], true)] : undefined;
       d.add(
         "HF3",
-        c.hf.certain ? "error" : "warning",
+        "error",
         at,
-        `${c.hf.certain ? "" : "[default] "}${name} sets \`${key}: ${String(dsVal)}\` but ${c.hf.label} here: the Trainer raises ValueError (set it to "auto")`,
+        `${name} sets \`${key}: ${String(dsVal)}\` but ${c.hf.label} here: the Trainer raises ValueError (set it to "auto")`,
         fixes,
         undefined,
-        `The Trainer fills the DeepSpeed config from TrainingArguments and refuses explicit values that differ: \`${key}: ${String(dsVal)}\` in ${name} against ${c.hf.label} here (\`${c.hfKey}\`). It raises ValueError "Please correct the following DeepSpeed config values that mismatch TrainingArguments values … The easiest method is to set these DeepSpeed config values to 'auto'."${c.hf.certain ? "" : " The value here is a default that depends on the version or on TRL's own defaults; say it explicitly to be sure."}`,
+        `The Trainer fills the DeepSpeed config from TrainingArguments and refuses explicit values that differ: \`${key}: ${String(dsVal)}\` in ${name} against ${c.hf.label} here (\`${c.hfKey}\`). It raises ValueError "Please correct the following DeepSpeed config values that mismatch TrainingArguments values … The easiest method is to set these DeepSpeed config values to 'auto'."${c.hf.fromVersion ? " The value here is a default that depends on the version; say it explicitly to be sure." : ""}`,
       );
+      restingOn(d.out[d.out.length - 1]!, c.hf.fromVersion ? ["linkedConfig", "version"] : ["linkedConfig"]);
       if (dsSource !== "inline") relateLast(d, "transformers/HF3", ds.path, e.range, `${key} is set here`);
     }
     return d.out;

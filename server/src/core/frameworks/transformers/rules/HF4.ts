@@ -6,13 +6,11 @@
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { deleteLines, fix } from "../../common/edits";
 import { relateLast } from "../../common/related";
-import type { FrameworkRule } from "../../common/rule";
-import type { TransformersContext } from "../context";
+import type { TransformersRule } from "../context";
 
-export const HF4: FrameworkRule<TransformersContext> = {
+export const HF4: TransformersRule = {
   codes: ["transformers/HF4"],
-  // The launcher and the linked DeepSpeed file are facts of the gate (analyzer.ts transformersFacts); the version-dependent
-  // TrainingArguments defaults are still weighed inside the rule ("[default]" warnings).
+  // The DeepSpeed file's stage: read from disk or inline (a file not found is not guessed from its name).
   restsOn: ["linkedConfig"],
   run({ pureBf16, ds, dsSource, v, doc, dsRel }) {
     const d = diagnostics("transformers");

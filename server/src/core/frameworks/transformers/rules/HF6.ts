@@ -9,15 +9,13 @@
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix } from "../../common/edits";
-import type { FrameworkRule } from "../../common/rule";
 import { editDistance, nearest } from "../../common/wording";
-import type { TransformersContext } from "../context";
+import type { TransformersRule } from "../context";
 import { knownKeys, LLAMAFACTORY_ARGS, sampledFor, SEQ2SEQ_ARGS, taKeyAt, TRAINING_ARGS, TRL_ARGS } from "../data";
 
-export const HF6: FrameworkRule<TransformersContext> = {
+export const HF6: TransformersRule = {
   codes: ["transformers/HF6"],
-  // Facts from the launcher, the linked DeepSpeed file and the version are weighed inside the rule (context.ts records each
-  // with its source); the central gate (core/provenance.ts) adds nothing here yet.
+  // Only the removed-key check rests on the transformers pin (it runs only with one); unknown keys on the file alone.
   restsOn: [],
   run({ v, dialect, versions }) {
     const d = diagnostics("transformers");

@@ -1,13 +1,11 @@
 /** transformers/HF8: `bf16` and `fp16` both true: TrainingArguments raises "At most one of fp16 and bf16 can be True, but not both" (training_args.py:1750@4.57.1). */
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { deleteLines, fix } from "../../common/edits";
-import type { FrameworkRule } from "../../common/rule";
-import type { TransformersContext } from "../context";
+import type { TransformersRule } from "../context";
 
-export const HF8: FrameworkRule<TransformersContext> = {
+export const HF8: TransformersRule = {
   codes: ["transformers/HF8"],
-  // Facts from the launcher, the linked DeepSpeed file and the version are weighed inside the rule (context.ts records each
-  // with its source); the central gate (core/provenance.ts) adds nothing here yet.
+  // The file alone decides.
   restsOn: [],
   run({ v, doc, fp16E }) {
     const d = diagnostics("transformers");

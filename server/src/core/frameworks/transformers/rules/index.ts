@@ -1,7 +1,7 @@
 /** The transformers rules, in the order they report. Adding a rule: a file here and a line below. */
-import { parseNotesRule, yamlBooleansRule, type FrameworkRule } from "../../common/rule";
+import { parseNotesRule, yamlBooleansRule } from "../../common/rule";
 import { looksBoolKey } from "../../common/yamlBooleans";
-import type { TransformersContext } from "../context";
+import type { TransformersRule } from "../context";
 import { HF1 } from "./HF1";
 import { HF2 } from "./HF2";
 import { HF3 } from "./HF3";
@@ -11,4 +11,6 @@ import { HF6 } from "./HF6";
 import { HF7 } from "./HF7";
 import { HF8 } from "./HF8";
 
-export const TRANSFORMERS_RULES: readonly FrameworkRule<TransformersContext>[] = [parseNotesRule("transformers"), HF8, HF7, HF3, HF4, HF5, HF6, HF2, HF1, yamlBooleansRule("transformers", () => false, looksBoolKey)];
+export type { TransformersRule };
+
+export const TRANSFORMERS_RULES: readonly TransformersRule[] = [parseNotesRule("transformers"), HF8, HF7, HF3, HF4, HF5, HF6, HF2, HF1, yamlBooleansRule("transformers", () => false, looksBoolKey)];
