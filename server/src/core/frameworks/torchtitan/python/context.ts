@@ -23,12 +23,16 @@ import { PY_FIELDS, pyField } from "./schema";
 
 /** torchtitan's Python-era versions. Dates are main-branch dates the semantics are read at. */
 export const PY_RELEASES: Readonly<Record<string, { date: string; source: string }>> = {
-  // release/0.3 was cut from main 48cb7ae1f (2026-08-18) and set to 0.3.0rc1 (1fdf90d3f); its configs.py
-  // still declares mixed_precision_reduce: Literal["float32"] (release/0.3 4f9e9a47d configs.py:93).
-  "v0.3.0": { date: "2026-08-18", source: "release/0.3 (cut 2026-08-18 at 48cb7ae1f, 0.3.0rc1 1fdf90d3f)" },
-  // v0.4.0 (October 2026) is after the snapshot read (b5bcd76c6, 2026-08-21); dated from the issue and the
-  // spec (bf16 reduce from #4597, 2026-09-11, is in it).
-  "v0.4.0": { date: "2026-10-01", source: "v0.4.0 (October 2026; not in the snapshot read, semantics from the spec)" },
+  // release/0.3 was cut from main 48cb7ae1f (2026-08-18) and set to 0.3.0rc1 (1fdf90d3f, #4216); its configs.py
+  // still declares mixed_precision_reduce: Literal["float32"] (release/0.3 4f9e9a47d configs.py:93). Published on
+  // PyPI as torchtitan 0.3.0: the wheel's files are dated 2026-09-03 (`pip download torchtitan==0.3.0 --no-deps`,
+  // checked 2026-12-02) and its configs.py keeps Literal["float32"]; no v0.3.0 tag in the newest pytorch/torchtitan
+  // snapshot read (b5bcd76c6, 2026-08-21; tags v0.1.0 … v0.2.2).
+  "v0.3.0": { date: "2026-08-18", source: "release/0.3 (cut 2026-08-18 at 48cb7ae1f, 0.3.0rc1 1fdf90d3f); PyPI torchtitan 0.3.0, wheel built 2026-09-03" },
+  // v0.4.0 could not be verified (2026-12-02): no v0.4.0 tag in the pytorch/torchtitan snapshot (newest 2026-08-21)
+  // and PyPI lists 0.0.2 … 0.3.0 only (`pip index versions torchtitan`). It is modelled as main from #4597
+  // (2026-09-11, bf16 reduce allowed), the newest change the semantics know; its date is that one, not a release date.
+  "v0.4.0": { date: "2026-09-11", source: "v0.4.0: release not verified (no tag, not on PyPI as of 2026-12-02); modelled as main from #4597 (2026-09-11)" },
 };
 
 /** The version a Python registry is analysed as when nothing says otherwise (the newest modelled). */
@@ -84,7 +88,7 @@ export function resolvePyVersion(doc: ConfigDocument, settings: AnalysisSettings
     const v = parsePyVersion(inferred.outsideTomlEra.pin);
     if (v) return { version: { value: v, source: "workspace-pin", kind: "workspace-pin", detail: `torchtitan ${inferred.outsideTomlEra.pin} pinned in ${inferred.outsideTomlEra.file}`, ...(inferred.location ? { location: inferred.location } : {}) } };
   }
-  const def: Sourced<PyVersion> = { value: parsePyVersion(PY_DEFAULT_VERSION)!, source: "default", kind: "default", detail: `no torchtitan pin in the workspace; assuming ${PY_DEFAULT_VERSION}, the newest release modelled` };
+  const def: Sourced<PyVersion> = { value: parsePyVersion(PY_DEFAULT_VERSION)!, source: "default", kind: "default", detail: `no torchtitan pin in the workspace; assuming ${PY_DEFAULT_VERSION} (modelled as main from #4597, 2026-09-11; that release is not verified)` };
   if (inferred.source === "workspace-pin" && !inferred.outsideTomlEra) return { version: def, tomlPin: inferred.detail };
   return { version: def };
 }
