@@ -60,7 +60,7 @@ export function activate(context: vscode.ExtensionContext): PrecisionLensApi {
   });
 
   const panels = new ReportPanels(
-    (source, nonce) => lc.sendRequest<ReportHtmlResult | null>(REPORT_HTML_REQUEST, { uri: toKey(source), nonce } satisfies ReportHtmlParams),
+    (source, nonce, configFunction) => lc.sendRequest<ReportHtmlResult | null>(REPORT_HTML_REQUEST, { uri: toKey(source), nonce, ...(configFunction ? { configFunction } : {}) } satisfies ReportHtmlParams),
     (u) => status.summaryFor(u),
     openReport,
   );
@@ -99,11 +99,12 @@ export function activate(context: vscode.ExtensionContext): PrecisionLensApi {
       await requestSummary(vscode.window.activeTextEditor?.document);
     }),
     vscode.commands.registerCommand("precisionLens.showOutput", () => output.show(true)),
-    vscode.commands.registerCommand("precisionLens.openReport", async (arg?: unknown) => {
+    // A torchtitan registry's code lens passes its config function as the second argument.
+    vscode.commands.registerCommand("precisionLens.openReport", async (arg?: unknown, configFunction?: unknown) => {
       const doc = targetDocument(arg);
       const source = typeof arg === "string" ? vscode.Uri.parse(arg) : arg instanceof vscode.Uri ? arg : doc?.uri;
       if (!source) return void vscode.window.showWarningMessage("Precision Lens: open a training config first.");
-      await panels.open(source);
+      await panels.open(source, typeof configFunction === "string" ? configFunction : undefined);
     }),
     vscode.commands.registerCommand("precisionLens.setWorldSize", (arg?: unknown) => setWorldSize(arg, (u) => status.summaryFor(u))),
     vscode.commands.registerCommand("precisionLens.setTorchtitanVersion", (arg?: unknown) => setTorchtitanVersion(arg, (u) => status.summaryFor(u))),

@@ -130,6 +130,13 @@ async function analyze(doc: TextDocument): Promise<AnalysisResult> {
   return result;
 }
 
+/** One config function of a torchtitan registry (not cached: a report is asked for now and then), else the cached analysis. */
+async function analyzeFor(doc: TextDocument, configFunction: unknown): Promise<AnalysisResult> {
+  if (typeof configFunction !== "string" || !/^[A-Za-z_][A-Za-z0-9_]{0,199}$/.test(configFunction)) return analyze(doc);
+  const settings = { ...(await settingsFor(doc.uri)), configFunction };
+  return analyzeDocument(doc.uri, doc.getText(), settings, nodeEnv(uriToPath(doc.uri), workspaceRoots), formatOf(doc.uri) ?? languageFormat(doc.languageId));
+}
+
 function languageFormat(languageId: string): "toml" | "yaml" | "json" | "python" | undefined {
   return languageId === "toml" || languageId === "yaml" || languageId === "json" || languageId === "python" ? languageId : undefined;
 }
@@ -355,7 +362,7 @@ connection.onRequest(REPORT_REQUEST, (params: ReportParams) =>
   runSafe("report", null as ReportResult | null, async () => {
     const doc = documents.get(params.uri);
     if (!doc) return null;
-    const r = await analyze(doc);
+    const r = await analyzeFor(doc, params.configFunction);
     return r.reportMarkdown ? { markdown: r.reportMarkdown } : null;
   }),
 );
@@ -364,7 +371,8 @@ connection.onRequest(REPORT_HTML_REQUEST, (params: ReportHtmlParams) =>
   runSafe("reportHtml", null as ReportHtmlResult | null, async () => {
     const doc = documents.get(params.uri);
     if (!doc) return null;
-    const view = buildReportView(await analyze(doc), { settings: await settingsFor(doc.uri) });
+    const settings = await settingsFor(doc.uri);
+    const view = buildReportView(await analyzeFor(doc, params.configFunction), { settings, env: nodeEnv(uriToPath(doc.uri), workspaceRoots) });
     return { html: renderReportHtml(view, { nonce: params.nonce, interactive: true }), title: view.title };
   }),
 );

@@ -89,7 +89,7 @@ export interface AnalysisResult {
   /** The dtype-propagation simulation of one training step (torchtitan; absent when the launch fails). */
   simulation?: Simulation;
   /** Code lenses of their own (one per torchtitan Python config function); without them, one at the top. */
-  codeLenses?: { range: { start: Position; end: Position }; title: string }[];
+  codeLenses?: { range: { start: Position; end: Position }; title: string; configFunction?: string }[];
   /** torchtitan Python registries: the config functions analysed (outline, CLI `FILE.py::function`). */
   configFunctions?: { name: string; range: { start: Position; end: Position }; selectionRange: { start: Position; end: Position }; detail: string }[];
   /** The parsed document, for editor features that need the model (completion, symbols). */

@@ -66,6 +66,14 @@ export interface EvaluatedConfig {
   chain: string[];
   activationCheckpoint: { mode: string; origin?: Origin; source?: string; unknown?: string };
   converters: { name: string; kind: string; origin: Origin }[] | { unknown: string };
+  /**
+   * The model of `model_spec=model_registry("8B")`: the flavor is the call's first argument, the name the
+   * package `model_registry` is imported from (`from . import model_registry` in torchtitan/models/llama3/,
+   * `from torchtitan.models.llama3 import model_registry`). Absent when model_spec is not such a call.
+   */
+  model?: { name?: string; flavor?: string };
+  /** Why fields the function does not set are not known (a base config that was not followed). */
+  partial?: string;
   /** Set when the function returned something that is not a Trainer.Config the subset can read. */
   unreadable?: string;
 }
@@ -270,6 +278,10 @@ class Evaluator {
       const obj: Val = { t: "obj", cls: "ModelSpec", fields: new Map(), at };
       const conv = kwargs.get("converters");
       if (conv) obj.fields.set("converters", conv);
+      const flavor = e.args[0] ? this.expr(e.args[0], s) : kwargs.get("flavor");
+      if (flavor?.t === "scalar" && typeof flavor.v === "string") obj.fields.set("flavor", flavor);
+      const name = modelNameOf(callee, s.mod);
+      if (name) obj.fields.set("name", { t: "scalar", v: name, at });
       return obj;
     }
     if ((callee === "copy.deepcopy" || callee === "deepcopy") && e.args[0]) return clone(this.expr(e.args[0], s));
@@ -336,6 +348,26 @@ class Evaluator {
   }
 }
 
+/** The model package `model_registry` comes from: `from . import model_registry` in models/<name>/, or `torchtitan.models.<name>`. */
+function modelNameOf(callee: string, mod: LoadedModule): string | undefined {
+  const head = callee.includes(".") ? callee.slice(0, callee.lastIndexOf(".")) : undefined;
+  for (const imp of mod.module.imports) {
+    for (const n of imp.names) {
+      if (head ? n.asName !== head : n.asName !== "model_registry") continue;
+      // `from torchtitan.models import llama3` + `llama3.model_registry(...)`: the imported name is the package.
+      const spec = head ? (n.name ? `${imp.module}.${n.name}` : imp.module) : imp.module;
+      const parts = spec.replace(/^\.+/, "").split(".").filter(Boolean);
+      if (parts.length) return /^[A-Za-z0-9_]+$/.test(parts.at(-1)!) ? parts.at(-1) : undefined;
+      // `from . import model_registry`: the package is the module's own folder.
+      const file = (mod.path ?? mod.file).replace(/\\/g, "/").split(/[?#]/)[0]!;
+      const dirs = file.split("/");
+      const folder = dirs.at(-2);
+      return folder && /^[A-Za-z0-9_]+$/.test(folder) ? folder : undefined;
+    }
+  }
+  return undefined;
+}
+
 function clone(v: Val): Val {
   if (v.t === "obj") return { ...v, fields: new Map([...v.fields].map(([k, x]) => [k, clone(x)])) };
   if (v.t === "list") return { ...v, items: v.items.map(clone) };
@@ -395,6 +427,7 @@ export function evaluateConfig(fn: PyFunction, root: LoadedModule, env: Analysis
   const trainer = result.t === "obj" ? result : undefined;
   if (!trainer || (trainer.cls !== "Trainer.Config" && trainer.cls !== "?")) out.unreadable = result.t === "unknown" ? result.why : `${fn.name}() does not return a Trainer.Config the analysis can read`;
   const basePartial = trainer?.partial ?? out.unreadable;
+  if (basePartial) out.partial = basePartial;
   for (const spec of PY_FIELDS) {
     const key = `${spec.section}.${spec.key}`;
     const section = trainer?.fields.get(spec.section);
@@ -425,5 +458,13 @@ export function evaluateConfig(fn: PyFunction, root: LoadedModule, env: Analysis
     out.converters = list.length === conv.items.length ? list : { unknown: "a converter the analysis does not know" };
   } else if (spec && spec.t !== "obj") out.converters = { unknown: spec.t === "unknown" ? spec.why : "model_spec is not read" };
   else if (!spec && basePartial) out.converters = { unknown: basePartial };
+  if (spec?.t === "obj" && spec.cls === "ModelSpec") {
+    const name = spec.fields.get("name");
+    const flavor = spec.fields.get("flavor");
+    out.model = {
+      ...(name?.t === "scalar" && typeof name.v === "string" ? { name: name.v } : {}),
+      ...(flavor?.t === "scalar" && typeof flavor.v === "string" ? { flavor: flavor.v } : {}),
+    };
+  }
   return out;
 }
