@@ -140,14 +140,19 @@ def big() -> Trainer.Config:
     assert.equal(r.mechanism, "fully_shard");
     assert.equal(r.precision?.compute.dtype, "bfloat16");
     assert.equal(r.precision?.gradReduce.dtype, null);
-    assert.match(r.reportMarkdown ?? "", /norms, softmax and the cross-entropy loss compute in bf16/);
+    assert.match(r.reportMarkdown ?? "", /the RMSNorms run on bf16 inputs and weights/);
+    // The per-op table says it op by op: the norms in bf16, the loss upcast (loss.py@b5bcd76c6:58 pred.float()).
+    assert.match(r.reportMarkdown ?? "", /\| attention_norm \| `bfloat16` \|/);
+    assert.match(r.reportMarkdown ?? "", /\| loss \| `float32` \|/);
   });
 
   it("before #2900 (main@2026-03-20) a single GPU ran under autocast", () => {
     const text = `# precision-lens: world-size=1 torchtitan-version=main@2026-03-20\nfrom torchtitan.trainer import Trainer\n\n\ndef one() -> Trainer.Config:\n    return Trainer.Config()\n`;
     const r = analyzeFixture(text, { uri: URI });
     assert.equal(r.mechanism, "autocast");
-    assert.doesNotMatch(r.reportMarkdown ?? "", /norms, softmax/);
+    assert.doesNotMatch(r.reportMarkdown ?? "", /RMSNorms run on bf16/);
+    // The loss is fp32 under autocast too (log_softmax is on its fp32 list; loss.py upcasts anyway).
+    assert.match(r.reportMarkdown ?? "", /\| loss \| `float32` \|/);
   });
 });
 
