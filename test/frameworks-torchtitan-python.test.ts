@@ -243,3 +243,100 @@ describe("torchtitan Python: editor features", () => {
     assert.deepEqual(r.configFunctions?.map((f) => [f.name, f.selectionRange.start.line]), [["a", 4], ["b", 8]]);
   });
 });
+
+describe("torchtitan Python: renamed Trainer.Config (aliases, subclasses, renamed config classes)", () => {
+  const TOP = `# precision-lens: world-size=8 torchtitan-version=v0.4.0
+from dataclasses import dataclass, field
+from torchtitan.config import ParallelismConfig, TrainingConfig
+`;
+  it("an alias: from torchtitan.trainer import Trainer as T, T.Config(...)", () => {
+    const r = analyzeFixture(`${TOP}from torchtitan.trainer import Trainer as T\n\n\ndef tp2() -> T.Config:\n    return T.Config(parallelism=ParallelismConfig(tensor_parallel_degree=2))\n`, { uri: URI });
+    assert.equal(r.framework, "torchtitan");
+    assert.deepEqual(r.configFunctions?.map((f) => f.name), ["tp2"]);
+    assert.equal(r.layoutName, "FSDP+TP");
+    assert.deepEqual(r.parallel, { dp_replicate: 1, dp_shard: 4, cp: 1, tp: 2, pp: 1, ep: 1, etp: 1 });
+  });
+
+  it("a fork's subclass with its own Config (class Lora(Trainer): class Config(Trainer.Config)), and a subclass of it", () => {
+    const text = `${TOP}from torchtitan.trainer import Trainer
+
+
+class Lora(Trainer):
+    @dataclass(kw_only=True, slots=True)
+    class Config(Trainer.Config):
+        lora_rank: int = 8
+
+
+class QLora(Lora):
+    pass
+
+
+def lora() -> Lora.Config:
+    return Lora.Config(training=TrainingConfig(dtype="bfloat16"), lora_rank=16)
+
+
+def qlora():
+    return QLora.Config(parallelism=ParallelismConfig(tensor_parallel_degree=8))
+`;
+    const r = analyzeFixture(text, { uri: URI });
+    assert.deepEqual(r.configFunctions?.map((f) => f.name), ["lora", "qlora"]);
+    assert.equal(r.precision?.paramStorage.dtype, "bfloat16", "lora(): training.dtype from Lora.Config(...)");
+    const q = analyzeFixture(text, { uri: URI, settings: { configFunction: "qlora" } });
+    assert.equal(q.layoutName, "TP-only");
+  });
+
+  it("a renamed config class: class LoRAFTConfig(Trainer.Config)", () => {
+    const text = `${TOP}from torchtitan.trainer import Trainer
+
+
+@dataclass(kw_only=True, slots=True)
+class LoRAFTConfig(Trainer.Config):
+    lora_rank: int = 8
+
+
+def ft() -> LoRAFTConfig:
+    return LoRAFTConfig(training=TrainingConfig(mixed_precision_param="float32"))
+`;
+    const r = analyzeFixture(text, { uri: URI });
+    assert.deepEqual(r.configFunctions?.map((f) => f.name), ["ft"]);
+    assert.equal(r.precision?.compute.dtype, "float32");
+  });
+
+  it("a subclass Config that gives a section its own default: that section is named not followed, never defaulted", () => {
+    const text = `${TOP}from torchtitan.trainer import Trainer
+
+
+class Custom(Trainer):
+    @dataclass(kw_only=True, slots=True)
+    class Config(Trainer.Config):
+        training: TrainingConfig = field(default_factory=lambda: TrainingConfig(dtype="bfloat16"))
+
+
+def custom() -> Custom.Config:
+    return Custom.Config(parallelism=ParallelismConfig(tensor_parallel_degree=2))
+`;
+    const r = analyzeFixture(text, { uri: URI });
+    assert.deepEqual(r.configFunctions?.map((f) => f.name), ["custom"]);
+    assert.equal(r.layoutName, "FSDP+TP", "parallelism is still read from the call");
+    const h = hoverAt(r, { line: 12, character: 5 });
+    assert.ok(h);
+    assert.match(h.markdown, /`training\.dtype` is not known \(`Custom\.Config` \(Custom\(Trainer\)\) gives `training` its own default, which is not followed\)/);
+    assert.ok(!r.diagnostics.some((d) => d.code === "pure-bf16"), "the class body's bf16 is not guessed");
+  });
+
+  it("a class that is not a trainer's is not a config function", () => {
+    const text = `${TOP}from torchtitan.trainer import Trainer
+
+
+class Model:
+    class Config:
+        pass
+
+
+def m() -> Model.Config:
+    return Model.Config()
+`;
+    const r = analyzeDocument(URI, text);
+    assert.equal(r.framework, null);
+  });
+});

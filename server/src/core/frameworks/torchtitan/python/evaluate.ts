@@ -261,11 +261,18 @@ class Evaluator {
 
   private call(e: Extract<PyExpr, { kind: "call" }>, s: Scope, at: Origin): Val {
     const callee = exprText(e.callee);
-    const cls = configClassOf(callee);
+    const cls = configClassOf(callee, s.mod.module);
     const kwargs = new Map<string, Val>();
     for (const k of e.kwargs) kwargs.set(k.name, this.expr(k.value, s));
     if (cls) {
       const obj: Val = { t: "obj", cls, fields: new Map(), at };
+      // A trainer subclass's Config that gives a section another default: that section is not followed.
+      const renamed = cls === "Trainer.Config" ? trainerConfigNames(s.mod.module).get(callee) : undefined;
+      for (const sec of renamed?.redefines ?? []) {
+        const why = `\`${callee}\` (${renamed!.via}) gives \`${sec}\` its own default, which is not followed`;
+        const secClass = sectionClassOf(sec);
+        obj.fields.set(sec, secClass ? { t: "obj", cls: secClass, fields: new Map(), at, partial: why } : { t: "unknown", why, at });
+      }
       for (const k of e.kwargs) {
         const v = kwargs.get(k.name)!;
         obj.fields.set(k.name, v.t === "scalar" || v.t === "list" ? { ...v, at: this.origin(s, k.value.range) } : v);
@@ -374,12 +381,71 @@ function clone(v: Val): Val {
   return v;
 }
 
+/** Trainer.Config's fields a subclass's Config may give another default that the analysis reads. */
+const TRAINER_SECTIONS: ReadonlySet<string> = new Set([...Object.values(SECTION_CLASSES), "activation_checkpoint", "model_spec", "model_converters"]);
+
+export interface TrainerConfigName {
+  /** How the name reaches Trainer.Config ("Trainer imported as T", "MyTrainer(Trainer)"). */
+  via: string;
+  /** Sections its class body gives another default (`training: TrainingConfig = field(...)`). */
+  redefines: string[];
+}
+
+const TRAINER_NAMES = new WeakMap<PyModule, Map<string, TrainerConfigName>>();
+
+/**
+ * The names a module uses for torchtitan's Trainer.Config (trainer.py@b5bcd76c6:70): `Trainer.Config`; an
+ * alias's (`from torchtitan.trainer import Trainer as T` → `T.Config`); a subclass's (`class MyTrainer(Trainer)`
+ * → `MyTrainer.Config`, with or without its own nested `class Config(Trainer.Config)`); a renamed config class
+ * (`class LoRAFTConfig(Trainer.Config)`). Subclasses of subclasses are followed within the module.
+ */
+export function trainerConfigNames(m: PyModule): Map<string, TrainerConfigName> {
+  const cached = TRAINER_NAMES.get(m);
+  if (cached) return cached;
+  const trainers = new Map<string, TrainerConfigName>([["Trainer", { via: "torchtitan.trainer.Trainer", redefines: [] }]]);
+  const configs = new Map<string, TrainerConfigName>([["Trainer.Config", { via: "torchtitan.trainer.Trainer.Config", redefines: [] }]]);
+  for (const imp of m.imports) {
+    if (imp.module !== "torchtitan" && !imp.module.startsWith("torchtitan.")) continue;
+    for (const n of imp.names) {
+      if (n.name === "Trainer" && n.asName !== "Trainer") {
+        trainers.set(n.asName, { via: `Trainer imported as ${n.asName}`, redefines: [] });
+        configs.set(`${n.asName}.Config`, { via: `Trainer imported as ${n.asName}`, redefines: [] });
+      }
+      // import torchtitan.trainer as tt → tt.Trainer.Config
+      if (!n.name && imp.module === "torchtitan.trainer" && n.asName !== "torchtitan") configs.set(`${n.asName}.Trainer.Config`, { via: `torchtitan.trainer imported as ${n.asName}`, redefines: [] });
+    }
+  }
+  const sections = (fields: readonly string[]): string[] => fields.filter((f) => TRAINER_SECTIONS.has(f));
+  for (let pass = 0, changed = true; changed && pass < 4; pass++) {
+    changed = false;
+    for (const cls of m.classes) {
+      const trainerBase = cls.bases.find((b) => trainers.has(b));
+      if (trainerBase && !trainers.has(cls.name)) {
+        const base = trainers.get(trainerBase)!;
+        const own = cls.nested.find((k) => k.name === "Config");
+        const info = { via: `${cls.name}(${trainerBase})`, redefines: [...new Set([...(configs.get(`${trainerBase}.Config`)?.redefines ?? base.redefines), ...sections(own?.fields ?? [])])] };
+        trainers.set(cls.name, info);
+        configs.set(`${cls.name}.Config`, info);
+        changed = true;
+      }
+      const configBase = cls.bases.find((b) => configs.has(b));
+      if (configBase && !configs.has(cls.name)) {
+        configs.set(cls.name, { via: `${cls.name}(${configBase})`, redefines: [...new Set([...configs.get(configBase)!.redefines, ...sections(cls.fields)])] });
+        changed = true;
+      }
+    }
+  }
+  TRAINER_NAMES.set(m, configs);
+  return configs;
+}
+
 /** `Trainer.Config`, `TrainingConfig`, `SelectiveAC.Config`, ... (a trailing module path is ignored). */
-function configClassOf(callee: string): string | undefined {
+function configClassOf(callee: string, module?: PyModule): string | undefined {
+  if (module && trainerConfigNames(module).has(callee)) return "Trainer.Config";
   const known = ["Trainer.Config", ...Object.keys(SECTION_CLASSES), ...Object.keys(AC_CLASSES), ...Object.keys(CONVERTER_CLASSES), ...CONVERTER_CONTAINERS];
   const k = known.find((c) => callee === c || callee.endsWith(`.${c}`));
   if (k) return k;
-  // A trainer subclass's Config (SimulationTrainer.Config, GraphTrainer.Config) keeps Trainer.Config's fields.
+  // An imported trainer subclass's Config (SimulationTrainer.Config, GraphTrainer.Config) keeps Trainer.Config's fields.
   return /(^|\.)[A-Za-z0-9_]*Trainer\.Config$/.test(callee) ? "Trainer.Config" : undefined;
 }
 
@@ -416,8 +482,13 @@ export function exprText(e: PyExpr): string {
 
 /** The functions of a module that are torchtitan config functions: `-> Trainer.Config`, or returning `Trainer.Config(...)`. */
 export function configFunctions(module: PyModule): PyFunction[] {
-  const trainerConfig = (s: string | undefined): boolean => !!s && /^"?([A-Za-z0-9_]*Trainer)\.Config"?$/.test(s);
-  return module.functions.filter((f) => trainerConfig(f.returns) || f.body.some((s) => s.kind === "return" && s.value?.kind === "call" && configClassOf(exprText(s.value.callee)) === "Trainer.Config"));
+  const names = trainerConfigNames(module);
+  const trainerConfig = (s: string | undefined): boolean => {
+    if (!s) return false;
+    const t = s.replace(/^["']|["']$/g, "");
+    return names.has(t) || /^[A-Za-z0-9_]*Trainer\.Config$/.test(t);
+  };
+  return module.functions.filter((f) => trainerConfig(f.returns) || f.body.some((s) => s.kind === "return" && s.value?.kind === "call" && configClassOf(exprText(s.value.callee), module) === "Trainer.Config"));
 }
 
 export function evaluateConfig(fn: PyFunction, root: LoadedModule, env: AnalysisEnv): EvaluatedConfig {
