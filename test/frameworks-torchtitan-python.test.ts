@@ -190,7 +190,7 @@ describe("torchtitan Python: rules", () => {
     checkFix(text, "unknown-dtype", 'Change to "bfloat16"', text.replace('dtype="bf16"', 'dtype="bfloat16"'), { uri: URI, ignore: ["pure-bf16"] });
   });
   it("unknown-dtype is only a warning when a statement was not followed", () => {
-    const text = `${HEAD}\ndef bad() -> Trainer.Config:\n    config = Trainer.Config(training=TrainingConfig(dtype="bf16"))\n    #                                                     ^^^^^^ warning[unknown-dtype]: if nothing else changes it\n    if True:\n        pass\n    return config\n`;
+    const text = `${HEAD}\ndef bad() -> Trainer.Config:\n    config = Trainer.Config(training=TrainingConfig(dtype="bf16"))\n    #                                                     ^^^^^^ warning[unknown-dtype]: Assuming bad() as read, inferred: if statement on line 8 not followed: training.dtype\n    if True:\n        pass\n    return config\n`;
     checkDiagnostics(text, { uri: URI });
   });
   it("parallel-dims: degrees that do not divide the explicit world size fail at launch", () => {
