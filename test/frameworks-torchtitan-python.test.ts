@@ -340,3 +340,28 @@ def m() -> Model.Config:
     assert.equal(r.framework, null);
   });
 });
+
+describe("torchtitan Python: severity follows the facts (core/provenance.ts gate)", () => {
+  const err = (r: ReturnType<typeof analyzeFixture>, code: string) => r.diagnostics.filter((d) => d.code === code).map((d) => [d.severity, d.range.start.line, d.data?.facts?.assumed]);
+  it("unknown-dtype written in a workspace module the function follows: an error at the call site", () => {
+    const base = `from torchtitan.config import TrainingConfig\nfrom torchtitan.trainer import Trainer\n\ndef base() -> Trainer.Config:\n    return Trainer.Config(training=TrainingConfig(dtype="bf16"))\n`;
+    const text = `${HEAD}from .base import base\n\n\ndef mine() -> Trainer.Config:\n    return base()\n`;
+    const r = analyzeFixture(text, { uri: URI, env: fakeEnv({ "/ws/mytitan/base.py": base }) });
+    assert.deepEqual(err(r, "unknown-dtype"), [["error", 7, undefined]]);
+  });
+  it("unknown-dtype set by a run script's flag: an error (a run script is a known fact)", () => {
+    const script = `NGPU=8 CONFIG=flagged ./run_train.sh --training.mixed_precision_param bf16\n`;
+    const text = `${HEAD}\ndef flagged() -> Trainer.Config:\n    return Trainer.Config()\n`;
+    const r = analyzeFixture(text, { uri: URI, env: fakeEnv({ "/ws/mytitan/train.sh": script }) });
+    assert.deepEqual(err(r, "unknown-dtype"), [["error", 4, undefined]]);
+  });
+  it("parallel-dims on an explicit world size but a degree that is not known: a warning naming it", () => {
+    const text = `${HEAD}\ndef odd() -> Trainer.Config:\n    return Trainer.Config(parallelism=ParallelismConfig(tensor_parallel_degree=3, data_parallel_shard_degree=2, pipeline_parallel_degree=PP))\n`;
+    const r = analyzeFixture(text, { uri: URI });
+    const d = r.diagnostics.find((x) => x.code === "parallel-dims-product");
+    assert.equal(d?.severity, "warning");
+    assert.equal(d?.data?.facts?.assumed, "evaluation");
+    assert.match(d!.message, /^Assuming odd\(\) as read, inferred: parallelism\.pipeline_parallel_degre…: odd\(\): Invalid parallel dims/);
+    assert.match(d!.detail ?? "", /^Assuming odd\(\) as read, inferred: parallelism\.pipeline_parallel_degree not known: /);
+  });
+});
