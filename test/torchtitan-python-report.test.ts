@@ -183,3 +183,17 @@ describe("torchtitan Python: explain FILE.py::fn and the code lens", () => {
     ]);
   });
 });
+
+describe("torchtitan Python: explain with a Python-era version flag", () => {
+  it("--torchtitan-version v0.3.0 is accepted and reported as the function's version", () => {
+    const { out, code, err } = runCliCaptured(["explain", "--torchtitan-version", "v0.3.0", `${REL}::llama3_8b_tp2`], ROOT);
+    assert.equal(err, "");
+    assert.equal(code, 0);
+    assert.match(out, /torchtitan v0\.3\.0 \(--torchtitan-version v0\.3\.0\)/);
+  });
+  it("an unknown version is still a usage error", () => {
+    const { code, err } = runCliCaptured(["explain", "--torchtitan-version", "v0.9.0", `${REL}::llama3_8b_tp2`], ROOT);
+    assert.equal(code, 2);
+    assert.match(err, /unknown version "v0\.9\.0"/);
+  });
+});
