@@ -324,6 +324,29 @@ def custom() -> Custom.Config:
     assert.ok(!r.diagnostics.some((d) => d.code === "pure-bf16"), "the class body's bf16 is not guessed");
   });
 
+  it("a renamed config class whose __post_init__ sets a section: that section is not followed, even when the call sets it", () => {
+    const text = `${TOP}from torchtitan.components.optimizer import OptimizersContainer
+from torchtitan.trainer import Trainer
+
+
+@dataclass(kw_only=True, slots=True)
+class _ForkConfig(Trainer.Config):
+    def __post_init__(self) -> None:
+        Trainer.Config.__post_init__(self)
+        self.optimizer = align(self.optimizer)
+
+
+def fork() -> Trainer.Config:
+    return _ForkConfig(optimizer=OptimizersContainer.Config(implementation="foreach"), parallelism=ParallelismConfig(expert_parallel_degree=8))
+`;
+    const r = analyzeFixture(text, { uri: URI });
+    assert.deepEqual(r.configFunctions?.map((f) => f.name), ["fork"]);
+    assert.equal(r.layoutName, "FSDP+EP", "parallelism is read from the call");
+    const h = hoverAt(r, { line: 14, character: 5 });
+    assert.ok(h);
+    assert.match(h.markdown, /`optimizer\.implementation` \| \? \| not known: `_ForkConfig` \(_ForkConfig\(Trainer\.Config\)\) sets `optimizer` in a method \(`self\.optimizer = …`\), which is not followed/);
+  });
+
   it("a class that is not a trainer's is not a config function", () => {
     const text = `${TOP}from torchtitan.trainer import Trainer
 

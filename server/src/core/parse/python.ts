@@ -72,6 +72,8 @@ export interface PyClass {
   bases: string[];
   /** Names the class body assigns (`training: TrainingConfig = field(...)`, `x = 1`). */
   fields: string[];
+  /** Attributes its methods assign (`self.optimizer = …` in `__post_init__`): effects the evaluator does not follow. */
+  selfAssigns: string[];
   nested: PyClass[];
 }
 
@@ -290,7 +292,7 @@ export function parsePythonModule(text: string, lines: LineIndex = new LineIndex
     const bases: string[] = [];
     const args = n.getChild("ArgList");
     if (args) for (let c = args.firstChild; c && bases.length < 16; c = c.nextSibling) if (c.name === "VariableName" || c.name === "MemberExpression") bases.push(src(c).replace(/\s+/g, ""));
-    const cls: PyClass = { name: src(nameNode), nameRange: r(nameNode), bases, fields: [], nested: [] };
+    const cls: PyClass = { name: src(nameNode), nameRange: r(nameNode), bases, fields: [], selfAssigns: [], nested: [] };
     const body = n.getChild("Body");
     let seen = 0;
     for (let c = body?.firstChild; c && seen++ < MAX_PY_STATEMENTS; c = c.nextSibling) {
@@ -299,6 +301,12 @@ export function parsePythonModule(text: string, lines: LineIndex = new LineIndex
         const k = classDef(inner, 1);
         if (k) cls.nested.push(k);
       } else if (c.name === "AssignStatement" && c.firstChild?.name === "VariableName" && cls.fields.length < 64) cls.fields.push(src(c.firstChild));
+      else if (c.name === "FunctionDefinition" || c.name === "DecoratedStatement") {
+        // `self.X = …` / `setattr(self, "X", …)` in a method; the regex is linear (one class, no nesting).
+        const body = src(c).slice(0, 64_000);
+        const assign = /self\.([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=)|setattr\(self,[ \t]*["']([A-Za-z_][A-Za-z0-9_]*)["']/g;
+        for (let m = assign.exec(body); m && cls.selfAssigns.length < 64; m = assign.exec(body)) cls.selfAssigns.push((m[1] ?? m[2])!);
+      }
     }
     return cls;
   };

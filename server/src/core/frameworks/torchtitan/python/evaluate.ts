@@ -268,16 +268,18 @@ class Evaluator {
       const obj: Val = { t: "obj", cls, fields: new Map(), at };
       // A trainer subclass's Config that gives a section another default: that section is not followed.
       const renamed = cls === "Trainer.Config" ? trainerConfigNames(s.mod.module).get(callee) : undefined;
-      for (const sec of renamed?.redefines ?? []) {
-        const why = `\`${callee}\` (${renamed!.via}) gives \`${sec}\` its own default, which is not followed`;
+      const notFollowedSection = (sec: string, why: string): void => {
         const secClass = sectionClassOf(sec);
         obj.fields.set(sec, secClass ? { t: "obj", cls: secClass, fields: new Map(), at, partial: why } : { t: "unknown", why, at });
-      }
+      };
+      for (const sec of renamed?.redefines ?? []) notFollowedSection(sec, `\`${callee}\` (${renamed!.via}) gives \`${sec}\` its own default, which is not followed`);
       for (const k of e.kwargs) {
         const v = kwargs.get(k.name)!;
         obj.fields.set(k.name, v.t === "scalar" || v.t === "list" ? { ...v, at: this.origin(s, k.value.range) } : v);
       }
       if (e.hasStarArgs) obj.partial = `\`${callee}(...)\` takes \`*\`/\`**\` arguments the analysis does not expand`;
+      // A method of the class (`__post_init__`) sets these after the arguments: what it sets is not followed.
+      for (const sec of renamed?.overwrites ?? []) notFollowedSection(sec, `\`${callee}\` (${renamed!.via}) sets \`${sec}\` in a method (\`self.${sec} = …\`), which is not followed`);
       return obj;
     }
     if (callee in KNOWN_HELPERS) return { t: "obj", cls: "OptimizersContainer.Config", fields: new Map(), at };
@@ -389,6 +391,8 @@ export interface TrainerConfigName {
   via: string;
   /** Sections its class body gives another default (`training: TrainingConfig = field(...)`). */
   redefines: string[];
+  /** Sections its methods set (`self.optimizer = …` in `__post_init__`): they win over the call's arguments. */
+  overwrites: string[];
 }
 
 const TRAINER_NAMES = new WeakMap<PyModule, Map<string, TrainerConfigName>>();
@@ -402,17 +406,18 @@ const TRAINER_NAMES = new WeakMap<PyModule, Map<string, TrainerConfigName>>();
 export function trainerConfigNames(m: PyModule): Map<string, TrainerConfigName> {
   const cached = TRAINER_NAMES.get(m);
   if (cached) return cached;
-  const trainers = new Map<string, TrainerConfigName>([["Trainer", { via: "torchtitan.trainer.Trainer", redefines: [] }]]);
-  const configs = new Map<string, TrainerConfigName>([["Trainer.Config", { via: "torchtitan.trainer.Trainer.Config", redefines: [] }]]);
+  const none = { redefines: [], overwrites: [] };
+  const trainers = new Map<string, TrainerConfigName>([["Trainer", { via: "torchtitan.trainer.Trainer", ...none }]]);
+  const configs = new Map<string, TrainerConfigName>([["Trainer.Config", { via: "torchtitan.trainer.Trainer.Config", ...none }]]);
   for (const imp of m.imports) {
     if (imp.module !== "torchtitan" && !imp.module.startsWith("torchtitan.")) continue;
     for (const n of imp.names) {
       if (n.name === "Trainer" && n.asName !== "Trainer") {
-        trainers.set(n.asName, { via: `Trainer imported as ${n.asName}`, redefines: [] });
-        configs.set(`${n.asName}.Config`, { via: `Trainer imported as ${n.asName}`, redefines: [] });
+        trainers.set(n.asName, { via: `Trainer imported as ${n.asName}`, ...none });
+        configs.set(`${n.asName}.Config`, { via: `Trainer imported as ${n.asName}`, ...none });
       }
       // import torchtitan.trainer as tt → tt.Trainer.Config
-      if (!n.name && imp.module === "torchtitan.trainer" && n.asName !== "torchtitan") configs.set(`${n.asName}.Trainer.Config`, { via: `torchtitan.trainer imported as ${n.asName}`, redefines: [] });
+      if (!n.name && imp.module === "torchtitan.trainer" && n.asName !== "torchtitan") configs.set(`${n.asName}.Trainer.Config`, { via: `torchtitan.trainer imported as ${n.asName}`, ...none });
     }
   }
   const sections = (fields: readonly string[]): string[] => fields.filter((f) => TRAINER_SECTIONS.has(f));
@@ -423,14 +428,16 @@ export function trainerConfigNames(m: PyModule): Map<string, TrainerConfigName> 
       if (trainerBase && !trainers.has(cls.name)) {
         const base = trainers.get(trainerBase)!;
         const own = cls.nested.find((k) => k.name === "Config");
-        const info = { via: `${cls.name}(${trainerBase})`, redefines: [...new Set([...(configs.get(`${trainerBase}.Config`)?.redefines ?? base.redefines), ...sections(own?.fields ?? [])])] };
+        const inherited = configs.get(`${trainerBase}.Config`) ?? base;
+        const info = { via: `${cls.name}(${trainerBase})`, redefines: [...new Set([...inherited.redefines, ...sections(own?.fields ?? [])])], overwrites: [...new Set([...inherited.overwrites, ...sections(own?.selfAssigns ?? [])])] };
         trainers.set(cls.name, info);
         configs.set(`${cls.name}.Config`, info);
         changed = true;
       }
       const configBase = cls.bases.find((b) => configs.has(b));
       if (configBase && !configs.has(cls.name)) {
-        configs.set(cls.name, { via: `${cls.name}(${configBase})`, redefines: [...new Set([...configs.get(configBase)!.redefines, ...sections(cls.fields)])] });
+        const inherited = configs.get(configBase)!;
+        configs.set(cls.name, { via: `${cls.name}(${configBase})`, redefines: [...new Set([...inherited.redefines, ...sections(cls.fields)])], overwrites: [...new Set([...inherited.overwrites, ...sections(cls.selfAssigns)])] });
         changed = true;
       }
     }
