@@ -54,8 +54,8 @@ export function activate(context: vscode.ExtensionContext): PrecisionLensApi {
   const toKey = (uri: vscode.Uri) => lc.code2ProtocolConverter.asUri(uri);
 
   const status = new PrecisionStatus(toKey);
-  const reports = new ReportProvider(async (source, token) => {
-    const r = await lc.sendRequest<ReportResult | null>(REPORT_REQUEST, { uri: toKey(source) } satisfies ReportParams, token);
+  const reports = new ReportProvider(async (source, token, configFunction) => {
+    const r = await lc.sendRequest<ReportResult | null>(REPORT_REQUEST, { uri: toKey(source), ...(configFunction ? { configFunction } : {}) } satisfies ReportParams, token);
     return r?.markdown ?? null;
   });
 

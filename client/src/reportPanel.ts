@@ -41,7 +41,7 @@ export class ReportPanels implements vscode.Disposable {
   constructor(
     private readonly fetchHtml: FetchHtml,
     private readonly summaryFor: (uri: vscode.Uri) => SummaryResult | undefined,
-    private readonly openMarkdown: (source: vscode.Uri) => Promise<void>,
+    private readonly openMarkdown: (source: vscode.Uri, configFunction?: string) => Promise<void>,
   ) {}
 
   async open(source: vscode.Uri, configFunction?: string): Promise<void> {
@@ -65,7 +65,7 @@ export class ReportPanels implements vscode.Disposable {
     });
     panel.webview.onDidReceiveMessage((m: unknown) => {
       const msg = parsePageMessage(m);
-      if (msg?.type === "openMarkdown") void this.openMarkdown(source);
+      if (msg?.type === "openMarkdown") void this.openMarkdown(source, configFunction);
       else if (msg?.type === "whatIf") void offerDirective(source, msg.worldSize, msg.version, this.summaryFor(source));
     });
     await this.render(source, panel, configFunction);
