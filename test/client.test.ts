@@ -41,6 +41,7 @@ test("directive comments only for formats with # comments", () => {
   assert.equal(supportsDirectiveComments("toml", "/a/b.toml"), true);
   assert.equal(supportsDirectiveComments("yaml", "/a/b.yml"), true);
   assert.equal(supportsDirectiveComments("json", "/a/ds_config.json"), false);
+  assert.equal(supportsDirectiveComments("python", "/a/config_registry.py"), true);
 });
 
 test("world size input", () => {

@@ -140,14 +140,19 @@ def big() -> Trainer.Config:
     assert.equal(r.mechanism, "fully_shard");
     assert.equal(r.precision?.compute.dtype, "bfloat16");
     assert.equal(r.precision?.gradReduce.dtype, null);
-    assert.match(r.reportMarkdown ?? "", /norms, softmax and the cross-entropy loss compute in bf16/);
+    assert.match(r.reportMarkdown ?? "", /the RMSNorms run on bf16 inputs and weights/);
+    // The per-op table says it op by op: the norms in bf16, the loss upcast (loss.py@b5bcd76c6:58 pred.float()).
+    assert.match(r.reportMarkdown ?? "", /\| attention_norm \| `bfloat16` \|/);
+    assert.match(r.reportMarkdown ?? "", /\| loss \| `float32` \|/);
   });
 
   it("before #2900 (main@2026-03-20) a single GPU ran under autocast", () => {
     const text = `# precision-lens: world-size=1 torchtitan-version=main@2026-03-20\nfrom torchtitan.trainer import Trainer\n\n\ndef one() -> Trainer.Config:\n    return Trainer.Config()\n`;
     const r = analyzeFixture(text, { uri: URI });
     assert.equal(r.mechanism, "autocast");
-    assert.doesNotMatch(r.reportMarkdown ?? "", /norms, softmax/);
+    assert.doesNotMatch(r.reportMarkdown ?? "", /RMSNorms run on bf16/);
+    // The loss is fp32 under autocast too (log_softmax is on its fp32 list; loss.py upcasts anyway).
+    assert.match(r.reportMarkdown ?? "", /\| loss \| `float32` \|/);
   });
 });
 
@@ -185,7 +190,7 @@ describe("torchtitan Python: rules", () => {
     checkFix(text, "unknown-dtype", 'Change to "bfloat16"', text.replace('dtype="bf16"', 'dtype="bfloat16"'), { uri: URI, ignore: ["pure-bf16"] });
   });
   it("unknown-dtype is only a warning when a statement was not followed", () => {
-    const text = `${HEAD}\ndef bad() -> Trainer.Config:\n    config = Trainer.Config(training=TrainingConfig(dtype="bf16"))\n    #                                                     ^^^^^^ warning[unknown-dtype]: if nothing else changes it\n    if True:\n        pass\n    return config\n`;
+    const text = `${HEAD}\ndef bad() -> Trainer.Config:\n    config = Trainer.Config(training=TrainingConfig(dtype="bf16"))\n    #                                                     ^^^^^^ warning[unknown-dtype]: Assuming bad() as read, inferred: if statement on line 8 not followed: training.dtype\n    if True:\n        pass\n    return config\n`;
     checkDiagnostics(text, { uri: URI });
   });
   it("parallel-dims: degrees that do not divide the explicit world size fail at launch", () => {
@@ -236,5 +241,150 @@ describe("torchtitan Python: editor features", () => {
   it("document symbols list the config functions", () => {
     const r = analyzeFixture(text, { uri: URI });
     assert.deepEqual(r.configFunctions?.map((f) => [f.name, f.selectionRange.start.line]), [["a", 4], ["b", 8]]);
+  });
+});
+
+describe("torchtitan Python: renamed Trainer.Config (aliases, subclasses, renamed config classes)", () => {
+  const TOP = `# precision-lens: world-size=8 torchtitan-version=v0.4.0
+from dataclasses import dataclass, field
+from torchtitan.config import ParallelismConfig, TrainingConfig
+`;
+  it("an alias: from torchtitan.trainer import Trainer as T, T.Config(...)", () => {
+    const r = analyzeFixture(`${TOP}from torchtitan.trainer import Trainer as T\n\n\ndef tp2() -> T.Config:\n    return T.Config(parallelism=ParallelismConfig(tensor_parallel_degree=2))\n`, { uri: URI });
+    assert.equal(r.framework, "torchtitan");
+    assert.deepEqual(r.configFunctions?.map((f) => f.name), ["tp2"]);
+    assert.equal(r.layoutName, "FSDP+TP");
+    assert.deepEqual(r.parallel, { dp_replicate: 1, dp_shard: 4, cp: 1, tp: 2, pp: 1, ep: 1, etp: 1 });
+  });
+
+  it("a fork's subclass with its own Config (class Lora(Trainer): class Config(Trainer.Config)), and a subclass of it", () => {
+    const text = `${TOP}from torchtitan.trainer import Trainer
+
+
+class Lora(Trainer):
+    @dataclass(kw_only=True, slots=True)
+    class Config(Trainer.Config):
+        lora_rank: int = 8
+
+
+class QLora(Lora):
+    pass
+
+
+def lora() -> Lora.Config:
+    return Lora.Config(training=TrainingConfig(dtype="bfloat16"), lora_rank=16)
+
+
+def qlora():
+    return QLora.Config(parallelism=ParallelismConfig(tensor_parallel_degree=8))
+`;
+    const r = analyzeFixture(text, { uri: URI });
+    assert.deepEqual(r.configFunctions?.map((f) => f.name), ["lora", "qlora"]);
+    assert.equal(r.precision?.paramStorage.dtype, "bfloat16", "lora(): training.dtype from Lora.Config(...)");
+    const q = analyzeFixture(text, { uri: URI, settings: { configFunction: "qlora" } });
+    assert.equal(q.layoutName, "TP-only");
+  });
+
+  it("a renamed config class: class LoRAFTConfig(Trainer.Config)", () => {
+    const text = `${TOP}from torchtitan.trainer import Trainer
+
+
+@dataclass(kw_only=True, slots=True)
+class LoRAFTConfig(Trainer.Config):
+    lora_rank: int = 8
+
+
+def ft() -> LoRAFTConfig:
+    return LoRAFTConfig(training=TrainingConfig(mixed_precision_param="float32"))
+`;
+    const r = analyzeFixture(text, { uri: URI });
+    assert.deepEqual(r.configFunctions?.map((f) => f.name), ["ft"]);
+    assert.equal(r.precision?.compute.dtype, "float32");
+  });
+
+  it("a subclass Config that gives a section its own default: that section is named not followed, never defaulted", () => {
+    const text = `${TOP}from torchtitan.trainer import Trainer
+
+
+class Custom(Trainer):
+    @dataclass(kw_only=True, slots=True)
+    class Config(Trainer.Config):
+        training: TrainingConfig = field(default_factory=lambda: TrainingConfig(dtype="bfloat16"))
+
+
+def custom() -> Custom.Config:
+    return Custom.Config(parallelism=ParallelismConfig(tensor_parallel_degree=2))
+`;
+    const r = analyzeFixture(text, { uri: URI });
+    assert.deepEqual(r.configFunctions?.map((f) => f.name), ["custom"]);
+    assert.equal(r.layoutName, "FSDP+TP", "parallelism is still read from the call");
+    const h = hoverAt(r, { line: 12, character: 5 });
+    assert.ok(h);
+    assert.match(h.markdown, /`training\.dtype` is not known \(`Custom\.Config` \(Custom\(Trainer\)\) gives `training` its own default, which is not followed\)/);
+    assert.ok(!r.diagnostics.some((d) => d.code === "pure-bf16"), "the class body's bf16 is not guessed");
+  });
+
+  it("a renamed config class whose __post_init__ sets a section: that section is not followed, even when the call sets it", () => {
+    const text = `${TOP}from torchtitan.components.optimizer import OptimizersContainer
+from torchtitan.trainer import Trainer
+
+
+@dataclass(kw_only=True, slots=True)
+class _ForkConfig(Trainer.Config):
+    def __post_init__(self) -> None:
+        Trainer.Config.__post_init__(self)
+        self.optimizer = align(self.optimizer)
+
+
+def fork() -> Trainer.Config:
+    return _ForkConfig(optimizer=OptimizersContainer.Config(implementation="foreach"), parallelism=ParallelismConfig(expert_parallel_degree=8))
+`;
+    const r = analyzeFixture(text, { uri: URI });
+    assert.deepEqual(r.configFunctions?.map((f) => f.name), ["fork"]);
+    assert.equal(r.layoutName, "FSDP+EP", "parallelism is read from the call");
+    const h = hoverAt(r, { line: 14, character: 5 });
+    assert.ok(h);
+    assert.match(h.markdown, /`optimizer\.implementation` \| \? \| not known: `_ForkConfig` \(_ForkConfig\(Trainer\.Config\)\) sets `optimizer` in a method \(`self\.optimizer = …`\), which is not followed/);
+  });
+
+  it("a class that is not a trainer's is not a config function", () => {
+    const text = `${TOP}from torchtitan.trainer import Trainer
+
+
+class Model:
+    class Config:
+        pass
+
+
+def m() -> Model.Config:
+    return Model.Config()
+`;
+    const r = analyzeDocument(URI, text);
+    assert.equal(r.framework, null);
+  });
+});
+
+describe("torchtitan Python: severity follows the facts (core/provenance.ts gate)", () => {
+  const err = (r: ReturnType<typeof analyzeFixture>, code: string) => r.diagnostics.filter((d) => d.code === code).map((d) => [d.severity, d.range.start.line, d.data?.facts?.assumed]);
+  it("unknown-dtype written in a workspace module the function follows: an error at the call site", () => {
+    const base = `from torchtitan.config import TrainingConfig\nfrom torchtitan.trainer import Trainer\n\ndef base() -> Trainer.Config:\n    return Trainer.Config(training=TrainingConfig(dtype="bf16"))\n`;
+    const text = `${HEAD}from .base import base\n\n\ndef mine() -> Trainer.Config:\n    return base()\n`;
+    const r = analyzeFixture(text, { uri: URI, env: fakeEnv({ "/ws/mytitan/base.py": base }) });
+    assert.deepEqual(err(r, "unknown-dtype"), [["error", 7, undefined]]);
+  });
+  it("unknown-dtype set by a run script's flag: an error (a run script is a known fact)", () => {
+    const script = `NGPU=8 CONFIG=flagged ./run_train.sh --training.mixed_precision_param bf16\n`;
+    const text = `${HEAD}\ndef flagged() -> Trainer.Config:\n    return Trainer.Config()\n`;
+    const r = analyzeFixture(text, { uri: URI, env: fakeEnv({ "/ws/mytitan/train.sh": script }) });
+    assert.deepEqual(err(r, "unknown-dtype"), [["error", 4, undefined]]);
+  });
+  it("parallel-dims on an explicit world size but a degree that is not known: a warning naming it", () => {
+    const text = `${HEAD}\ndef odd() -> Trainer.Config:\n    return Trainer.Config(parallelism=ParallelismConfig(tensor_parallel_degree=3, data_parallel_shard_degree=2, pipeline_parallel_degree=PP))\n`;
+    const r = analyzeFixture(text, { uri: URI });
+    const d = r.diagnostics.find((x) => x.code === "parallel-dims-product");
+    assert.equal(d?.severity, "warning");
+    assert.equal(d?.data?.facts?.assumed, "evaluation");
+    assert.match(d!.message, /^Assuming odd\(\) as read, inferred: parallelism\.pipeline_parallel_degre…: odd\(\): Invalid parallel dims/);
+    assert.match(d!.detail ?? "", /^Assuming odd\(\) as read, inferred: parallelism\.pipeline_parallel_degree not known: /);
   });
 });

@@ -95,6 +95,25 @@ describe("language server over stdio", () => {
     assert.equal(await client.conn.sendRequest("precisionLens/reportHtml", { uri: URI, nonce: "'; script-src *" }), null);
   });
 
+  it("a registry's function report: code lens arguments, reportHtml and report with configFunction", async () => {
+    const file = resolve(__dirname, "fixtures/python-registry/mytitan/config_registry.py");
+    const uri = pathToFileURL(file).href;
+    const waiting = client.waitForDiagnostics(uri);
+    await client.open(uri, readFileSync(file, "utf8"), "python");
+    await waiting;
+    const lenses = await client.conn.sendRequest<{ command?: { command: string; arguments?: unknown[] } }[]>("textDocument/codeLens", { textDocument: { uri } });
+    assert.deepEqual(lenses.map((l) => l.command?.arguments?.[1]), ["llama3_8b_tp2", "llama3_debug_1gpu", "from_base"]);
+    const page = await client.conn.sendRequest<{ html: string; title: string } | null>("precisionLens/reportHtml", { uri, nonce: "protocolTestNonce2", configFunction: "from_base" });
+    assert.equal(page?.title, "config_registry.py::from_base");
+    assert.match(page!.html, /id="pl-whatif"/);
+    const md = await client.conn.sendRequest<{ markdown: string } | null>("precisionLens/report", { uri, configFunction: "llama3_debug_1gpu" });
+    assert.match(md?.markdown ?? "", /### Simulated training step \(llama3 debugmodel, fully_shard\)/);
+    assert.doesNotMatch(md?.markdown ?? "", /from_base/);
+    // A name that is not an identifier is ignored: the file's report.
+    const whole = await client.conn.sendRequest<{ markdown: string } | null>("precisionLens/report", { uri, configFunction: "x; y" });
+    assert.match(whole?.markdown ?? "", /### Precision Lens — `from_base\(\)`/);
+  });
+
   it("no hover away from the precision keys", async () => {
     const h = await client.conn.sendRequest("textDocument/hover", { textDocument: { uri: URI }, position: { line: 0, character: 2 } });
     assert.equal(h, null);

@@ -22,6 +22,8 @@ import { TITAN_RULES } from "../server/src/core/frameworks/torchtitan/rules/inde
 import { TORCHTUNE_RULES } from "../server/src/core/frameworks/torchtune/rules/index";
 import { TRANSFORMERS_RULES } from "../server/src/core/frameworks/transformers/rules/index";
 import { RELEASES } from "../server/src/core/frameworks/torchtitan/versions";
+import { PY_RULES } from "../server/src/core/frameworks/torchtitan/python/rules";
+import { PY_RELEASES } from "../server/src/core/frameworks/torchtitan/python/context";
 import { assumption, FACT_KINDS, gateDiagnostics, isKnown, restingOn, type FactName } from "../server/src/core/provenance";
 import type { Diagnostic } from "../server/src/core/model/types";
 import { CORPUS, corpusSkip, listFiles } from "./support/corpus";
@@ -35,8 +37,9 @@ const REGISTRIES: Record<string, readonly { codes: readonly string[]; restsOn: r
   axolotl: AXOLOTL_RULES,
   deepspeed: DEEPSPEED_RULES,
   transformers: TRANSFORMERS_RULES,
+  "torchtitan-python": PY_RULES,
 };
-const FACT_NAMES: readonly FactName[] = ["worldSize", "version", "gpu", "model", "forkSchema", "linkedConfig", "launcher"];
+const FACT_NAMES: readonly FactName[] = ["worldSize", "version", "gpu", "model", "forkSchema", "linkedConfig", "launcher", "evaluation"];
 
 const R = { start: { line: 2, character: 0 }, end: { line: 2, character: 5 } };
 const err = (message: string): Diagnostic => ({ code: "x", severity: "error", message, range: R, source: "precision-lens" });
@@ -107,6 +110,9 @@ describe("every rule declares the facts it rests on", () => {
       }
     });
   }
+  it("every torchtitan-python rule rests on the function as read (evaluation)", () => {
+    for (const r of PY_RULES) assert.ok(r.restsOn.includes("evaluation"), r.codes.join(","));
+  });
 });
 
 // ---- the property ------------------------------------------------------------------------------------------
@@ -152,6 +158,37 @@ function titanInputs(n: number): { uri: string; text: string }[] {
   return out;
 }
 
+/** `pick` on the high bits: the low bits of a power-of-two LCG repeat with a short period. */
+const pickHi = <T>(g: Generator<number>, xs: readonly T[]): T => xs[(g.next().value >>> 16) % xs.length]!;
+
+/** torchtitan Python registries whose world size and version are left to defaults; some with a statement not followed. */
+function pythonInputs(n: number): { uri: string; text: string }[] {
+  const g = lcg(29);
+  const out: { uri: string; text: string }[] = [];
+  for (let i = 0; i < n; i++) {
+    const par: string[] = [];
+    const deg = (key: string, xs: readonly (number | string)[]): void => {
+      const v = pickHi(g, xs);
+      if (v !== 0) par.push(`${key}=${v}`);
+    };
+    deg("data_parallel_replicate_degree", [0, 1, 2, 4]);
+    deg("data_parallel_shard_degree", [0, -1, 1, 2, 4, 8]);
+    deg("tensor_parallel_degree", [0, 1, 2, 3, 4, 8]);
+    deg("pipeline_parallel_degree", [0, 1, 2]);
+    deg("context_parallel_degree", [0, 1, 2]);
+    deg("tensor_parallel_degree", [0, 0, 0, "UNKNOWN_TP"]);
+    const tr: string[] = [];
+    if (pickHi(g, [0, 1])) tr.push(`mixed_precision_param="${pickHi(g, ["bfloat16", "float32", "bf16"])}"`);
+    if (pickHi(g, [0, 1])) tr.push(`mixed_precision_reduce="${pickHi(g, ["float32", "bfloat16", "fp32"])}"`);
+    if (pickHi(g, [0, 0, 1])) tr.push(`dtype="${pickHi(g, ["bfloat16", "float32"])}"`);
+    const loop = pickHi(g, [0, 0, 1]) ? "    for _ in range(2):\n        pass\n" : "";
+    const base = pickHi(g, [0, 0, 0, 1]) ? "    config = upstream_base()\n" : "    config = Trainer.Config()\n";
+    const text = `from torchtitan.config import ParallelismConfig, TrainingConfig\nfrom torchtitan.models.llama3.config_registry import upstream_base\nfrom torchtitan.trainer import Trainer\n\n\ndef gen_${i}() -> Trainer.Config:\n${base}    config.parallelism = ParallelismConfig(${par.join(", ")})\n    config.training = TrainingConfig(${tr.join(", ")})\n${loop}    return config\n`;
+    out.push({ uri: `file:///gen/py_${i}/config_registry.py`, text });
+  }
+  return out;
+}
+
 /** YAML/JSON inputs with no world size written (the fact each framework's world-size rules rest on). */
 function yamlInputs(): { uri: string; text: string }[] {
   const out: { uri: string; text: string }[] = [];
@@ -185,7 +222,9 @@ function alternatives(base: AnalysisResult): AnalysisSettings[] {
   const assumed = (k: string | undefined): boolean => k === undefined || !isKnown(k as never);
   if (base.framework !== null && assumed(base.worldSize?.kind)) for (const w of [1, 2, 3, 4, 8, 12, 16, 32, 64, 128, 256]) out.push({ worldSize: w, origin: "cli" });
   if (base.framework === "torchtitan") {
-    if (assumed(base.torchtitanVersion?.kind)) for (const v of Object.keys(RELEASES)) out.push({ torchtitanVersion: v, origin: "cli" });
+    // A Python registry's versions: the Python-era releases and main dates in each mechanism period.
+    const versions = base.format === "python" ? [...Object.keys(PY_RELEASES), "main@2026-03-01", "main@2026-03-20", "main@2026-05-01"] : Object.keys(RELEASES);
+    if (assumed(base.torchtitanVersion?.kind)) for (const v of versions) out.push({ torchtitanVersion: v, origin: "cli" });
     for (const gpu of GPU_IDS) out.push({ gpu, origin: "cli" });
   }
   return out;
@@ -212,6 +251,17 @@ describe("property: an input whose deciding fact is a default never yields an er
     // The generator reaches the gated cases: some inputs do carry a downgraded error (the gate is exercised).
     const gated = inputs.filter((i) => analyzeDocument(i.uri, i.text).diagnostics.some((d) => d.data?.facts?.assumed !== undefined));
     assert.ok(gated.length >= 10, `only ${gated.length} generated inputs reached an assumed-fact error`);
+  });
+
+  it("generated torchtitan Python registries (200; world size and version left to defaults, some loops and unfollowed bases)", () => {
+    const inputs = pythonInputs(200);
+    assert.ok(inputs.every((i) => analyzeDocument(i.uri, i.text).format === "python" && analyzeDocument(i.uri, i.text).framework === "torchtitan"));
+    const bad = inputs.flatMap((i) => decidedByAssumption(i.uri, i.text));
+    assert.deepEqual(bad.slice(0, 10), []);
+    const gated = inputs.filter((i) => analyzeDocument(i.uri, i.text).diagnostics.some((d) => d.data?.facts?.assumed !== undefined));
+    assert.ok(gated.length >= 5, `only ${gated.length} generated registries reached an assumed-fact error`);
+    const stood = inputs.filter((i) => analyzeDocument(i.uri, i.text).diagnostics.some((d) => d.severity === "error"));
+    assert.ok(stood.length >= 5, `only ${stood.length} generated registries kept an error on known facts`);
   });
 
   it("generated YAML/JSON inputs without a world size", () => {

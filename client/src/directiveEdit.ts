@@ -68,6 +68,7 @@ export function applyLineEdit(text: string, edit: LineEdit): string {
 
 /** Whether the file format has `#` comments, so a directive can be written into it. */
 export function supportsDirectiveComments(languageId: string, fileName: string): boolean {
-  if (/\.(toml|ya?ml)$/i.test(fileName)) return true;
-  return languageId === "toml" || languageId === "yaml";
+  // Python: a torchtitan registry reads `# precision-lens:` comments too (the what-if cells write them).
+  if (/\.(toml|ya?ml|py)$/i.test(fileName)) return true;
+  return languageId === "toml" || languageId === "yaml" || languageId === "python";
 }

@@ -54,13 +54,13 @@ export function activate(context: vscode.ExtensionContext): PrecisionLensApi {
   const toKey = (uri: vscode.Uri) => lc.code2ProtocolConverter.asUri(uri);
 
   const status = new PrecisionStatus(toKey);
-  const reports = new ReportProvider(async (source, token) => {
-    const r = await lc.sendRequest<ReportResult | null>(REPORT_REQUEST, { uri: toKey(source) } satisfies ReportParams, token);
+  const reports = new ReportProvider(async (source, token, configFunction) => {
+    const r = await lc.sendRequest<ReportResult | null>(REPORT_REQUEST, { uri: toKey(source), ...(configFunction ? { configFunction } : {}) } satisfies ReportParams, token);
     return r?.markdown ?? null;
   });
 
   const panels = new ReportPanels(
-    (source, nonce) => lc.sendRequest<ReportHtmlResult | null>(REPORT_HTML_REQUEST, { uri: toKey(source), nonce } satisfies ReportHtmlParams),
+    (source, nonce, configFunction) => lc.sendRequest<ReportHtmlResult | null>(REPORT_HTML_REQUEST, { uri: toKey(source), nonce, ...(configFunction ? { configFunction } : {}) } satisfies ReportHtmlParams),
     (u) => status.summaryFor(u),
     openReport,
   );
@@ -99,11 +99,12 @@ export function activate(context: vscode.ExtensionContext): PrecisionLensApi {
       await requestSummary(vscode.window.activeTextEditor?.document);
     }),
     vscode.commands.registerCommand("precisionLens.showOutput", () => output.show(true)),
-    vscode.commands.registerCommand("precisionLens.openReport", async (arg?: unknown) => {
+    // A torchtitan registry's code lens passes its config function as the second argument.
+    vscode.commands.registerCommand("precisionLens.openReport", async (arg?: unknown, configFunction?: unknown) => {
       const doc = targetDocument(arg);
       const source = typeof arg === "string" ? vscode.Uri.parse(arg) : arg instanceof vscode.Uri ? arg : doc?.uri;
       if (!source) return void vscode.window.showWarningMessage("Precision Lens: open a training config first.");
-      await panels.open(source);
+      await panels.open(source, typeof configFunction === "string" ? configFunction : undefined);
     }),
     vscode.commands.registerCommand("precisionLens.setWorldSize", (arg?: unknown) => setWorldSize(arg, (u) => status.summaryFor(u))),
     vscode.commands.registerCommand("precisionLens.setTorchtitanVersion", (arg?: unknown) => setTorchtitanVersion(arg, (u) => status.summaryFor(u))),

@@ -8,21 +8,23 @@ import * as vscode from "vscode";
 
 export const REPORT_SCHEME = "precision-lens-report";
 
-export function reportUri(source: vscode.Uri): vscode.Uri {
+/** A torchtitan registry's function report carries the function in the fragment (`…::fn precision report.md#fn`). */
+export function reportUri(source: vscode.Uri, configFunction?: string): vscode.Uri {
   const base = source.path.slice(source.path.lastIndexOf("/") + 1) || "untitled";
-  return vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/${base} precision report.md`, query: source.toString() });
+  const name = configFunction ? `${base}::${configFunction}` : base;
+  return vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/${name} precision report.md`, query: source.toString(), ...(configFunction ? { fragment: configFunction } : {}) });
 }
 
 export class ReportProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly fetch: (source: vscode.Uri, token: vscode.CancellationToken) => Promise<string | null>) {}
+  constructor(private readonly fetch: (source: vscode.Uri, token: vscode.CancellationToken, configFunction?: string) => Promise<string | null>) {}
 
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
     const source = vscode.Uri.parse(uri.query);
     try {
-      const md = await this.fetch(source, token);
+      const md = await this.fetch(source, token, uri.fragment || undefined);
       return md ?? `# Precision Lens\n\n\`${source.fsPath || source.toString()}\` is not a training config Precision Lens analyses.\n`;
     } catch (e) {
       return `# Precision Lens\n\nThe report could not be produced: ${e instanceof Error ? e.message : String(e)}\n`;
@@ -31,8 +33,9 @@ export class ReportProvider implements vscode.TextDocumentContentProvider, vscod
 
   /** Called when the server re-analysed `source`: refreshes an open report of it. */
   sourceChanged(source: vscode.Uri): void {
-    const uri = reportUri(source);
-    if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) this.changed.fire(uri);
+    // The file's report and its functions' reports (same query, one fragment each).
+    const query = source.toString();
+    for (const d of vscode.workspace.textDocuments) if (d.uri.scheme === REPORT_SCHEME && d.uri.query === query) this.changed.fire(d.uri);
   }
 
   dispose(): void {
@@ -40,8 +43,8 @@ export class ReportProvider implements vscode.TextDocumentContentProvider, vscod
   }
 }
 
-export async function openReport(source: vscode.Uri): Promise<void> {
-  const uri = reportUri(source);
+export async function openReport(source: vscode.Uri, configFunction?: string): Promise<void> {
+  const uri = reportUri(source, configFunction);
   const hasPreview = (await vscode.commands.getCommands(true)).includes("markdown.showPreviewToSide");
   if (hasPreview) {
     await vscode.commands.executeCommand("markdown.showPreviewToSide", uri);

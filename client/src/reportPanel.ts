@@ -15,7 +15,7 @@ import type { SummaryResult } from "../../server/src/protocol";
 
 export const REPORT_VIEW_TYPE = "precisionLens.report";
 
-type FetchHtml = (source: vscode.Uri, nonce: string) => Promise<{ html: string; title: string } | null>;
+type FetchHtml = (source: vscode.Uri, nonce: string, configFunction?: string) => Promise<{ html: string; title: string } | null>;
 
 function nonce(): string {
   return randomBytes(18).toString("base64");
@@ -28,56 +28,61 @@ function messagePage(text: string): string {
   return `<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${n}'"><style nonce="${n}">body{color:var(--vscode-foreground);font-family:var(--vscode-font-family);padding:16px}</style></head><body><p>${esc}</p></body></html>`;
 }
 
+/** One panel per document, and per config function of a torchtitan registry. */
+function panelKey(source: vscode.Uri, configFunction: string | undefined): string {
+  return configFunction ? `${source.toString()}::${configFunction}` : source.toString();
+}
+
 export class ReportPanels implements vscode.Disposable {
-  private readonly panels = new Map<string, vscode.WebviewPanel>();
+  private readonly panels = new Map<string, { panel: vscode.WebviewPanel; source: vscode.Uri; configFunction?: string }>();
   private readonly renders = new WeakMap<vscode.WebviewPanel, number>();
   private readonly disposed = new WeakSet<vscode.WebviewPanel>();
 
   constructor(
     private readonly fetchHtml: FetchHtml,
     private readonly summaryFor: (uri: vscode.Uri) => SummaryResult | undefined,
-    private readonly openMarkdown: (source: vscode.Uri) => Promise<void>,
+    private readonly openMarkdown: (source: vscode.Uri, configFunction?: string) => Promise<void>,
   ) {}
 
-  async open(source: vscode.Uri): Promise<void> {
-    const key = source.toString();
-    const existing = this.panels.get(key);
+  async open(source: vscode.Uri, configFunction?: string): Promise<void> {
+    const key = panelKey(source, configFunction);
+    const existing = this.panels.get(key)?.panel;
     if (existing) {
       existing.reveal(existing.viewColumn ?? vscode.ViewColumn.Beside, true);
-      return this.render(source, existing);
+      return this.render(source, existing, configFunction);
     }
     const name = source.path.slice(source.path.lastIndexOf("/") + 1) || "untitled";
-    const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, `Precision: ${name}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+    const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, `Precision: ${name}${configFunction ? `::${configFunction}` : ""}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
       enableScripts: true,
       enableCommandUris: false,
       enableForms: false,
       localResourceRoots: [],
     });
-    this.panels.set(key, panel);
+    this.panels.set(key, { panel, source, ...(configFunction ? { configFunction } : {}) });
     panel.onDidDispose(() => {
       this.disposed.add(panel);
       this.panels.delete(key);
     });
     panel.webview.onDidReceiveMessage((m: unknown) => {
       const msg = parsePageMessage(m);
-      if (msg?.type === "openMarkdown") void this.openMarkdown(source);
+      if (msg?.type === "openMarkdown") void this.openMarkdown(source, configFunction);
       else if (msg?.type === "whatIf") void offerDirective(source, msg.worldSize, msg.version, this.summaryFor(source));
     });
-    await this.render(source, panel);
+    await this.render(source, panel, configFunction);
   }
 
-  /** The server re-analysed `source`: re-render its panel, if open. */
+  /** The server re-analysed `source`: re-render its panels (the file's, its functions'), if open. */
   sourceChanged(source: vscode.Uri): void {
-    const panel = this.panels.get(source.toString());
-    if (panel) void this.render(source, panel);
+    const uri = source.toString();
+    for (const p of this.panels.values()) if (p.source.toString() === uri) void this.render(source, p.panel, p.configFunction);
   }
 
-  private async render(source: vscode.Uri, panel: vscode.WebviewPanel): Promise<void> {
+  private async render(source: vscode.Uri, panel: vscode.WebviewPanel, configFunction?: string): Promise<void> {
     // Renders may overlap while the user types: only the latest request's page is shown.
     const seq = (this.renders.get(panel) ?? 0) + 1;
     this.renders.set(panel, seq);
     try {
-      const r = await this.fetchHtml(source, nonce());
+      const r = await this.fetchHtml(source, nonce(), configFunction);
       if (this.renders.get(panel) !== seq || this.disposed.has(panel)) return;
       panel.webview.html = r?.html ?? messagePage(`${source.fsPath || source.toString()} is not open or not a training config Precision Lens analyses.`);
     } catch (e) {
@@ -87,7 +92,7 @@ export class ReportPanels implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const p of this.panels.values()) p.dispose();
+    for (const p of this.panels.values()) p.panel.dispose();
     this.panels.clear();
   }
 }

@@ -189,6 +189,24 @@ async function run() {
       const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === "string" ? c : c.value))).join("\n");
       assert.match(text, /training\.mixed_precision_param/);
       assert.match(text, /configs\.py@b5bcd76c6:94/);
+      // The tp8 lens opens tp8's own report: a webview titled with the function.
+      const tp8 = lenses.find((l) => /^Precision Lens: tp8:/.test(l.command?.title ?? ""));
+      assert.deepEqual([tp8.command.arguments.length, tp8.command.arguments[1]], [2, "tp8"]);
+      await vscode.commands.executeCommand(tp8.command.command, ...tp8.command.arguments);
+      const label = "Precision: config_registry.py::tp8";
+      const has = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputWebview && t.label === label);
+      await withTimeout(
+        new Promise((res) => {
+          const sub = vscode.window.tabGroups.onDidChangeTabs(() => once());
+          const once = () => {
+            if (!has()) return;
+            sub.dispose();
+            res(true);
+          };
+          once();
+        }),
+        `the ${label} webview tab`,
+      );
     });
   }
 

@@ -27,6 +27,8 @@ export interface SummaryResult {
 export const REPORT_REQUEST = "precisionLens/report";
 export interface ReportParams {
   uri: string;
+  /** A torchtitan registry's config function: the report is that function's (its code lens passes it). */
+  configFunction?: string;
 }
 export interface ReportResult {
   markdown: string;
@@ -43,6 +45,8 @@ export interface ReportHtmlParams {
   uri: string;
   /** Fresh per page, base64 (8–128 characters). */
   nonce: string;
+  /** A torchtitan registry's config function: the report is that function's (its code lens passes it). */
+  configFunction?: string;
 }
 export interface ReportHtmlResult {
   html: string;

@@ -230,6 +230,13 @@ async function analyze(doc: TextDocument, token?: CancellationToken): Promise<An
   return result;
 }
 
+/** One config function of a torchtitan registry (not cached: a report is asked for now and then), else the cached analysis. */
+async function analyzeFor(doc: TextDocument, configFunction: unknown, token?: CancellationToken): Promise<AnalysisResult> {
+  if (typeof configFunction !== "string" || !/^[A-Za-z_][A-Za-z0-9_]{0,199}$/.test(configFunction)) return analyze(doc, token);
+  const settings = { ...(await settingsFor(doc.uri)), configFunction };
+  return analyzeDocument(doc.uri, doc.getText(), settings, nodeEnv(uriToPath(doc.uri), workspaceRoots), formatOf(doc.uri) ?? languageFormat(doc.languageId));
+}
+
 function languageFormat(languageId: string): "toml" | "yaml" | "json" | "python" | undefined {
   return languageId === "toml" || languageId === "yaml" || languageId === "json" || languageId === "python" ? languageId : undefined;
 }
@@ -468,7 +475,7 @@ connection.onRequest(REPORT_REQUEST, (params: ReportParams, token: CancellationT
   runSafe("report", null as ReportResult | null, async () => {
     const doc = documents.get(params.uri);
     if (!doc) return null;
-    const r = await analyze(doc, token);
+    const r = await analyzeFor(doc, params.configFunction, token);
     return r.reportMarkdown ? { markdown: r.reportMarkdown } : null;
   }),
 );
@@ -477,7 +484,8 @@ connection.onRequest(REPORT_HTML_REQUEST, (params: ReportHtmlParams, token: Canc
   runSafe("reportHtml", null as ReportHtmlResult | null, async () => {
     const doc = documents.get(params.uri);
     if (!doc) return null;
-    const view = buildReportView(await analyze(doc, token), { settings: await settingsFor(doc.uri) });
+    const settings = await settingsFor(doc.uri);
+    const view = buildReportView(await analyzeFor(doc, params.configFunction, token), { settings, env: nodeEnv(uriToPath(doc.uri), workspaceRoots) });
     return { html: renderReportHtml(view, { nonce: params.nonce, interactive: true }), title: view.title };
   }),
 );

@@ -5,6 +5,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { analyzeDocument } from "../../server/src/core/analyze";
+import { buildReportView } from "../../server/src/core/report";
 
 function registry(lines: number): string {
   const out = ["from torchtitan.config import ParallelismConfig, TrainingConfig", "from torchtitan.trainer import Trainer", "", "", "def base() -> Trainer.Config:", "    return Trainer.Config(training=TrainingConfig(steps=10), parallelism=ParallelismConfig(tensor_parallel_degree=2))", ""];
@@ -41,4 +42,10 @@ export function pythonBench(iterations = 20): void {
   console.log("\ntorchtitan Python registries, analyzeDocument:");
   console.log(`  1,000-line registry (${fns} config functions, ${r.codeLenses?.length ?? 0} code lenses): median ${a.toFixed(1)} ms`);
   console.log(`  1,000-line ordinary Python file (must be refused by the pre-check): median ${b.toFixed(3)} ms`);
+  // One function's report (FILE.py::fn, the code lens): its analysis, per-op simulation and 11 × 4 what-if cells.
+  const last = `cfg_${fns - 2}`;
+  const one = analyzeDocument("file:///bench/config_registry.py", reg, { configFunction: last });
+  const cells = buildReportView(one).whatIf?.cells.length ?? 0;
+  const c = median(() => buildReportView(analyzeDocument("file:///bench/config_registry.py", reg, { configFunction: last })), Math.max(3, Math.floor(iterations / 4)));
+  console.log(`  one function's report (${last}, the deepest chain; ${cells} what-if cells): median ${c.toFixed(1)} ms`);
 }

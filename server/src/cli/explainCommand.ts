@@ -36,7 +36,8 @@ export function explain(args: string[], io: CliIO, html = false): number {
     return 2;
   }
   const { text, encoding } = decodeConfig(read.bytes);
-  const r = analyzeDocument(pathToFileURL(f).href, text, opts.settings, nodeEnv(f, [io.cwd]), formatOf(f));
+  const env = nodeEnv(f, [io.cwd]);
+  const r = analyzeDocument(pathToFileURL(f).href, text, opts.settings, env, formatOf(f));
   addEncodingDiagnostic(r, read.bytes, encoding);
   const missing = fn ? missingFunction(r, fn) : undefined;
   if (missing) {
@@ -44,7 +45,7 @@ export function explain(args: string[], io: CliIO, html = false): number {
     return 2;
   }
   if (html) {
-    io.stdout(renderReportHtml(buildReportView(r, { settings: opts.settings }), { nonce: randomBytes(16).toString("base64") }));
+    io.stdout(renderReportHtml(buildReportView(r, { settings: opts.settings, env }), { nonce: randomBytes(16).toString("base64") }));
     return exitCode([{ path: opts.paths[0]!, result: r }]);
   }
   const shown = opts.paths[0]!; // only for the exit code: nothing of it is printed here

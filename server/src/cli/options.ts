@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import type { AnalysisSettings } from "../core/analysis";
 import { GPU_IDS, parseGpu } from "../core/engine";
 import { FIRST_MAIN_DATE, LAST_TOML_DATE, parseVersion } from "../core/frameworks/torchtitan/versions";
+import { parsePyVersion } from "../core/frameworks/torchtitan/python/context";
 import { MAX_WORLD_SIZE } from "../core/model/limits";
 import { checkStdinOptions } from "./check";
 import { UsageError } from "./usage";
@@ -43,7 +44,8 @@ const CHECK_OPTIONS: Readonly<Record<string, OptionSpec>> = table({
   "--torchtitan-version": {
     value: "V",
     apply(opts, v) {
-      if (v !== "auto" && !parseVersion(v)) throw new UsageError(`--torchtitan-version: unknown version "${v}" (use auto, v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213 or main@YYYY-MM-DD, a real date from ${FIRST_MAIN_DATE} to ${LAST_TOML_DATE})`);
+      // TOML releases and main dates up to 2026-02-23; Python registries: v0.3.0, v0.4.0, main dates from 2026-02-23.
+      if (v !== "auto" && !parseVersion(v) && !parsePyVersion(v)) throw new UsageError(`--torchtitan-version: unknown version "${v}" (use auto, v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213 or main@YYYY-MM-DD, a real date from ${FIRST_MAIN_DATE} to ${LAST_TOML_DATE}; for a Python registry v0.3.0, v0.4.0 or main@YYYY-MM-DD from ${LAST_TOML_DATE})`);
       opts.settings.torchtitanVersion = v;
     },
   },

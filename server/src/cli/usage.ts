@@ -13,10 +13,12 @@ export const USAGE = `Usage:
       file (internal-error).
       --fix rewrites the files in place with every fix that needs no choice (moved and renamed keys,
       clear typos), keeping comments and layout, and lists the fixes that need a choice.
-  precision-lens explain [--world-size N] [--torchtitan-version V] [--gpu G] [--format text|html] FILE
+  precision-lens explain [--world-size N] [--torchtitan-version V] [--gpu G] [--format text|html] FILE[::FUNCTION]
       Print the full precision report of one config: layout, mechanism, the dtype of every op of a
       simulated training step, collectives, memory per GPU, assumptions and the era comparison.
       --format html writes it as one self-contained page with charts (> report.html).
+      FILE.py::FUNCTION reports one config function of a torchtitan registry (its per-op table and
+      what-if matrix); FILE.py alone lists every function's summary.
   precision-lens probe [--world-size N] [--torchtitan-version V] [--device cuda|cpu] [--out probe.py] FILE
       Write a self-contained PyTorch script (PyTorch only, generated from the resolved layout, never from
       the config's text) that reproduces a torchtitan config's layout and mixed-precision mechanism on a
@@ -32,7 +34,8 @@ export const USAGE = `Usage:
 
 Options:
   --world-size N            number of GPUs (overrides in-file directives, settings and inference)
-  --torchtitan-version V    auto (default), v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213, main@YYYY-MM-DD
+  --torchtitan-version V    auto (default), v0.1.0, v0.2.0, v0.2.1, v0.2.2, v0.2.2+pr2213, main@YYYY-MM-DD;
+                            for a Python registry v0.3.0, v0.4.0, main@YYYY-MM-DD (from 2026-02-23)
   --torchtitan-config-source PATH
                             a torchtitan fork's config source (its job_config.py, config_manager.py,
                             custom config module, or root folder); default: found above the config

@@ -103,7 +103,7 @@ export interface AnalysisResult {
   /** The simulation's resolved input (torchtitan): what `precision-lens probe` reproduces and `--compare` re-simulates. */
   simulationInput?: SimulationInput;
   /** Code lenses of their own (one per torchtitan Python config function); without them, one at the top. */
-  codeLenses?: { range: { start: Position; end: Position }; title: string }[];
+  codeLenses?: { range: { start: Position; end: Position }; title: string; configFunction?: string }[];
   /** torchtitan Python registries: the config functions analysed (outline, CLI `FILE.py::function`). */
   configFunctions?: { name: string; range: { start: Position; end: Position }; selectionRange: { start: Position; end: Position }; detail: string }[];
   /** The parsed document, for editor features that need the model (completion, symbols). */

@@ -27,7 +27,7 @@ export type FactKind = "file" | "directive" | "setting" | "cli" | "run-script" |
 export const FACT_KINDS: readonly FactKind[] = ["file", "directive", "setting", "cli", "run-script", "slurm", "comment", "workspace-pin", "inferred", "default"];
 
 /** The facts a framework context may rest a finding on. */
-export type FactName = "worldSize" | "version" | "gpu" | "model" | "forkSchema" | "linkedConfig" | "launcher";
+export type FactName = "worldSize" | "version" | "gpu" | "model" | "forkSchema" | "linkedConfig" | "launcher" | "evaluation";
 
 /** The part of `Sourced<T>` (core/analysis.ts) the gate reads. */
 export interface FactValue {
@@ -70,6 +70,8 @@ const NOUN: Readonly<Record<FactName, (v: unknown) => string>> = table({
   forkSchema: () => "the upstream schema",
   linkedConfig: (v) => `the linked config ${String(v)}`,
   launcher: (v) => `the ${String(v)} launcher`,
+  // A torchtitan config function as the static evaluator read it (frameworks/torchtitan/python/rules.ts).
+  evaluation: (v) => `${String(v)}() as read`,
 });
 
 /** "8 GPUs, run_train.sh default (NGPU=8)": the assumption, named for a message. */

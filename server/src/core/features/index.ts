@@ -93,7 +93,8 @@ export const OPEN_REPORT_COMMAND = "precisionLens.openReport";
 
 /** One lens at the top of a claimed file: the resolved mode; clicking opens the full report. */
 export function codeLenses(result: AnalysisResult): CodeLensData[] {
-  if (result.codeLenses) return result.codeLenses.map((l) => ({ range: l.range, title: l.title, command: OPEN_REPORT_COMMAND, arguments: [result.uri] }));
+  // A registry's lens opens its function's report (the second argument).
+  if (result.codeLenses) return result.codeLenses.map((l) => ({ range: l.range, title: l.title, command: OPEN_REPORT_COMMAND, arguments: l.configFunction ? [result.uri, l.configFunction] : [result.uri] }));
   const h = headline(result);
   if (!h || !result.reportMarkdown) return [];
   const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };

@@ -64,9 +64,23 @@ export interface PyImport {
   range: Range;
 }
 
+/** A class at module level (and the classes nested in it, one level): torchtitan's trainer subclasses and their Config. */
+export interface PyClass {
+  name: string;
+  nameRange: Range;
+  /** The base classes as written, whitespace removed ("Trainer", "Trainer.Config", "T.Config"). */
+  bases: string[];
+  /** Names the class body assigns (`training: TrainingConfig = field(...)`, `x = 1`). */
+  fields: string[];
+  /** Attributes its methods assign (`self.optimizer = …` in `__post_init__`): effects the evaluator does not follow. */
+  selfAssigns: string[];
+  nested: PyClass[];
+}
+
 export interface PyModule {
   imports: PyImport[];
   functions: PyFunction[];
+  classes: PyClass[];
   /** Module-level `NAME = expr` (last wins), for constants. */
   assigns: Map<string, { value: PyExpr; range: Range }>;
   /** Positions of the parser's error nodes (the file is read around them). */
@@ -105,7 +119,7 @@ export function parsePythonDocument(uri: string, text: string): ConfigDocument {
 /** Parses a module (also the workspace modules an import leads to). */
 export function parsePythonModule(text: string, lines: LineIndex = new LineIndex(text)): { module: PyModule; comments: ConfigComment[] } {
   const tree = parser.parse(text);
-  const module: PyModule = { imports: [], functions: [], assigns: new Map(), errors: [], lines };
+  const module: PyModule = { imports: [], functions: [], classes: [], assigns: new Map(), errors: [], lines };
   const comments: ConfigComment[] = [];
   const r = (n: SyntaxNode): Range => lines.range(n.from, n.to);
   const src = (n: SyntaxNode): string => text.slice(n.from, n.to);
@@ -272,6 +286,31 @@ export function parsePythonModule(text: string, lines: LineIndex = new LineIndex
     module.functions.push(fn);
   };
 
+  const classDef = (n: SyntaxNode, depth: number): PyClass | undefined => {
+    const nameNode = n.getChild("VariableName");
+    if (!nameNode) return undefined;
+    const bases: string[] = [];
+    const args = n.getChild("ArgList");
+    if (args) for (let c = args.firstChild; c && bases.length < 16; c = c.nextSibling) if (c.name === "VariableName" || c.name === "MemberExpression") bases.push(src(c).replace(/\s+/g, ""));
+    const cls: PyClass = { name: src(nameNode), nameRange: r(nameNode), bases, fields: [], selfAssigns: [], nested: [] };
+    const body = n.getChild("Body");
+    let seen = 0;
+    for (let c = body?.firstChild; c && seen++ < MAX_PY_STATEMENTS; c = c.nextSibling) {
+      const inner = c.name === "ClassDefinition" ? c : c.name === "DecoratedStatement" ? c.getChild("ClassDefinition") : null;
+      if (inner && depth === 0) {
+        const k = classDef(inner, 1);
+        if (k) cls.nested.push(k);
+      } else if (c.name === "AssignStatement" && c.firstChild?.name === "VariableName" && cls.fields.length < 64) cls.fields.push(src(c.firstChild));
+      else if (c.name === "FunctionDefinition" || c.name === "DecoratedStatement") {
+        // `self.X = …` / `setattr(self, "X", …)` in a method; the regex is linear (one class, no nesting).
+        const body = src(c).slice(0, 64_000);
+        const assign = /self\.([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=)|setattr\(self,[ \t]*["']([A-Za-z_][A-Za-z0-9_]*)["']/g;
+        for (let m = assign.exec(body); m && cls.selfAssigns.length < 64; m = assign.exec(body)) cls.selfAssigns.push((m[1] ?? m[2])!);
+      }
+    }
+    return cls;
+  };
+
   const importStatement = (n: SyntaxNode): void => {
     const kids: SyntaxNode[] = [];
     for (let c = n.firstChild; c; c = c.nextSibling) kids.push(c);
@@ -310,6 +349,14 @@ export function parsePythonModule(text: string, lines: LineIndex = new LineIndex
       case "DecoratedStatement": {
         const f = c.getChild("FunctionDefinition");
         if (f) functionDef(f);
+        const k = c.getChild("ClassDefinition");
+        const cls = k && module.classes.length < MAX_PY_STATEMENTS ? classDef(k, 0) : undefined;
+        if (cls) module.classes.push(cls);
+        break;
+      }
+      case "ClassDefinition": {
+        const cls = module.classes.length < MAX_PY_STATEMENTS ? classDef(c, 0) : undefined;
+        if (cls) module.classes.push(cls);
         break;
       }
       case "ImportStatement":

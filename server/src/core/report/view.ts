@@ -6,7 +6,7 @@
  * (`simulation.throughput`, issue #11) plugs in through `throughputOf()` below, and the GPU's memory
  * capacity through `ReportOptions.gpuMemory`; nothing else in the report needs to change when they arrive.
  */
-import type { AnalysisResult, AnalysisSettings, Mechanism } from "../analysis";
+import type { AnalysisEnv, AnalysisResult, AnalysisSettings, Mechanism } from "../analysis";
 import type { Simulation } from "../engine/types";
 import { headline } from "../features/index";
 import { throughputOf, type ThroughputData } from "./throughput";
@@ -111,6 +111,8 @@ export interface ReportOptions {
    * override only the world size and the torchtitan version.
    */
   settings?: AnalysisSettings;
+  /** The files beside the config, as the analysis read them: a registry's what-if cells follow its imports through it. */
+  env?: AnalysisEnv;
 }
 
 function fileName(uri: string): string {
@@ -171,8 +173,10 @@ export function buildReportView(result: AnalysisResult, options: ReportOptions =
   const sim = result.simulation;
   const t = throughputOf(sim);
   const gpuMem = t?.gpu ? (options.gpuMemory ?? engineGpuMemory)(t.gpu.value) : undefined;
+  // A registry's report is one config function's (FILE.py::fn, the code lens), or the first of several.
+  const fn = result.format === "python" ? result.configFunctions?.[0]?.name : undefined;
   const view: ReportView = {
-    title: fileName(result.uri),
+    title: fn ? `${fileName(result.uri)}::${fn}` : fileName(result.uri),
     uri: result.uri,
     framework: result.framework,
     frameworkReason: result.frameworkReason,
@@ -198,7 +202,7 @@ export function buildReportView(result: AnalysisResult, options: ReportOptions =
     view.dtypeStrip = dtypeStrip(sim);
   }
   if (result.framework === "torchtitan" && !options.noWhatIf) {
-    const w = buildWhatIf(result, options.settings);
+    const w = buildWhatIf(result, options.settings, options.env);
     if (w) view.whatIf = w;
   }
   // The page lists the diagnostics itself; the text report's own diagnostics section (with links) is left out.

@@ -5,11 +5,13 @@
  * simulated step) with that world size and version forced, so a cell is exactly what the analysis
  * would say after writing `# precision-lens: world-size=N` / `torchtitan-version=V` into the file.
  */
-import { NO_ENV, type AnalysisResult, type AnalysisSettings, type Mechanism } from "../analysis";
+import { NO_ENV, type AnalysisEnv, type AnalysisResult, type AnalysisSettings, type Mechanism } from "../analysis";
 import type { ConfigDocument } from "../model/document";
 import { buildTitanContext } from "../frameworks/torchtitan/analyzer";
 import { parseVersion } from "../frameworks/torchtitan/versions";
 import { throughputOf } from "./throughput";
+import { pyScenario, type PyScenario } from "../frameworks/torchtitan/python/analyzer";
+import { parsePyVersion, PY_WHAT_IF_VERSIONS } from "../frameworks/torchtitan/python/context";
 
 /** Rows: powers of two up to 1024 (a config's own world size is added when it is not one of them). */
 export const WHAT_IF_WORLD_SIZES: readonly number[] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
@@ -75,8 +77,59 @@ export function whatIfCell(doc: ConfigDocument, worldSize: number, version: stri
   return cell;
 }
 
-/** The matrix for a torchtitan result; undefined when the result has no world size or version. */
-export function buildWhatIf(result: AnalysisResult, settings: AnalysisSettings = {}): WhatIfView | undefined {
+/** One cell of a registry's config function: the function re-resolved with world size and version forced. */
+export function pyWhatIfCell(scenario: PyScenario, worldSize: number, version: string): Omit<WhatIfCell, "current"> {
+  const got = scenario.resolve(worldSize, version);
+  if (!got) return { worldSize, version, mechanism: "error", error: `unknown torchtitan version ${version}` };
+  const { r, simulation } = got;
+  const cell: Omit<WhatIfCell, "current"> = { worldSize, version, mechanism: r.decision.mechanism };
+  if (r.precision?.compute.dtype && r.decision.mechanism !== "error") cell.compute = r.precision.compute.dtype;
+  if (r.dims.resolved) cell.layoutName = r.layoutName;
+  const bytes = simulation?.memory.perGpuBytes;
+  const peak = bytes ? Math.max(bytes.reserved, bytes.peak) : undefined;
+  if (peak !== undefined && Number.isFinite(peak)) cell.peakBytes = peak;
+  const tps = throughputOf(simulation)?.tokensPerSecondPerGpu;
+  if (tps !== undefined) cell.tokensPerSecondPerGpu = tps;
+  if (r.decision.mechanism === "error") cell.error = r.decision.error ?? r.decision.reason;
+  return cell;
+}
+
+/**
+ * A registry's matrix: world sizes × the Python-era periods and releases, for the config function the result
+ * reports (the one asked for, else the first). `env` follows the function's imports as the analysis did.
+ */
+function buildPyWhatIf(result: AnalysisResult, settings: AnalysisSettings, env: AnalysisEnv): WhatIfView | undefined {
+  const fnName = result.configFunctions?.[0]?.name;
+  if (!fnName || !result.worldSize || !result.torchtitanVersion) return undefined;
+  const scenario = pyScenario(result.doc, settings, env, fnName);
+  if (!scenario) return undefined;
+  const current = { worldSize: result.worldSize.value, version: result.torchtitanVersion.value };
+  const worldSizes = withCurrent([...WHAT_IF_WORLD_SIZES], current.worldSize);
+  const versions: WhatIfVersion[] = PY_WHAT_IF_VERSIONS.map((v) => ({ ...v }));
+  const date = parsePyVersion(current.version)?.date;
+  if (date && !versions.some((v) => v.id === current.version)) {
+    const at = versions.findIndex((v) => parsePyVersion(v.id)!.date > date);
+    versions.splice(at < 0 ? versions.length : at, 0, { id: current.version, label: current.version.replace(/^main@/, "main ") });
+  }
+  const cells: WhatIfCell[] = [];
+  for (const w of worldSizes) for (const v of versions) cells.push({ ...pyWhatIfCell(scenario, w, v.id), current: w === current.worldSize && v.id === current.version });
+  return { worldSizes, versions, cells, current };
+}
+
+function withCurrent(sizes: number[], current: number): number[] {
+  if (!sizes.includes(current)) {
+    sizes.push(current);
+    sizes.sort((a, b) => a - b);
+  }
+  return sizes;
+}
+
+/**
+ * The matrix for a torchtitan result; undefined when the result has no world size or version. A registry's
+ * cells re-read its imports through `env` (NO_ENV: the document alone).
+ */
+export function buildWhatIf(result: AnalysisResult, settings: AnalysisSettings = {}, env: AnalysisEnv = NO_ENV): WhatIfView | undefined {
+  if (result.framework === "torchtitan" && result.format === "python") return buildPyWhatIf(result, settings, env);
   if (result.framework !== "torchtitan" || !result.worldSize || !result.torchtitanVersion) return undefined;
   const current = { worldSize: result.worldSize.value, version: result.torchtitanVersion.value };
   const worldSizes = [...WHAT_IF_WORLD_SIZES];

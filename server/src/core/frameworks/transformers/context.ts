@@ -86,7 +86,7 @@ export interface TransformersRule extends FrameworkRule<TransformersContext> {
 /** The packages whose pinned version a rule may rest on. */
 export type VersionedPackage = "transformers" | "trl" | "llamafactory" | "accelerate";
 
-const PACKAGE_LABEL: Record<VersionedPackage, string> = { transformers: "transformers", trl: "TRL", llamafactory: "LLaMA-Factory", accelerate: "accelerate" };
+const PACKAGE_LABEL: Readonly<Record<VersionedPackage, string>> = table({ transformers: "transformers", trl: "TRL", llamafactory: "LLaMA-Factory", accelerate: "accelerate" });
 
 function pin(env: AnalysisEnv, pkgs: string[], newest: string, name: string): [Sourced<string>, boolean] {
   for (const p of pkgs) {

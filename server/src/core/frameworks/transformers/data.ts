@@ -3,6 +3,7 @@
  * the argument dataclasses at sampled releases), the version-dependent defaults and the sources they were
  * read from.
  */
+import { table } from "../../model/table";
 import { versionAtLeast } from "../../workspace/packagePin";
 import type { KeyCompletion } from "../../analysis";
 import { LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TRAINING_ARGS, TRANSFORMERS_SAMPLED, TRL_ARGS, TRL_SAMPLED } from "./keys";
@@ -140,7 +141,7 @@ export function completionKeys(dialect: "llamafactory" | "trl" | "trainer", v: {
  * change the RoPE scaling and the context length, not the parameter shapes. Other families (Qwen, Mistral,
  * Gemma, Llama 3.2 1B/3B, …) are unknown to the engine and get no figure.
  */
-export const ENGINE_MODELS: Readonly<Record<string, string>> = {
+export const ENGINE_MODELS: Readonly<Record<string, string>> = table({
   "meta-llama-3-8b": "8B",
   "meta-llama-3-8b-instruct": "8B",
   "llama-3.1-8b": "8B",
@@ -158,7 +159,7 @@ export const ENGINE_MODELS: Readonly<Record<string, string>> = {
   "llama-3.1-405b-instruct": "405B",
   "meta-llama-3.1-405b": "405B",
   "meta-llama-3.1-405b-instruct": "405B",
-};
+});
 
 /** FlashAttention implementations that need fp16/bf16 inputs. */
 export const FLASH_ATTN = ["flash_attention_2", "flash_attention_3", "fa2", "fa3"];

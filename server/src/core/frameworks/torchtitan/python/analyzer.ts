@@ -9,11 +9,15 @@ import { shortDtype } from "../../../model/dtypeNames";
 import type { ConfigDocument } from "../../../model/document";
 import { pyModuleOf } from "../../../parse/python";
 import type { Diagnostic, Range } from "../../../model/types";
-import { ALWAYS_FSDP_DATE, resolveConfig, resolvePyVersion, type PyResolution, type PyContext } from "./context";
+import { ALWAYS_FSDP_DATE, launchOf, parsePyVersion, resolveConfig, resolvePyVersion, type PyResolution, type PyContext } from "./context";
 import { configFunctions, evaluateConfig, type FieldValue } from "./evaluate";
 import { pyDiagnostics } from "./rules";
 import { choicesAt } from "./schema";
 import { table } from "../../../model/table";
+import { simulate, renderSimulationMarkdown } from "../../../engine";
+import type { Simulation } from "../../../engine/types";
+import { defineLazy } from "../../../model/lazy";
+import { throughputAlternatives } from "../throughput";
 
 export function detectTorchtitanPython(doc: ConfigDocument): string | undefined {
   const m = pyModuleOf(doc);
@@ -77,7 +81,7 @@ function analyzeTorchtitanPython(doc: ConfigDocument, settings: AnalysisSettings
     hovers,
     inlayHints,
     torchtitanVersion: { value: ctx.version.value.id, source: ctx.version.source, kind: ctx.version.kind, detail: ctx.version.detail },
-    codeLenses: results.map((f) => ({ range: { start: f.r.evaluated.fn.headerRange.start, end: f.r.evaluated.fn.headerRange.start }, title: `Precision Lens: ${f.name}: ${f.headline}` })),
+    codeLenses: results.map((f) => ({ range: { start: f.r.evaluated.fn.headerRange.start, end: f.r.evaluated.fn.headerRange.start }, title: `Precision Lens: ${f.name}: ${f.headline}`, configFunction: f.name })),
     configFunctions: results.map((f) => ({ name: f.name, range: f.range, selectionRange: f.nameRange, detail: f.headline })),
   };
   if (first) {
@@ -86,9 +90,63 @@ function analyzeTorchtitanPython(doc: ConfigDocument, settings: AnalysisSettings
     out.mechanism = first.r.decision.mechanism;
     out.parallel = first.r.dims.resolved ?? first.r.dims.configured;
     if (first.r.precision) out.precision = first.r.precision;
-    out.reportMarkdown = results.map((f) => f.markdown).join("\n\n---\n\n");
+    // The step is simulated for one function: the one asked for (FILE.py::fn, the code lens's report), else the first.
+    const sim = simulateFunction(first.r);
+    if (sim) out.simulation = sim;
+    out.reportMarkdown = results.length === 1 ? functionReport(first, sim) : [...results.map((f) => f.markdown), `_The per-op simulation and the what-if matrix are per function: open a function's report from its code lens, or run \`precision-lens explain FILE.py::${first.name}\`. The charts of this report are \`${first.name}()\`'s._`].join("\n\n---\n\n");
   }
   return out;
+}
+
+/** One config function resolved again under a forced world size and version (the what-if matrix's cells). */
+export interface PyScenario {
+  name: string;
+  resolve(worldSize: number, version: string): { r: PyResolution; simulation?: Simulation } | undefined;
+}
+
+/**
+ * The what-if matrix's source for a registry: the function (`fnName`, else the first) evaluated once, its run
+ * scripts read once; each cell re-resolves it with the world size and the version forced as CLI flags would.
+ */
+export function pyScenario(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv, fnName?: string): PyScenario | undefined {
+  const module = pyModuleOf(doc);
+  if (!module) return undefined;
+  const fn = configFunctions(module).find((f) => fnName === undefined || f.name === fnName);
+  if (!fn) return undefined;
+  const directives = parseDirectives(doc.comments);
+  const root = { module, file: doc.uri, ...(env.documentPath ? { path: env.documentPath } : {}), isRoot: true };
+  const ev = evaluateConfig(fn, root, env);
+  const launch = launchOf(fn.name, env);
+  return {
+    name: fn.name,
+    resolve(worldSize, versionId) {
+      const version = parsePyVersion(versionId);
+      if (!version) return undefined;
+      const forced: AnalysisSettings = { ...settings, origin: "cli", worldSize, torchtitanVersion: versionId };
+      const r = resolveConfig(ev, doc, version, forced, env, directives, launch);
+      const simulation = r.simulationInput ? simulate(r.simulationInput) : undefined;
+      return { r, ...(simulation ? { simulation } : {}) };
+    },
+  };
+}
+
+/** The engine's step for one resolved function, with the throughput alternatives computed when first read. */
+export function simulateFunction(r: PyResolution): Simulation | undefined {
+  const input = r.simulationInput;
+  if (!input) return undefined;
+  const sim = simulate(input);
+  if (sim?.throughput) {
+    sim.throughput.gpu = { value: r.gpu.value, source: r.gpu.source };
+    defineLazy(sim.throughput, "alternatives", () => throughputAlternatives(input, sim, r.worldSize.value));
+  }
+  return sim;
+}
+
+/** One function's full report: its summary, then the per-op simulation of its step. */
+function functionReport(f: PyFunctionResult, sim: Simulation | undefined): string {
+  const parts = [f.markdown, "", "---", ""];
+  parts.push(sim ? renderSimulationMarkdown(sim) : "_No simulation: the launch would fail before training, or a dtype is not one torch knows (see the diagnostics)._");
+  return parts.join("\n");
 }
 
 const MECHANISM: Readonly<Record<string, string>> = table({
@@ -135,7 +193,7 @@ function functionMarkdown(r: PyResolution, ctx: PyContext, headline: string): st
     lines.push(row("optimizer state", r.optimizerState.dtype, r.optimizerState.knob), "");
   }
   if (r.decision.mechanism === "fully_shard" && ctx.version.value.date >= ALWAYS_FSDP_DATE && p?.compute.dtype === "bfloat16") {
-    lines.push("Since #2900 (2026-04-09) every layout gets FSDP2's MixedPrecisionPolicy and nothing uses autocast: norms, softmax and the cross-entropy loss compute in bf16 (v0.2.x autocast ran them in fp32).", "");
+    lines.push("Since #2900 (2026-04-09) every layout gets FSDP2's MixedPrecisionPolicy and nothing uses autocast: the RMSNorms run on bf16 inputs and weights, where autocast's fp32 list once applied on DDP, one GPU and TP-only; the loss still upcasts its logits to fp32 (`pred.float()`, torchtitan/components/loss.py@b5bcd76c6:58). The per-op table of the report has each op.", "");
   }
   const ac = ev.activationCheckpoint;
   lines.push(`Activation checkpointing: ${ac.mode}${ac.unknown ? ` (${ac.unknown})` : ac.source ? ` (default, ${ac.source})` : ""}.`);

@@ -17,6 +17,10 @@ import { eraForDate, type MechanismDecision } from "../eras";
 import { readKnobs } from "../knobs";
 import { DIM_FIELDS, DIM_KEYS, layoutName, readDims, resolveDims, type DimsResolution } from "../parallelDims";
 import { resolvePrecision } from "../resolve";
+import { resolveGpu } from "../throughput";
+import { simulationInputFromConfig, type DecidedInputs } from "../../../engine/fromConfig";
+import type { SimulationInput } from "../../../engine/types";
+import type { GpuId } from "../../../engine/gpus";
 import type { PrecisionKnobs } from "../context";
 import type { EvaluatedConfig, FieldValue } from "./evaluate";
 import { PY_FIELDS, pyField } from "./schema";
@@ -24,12 +28,16 @@ import { table } from "../../../model/table";
 
 /** torchtitan's Python-era versions. Dates are main-branch dates the semantics are read at. */
 export const PY_RELEASES: Readonly<Record<string, { date: string; source: string }>> = table({
-  // release/0.3 was cut from main 48cb7ae1f (2026-08-18) and set to 0.3.0rc1 (1fdf90d3f); its configs.py
-  // still declares mixed_precision_reduce: Literal["float32"] (release/0.3 4f9e9a47d configs.py:93).
-  "v0.3.0": { date: "2026-08-18", source: "release/0.3 (cut 2026-08-18 at 48cb7ae1f, 0.3.0rc1 1fdf90d3f)" },
-  // v0.4.0 (October 2026) is after the snapshot read (b5bcd76c6, 2026-08-21); dated from the issue and the
-  // spec (bf16 reduce from #4597, 2026-09-11, is in it).
-  "v0.4.0": { date: "2026-10-01", source: "v0.4.0 (October 2026; not in the snapshot read, semantics from the spec)" },
+  // release/0.3 was cut from main 48cb7ae1f (2026-08-18) and set to 0.3.0rc1 (1fdf90d3f, #4216); its configs.py
+  // still declares mixed_precision_reduce: Literal["float32"] (release/0.3 4f9e9a47d configs.py:93). Published on
+  // PyPI as torchtitan 0.3.0: the wheel's files are dated 2026-09-03 (`pip download torchtitan==0.3.0 --no-deps`,
+  // checked 2026-12-02) and its configs.py keeps Literal["float32"]; no v0.3.0 tag in the newest pytorch/torchtitan
+  // snapshot read (b5bcd76c6, 2026-08-21; tags v0.1.0 … v0.2.2).
+  "v0.3.0": { date: "2026-08-18", source: "release/0.3 (cut 2026-08-18 at 48cb7ae1f, 0.3.0rc1 1fdf90d3f); PyPI torchtitan 0.3.0, wheel built 2026-09-03" },
+  // v0.4.0 could not be verified (2026-12-02): no v0.4.0 tag in the pytorch/torchtitan snapshot (newest 2026-08-21)
+  // and PyPI lists 0.0.2 … 0.3.0 only (`pip index versions torchtitan`). It is modelled as main from #4597
+  // (2026-09-11, bf16 reduce allowed), the newest change the semantics know; its date is that one, not a release date.
+  "v0.4.0": { date: "2026-09-11", source: "v0.4.0: release not verified (no tag, not on PyPI as of 2026-12-02); modelled as main from #4597 (2026-09-11)" },
 });
 
 /** The version a Python registry is analysed as when nothing says otherwise (the newest modelled). */
@@ -37,7 +45,19 @@ export const PY_DEFAULT_VERSION = "v0.4.0";
 
 /** The first Python-era date: 9810191bb (#2386). */
 export const PY_FIRST_DATE = "2026-02-23";
-/** #2900 (00b7f5693): every layout gets MixedPrecisionPolicy; autocast gone; norms/softmax/loss in bf16. */
+/**
+ * The what-if matrix's columns for a registry: the three mechanism periods of the Python era (eras.ts) and the
+ * releases. main 2026-02-23: maybe_enable_amp (autocast on DDP / one GPU, nothing on TP-only); main 2026-03-09:
+ * replicate with MixedPrecisionPolicy (e1847f4, #2458); v0.3.0 and v0.4.0: fully_shard everywhere (#2900).
+ */
+export const PY_WHAT_IF_VERSIONS: readonly { id: string; label: string }[] = [
+  { id: `main@${PY_FIRST_DATE}`, label: `main ${PY_FIRST_DATE}` },
+  { id: "main@2026-03-09", label: "main 2026-03-09" },
+  { id: "v0.3.0", label: "v0.3.0" },
+  { id: "v0.4.0", label: "v0.4.0" },
+];
+
+/** #2900 (00b7f5693): every layout gets MixedPrecisionPolicy; autocast gone; the norms run in bf16 (the loss still upcasts to fp32). */
 export const ALWAYS_FSDP_DATE = "2026-04-09";
 /** #2732 (0610235bb): `optimizer.implementation = "fused_opt_states_bf16"`. */
 export const BF16_STATES_DATE = "2026-04-15";
@@ -85,7 +105,7 @@ export function resolvePyVersion(doc: ConfigDocument, settings: AnalysisSettings
     const v = parsePyVersion(inferred.outsideTomlEra.pin);
     if (v) return { version: { value: v, source: "workspace-pin", kind: "workspace-pin", detail: `torchtitan ${inferred.outsideTomlEra.pin} pinned in ${inferred.outsideTomlEra.file}`, ...(inferred.location ? { location: inferred.location } : {}) } };
   }
-  const def: Sourced<PyVersion> = { value: parsePyVersion(PY_DEFAULT_VERSION)!, source: "default", kind: "default", detail: `no torchtitan pin in the workspace; assuming ${PY_DEFAULT_VERSION}, the newest release modelled` };
+  const def: Sourced<PyVersion> = { value: parsePyVersion(PY_DEFAULT_VERSION)!, source: "default", kind: "default", detail: `no torchtitan pin in the workspace; assuming ${PY_DEFAULT_VERSION} (modelled as main from #4597, 2026-09-11; that release is not verified)` };
   if (inferred.source === "workspace-pin" && !inferred.outsideTomlEra) return { version: def, tomlPin: inferred.detail };
   return { version: def };
 }
@@ -151,12 +171,16 @@ export interface PyResolution {
   knobs: PrecisionKnobs;
   precision?: ResolvedPrecision;
   optimizerState: { dtype: DType | null; knob: string };
+  /** The engine's input for this function's step (absent when the launch fails or a dtype is not one torch knows). */
+  simulationInput?: SimulationInput;
+  /** The GPU type the throughput and memory estimates use (--gpu > directive > setting > default). */
+  gpu: Sourced<GpuId>;
   /** What the picture rests on that is not written in the file, flags or scripts (user-facing). */
   assumptions: string[];
 }
 
-export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version: PyVersion, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[]): PyResolution {
-  const launch = launchOf(ev.fn.name, env);
+/** `launch` is read once and reused by the what-if matrix, which resolves one function many times. */
+export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version: PyVersion, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], launch: Launch = launchOf(ev.fn.name, env)): PyResolution {
   const fields = new Map<string, FieldValue & { override?: Override }>(ev.fields);
   for (const o of launch.overrides) {
     const base = fields.get(o.key);
@@ -197,7 +221,50 @@ export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version:
     impl?.value === "fused_opt_states_bf16" && version.date >= BF16_STATES_DATE
       ? { dtype: "bfloat16" as DType, knob: 'optimizer.implementation = "fused_opt_states_bf16" (Adam/AdamW exp_avg and exp_avg_sq in bf16; 0610235bb #2732)' }
       : { dtype: storage, knob: storage === "bfloat16" ? "training.dtype = bfloat16: states follow the bf16 parameters" : "training.dtype: Adam/AdamW states follow the parameter dtype" };
-  return { evaluated: ev, fields, view, worldSize, dims, layout, layoutName: layoutName(dims.resolved ?? layout), decision, knobs, ...(precision ? { precision } : {}), optimizerState, assumptions };
+  const gpu = resolveGpu(settings, directives);
+  const simulationInput =
+    dims.resolved && decision.mechanism !== "error" && knobs.param.dtype && knobs.reduce.dtype && knobs.trainingDtype.dtype
+      ? pySimulationInput(view, ev, fields, { mechanism: decision.mechanism, layout: dims.resolved, ddp: decision.ddp, mechanismReason: decision.reason, paramDtype: knobs.param.dtype, reduceDtype: knobs.reduce.dtype, trainingDtype: knobs.trainingDtype.dtype, versionDate: version.date }, gpu.value)
+      : undefined;
+  return { evaluated: ev, fields, view, worldSize, dims, layout, layoutName: layoutName(dims.resolved ?? layout), decision, knobs, ...(precision ? { precision } : {}), optimizerState, ...(simulationInput ? { simulationInput } : {}), gpu, assumptions };
+}
+
+/** #2900's companion (2026-04-08): the LLM parallelize functions pass cast_forward_inputs=False to fully_shard. */
+const NO_CAST_FORWARD_INPUTS_DATE = "2026-04-08";
+
+/**
+ * The engine's input for one config function: the same reading as a TOML file's (engine/fromConfig.ts) over
+ * the evaluated fields, plus what a Python config says elsewhere: the model of `model_registry("8B")`, the
+ * activation-checkpoint class, the converters, main's token-count batch fields.
+ */
+function pySimulationInput(view: ConfigDocument, ev: EvaluatedConfig, fields: Map<string, FieldValue>, decided: DecidedInputs, gpu: GpuId): SimulationInput {
+  const at = ev.fn.nameRange;
+  const extra: ConfigEntry[] = [];
+  const add = (path: string[], v: string | number | string[]): void => {
+    const value: ConfigValue = Array.isArray(v) ? { kind: "array", value: v, range: at, items: v.map((x) => ({ kind: "string", value: x, range: at })) } : typeof v === "string" ? { kind: "string", value: v, range: at } : { kind: "integer", value: v, range: at };
+    extra.push({ path, keyRange: at, range: at, value });
+  };
+  if (ev.model?.name) add(["model", "name"], ev.model.name);
+  if (ev.model?.flavor) add(["model", "flavor"], ev.model.flavor);
+  const ac = ev.activationCheckpoint.mode;
+  if (["none", "full", "selective", "memory_budget"].includes(ac)) add(["activation_checkpoint", "mode"], ac);
+  if (Array.isArray(ev.converters) && ev.converters.some((c) => c.kind === "float8 linear")) add(["model", "converters"], ["quantize.linear.float8"]);
+  // main after release/0.3: tokens per microbatch and the context length stand for local_batch_size × seq_len.
+  const tokens = fields.get("training.num_tokens_per_microbatch_per_dp_rank");
+  const ctxLen = fields.get("training.max_context_length");
+  if (tokens?.state === "set" || ctxLen?.state === "set") {
+    const t = Number(tokens?.value ?? tokens?.spec.default);
+    const c = Number(ctxLen?.value ?? ctxLen?.spec.default);
+    if (Number.isInteger(t) && Number.isInteger(c) && c > 0 && t >= c) {
+      add(["training", "seq_len"], c);
+      add(["training", "local_batch_size"], Math.floor(t / c));
+    }
+  }
+  const doc: ConfigDocument = { ...view, entries: [...view.entries.filter((e) => !extra.some((x) => x.path.join(".") === e.path.join("."))), ...extra] };
+  const input = simulationInputFromConfig(doc, decided);
+  input.castForwardInputs = decided.versionDate === undefined || decided.versionDate < NO_CAST_FORWARD_INPUTS_DATE;
+  input.gpu = gpu;
+  return input;
 }
 
 function worldSizeOf(doc: ConfigDocument, configured: ParallelLayout, settings: AnalysisSettings, directives: Directive[], launch: Launch, fields: Map<string, FieldValue>): Sourced<number> {

@@ -66,6 +66,14 @@ export interface EvaluatedConfig {
   chain: string[];
   activationCheckpoint: { mode: string; origin?: Origin; source?: string; unknown?: string };
   converters: { name: string; kind: string; origin: Origin }[] | { unknown: string };
+  /**
+   * The model of `model_spec=model_registry("8B")`: the flavor is the call's first argument, the name the
+   * package `model_registry` is imported from (`from . import model_registry` in torchtitan/models/llama3/,
+   * `from torchtitan.models.llama3 import model_registry`). Absent when model_spec is not such a call.
+   */
+  model?: { name?: string; flavor?: string };
+  /** Why fields the function does not set are not known (a base config that was not followed). */
+  partial?: string;
   /** Set when the function returned something that is not a Trainer.Config the subset can read. */
   unreadable?: string;
 }
@@ -253,16 +261,25 @@ class Evaluator {
 
   private call(e: Extract<PyExpr, { kind: "call" }>, s: Scope, at: Origin): Val {
     const callee = exprText(e.callee);
-    const cls = configClassOf(callee);
+    const cls = configClassOf(callee, s.mod.module);
     const kwargs = new Map<string, Val>();
     for (const k of e.kwargs) kwargs.set(k.name, this.expr(k.value, s));
     if (cls) {
       const obj: Val = { t: "obj", cls, fields: new Map(), at };
+      // A trainer subclass's Config that gives a section another default: that section is not followed.
+      const renamed = cls === "Trainer.Config" ? trainerConfigNames(s.mod.module).get(callee) : undefined;
+      const notFollowedSection = (sec: string, why: string): void => {
+        const secClass = sectionClassOf(sec);
+        obj.fields.set(sec, secClass ? { t: "obj", cls: secClass, fields: new Map(), at, partial: why } : { t: "unknown", why, at });
+      };
+      for (const sec of renamed?.redefines ?? []) notFollowedSection(sec, `\`${callee}\` (${renamed!.via}) gives \`${sec}\` its own default, which is not followed`);
       for (const k of e.kwargs) {
         const v = kwargs.get(k.name)!;
         obj.fields.set(k.name, v.t === "scalar" || v.t === "list" ? { ...v, at: this.origin(s, k.value.range) } : v);
       }
       if (e.hasStarArgs) obj.partial = `\`${callee}(...)\` takes \`*\`/\`**\` arguments the analysis does not expand`;
+      // A method of the class (`__post_init__`) sets these after the arguments: what it sets is not followed.
+      for (const sec of renamed?.overwrites ?? []) notFollowedSection(sec, `\`${callee}\` (${renamed!.via}) sets \`${sec}\` in a method (\`self.${sec} = …\`), which is not followed`);
       return obj;
     }
     if (callee in KNOWN_HELPERS) return { t: "obj", cls: "OptimizersContainer.Config", fields: new Map(), at };
@@ -270,6 +287,10 @@ class Evaluator {
       const obj: Val = { t: "obj", cls: "ModelSpec", fields: new Map(), at };
       const conv = kwargs.get("converters");
       if (conv) obj.fields.set("converters", conv);
+      const flavor = e.args[0] ? this.expr(e.args[0], s) : kwargs.get("flavor");
+      if (flavor?.t === "scalar" && typeof flavor.v === "string") obj.fields.set("flavor", flavor);
+      const name = modelNameOf(callee, s.mod);
+      if (name) obj.fields.set("name", { t: "scalar", v: name, at });
       return obj;
     }
     if ((callee === "copy.deepcopy" || callee === "deepcopy") && e.args[0]) return clone(this.expr(e.args[0], s));
@@ -336,18 +357,102 @@ class Evaluator {
   }
 }
 
+/** The model package `model_registry` comes from: `from . import model_registry` in models/<name>/, or `torchtitan.models.<name>`. */
+function modelNameOf(callee: string, mod: LoadedModule): string | undefined {
+  const head = callee.includes(".") ? callee.slice(0, callee.lastIndexOf(".")) : undefined;
+  for (const imp of mod.module.imports) {
+    for (const n of imp.names) {
+      if (head ? n.asName !== head : n.asName !== "model_registry") continue;
+      // `from torchtitan.models import llama3` + `llama3.model_registry(...)`: the imported name is the package.
+      const spec = head ? (n.name ? `${imp.module}.${n.name}` : imp.module) : imp.module;
+      const parts = spec.replace(/^\.+/, "").split(".").filter(Boolean);
+      if (parts.length) return /^[A-Za-z0-9_]+$/.test(parts.at(-1)!) ? parts.at(-1) : undefined;
+      // `from . import model_registry`: the package is the module's own folder.
+      const file = (mod.path ?? mod.file).replace(/\\/g, "/").split(/[?#]/)[0]!;
+      const dirs = file.split("/");
+      const folder = dirs.at(-2);
+      return folder && /^[A-Za-z0-9_]+$/.test(folder) ? folder : undefined;
+    }
+  }
+  return undefined;
+}
+
 function clone(v: Val): Val {
   if (v.t === "obj") return { ...v, fields: new Map([...v.fields].map(([k, x]) => [k, clone(x)])) };
   if (v.t === "list") return { ...v, items: v.items.map(clone) };
   return v;
 }
 
+/** Trainer.Config's fields a subclass's Config may give another default that the analysis reads. */
+const TRAINER_SECTIONS: ReadonlySet<string> = new Set([...Object.values(SECTION_CLASSES), "activation_checkpoint", "model_spec", "model_converters"]);
+
+export interface TrainerConfigName {
+  /** How the name reaches Trainer.Config ("Trainer imported as T", "MyTrainer(Trainer)"). */
+  via: string;
+  /** Sections its class body gives another default (`training: TrainingConfig = field(...)`). */
+  redefines: string[];
+  /** Sections its methods set (`self.optimizer = …` in `__post_init__`): they win over the call's arguments. */
+  overwrites: string[];
+}
+
+const TRAINER_NAMES = new WeakMap<PyModule, Map<string, TrainerConfigName>>();
+
+/**
+ * The names a module uses for torchtitan's Trainer.Config (trainer.py@b5bcd76c6:70): `Trainer.Config`; an
+ * alias's (`from torchtitan.trainer import Trainer as T` → `T.Config`); a subclass's (`class MyTrainer(Trainer)`
+ * → `MyTrainer.Config`, with or without its own nested `class Config(Trainer.Config)`); a renamed config class
+ * (`class LoRAFTConfig(Trainer.Config)`). Subclasses of subclasses are followed within the module.
+ */
+export function trainerConfigNames(m: PyModule): Map<string, TrainerConfigName> {
+  const cached = TRAINER_NAMES.get(m);
+  if (cached) return cached;
+  const none = { redefines: [], overwrites: [] };
+  const trainers = new Map<string, TrainerConfigName>([["Trainer", { via: "torchtitan.trainer.Trainer", ...none }]]);
+  const configs = new Map<string, TrainerConfigName>([["Trainer.Config", { via: "torchtitan.trainer.Trainer.Config", ...none }]]);
+  for (const imp of m.imports) {
+    if (imp.module !== "torchtitan" && !imp.module.startsWith("torchtitan.")) continue;
+    for (const n of imp.names) {
+      if (n.name === "Trainer" && n.asName !== "Trainer") {
+        trainers.set(n.asName, { via: `Trainer imported as ${n.asName}`, ...none });
+        configs.set(`${n.asName}.Config`, { via: `Trainer imported as ${n.asName}`, ...none });
+      }
+      // import torchtitan.trainer as tt → tt.Trainer.Config
+      if (!n.name && imp.module === "torchtitan.trainer" && n.asName !== "torchtitan") configs.set(`${n.asName}.Trainer.Config`, { via: `torchtitan.trainer imported as ${n.asName}`, ...none });
+    }
+  }
+  const sections = (fields: readonly string[]): string[] => fields.filter((f) => TRAINER_SECTIONS.has(f));
+  for (let pass = 0, changed = true; changed && pass < 4; pass++) {
+    changed = false;
+    for (const cls of m.classes) {
+      const trainerBase = cls.bases.find((b) => trainers.has(b));
+      if (trainerBase && !trainers.has(cls.name)) {
+        const base = trainers.get(trainerBase)!;
+        const own = cls.nested.find((k) => k.name === "Config");
+        const inherited = configs.get(`${trainerBase}.Config`) ?? base;
+        const info = { via: `${cls.name}(${trainerBase})`, redefines: [...new Set([...inherited.redefines, ...sections(own?.fields ?? [])])], overwrites: [...new Set([...inherited.overwrites, ...sections(own?.selfAssigns ?? [])])] };
+        trainers.set(cls.name, info);
+        configs.set(`${cls.name}.Config`, info);
+        changed = true;
+      }
+      const configBase = cls.bases.find((b) => configs.has(b));
+      if (configBase && !configs.has(cls.name)) {
+        const inherited = configs.get(configBase)!;
+        configs.set(cls.name, { via: `${cls.name}(${configBase})`, redefines: [...new Set([...inherited.redefines, ...sections(cls.fields)])], overwrites: [...new Set([...inherited.overwrites, ...sections(cls.selfAssigns)])] });
+        changed = true;
+      }
+    }
+  }
+  TRAINER_NAMES.set(m, configs);
+  return configs;
+}
+
 /** `Trainer.Config`, `TrainingConfig`, `SelectiveAC.Config`, ... (a trailing module path is ignored). */
-function configClassOf(callee: string): string | undefined {
+function configClassOf(callee: string, module?: PyModule): string | undefined {
+  if (module && trainerConfigNames(module).has(callee)) return "Trainer.Config";
   const known = ["Trainer.Config", ...Object.keys(SECTION_CLASSES), ...Object.keys(AC_CLASSES), ...Object.keys(CONVERTER_CLASSES), ...CONVERTER_CONTAINERS];
   const k = known.find((c) => callee === c || callee.endsWith(`.${c}`));
   if (k) return k;
-  // A trainer subclass's Config (SimulationTrainer.Config, GraphTrainer.Config) keeps Trainer.Config's fields.
+  // An imported trainer subclass's Config (SimulationTrainer.Config, GraphTrainer.Config) keeps Trainer.Config's fields.
   return /(^|\.)[A-Za-z0-9_]*Trainer\.Config$/.test(callee) ? "Trainer.Config" : undefined;
 }
 
@@ -384,8 +489,13 @@ export function exprText(e: PyExpr): string {
 
 /** The functions of a module that are torchtitan config functions: `-> Trainer.Config`, or returning `Trainer.Config(...)`. */
 export function configFunctions(module: PyModule): PyFunction[] {
-  const trainerConfig = (s: string | undefined): boolean => !!s && /^"?([A-Za-z0-9_]*Trainer)\.Config"?$/.test(s);
-  return module.functions.filter((f) => trainerConfig(f.returns) || f.body.some((s) => s.kind === "return" && s.value?.kind === "call" && configClassOf(exprText(s.value.callee)) === "Trainer.Config"));
+  const names = trainerConfigNames(module);
+  const trainerConfig = (s: string | undefined): boolean => {
+    if (!s) return false;
+    const t = s.replace(/^["']|["']$/g, "");
+    return names.has(t) || /^[A-Za-z0-9_]*Trainer\.Config$/.test(t);
+  };
+  return module.functions.filter((f) => trainerConfig(f.returns) || f.body.some((s) => s.kind === "return" && s.value?.kind === "call" && configClassOf(exprText(s.value.callee), module) === "Trainer.Config"));
 }
 
 export function evaluateConfig(fn: PyFunction, root: LoadedModule, env: AnalysisEnv): EvaluatedConfig {
@@ -395,6 +505,7 @@ export function evaluateConfig(fn: PyFunction, root: LoadedModule, env: Analysis
   const trainer = result.t === "obj" ? result : undefined;
   if (!trainer || (trainer.cls !== "Trainer.Config" && trainer.cls !== "?")) out.unreadable = result.t === "unknown" ? result.why : `${fn.name}() does not return a Trainer.Config the analysis can read`;
   const basePartial = trainer?.partial ?? out.unreadable;
+  if (basePartial) out.partial = basePartial;
   for (const spec of PY_FIELDS) {
     const key = `${spec.section}.${spec.key}`;
     const section = trainer?.fields.get(spec.section);
@@ -425,5 +536,13 @@ export function evaluateConfig(fn: PyFunction, root: LoadedModule, env: Analysis
     out.converters = list.length === conv.items.length ? list : { unknown: "a converter the analysis does not know" };
   } else if (spec && spec.t !== "obj") out.converters = { unknown: spec.t === "unknown" ? spec.why : "model_spec is not read" };
   else if (!spec && basePartial) out.converters = { unknown: basePartial };
+  if (spec?.t === "obj" && spec.cls === "ModelSpec") {
+    const name = spec.fields.get("name");
+    const flavor = spec.fields.get("flavor");
+    out.model = {
+      ...(name?.t === "scalar" && typeof name.v === "string" ? { name: name.v } : {}),
+      ...(flavor?.t === "scalar" && typeof flavor.v === "string" ? { flavor: flavor.v } : {}),
+    };
+  }
   return out;
 }
