@@ -94,6 +94,11 @@ fsdp_config:
     );
   });
 
+  it("AX7: an empty `fsdp: []` configures nothing, so there is no legacy list to report", () => {
+    const r = analyzeDocument(uri, `${BASE}adapter: lora\nbf16: true\ndeepspeed:\nfsdp: []\n`);
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === "axolotl/AX7"), []);
+  });
+
   it("AX8 bitsandbytes 8-bit optimizer with FSDP2", () => {
     // framework=axolotl layout=FSDP2 mech=error P=float32 C=bfloat16 R=float32 ws=undefined
     checkDiagnostics(

@@ -9,7 +9,8 @@ export const AX7: FrameworkRule<AxolotlContext> = {
   restsOn: [],
   run({ v, doc, fsdpList, fsdpVersion }) {
     const d = diagnostics("axolotl");
-    if (fsdpList && fsdpList.value.kind === "array") {
+    // An empty `fsdp: []` configures nothing: there is no FSDP1 list to migrate (issue #17 fresh set, wauwau0977/FineTuningTrial).
+    if (fsdpList && fsdpList.value.kind === "array" && (fsdpList.value.items?.length ?? 0) > 0) {
       const migrate = fsdpVersion === undefined ? fix("Replace the legacy list with fsdp_version: 2", [{ range: fsdpList.range, newText: "fsdp_version: 2" }], true) : fix("Remove the legacy fsdp list", [deleteLines(doc, fsdpList.range)], true);
       d.add("AX7", "warning", fsdpList.keyRange, "The `fsdp:` list is the deprecated FSDP1 syntax (Axolotl warns): use `fsdp_config` with `fsdp_version: 2`", [migrate], undefined, "The `fsdp:` list is the deprecated FSDP1 syntax (Axolotl warns). Configure FSDP with un-prefixed keys under `fsdp_config` and `fsdp_version: 2`.");
     }
