@@ -16,11 +16,6 @@ export function own<T>(t: Readonly<Record<string, T>>, k: string): T | undefined
   return Object.prototype.hasOwnProperty.call(t, k) ? t[k] : undefined;
 }
 
-/** Whether `k` is an own entry of `t` (the `k in t` that stops at the object itself). */
-export function has<K extends string>(t: Readonly<Record<K, unknown>>, k: string): k is K {
-  return Object.prototype.hasOwnProperty.call(t, k);
-}
-
 /**
  * `obj[k] = v` as an own, enumerable property whatever `k` is: a key `__proto__` from a config would
  * otherwise set the object's prototype instead of adding an entry (the parsers build values with this).
