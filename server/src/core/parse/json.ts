@@ -13,7 +13,7 @@ import { LineIndex } from "../model/lineIndex";
 import type { Range } from "../model/types";
 import { skipReason, nestingReason } from "./guard";
 
-const MAX_DEPTH = 256;
+export const MAX_DEPTH = 256;
 
 interface Dup {
   path: string[];
