@@ -193,12 +193,8 @@ describe(`robustness (seed ${SEED}, ${ALL.length} inputs)`, () => {
  * through the bundled CLI in its own process with a time and heap bound (HEAP_18_MB, CLI_TIMEOUT_MS) and
  * must answer right; then the language server, under the same inputs, answers a hover on another document
  * within 1 s (a liveness bound: the attack's own analysis is awaited first, with its own timeout).
- *
- * Classes fixed on branch j18a (the CLI side of issue #18) are skipped here with the name of j18a's item:
- * the lead un-skips them (J18A_MERGED=1 runs them) after merging.
  */
 const HEAP_18_MB = 256;
-const J18A_MERGED = process.env.J18A_MERGED === "1";
 
 interface Case18 {
   cls: string;
@@ -211,8 +207,6 @@ interface Case18 {
   args: string[];
   /** Checks the CLI's answer. */
   expect(out: { status: number | null; stdout: string; stderr: string }): void;
-  /** Set when the class is fixed on another branch: the reason names it. */
-  j18a?: string;
 }
 
 const ATTACK_SIZE = (r: () => number): number => int(r, 20_000, 200_000);
@@ -260,7 +254,6 @@ const GENERATORS_18: Record<string, (r: () => number) => Case18> = {
     links: { rootfs: "/" },
     args: ["check", "--format", "json", "."],
     expect: (o) => assert.deepEqual((JSON.parse(o.stdout) as { files: { path: string }[] }).files.map((f) => f.path), ["train.toml"]),
-    j18a: "j18a: the folder walk stays in the tree (links that leave it are skipped)",
   }),
   prototypeNames: (r) => {
     const v = pick(r, ["constructor", "__proto__", "toString", "hasOwnProperty"]);
@@ -273,7 +266,6 @@ const GENERATORS_18: Record<string, (r: () => number) => Case18> = {
         assert.notEqual(o.status, 3, o.stdout.slice(0, 500));
         assert.ok(!codesOf(o.stdout).includes("internal-error"), o.stdout.slice(0, 500));
       },
-      j18a: "j18a: prototype-key lookups (Maps or own-property checks for values from files, flags, settings)",
     };
   },
   controlCharacters: (r) => {
@@ -287,7 +279,6 @@ const GENERATORS_18: Record<string, (r: () => number) => Case18> = {
         assert.doesNotMatch(o.stdout, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/, "raw control character");
         assert.ok(o.stdout.split("\n").every((l) => !/^::(add-mask|error::pwned)/.test(l)), "forged workflow command");
       },
-      j18a: "j18a: output escaping (every attacker-controlled string escaped for its channel)",
     };
   },
   encodings: (r) => {
@@ -302,7 +293,6 @@ const GENERATORS_18: Record<string, (r: () => number) => Case18> = {
         assert.notEqual(o.status, 0, "a config that cannot be read as UTF-8 does not pass silently");
         assert.match(o.stdout + o.stderr, /train\.toml/);
       },
-      j18a: "j18a: encodings (UTF-16, NUL-prefixed and invalid UTF-8 configs are reported, not skipped with exit 0)",
     };
   },
 };
@@ -315,8 +305,7 @@ function cases18(): Case18[] {
 describe(`robustness, issue #18 attack classes (seed ${SEED})`, () => {
   const CASES = cases18();
   for (const c of CASES) {
-    const skip = c.j18a && !J18A_MERGED ? `fixed on branch ${c.j18a}; run with J18A_MERGED=1 after merging` : false;
-    it(`${c.cls}: ${c.name}`, { skip }, () => {
+    it(`${c.cls}: ${c.name}`, () => {
       const dir = mkdtempSync(join(tmpdir(), "pl-robust18-"));
       try {
         for (const [name, body] of Object.entries(c.files)) {
@@ -379,8 +368,7 @@ describe(`robustness, issue #18 attack classes (seed ${SEED})`, () => {
       let version = 3;
       for (const [i, c] of CASES.entries()) {
         const [name, body] = Object.entries(c.files)[0]!;
-        // Inputs fixed on branch j18a (prototype names in the Lightning analyser) run once it is merged.
-        if (typeof body !== "string" || c.links || (c.j18a && !J18A_MERGED)) continue;
+        if (typeof body !== "string" || c.links) continue;
         // On disk with its neighbour files, so the server reads them as it would in a repository.
         const dir = mkdtempSync(join(tmpdir(), `pl-robust18-server-${i}-`));
         dirs.push(dir);

@@ -14,7 +14,7 @@ import type { Range } from "../model/types";
 import { skipReason, nestingReason } from "./guard";
 import { setOwn, table } from "../model/table";
 
-const MAX_DEPTH = 256;
+export const MAX_DEPTH = 256;
 /** JSON's one-character escapes. */
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = table({ '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" });
 
