@@ -51,7 +51,7 @@ import {
   type SummaryParams,
   type SummaryResult,
 } from "./protocol";
-import { diagnosticsDelay } from "./latency";
+import { CostWindow, diagnosticsDelay } from "./latency";
 
 
 const connection = createConnection(ProposedFeatures.all);
@@ -64,8 +64,8 @@ let canRefresh = false;
 const settingsCache = new Map<string, Promise<AnalysisSettings>>();
 const results = new Map<string, { version: number; result: AnalysisResult }>();
 const pending = new Map<string, ReturnType<typeof setTimeout>>();
-/** How long each document's last analysis took (ms): fast documents publish at once, slow ones debounce. */
-const lastCost = new Map<string, number>();
+/** What each document's recent analyses cost and when the last ended: fast documents publish at once, slow ones are throttled (latency.ts). */
+const costs = new Map<string, CostWindow>();
 
 connection.onInitialize((params): InitializeResult => {
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
@@ -125,7 +125,10 @@ async function analyze(doc: TextDocument): Promise<AnalysisResult> {
   const path = uriToPath(doc.uri);
   const started = performance.now();
   const result = analyzeDocument(doc.uri, doc.getText(), settings, nodeEnv(path, workspaceRoots), formatOf(doc.uri) ?? languageFormat(doc.languageId));
-  lastCost.set(doc.uri, performance.now() - started);
+  const ended = performance.now();
+  let w = costs.get(doc.uri);
+  if (!w) costs.set(doc.uri, (w = new CostWindow()));
+  w.add(ended - started, ended);
   results.set(doc.uri, { version: doc.version, result });
   return result;
 }
@@ -206,15 +209,18 @@ function summary(result: AnalysisResult): SummaryResult {
   return s;
 }
 
-// TextDocuments fires onDidChangeContent for an open too: a document never analysed yet, or one whose last
-// analysis was fast, is published at once; a slow one waits in proportion to its cost (latency.ts).
-documents.onDidChangeContent((e) => schedule(e.document, diagnosticsDelay(lastCost.get(e.document.uri))));
+// TextDocuments fires onDidChangeContent for an open too: a document never analysed yet, or one whose
+// analysis is fast, is published at once; a slow one at once after a pause, else throttled (latency.ts).
+documents.onDidChangeContent((e) => {
+  const w = costs.get(e.document.uri);
+  schedule(e.document, diagnosticsDelay(w?.cost, w ? performance.now() - w.endedAt : undefined));
+});
 documents.onDidClose((e) => {
   const t = pending.get(e.document.uri);
   if (t) clearTimeout(t);
   pending.delete(e.document.uri);
   results.delete(e.document.uri);
-  lastCost.delete(e.document.uri);
+  costs.delete(e.document.uri);
   settingsCache.delete(e.document.uri);
   void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
 });

@@ -119,10 +119,20 @@ export class TestLspClient {
     return this.proc.signalCode ?? undefined;
   }
 
-  async shutdown(): Promise<void> {
+  /** `waitExitMs`: give the server that long to exit by itself before it is killed (a --cpu-prof profile is written at exit). */
+  async shutdown(waitExitMs = 0): Promise<void> {
     try {
       await this.conn.sendRequest("shutdown");
       await this.conn.sendNotification("exit");
+      if (waitExitMs > 0 && this.proc.exitCode === null) {
+        await new Promise<void>((resolveExit) => {
+          const timer = setTimeout(resolveExit, waitExitMs);
+          this.proc.once("exit", () => {
+            clearTimeout(timer);
+            resolveExit();
+          });
+        });
+      }
     } finally {
       this.conn.dispose();
       if (this.proc.exitCode === null) this.proc.kill();
