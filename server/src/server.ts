@@ -3,7 +3,7 @@
  * (vscode-languageserver picks the transport from argv).
  */
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
   CodeActionKind,
@@ -14,6 +14,7 @@ import {
   DiagnosticSeverity,
   DiagnosticTag,
   DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
   ProposedFeatures,
   TextDocumentSyncKind,
   TextDocuments,
@@ -34,7 +35,7 @@ import type { AnalysisResult, AnalysisSettings } from "./core/analysis";
 import { codeLenses, completionsAt, headline, hoverAt, quickFixes } from "./core/features/index";
 import { configFunctionSymbols, documentSymbols, foldingRanges, type DocSymbol } from "./core/features/symbols";
 import type { Diagnostic } from "./core/model/types";
-import { nodeEnv, uriToPath } from "./host/nodeEnv";
+import { nodeEnv, uriToPath, WorkspaceSnapshot } from "./host/nodeEnv";
 import { buildReportView, renderReportHtml } from "./core/report";
 import { clampPosition, clampRange } from "./host/positions";
 import {
@@ -58,6 +59,12 @@ const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 
 let workspaceRoots: string[] = [];
+/**
+ * What the workspace holds around the configs (pins, run scripts, config sources), read once per workspace
+ * state and invalidated by the client's file events (issue #21). Undefined when the client cannot send file
+ * events: every read is then validated by a stat, as fresh as the disk.
+ */
+let snapshot: WorkspaceSnapshot | undefined;
 let canPullConfiguration = false;
 /** Inlay hints and lenses depend on settings and other files: ask the client to re-query after an analysis. */
 let canRefresh = false;
@@ -71,6 +78,10 @@ connection.onInitialize((params): InitializeResult => {
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   canRefresh = !!params.capabilities.workspace?.inlayHint?.refreshSupport && !!params.capabilities.workspace?.codeLens?.refreshSupport;
   workspaceRoots = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
+  // Only paths inside the workspace folders are kept: the client watches those, not their parents.
+  if (params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration && workspaceRoots.length) {
+    snapshot = new WorkspaceSnapshot(undefined, (p) => workspaceRoots.some((r) => p === r || p.startsWith(r.endsWith(sep) ? r : r + sep)));
+  }
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -88,6 +99,24 @@ connection.onInitialize((params): InitializeResult => {
 
 connection.onInitialized(() => {
   if (canPullConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION });
+  if (snapshot) {
+    // Every file: pins (requirements*.txt, pyproject.toml, *.lock), run scripts, config sources, .git.
+    connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: "**/*" }] }).catch(() => {
+      snapshot = undefined; // no file events after all: back to stat-validated reads
+    });
+  }
+});
+
+connection.onDidChangeWatchedFiles((params) => {
+  if (!snapshot) return;
+  const paths = params.changes.map((c) => uriToPath(c.uri));
+  // A change outside file:// (or one we cannot map) forgets the whole state.
+  snapshot.invalidate(paths.every((p): p is string => !!p) ? paths : undefined);
+  results.clear();
+  for (const doc of documents.all()) {
+    const w = costs.get(doc.uri);
+    schedule(doc, diagnosticsDelay(w?.cost, w ? performance.now() - w.endedAt : undefined));
+  }
 });
 
 connection.onDidChangeConfiguration(() => {
@@ -124,7 +153,7 @@ async function analyze(doc: TextDocument): Promise<AnalysisResult> {
   const settings = await settingsFor(doc.uri);
   const path = uriToPath(doc.uri);
   const started = performance.now();
-  const result = analyzeDocument(doc.uri, doc.getText(), settings, nodeEnv(path, workspaceRoots), formatOf(doc.uri) ?? languageFormat(doc.languageId));
+  const result = analyzeDocument(doc.uri, doc.getText(), settings, nodeEnv(path, workspaceRoots, snapshot), formatOf(doc.uri) ?? languageFormat(doc.languageId));
   const ended = performance.now();
   let w = costs.get(doc.uri);
   if (!w) costs.set(doc.uri, (w = new CostWindow()));

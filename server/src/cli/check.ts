@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { analyzeDocument, formatOf } from "../core/analyze";
 import type { AnalysisResult, AnalysisSettings } from "../core/analysis";
-import { nodeEnv } from "../host/nodeEnv";
+import { nodeEnv, type WorkspaceSnapshot } from "../host/nodeEnv";
 import { copyLazy } from "../core/model/lazy";
 
 export class StdinUsageError extends Error {}
@@ -21,7 +21,7 @@ export function checkStdinOptions(paths: readonly string[], stdinFilename: strin
  * Analyses standard input as if it were the file NAME (relative to the working directory): its extension
  * picks the format, and pins and run scripts next to that path are read as for a file on disk.
  */
-export function analyzeStdin(name: string, settings: AnalysisSettings, io: { cwd: string; stdin?: () => string }, maxBytes: number): { path: string; absPath: string; result?: AnalysisResult; error?: string } {
+export function analyzeStdin(name: string, settings: AnalysisSettings, io: { cwd: string; stdin?: () => string; snapshot?: WorkspaceSnapshot }, maxBytes: number): { path: string; absPath: string; result?: AnalysisResult; error?: string } {
   const absPath = resolve(io.cwd, name);
   let text: string;
   try {
@@ -31,7 +31,7 @@ export function analyzeStdin(name: string, settings: AnalysisSettings, io: { cwd
     return { path: name, absPath, error: `cannot read standard input (${(e as Error).message})` };
   }
   if (Buffer.byteLength(text, "utf8") > maxBytes) return { path: name, absPath, error: `standard input is over the ${maxBytes}-byte limit` };
-  const result = analyzeDocument(pathToFileURL(absPath).href, text, settings, nodeEnv(absPath, [io.cwd]), formatOf(name));
+  const result = analyzeDocument(pathToFileURL(absPath).href, text, settings, nodeEnv(absPath, [io.cwd], io.snapshot), formatOf(name));
   return { path: name, absPath, result };
 }
 

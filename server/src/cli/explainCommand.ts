@@ -35,7 +35,7 @@ export function explain(args: string[], io: CliIO, html = false): number {
     return 2;
   }
   const text = decodeUtf8(read.bytes);
-  const r = analyzeDocument(pathToFileURL(f).href, text, opts.settings, nodeEnv(f, [io.cwd]), formatOf(f));
+  const r = analyzeDocument(pathToFileURL(f).href, text, opts.settings, nodeEnv(f, [io.cwd], io.snapshot), formatOf(f));
   addEncodingDiagnostic(r, read.bytes);
   const missing = fn ? missingFunction(r, fn) : undefined;
   if (missing) {

@@ -295,6 +295,23 @@ function bestFit(hits: readonly KeyEvidence[]): KeyEvidence[] {
   return bestDate ? best : hits.slice();
 }
 
+/**
+ * Dependency files are scanned once per text (a lock file can be megabytes; the server re-infers on every
+ * edit and the host hands back the same text while the file is unchanged).
+ */
+const pinMemo = new Map<string, Map<string, Pin | undefined>>();
+const PIN_MEMO_ENTRIES = 64;
+
+function findPinCached(text: string, kind: string): Pin | undefined {
+  let byText = pinMemo.get(kind);
+  if (!byText) pinMemo.set(kind, (byText = new Map()));
+  if (byText.has(text)) return byText.get(text);
+  const pin = findPin(text, kind);
+  if (byText.size >= PIN_MEMO_ENTRIES) byText.delete(byText.keys().next().value!);
+  byText.set(text, pin);
+  return pin;
+}
+
 export function inferVersion(doc: ConfigDocument, env: AnalysisEnv): VersionInference {
   const evidence: string[] = [];
   let outside: VersionInference["outsideTomlEra"];
@@ -306,7 +323,7 @@ export function inferVersion(doc: ConfigDocument, env: AnalysisEnv): VersionInfe
         const path = join(dir, name);
         const text = env.readFile(path);
         if (text === undefined) continue;
-        const pin = findPin(text, dep.kind);
+        const pin = findPinCached(text, dep.kind);
         if (!pin) continue;
         const where = displayPath(path, env);
         const meaning = interpretPin(pin.raw);
