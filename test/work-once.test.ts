@@ -4,13 +4,16 @@
  * re-read after a file event invalidates it.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
 import { runCli } from "../server/src/cliMain";
 import { NODE_FS, nodeEnv, WorkspaceSnapshot, type FsReader } from "../server/src/host/nodeEnv";
+import { SUMMARY_CHANGED_NOTIFICATION } from "../server/src/protocol";
+import { SERVER_BUNDLE, TestLspClient } from "./support/lspClient";
 
 const ROOT = join(import.meta.dirname, "..");
 
@@ -102,5 +105,39 @@ describe("work once: one CLI run stats each path once", () => {
     snap.readFile(other);
     snap.readFile(other);
     assert.equal(c.stats.get(other), 1, "kept: stat'ed once");
+  });
+});
+
+describe("work once: the language server's workspace state follows file events", () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "pl-work-once-lsp-"));
+    mkdirSync(join(dir, ".git"));
+    writeFileSync(join(dir, "requirements.txt"), "torchtitan==0.2.1\n");
+    writeFileSync(join(dir, "train.toml"), readFileSync(join(ROOT, "examples", "tp_only_8gpu.toml"), "utf8"));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("registers a watcher, keeps the pin it read until a file event, then re-analyses open documents", { skip: existsSync(SERVER_BUNDLE) ? false : "dist/server.js missing: run npm run build" }, async () => {
+    const c = new TestLspClient();
+    try {
+      const folder = pathToFileURL(dir).href;
+      await c.initialize([{ uri: folder, name: "w" }], { didChangeWatchedFiles: { dynamicRegistration: true } });
+      const uri = pathToFileURL(join(dir, "train.toml")).href;
+      type Summary = { uri: string; version?: { value: string; source: string } };
+      const version = (v: string) => (p: Summary) => p.uri === uri && p.version?.value === v;
+      const first = c.waitForNotification<Summary>(SUMMARY_CHANGED_NOTIFICATION, version("v0.2.1"));
+      await c.open(uri, readFileSync(join(dir, "train.toml"), "utf8"));
+      await first;
+      await c.waitForRegistration("workspace/didChangeWatchedFiles");
+      assert.deepEqual(c.registrations.find((r) => r.method === "workspace/didChangeWatchedFiles")?.registerOptions, { watchers: [{ globPattern: "**/*" }] });
+      writeFileSync(join(dir, "requirements.txt"), "torchtitan==0.2.2\n");
+      const second = c.waitForNotification<Summary>(SUMMARY_CHANGED_NOTIFICATION, version("v0.2.2"));
+      await c.conn.sendNotification("workspace/didChangeWatchedFiles", { changes: [{ uri: pathToFileURL(join(dir, "requirements.txt")).href, type: 2 }] });
+      const s = await second;
+      assert.deepEqual([s.version?.value, s.version?.source], ["v0.2.2", "workspace-pin"], "re-analysed from the pin's new text after the event");
+    } finally {
+      await c.shutdown();
+    }
   });
 });
