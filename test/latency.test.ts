@@ -1,25 +1,47 @@
-/** The publish policy of the language server (server/src/latency.ts): fast documents at once, slow ones debounced by cost. */
+/** The publish policy of the language server (server/src/latency.ts): fast documents at once, slow ones throttled by cost. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { diagnosticsDelay, INSTANT_ANALYSIS_MS, MAX_DEBOUNCE_MS, MIN_DEBOUNCE_MS } from "../server/src/latency";
+import { COST_WINDOW, CostWindow, diagnosticsDelay, INSTANT_ANALYSIS_MS, MAX_DEBOUNCE_MS } from "../server/src/latency";
 
 describe("diagnostics publish delay", () => {
   it("a document never analysed is published at once", () => {
     assert.equal(diagnosticsDelay(undefined), 0);
+    assert.equal(diagnosticsDelay(undefined, 0), 0);
   });
-  it("a document whose last analysis took under 20 ms is published at once", () => {
+  it("a document whose analysis costs under 20 ms is published at once, even right after the last one", () => {
     assert.equal(INSTANT_ANALYSIS_MS, 20);
-    for (const cost of [0, 0.4, 1.2, 19.9]) assert.equal(diagnosticsDelay(cost), 0, String(cost));
+    for (const cost of [0, 0.4, 1.2, 19.9]) assert.equal(diagnosticsDelay(cost, 0), 0, String(cost));
   });
-  it("a slow document waits in proportion to its cost, within [50, 1000] ms", () => {
-    assert.equal(diagnosticsDelay(20), MIN_DEBOUNCE_MS);
-    assert.equal(diagnosticsDelay(40), 80);
-    assert.equal(diagnosticsDelay(300), 600);
-    assert.ok(diagnosticsDelay(300) > diagnosticsDelay(100));
-    assert.equal(diagnosticsDelay(2000), MAX_DEBOUNCE_MS);
+  it("a slow document edited after a pause is analysed at once: the delay does not add to the cost", () => {
+    assert.equal(diagnosticsDelay(300), 0);
+    assert.equal(diagnosticsDelay(300, 300), 0);
+    assert.equal(diagnosticsDelay(40, 5_000), 0);
   });
-  it("a nonsense cost never blocks publishing", () => {
+  it("while edits keep coming, a slow document waits until its cost has passed since its last analysis ended", () => {
+    assert.equal(diagnosticsDelay(40, 0), 40);
+    assert.equal(diagnosticsDelay(300, 100), 200);
+    assert.equal(diagnosticsDelay(300, 299.5), 1);
+    assert.equal(diagnosticsDelay(5_000, 0), MAX_DEBOUNCE_MS);
+  });
+  it("a nonsense cost or time never blocks publishing for long", () => {
     assert.equal(diagnosticsDelay(Number.NaN), 0);
     assert.equal(diagnosticsDelay(-5), 0);
+    assert.equal(diagnosticsDelay(100, Number.NaN), 100);
+    assert.equal(diagnosticsDelay(100, -1), 100);
+  });
+});
+
+describe("cost window", () => {
+  it("the cost is the minimum of the last COST_WINDOW analyses (a GC pause is not the document's cost)", () => {
+    const w = new CostWindow();
+    assert.equal(w.cost, undefined);
+    assert.equal(COST_WINDOW, 3);
+    w.add(30, 1);
+    w.add(400, 2);
+    assert.equal(w.cost, 30);
+    assert.equal(w.endedAt, 2);
+    w.add(50, 3);
+    w.add(60, 4);
+    assert.equal(w.cost, 50, "the 30 ms analysis fell out of the window");
   });
 });

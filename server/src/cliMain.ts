@@ -9,6 +9,7 @@ import { StdinUsageError } from "./cli/check";
 import { check } from "./cli/checkCommand";
 import { explain } from "./cli/explainCommand";
 import type { CliIO } from "./cli/io";
+import { WorkspaceSnapshot } from "./host/nodeEnv";
 import { htmlFormat, parseCheckArgs } from "./cli/options";
 import { probe } from "./cli/probeCommand";
 import { schema } from "./cli/schemaCommand";
@@ -20,7 +21,9 @@ export { EXIT_INTERNAL } from "./cli/usage";
 export { splitFunction } from "./cli/checkFile";
 export { fileJson } from "./cli/stream";
 
-export function runCli(argv: string[], io: CliIO): number {
+export function runCli(argv: string[], cliIo: CliIO): number {
+  // One workspace snapshot per run: each pin, run script and folder listing is read (and stat'ed) once.
+  const io: CliIO = cliIo.snapshot ? cliIo : { ...cliIo, snapshot: new WorkspaceSnapshot() };
   try {
     const [cmd, ...rest] = argv;
     if (!cmd || cmd === "--help" || cmd === "-h" || cmd === "help") {

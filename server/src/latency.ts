@@ -1,24 +1,44 @@
 /**
- * When to publish diagnostics after an edit. A document whose last analysis was fast is published at once
- * (the next turn of the event loop, so a burst of queued didChange messages still coalesces into one
- * analysis); a slow one waits for a quiet period proportional to what its analysis costs, so typing in a
- * huge file does not queue analyses behind each other.
+ * When to publish diagnostics after an edit (issue #21). A document whose analysis is cheap is published at
+ * once (the next turn of the event loop, so a burst of queued didChange messages still coalesces into one
+ * analysis). A slow one is throttled, not debounced: an edit that comes after a pause is analysed at once
+ * (its latency is the analysis cost, not a multiple of it); only while edits keep coming does the next
+ * analysis wait until as long as the last one cost has passed since it ended, so typing in a huge file keeps
+ * at most about half of a core on analysis and never queues analyses behind each other.
  */
 
 /** Analyses under this many milliseconds are cheap enough to run on every keystroke. */
 export const INSTANT_ANALYSIS_MS = 20;
-/** A slow document waits this many times its last analysis cost... */
-export const DEBOUNCE_PER_COST = 2;
-/** ...but never less than this (just above the instant threshold)... */
-export const MIN_DEBOUNCE_MS = 50;
-/** ...nor more than this, so even the largest file is re-checked within a second of the last keystroke. */
+/** The idle time a slow document needs after its last analysis ended: this many times what it cost... */
+export const THROTTLE_PER_COST = 1;
+/** ...but never more than this, so even the largest file is re-checked within a second of the last keystroke. */
 export const MAX_DEBOUNCE_MS = 1000;
+/** How many recent costs the server keeps per document; their minimum is the cost (a GC pause or a busy machine is not the document's). */
+export const COST_WINDOW = 3;
 
 /**
  * The delay, in milliseconds, before analysing and publishing a document after an edit.
- * `lastCostMs` is how long its previous analysis took; undefined when it was never analysed (publish now).
+ * `costMs`: what its analysis costs (the minimum of its recent costs); undefined when it was never analysed
+ * (publish now). `sinceLastMs`: how long ago its last analysis ended (undefined or Infinity: never).
  */
-export function diagnosticsDelay(lastCostMs: number | undefined): number {
-  if (lastCostMs === undefined || !Number.isFinite(lastCostMs) || lastCostMs < INSTANT_ANALYSIS_MS) return 0;
-  return Math.min(MAX_DEBOUNCE_MS, Math.max(MIN_DEBOUNCE_MS, Math.round(lastCostMs * DEBOUNCE_PER_COST)));
+export function diagnosticsDelay(costMs: number | undefined, sinceLastMs = Number.POSITIVE_INFINITY): number {
+  if (costMs === undefined || !Number.isFinite(costMs) || costMs < INSTANT_ANALYSIS_MS) return 0;
+  const idle = Math.min(MAX_DEBOUNCE_MS, Math.round(costMs * THROTTLE_PER_COST));
+  const since = Number.isNaN(sinceLastMs) || sinceLastMs < 0 ? 0 : sinceLastMs;
+  return Math.max(0, idle - Math.floor(since));
+}
+
+/** Recent analysis costs of one document: `add` one, `cost` is the minimum of the last COST_WINDOW. */
+export class CostWindow {
+  private readonly costs: number[] = [];
+  /** performance.now() when the last analysis ended. */
+  endedAt = Number.NEGATIVE_INFINITY;
+  add(ms: number, endedAt: number): void {
+    this.costs.push(ms);
+    if (this.costs.length > COST_WINDOW) this.costs.shift();
+    this.endedAt = endedAt;
+  }
+  get cost(): number | undefined {
+    return this.costs.length ? Math.min(...this.costs) : undefined;
+  }
 }

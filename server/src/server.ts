@@ -14,6 +14,7 @@ import {
   DiagnosticSeverity,
   DiagnosticTag,
   DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
   ProposedFeatures,
   TextDocumentSyncKind,
   TextDocuments,
@@ -37,7 +38,7 @@ import type { AnalysisResult, AnalysisSettings } from "./core/analysis";
 import { codeLenses, completionsAt, headline, hoverAt, quickFixes } from "./core/features/index";
 import { configFunctionSymbols, documentSymbols, foldingRanges, type DocSymbol } from "./core/features/symbols";
 import type { Diagnostic } from "./core/model/types";
-import { nodeEnv, uriToPath } from "./host/nodeEnv";
+import { isWithin, nodeEnv, uriToPath, WorkspaceSnapshot } from "./host/nodeEnv";
 import { buildReportView, renderReportHtml } from "./core/report";
 import { clampPosition, clampRange } from "./host/positions";
 import {
@@ -54,7 +55,7 @@ import {
   type SummaryParams,
   type SummaryResult,
 } from "./protocol";
-import { diagnosticsDelay } from "./latency";
+import { CostWindow, diagnosticsDelay } from "./latency";
 import { FrameGuard } from "./host/frameGuard";
 import { SETTINGS_TIMEOUT_MS, WorkQueue, withTimeout, yieldToIO } from "./host/workQueue";
 
@@ -76,6 +77,12 @@ function createGuardedStdioConnection(): ReturnType<typeof createConnection> {
 const documents = new TextDocuments(TextDocument);
 
 let workspaceRoots: string[] = [];
+/**
+ * What the workspace holds around the configs (pins, run scripts, config sources), read once per workspace
+ * state and invalidated by the client's file events (issue #21). Undefined when the client cannot send file
+ * events: every read is then validated by a stat, as fresh as the disk.
+ */
+let snapshot: WorkspaceSnapshot | undefined;
 let canPullConfiguration = false;
 /** Inlay hints and lenses depend on settings and other files: ask the client to re-query after an analysis. */
 let canRefresh = false;
@@ -89,8 +96,8 @@ const results = new Map<string, { version: number; text: string; result: Analysi
 const pending = new Map<string, ReturnType<typeof setTimeout>>();
 /** Documents waiting to be analysed and published, one per event-loop turn (host/workQueue.ts). */
 const publishQueue = new WorkQueue((uri) => publish(uri));
-/** How long each document's last analysis took (ms): fast documents publish at once, slow ones debounce. */
-const lastCost = new Map<string, number>();
+/** What each document's recent analyses cost and when the last ended: fast documents publish at once, slow ones are throttled (latency.ts). */
+const costs = new Map<string, CostWindow>();
 /** The files each open document's last analysis read (linked configs, run scripts, pins). */
 const readsOf = new Map<string, Set<string>>();
 
@@ -103,7 +110,8 @@ function scheduleDependents(uri: string): void {
     const d = documents.get(other);
     if (!d) continue;
     results.delete(other);
-    schedule(d, diagnosticsDelay(lastCost.get(other)));
+    const w = costs.get(other);
+    schedule(d, diagnosticsDelay(w?.cost, w ? performance.now() - w.endedAt : undefined));
   }
 }
 
@@ -111,6 +119,10 @@ connection.onInitialize((params): InitializeResult => {
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   canRefresh = !!params.capabilities.workspace?.inlayHint?.refreshSupport && !!params.capabilities.workspace?.codeLens?.refreshSupport;
   workspaceRoots = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
+  // Only paths inside the workspace folders are kept: the client watches those, not their parents.
+  if (params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration && workspaceRoots.length) {
+    snapshot = new WorkspaceSnapshot(undefined, (p) => workspaceRoots.some((r) => isWithin(p, r)));
+  }
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -128,6 +140,23 @@ connection.onInitialize((params): InitializeResult => {
 
 connection.onInitialized(() => {
   if (canPullConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION });
+  if (snapshot) {
+    // Every file: pins (requirements*.txt, pyproject.toml, *.lock), run scripts, config sources, .git.
+    connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: "**/*" }] }).catch(() => {
+      snapshot = undefined; // no file events after all: back to stat-validated reads
+    });
+  }
+});
+
+connection.onDidChangeWatchedFiles((params) => {
+  if (!snapshot) return;
+  const paths = params.changes.map((c) => uriToPath(c.uri));
+  // A change outside file:// (or one we cannot map) forgets the whole state.
+  snapshot.invalidate(paths.every((p): p is string => !!p) ? paths : undefined);
+  results.clear();
+  // Queued like a settings change: one document per turn, so many open documents never block a request.
+  publishQueue.touch();
+  for (const doc of documents.all()) publishQueue.add(doc.uri);
 });
 
 // A settings change makes every result stale, but nothing is analysed in one go: each document is queued
@@ -220,12 +249,15 @@ async function analyze(doc: TextDocument, token?: CancellationToken): Promise<An
     }
     return open.get(p)?.getText();
   };
-  const base = nodeEnv(path, workspaceRoots, openText);
+  const base = nodeEnv(path, workspaceRoots, snapshot, openText);
   const reads = new Set<string>();
   const env = { ...base, readFile: (p: string) => (reads.add(p), base.readFile(p)) };
   const result = analyzeDocument(doc.uri, now, settings, env, formatOf(doc.uri) ?? languageFormat(doc.languageId));
   readsOf.set(doc.uri, reads);
-  lastCost.set(doc.uri, performance.now() - started);
+  const ended = performance.now();
+  let w = costs.get(doc.uri);
+  if (!w) costs.set(doc.uri, (w = new CostWindow()));
+  w.add(ended - started, ended);
   results.set(doc.uri, { version: doc.version, text: now, result });
   return result;
 }
@@ -315,11 +347,12 @@ function summary(result: AnalysisResult): SummaryResult {
   return s;
 }
 
-// TextDocuments fires onDidChangeContent for an open too: a document never analysed yet, or one whose last
-// analysis was fast, is published at once; a slow one waits in proportion to its cost (latency.ts).
+// TextDocuments fires onDidChangeContent for an open too: a document never analysed yet, or one whose
+// analysis is fast, is published at once; a slow one at once after a pause, else throttled (latency.ts).
 documents.onDidChangeContent((e) => {
   publishQueue.touch();
-  schedule(e.document, diagnosticsDelay(lastCost.get(e.document.uri)));
+  const w = costs.get(e.document.uri);
+  schedule(e.document, diagnosticsDelay(w?.cost, w ? performance.now() - w.endedAt : undefined));
   scheduleDependents(e.document.uri);
 });
 documents.onDidSave(() => publishQueue.touch());
@@ -332,7 +365,7 @@ documents.onDidClose((e) => {
   pending.delete(e.document.uri);
   publishQueue.delete(e.document.uri);
   results.delete(e.document.uri);
-  lastCost.delete(e.document.uri);
+  costs.delete(e.document.uri);
   settingsCache.delete(e.document.uri);
   void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
 });

@@ -4,7 +4,9 @@
  * didChange → publishDiagnostics latency beside yaml-language-server (YAML_LANGUAGE_SERVER_BIN or the
  * devDependency; skipped with a message when absent) and their ratio.
  *
- *   node --import tsx test/bench/bench.ts [--iterations N]
+ * Then the peers section (peers.ts: taplo, tombi, yaml-language-server from bench/peers, as ratios).
+ *
+ *   node --import tsx test/bench/bench.ts [--iterations N] [--peers-only] [--runs N] [--files 1000,10000] [--edits N]
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,6 +19,7 @@ import { renderDtypeTableMarkdown, renderSimulationMarkdown, simulate, simulatio
 import type { SimulationInput } from "../../server/src/core/engine/types";
 import { eraById } from "../../server/src/core/frameworks/torchtitan/eras";
 import { readKnobs } from "../../server/src/core/frameworks/torchtitan/knobs";
+import { peersBench } from "./peers";
 import { pythonBench } from "./python";
 
 const argIdx = process.argv.indexOf("--iterations");
@@ -302,10 +305,16 @@ async function latency(): Promise<void> {
   console.log(`  ratio Precision Lens / yaml-language-server: ${ratio.toFixed(3)} (goal < 0.25: ${ratio < 0.25 ? "met" : "NOT met"})`);
 }
 
-main();
-pythonBench();
-activation();
-protocol()
-  .catch((e) => console.log(`\nLanguage server bench skipped: ${e instanceof Error ? e.message : String(e)}`))
-  .then(latency)
-  .catch((e) => console.log(`\nLatency bench failed: ${e instanceof Error ? e.message : String(e)}`));
+if (process.argv.includes("--peers-only")) {
+  peersBench().catch((e) => console.log(`\nPeers bench failed: ${e instanceof Error ? e.message : String(e)}`));
+} else {
+  main();
+  pythonBench();
+  activation();
+  protocol()
+    .catch((e) => console.log(`\nLanguage server bench skipped: ${e instanceof Error ? e.message : String(e)}`))
+    .then(latency)
+    .catch((e) => console.log(`\nLatency bench failed: ${e instanceof Error ? e.message : String(e)}`))
+    .then(peersBench)
+    .catch((e) => console.log(`\nPeers bench failed: ${e instanceof Error ? e.message : String(e)}`));
+}

@@ -58,16 +58,27 @@ export class TestLspClient {
       }
     });
     this.conn.onRequest("workspace/configuration", (p: { items: { section?: string }[] }) => p.items.map(() => this.configuration));
-    this.conn.onRequest("client/registerCapability", () => null);
+    this.conn.onRequest("client/registerCapability", (p: { registrations: { method: string; registerOptions?: unknown }[] }) => {
+      this.registrations.push(...p.registrations);
+      for (let i = this.registrationWaiters.length - 1; i >= 0; i--) {
+        if (p.registrations.some((r) => r.method === this.registrationWaiters[i]!.method)) this.registrationWaiters.splice(i, 1)[0]!.resolve();
+      }
+      return null;
+    });
     this.conn.onRequest("window/workDoneProgress/create", () => null);
     this.conn.listen();
   }
 
-  async initialize(workspaceFolders: { uri: string; name: string }[] | null = null): Promise<{ capabilities: Record<string, unknown> }> {
+  /** Registrations the server asked for (client/registerCapability), by method. */
+  readonly registrations: { method: string; registerOptions?: unknown }[] = [];
+  private readonly registrationWaiters: { method: string; resolve: () => void }[] = [];
+
+  /** `workspaceCapabilities`: more client capabilities under `workspace` (e.g. didChangeWatchedFiles). */
+  async initialize(workspaceFolders: { uri: string; name: string }[] | null = null, workspaceCapabilities: Record<string, unknown> = {}): Promise<{ capabilities: Record<string, unknown> }> {
     const r = await this.conn.sendRequest<{ capabilities: Record<string, unknown> }>("initialize", {
       processId: process.pid,
       rootUri: null,
-      capabilities: { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } }, textDocument: { publishDiagnostics: { versionSupport: true } } },
+      capabilities: { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true }, ...workspaceCapabilities }, textDocument: { publishDiagnostics: { versionSupport: true } } },
       workspaceFolders,
     });
     await this.conn.sendNotification("initialized", {});
@@ -83,6 +94,21 @@ export class TestLspClient {
         resolve: (p) => {
           clearTimeout(timer);
           resolvePromise(p);
+        },
+      });
+    });
+  }
+
+  /** Resolves once the server has registered `method` (client/registerCapability), or rejects after the timeout. */
+  waitForRegistration(method: string, timeoutMs = 10_000): Promise<void> {
+    if (this.registrations.some((r) => r.method === method)) return Promise.resolve();
+    return new Promise((resolvePromise, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no registration of ${method} within ${timeoutMs} ms`)), timeoutMs);
+      this.registrationWaiters.push({
+        method,
+        resolve: () => {
+          clearTimeout(timer);
+          resolvePromise();
         },
       });
     });
@@ -124,10 +150,20 @@ export class TestLspClient {
     return this.proc.signalCode ?? undefined;
   }
 
-  async shutdown(): Promise<void> {
+  /** `waitExitMs`: give the server that long to exit by itself before it is killed (a --cpu-prof profile is written at exit). */
+  async shutdown(waitExitMs = 0): Promise<void> {
     try {
       await this.conn.sendRequest("shutdown");
       await this.conn.sendNotification("exit");
+      if (waitExitMs > 0 && this.proc.exitCode === null) {
+        await new Promise<void>((resolveExit) => {
+          const timer = setTimeout(resolveExit, waitExitMs);
+          this.proc.once("exit", () => {
+            clearTimeout(timer);
+            resolveExit();
+          });
+        });
+      }
     } finally {
       this.conn.dispose();
       if (this.proc.exitCode === null) this.proc.kill();

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { analyzeDocument, formatOf } from "../core/analyze";
 import type { AnalysisResult, AnalysisSettings } from "../core/analysis";
-import { nodeEnv } from "../host/nodeEnv";
+import { nodeEnv, type WorkspaceSnapshot } from "../host/nodeEnv";
 import { addEncodingDiagnostic, decodeConfig } from "./encoding";
 import { copyLazy } from "../core/model/lazy";
 
@@ -22,7 +22,7 @@ export function checkStdinOptions(paths: readonly string[], stdinFilename: strin
  * Analyses standard input as if it were the file NAME (relative to the working directory): its extension
  * picks the format, and pins and run scripts next to that path are read as for a file on disk.
  */
-export function analyzeStdin(name: string, settings: AnalysisSettings, io: { cwd: string; stdin?: () => string | Uint8Array }, maxBytes: number): { path: string; absPath: string; result?: AnalysisResult; error?: string } {
+export function analyzeStdin(name: string, settings: AnalysisSettings, io: { cwd: string; stdin?: () => string | Uint8Array; snapshot?: WorkspaceSnapshot }, maxBytes: number): { path: string; absPath: string; result?: AnalysisResult; error?: string } {
   const absPath = resolve(io.cwd, name);
   let input: string | Uint8Array;
   try {
@@ -35,7 +35,7 @@ export function analyzeStdin(name: string, settings: AnalysisSettings, io: { cwd
   const bytes = typeof input === "string" ? Buffer.from(input, "utf8") : input;
   if (bytes.length > maxBytes) return { path: name, absPath, error: `standard input is over the ${maxBytes}-byte limit` };
   const { text, encoding } = decodeConfig(bytes);
-  const result = analyzeDocument(pathToFileURL(absPath).href, text, settings, nodeEnv(absPath, [io.cwd]), formatOf(name));
+  const result = analyzeDocument(pathToFileURL(absPath).href, text, settings, nodeEnv(absPath, [io.cwd], io.snapshot), formatOf(name));
   addEncodingDiagnostic(result, bytes, encoding);
   return { path: name, absPath, result };
 }

@@ -51,7 +51,7 @@ export function checkFile(f: string, shown: string, opts: CheckOptions, io: CliI
   let text = decoded.text;
   format = extFormat ?? sniffFormat(text) ?? "toml";
   try {
-    const env = nodeEnv(f, [io.cwd]);
+    const env = nodeEnv(f, [io.cwd], io.snapshot);
     let fixes: FixAllResult | undefined;
     let fixError: string | undefined;
     const invalidUtf8 = firstInvalidUtf8(read.bytes) >= 0;
@@ -62,8 +62,11 @@ export function checkFile(f: string, shown: string, opts: CheckOptions, io: CliI
         fixes = { ...fixes, applied: [], changed: false };
       } else if (fixes.changed) {
         const w = replaceFileAtomically(f, Buffer.from(fixes.text, "utf8"), read);
-        if (w.ok) text = fixes.text;
-        else {
+        if (w.ok) {
+          text = fixes.text;
+          // A later file of this run may read this one (a DeepSpeed JSON beside its launcher config).
+          io.snapshot?.invalidate([f]);
+        } else {
           fixError = w.error;
           fixes = { ...fixes, applied: [], changed: false };
         }

@@ -36,7 +36,7 @@ export function explain(args: string[], io: CliIO, html = false): number {
     return 2;
   }
   const { text, encoding } = decodeConfig(read.bytes);
-  const env = nodeEnv(f, [io.cwd]);
+  const env = nodeEnv(f, [io.cwd], io.snapshot);
   const r = analyzeDocument(pathToFileURL(f).href, text, opts.settings, env, formatOf(f));
   addEncodingDiagnostic(r, read.bytes, encoding);
   const missing = fn ? missingFunction(r, fn) : undefined;

@@ -21,7 +21,34 @@ import { modelArch, paramCounts } from "./models";
 import { llama3Graph, type OpName } from "./ops";
 import type { Simulation, SimulationInput } from "./types";
 
+/**
+ * The simulation is a pure function of its input, and an edit that does not touch a key the input reads (a
+ * comment, an unrelated value) gives the same input: the last few results are kept, keyed by the input's
+ * JSON (issue #21). Callers treat a Simulation as read-only.
+ */
+const memo = new Map<string, Simulation | undefined>();
+const MEMO_ENTRIES = 32;
+
+function inputKey(input: SimulationInput): string {
+  return JSON.stringify(input, (_k, v: unknown) => (typeof v === "number" && !Number.isFinite(v) ? `#number:${v}` : v === undefined ? "#undefined" : v));
+}
+
 export function simulate(input: SimulationInput): Simulation | undefined {
+  if (input.mechanism === "error") return undefined;
+  const key = inputKey(input);
+  if (memo.has(key)) {
+    const hit = memo.get(key);
+    memo.delete(key);
+    memo.set(key, hit);
+    return hit;
+  }
+  const sim = simulateUncached(input);
+  if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value!);
+  memo.set(key, sim);
+  return sim;
+}
+
+function simulateUncached(input: SimulationInput): Simulation | undefined {
   if (input.mechanism === "error") return undefined;
   const ctx = buildContext(input);
   const forward = runForward(ctx);

@@ -205,7 +205,39 @@ export function schemaKeyEvidence(doc: ConfigDocument): KeyEvidence[] {
   return out;
 }
 
-function fromKeys(doc: ConfigDocument): { value: string; detail: string; evidence: string[]; decidedBy: string[] } | undefined {
+type KeysVerdict = { value: string; detail: string; evidence: string[]; decidedBy: string[] } | undefined;
+
+/**
+ * fromKeys reads only which keys and tables the config has (never values or positions): its verdict is
+ * memoised on that list, so an edit that changes a value or a comment does not infer the version again.
+ */
+const fromKeysMemo = new Map<string, KeysVerdict>();
+const FROM_KEYS_ENTRIES = 64;
+
+function keySetOf(doc: ConfigDocument): string {
+  const parts: string[] = [];
+  const visit = (e: ConfigDocument["entries"][number], depth: number): void => {
+    parts.push(`${depth}:${e.path.join("\u0001")}`);
+    if (e.value.kind === "table" && e.value.entries) for (const sub of e.value.entries) visit(sub, depth + 1);
+  };
+  for (const e of doc.entries) visit(e, 0);
+  for (const s of doc.sections) parts.push(`[${s.path.join("\u0001")}]`);
+  return parts.join("\n");
+}
+
+function fromKeys(doc: ConfigDocument): KeysVerdict {
+  const key = keySetOf(doc);
+  if (fromKeysMemo.has(key)) {
+    const hit = fromKeysMemo.get(key);
+    return hit && { ...hit, evidence: hit.evidence.slice(), decidedBy: hit.decidedBy.slice() };
+  }
+  const verdict = computeFromKeys(doc);
+  if (fromKeysMemo.size >= FROM_KEYS_ENTRIES) fromKeysMemo.delete(fromKeysMemo.keys().next().value!);
+  fromKeysMemo.set(key, verdict);
+  return verdict && { ...verdict, evidence: verdict.evidence.slice(), decidedBy: verdict.decidedBy.slice() };
+}
+
+function computeFromKeys(doc: ConfigDocument): KeysVerdict {
   const hits = KEY_EVIDENCE.filter((k) => k.present(doc) && (k.from || k.until));
   // A key a hand-written evidence line already names (e.g. "training.seed / training.deterministic") is not repeated.
   const named = new Set(hits.flatMap((h) => h.what.split(/[\s/,]+/)));
@@ -263,6 +295,23 @@ function bestFit(hits: readonly KeyEvidence[]): KeyEvidence[] {
   return bestDate ? best : hits.slice();
 }
 
+/**
+ * Dependency files are scanned once per text (a lock file can be megabytes; the server re-infers on every
+ * edit and the host hands back the same text while the file is unchanged).
+ */
+const pinMemo = new Map<string, Map<string, Pin | undefined>>();
+const PIN_MEMO_ENTRIES = 64;
+
+function findPinCached(text: string, kind: string): Pin | undefined {
+  let byText = pinMemo.get(kind);
+  if (!byText) pinMemo.set(kind, (byText = new Map()));
+  if (byText.has(text)) return byText.get(text);
+  const pin = findPin(text, kind);
+  if (byText.size >= PIN_MEMO_ENTRIES) byText.delete(byText.keys().next().value!);
+  byText.set(text, pin);
+  return pin;
+}
+
 export function inferVersion(doc: ConfigDocument, env: AnalysisEnv): VersionInference {
   const evidence: string[] = [];
   let outside: VersionInference["outsideTomlEra"];
@@ -274,7 +323,7 @@ export function inferVersion(doc: ConfigDocument, env: AnalysisEnv): VersionInfe
         const path = join(dir, name);
         const text = env.readFile(path);
         if (text === undefined) continue;
-        const pin = findPin(text, dep.kind);
+        const pin = findPinCached(text, dep.kind);
         if (!pin) continue;
         const where = displayPath(path, env);
         const meaning = interpretPin(pin.raw);

@@ -79,9 +79,11 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
           gpu: gpu.value,
         }
       : undefined;
-  const simulation = simInput ? simulate(simInput) : undefined;
+  const simulated = simInput ? simulate(simInput) : undefined;
+  // simulate() is memoised (a result is shared by every analysis with the same input): this analysis's own
+  // GPU provenance and lazy alternatives go on its own copy of the throughput, never on the shared object.
+  const simulation = simulated?.throughput ? { ...simulated, throughput: { ...simulated.throughput, gpu: { value: gpu.value, source: gpu.source } } } : simulated;
   if (simInput && simulation?.throughput) {
-    simulation.throughput.gpu = { value: gpu.value, source: gpu.source };
     // Lazy (core/model/lazy.ts): re-simulates each alternative; only the report, the JSON output and hovers read it.
     const sim = simulation;
     defineLazy(simulation.throughput, "alternatives", () => throughputAlternatives(simInput, sim, worldSize.value));

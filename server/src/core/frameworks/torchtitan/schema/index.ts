@@ -260,7 +260,13 @@ export function extensionByModule(module: string): ExtensionModule | undefined {
 
 /** Extension modules that define a key under this table path (for "which module adds [encoder]?"). */
 export function extensionsDefining(pathPrefix: string): ExtensionModule[] {
-  return EXTENSIONS.filter((e) => e.keys.some((k) => k.path === pathPrefix || k.path.startsWith(pathPrefix + ".")));
+  let hit = extensionsDefiningMemo.get(pathPrefix);
+  if (!hit) {
+    hit = EXTENSIONS.filter((e) => e.keys.some((k) => k.path === pathPrefix || k.path.startsWith(pathPrefix + ".")));
+    boundedSet(extensionsDefiningMemo, pathPrefix, hit);
+  }
+  // A copy: callers may sort or filter what they get.
+  return hit.slice();
 }
 
 // ------------------------------------------------------------------------------------------ renames
@@ -460,7 +466,22 @@ export function upstreamTablesEver(): ReadonlySet<string> {
 
 /** True when a rule of the rename/move map applies to this key at some date (an old name, moved or removed). */
 export function renamedEver(path: string): boolean {
-  return RENAMES.some((r) => matchRule(r, path) !== null);
+  let hit = renamedEverMemo.get(path);
+  if (hit === undefined) {
+    hit = RENAMES.some((r) => matchRule(r, path) !== null);
+    boundedSet(renamedEverMemo, path, hit);
+  }
+  return hit;
+}
+
+/** Per-path answers of the two questions detection asks of every key (the tables are constant). */
+const renamedEverMemo = new Map<string, boolean>();
+const extensionsDefiningMemo = new Map<string, ExtensionModule[]>();
+const MEMO_ENTRIES = 4096;
+
+function boundedSet<V>(m: Map<string, V>, k: string, v: V): void {
+  if (m.size >= MEMO_ENTRIES) m.delete(m.keys().next().value!);
+  m.set(k, v);
 }
 
 /** Every converter name some torchtitan release registered. */
