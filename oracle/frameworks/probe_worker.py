@@ -52,6 +52,9 @@ def with_torchtitan(pz, m):
         if v["mechanism"] == "fully_shard":
             dp = [n for n in ("dp_replicate", "dp_shard") if n in names]
             dp_mesh = mesh[tuple(dp)] if len(dp) > 1 else mesh[dp[0]] if dp else mesh
+            # gloo has no ReduceOp.PREMUL_SUM, which FSDP uses once torchtitan sets the gradient divide factor
+            # to 1.0 (disable_fsdp_gradient_division); the factor scales values, not dtypes, so it is skipped here
+            pz.disable_fsdp_gradient_division = lambda model: None
             pz.apply_fsdp(model, dp_mesh, DT[v["paramDtype"]], DT[v["reduceDtype"]], False)
         elif v["ddp"] and L["dp_replicate"] > 1:
             pz.apply_ddp(model, mesh["dp_replicate"], False)
