@@ -83,17 +83,36 @@ export function prepareToml(text: string, parsePiece: (src: string) => string | 
   const long: LongString[] = [];
   const n = text.length;
   let i = 0;
+  // Dots of the dotted key (or header) being read: a key starts a line, or follows `[`, `{` or `,`, and ends
+  // at `=`. Past MAX_KEY_PARTS parts the file is not parsed: toml-eslint-parser builds a node per part
+  // before the model's own check could refuse it (issue #18), which grew faster than the text.
+  let dots = 0;
+  let keyPos = true;
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 0x23 /* # */) {
       const nl = text.indexOf("\n", i);
       i = nl < 0 ? n : nl;
+    } else if (c === 0x2e /* . */) {
+      if (keyPos && ++dots >= MAX_KEY_PARTS) return { skipped: keyPartsReason(lineOf(text, i)), parseText: text, longStrings: [] };
+      i++;
+    } else if (c === 0x3d /* = */) {
+      keyPos = false;
+      dots = 0;
+      i++;
+    } else if (c === 0x0a /* \n */ || c === 0x2c /* , */) {
+      keyPos = true;
+      dots = 0;
+      i++;
     } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
       depth++;
       if (depth > MAX_NESTING) return { skipped: nestingReason(MAX_NESTING, lineOf(text, i)), parseText: text, longStrings: [] };
+      keyPos = true;
+      dots = 0;
       i++;
     } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
       if (depth > 0) depth--;
+      dots = 0;
       i++;
     } else if (c === 0x22 /* " */ || c === 0x27 /* ' */) {
       const q = text[i]!;
