@@ -93,8 +93,8 @@ describe("the severity gate (core/provenance.ts)", () => {
     const long = `Converter "float8" is not registered in torchtitan v0.2.2: KeyError at launch (now "quantize.linear.float8"), see the docs`;
     const [d] = gateDiagnostics([{ ...err(long), detail: "Long." }], { restsOn: ["version"] }, { version: { value: { id: "v0.2.2" }, kind: "inferred", detail: "the keys [quantize.linear] / [quantize.grouped_mm] and more" } });
     assert.ok(d!.message.length <= 120, d!.message);
-    assert.match(d!.message, /^Assuming torchtitan v0\.2\.2 \(inferred\): converter "float8"/);
-    assert.equal(d!.detail, "Assuming torchtitan v0.2.2 (inferred): Long.");
+    assert.match(d!.message, /^Assuming torchtitan v0\.2\.2 \(inferred from the keys\): converter "float8"/);
+    assert.equal(d!.detail, "Assuming torchtitan v0.2.2 (inferred from the keys): Long.");
   });
 });
 
@@ -285,7 +285,7 @@ describe("examples of the severity rule (fixtures)", () => {
     const body = `${MODEL}\n[parallelism]\ndata_parallel_replicate_degree = 2\ndata_parallel_shard_degree = 1\ntensor_parallel_degree = 4\n`;
     const inferred = analyzeDocument("file:///w/ddp_tp.toml", body).diagnostics.find((d) => d.code === "ddp-with-other-parallelism");
     assert.equal(inferred?.severity, "warning");
-    assert.match(inferred!.message, /^Assuming torchtitan v0\.2\.2 \(inferred\): DDP \(replicate 2, shard 1\) cannot be combined with TP/);
+    assert.match(inferred!.message, /^Assuming torchtitan v0\.2\.2 \(inferred from the keys\): DDP \(replicate 2, shard 1\) cannot be combined with TP/);
     checkDiagnostics(`# precision-lens: torchtitan-version=v0.2.2\n${body.replace("data_parallel_replicate_degree = 2\n", "data_parallel_replicate_degree = 2\n#^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[ddp-with-other-parallelism]: DDP has not supported > 1D parallelism\n")}`);
   });
 

@@ -74,12 +74,19 @@ const NOUN: Readonly<Record<FactName, (v: unknown) => string>> = table({
   evaluation: (v) => `${String(v)}() as read`,
 });
 
-/** "8 GPUs, run_train.sh default (NGPU=8)": the assumption, named for a message. */
-export function assumption(name: FactName, fact: FactValue | undefined): string {
+/** What an inferred fact was inferred from, where every inference of it has one source (the version: the keys). */
+const INFERRED_FROM: Partial<Record<FactName, string>> = { version: "inferred from the keys" };
+
+/**
+ * "8 GPUs, run_train.sh default (NGPU=8)": the assumption, named for a message. `compact`: the noun and its
+ * kind only ("torchtitan main@2025-08-29 (inferred)"), for a message the full lead leaves no room in.
+ */
+export function assumption(name: FactName, fact: FactValue | undefined, compact = false): string {
   if (!fact) return `an unknown ${name === "worldSize" ? "world size" : name}`;
   const noun = NOUN[name](fact.value);
   const why = fact.kind === "inferred" ? `inferred: ${fact.detail}` : fact.detail;
-  return why.length <= 60 ? `${noun}, ${why}` : `${noun} (${fact.kind === "default" ? "the default" : fact.kind === "comment" ? "as a comment states" : "inferred"})`;
+  const kind = fact.kind === "default" ? "the default" : fact.kind === "comment" ? "as a comment states" : compact ? "inferred" : (INFERRED_FROM[name] ?? "inferred");
+  return !compact && why.length <= 60 ? `${noun}, ${why}` : `${noun} (${kind})`;
 }
 
 /** The facts among `names` that are assumed (default, inferred or absent). */
@@ -98,6 +105,17 @@ export function restingOn(d: Diagnostic, names: readonly FactName[]): Diagnostic
   return d;
 }
 
+const shorterBodies = new WeakMap<Diagnostic, readonly string[]>();
+
+/**
+ * Shorter wordings of a diagnostic's message, shortest last, that the gate may use when the assumption it
+ * leads with leaves too little room for the message as written.
+ */
+export function withShorter(d: Diagnostic, bodies: readonly string[]): Diagnostic {
+  shorterBodies.set(d, bodies);
+  return d;
+}
+
 /**
  * The severity rule, applied to what one rule returned: an error resting on an assumed fact becomes the rule's
  * `onAssumed` severity, its message and detail led by the assumption; so does a warning, to information, when the
@@ -109,17 +127,28 @@ export function gateDiagnostics(out: Diagnostic[], rule: RestsOn, facts: Facts):
     const assumed = assumedFacts(perDiagnostic.get(d) ?? rule.restsOn, facts);
     if (!assumed.length) continue;
     const lead = `Assuming ${assumed.map((n) => assumption(n, facts[n])).join(" and ")}`;
+    const compactLead = `Assuming ${assumed.map((n) => assumption(n, facts[n], true)).join(" and ")}`;
     const severity: Severity = d.severity === "warning" ? rule.warningOnAssumed! : (rule.onAssumed ?? "warning");
     d.severity = severity;
     // "The degrees …" → "the degrees …"; "DDP …", "TP-only …" keep their capitals.
-    const body = /^[A-Z][a-z]/.test(d.message) ? d.message.charAt(0).toLowerCase() + d.message.slice(1) : d.message;
+    const body = lowerFirst(d.message);
     const full = `${lead}: ${body}`;
     if (!d.detail) d.detail = full.endsWith(".") ? full : `${full}.`;
     else d.detail = `${lead}: ${d.detail}`;
-    d.message = full.length <= MAX_MESSAGE ? full : fitShort(lead, body);
+    d.message = full.length <= MAX_MESSAGE ? full : fitted([lead, compactLead], [body, ...(shorterBodies.get(d) ?? []).map(lowerFirst)]) ?? fitShort(lead, body);
     d.data = { ...d.data, facts: { ...d.data?.facts, assumed: assumed.join(",") } };
   }
   return out;
+}
+
+function lowerFirst(m: string): string {
+  return /^[A-Z][a-z]/.test(m) ? m.charAt(0).toLowerCase() + m.slice(1) : m;
+}
+
+/** The first lead + body that fits, leads first (the full lead with a shorter body before a compact lead). */
+function fitted(leads: readonly string[], bodies: readonly string[]): string | undefined {
+  for (const lead of leads) for (const body of bodies) if (lead.length + 2 + body.length <= MAX_MESSAGE) return `${lead}: ${body}`;
+  return undefined;
 }
 
 /** The lead with as much of the message as fits (the full text is in the detail). */

@@ -21,6 +21,8 @@ export interface VersionInference extends Sourced<string> {
   evidence: string[];
   /** source "config-keys": the keys (or tables) whose dates bound the window the version was picked from. */
   decidedBy?: string[];
+  /** source "config-keys": the date window the keys fit ([from, until)), from which the version was picked. */
+  window?: { from?: string; until?: string };
   /**
    * Set when the workspace pins a torchtitan that no longer reads TOML (≥ 0.3, or a build dated after
    * 2026-02-23): the pin as written and where. `value` is then the last TOML release, so the analysis can
@@ -205,7 +207,7 @@ export function schemaKeyEvidence(doc: ConfigDocument): KeyEvidence[] {
   return out;
 }
 
-type KeysVerdict = { value: string; detail: string; evidence: string[]; decidedBy: string[] } | undefined;
+type KeysVerdict = { value: string; detail: string; evidence: string[]; decidedBy: string[]; window: { from?: string; until?: string } } | undefined;
 
 /**
  * fromKeys reads only which keys and tables the config has (never values or positions): its verdict is
@@ -261,9 +263,10 @@ function computeFromKeys(doc: ConfigDocument): KeysVerdict {
       detail: `the config's keys belong to different torchtitan versions: ${fit.length} of ${hits.length} fit ${value} (${span}); ${others.join(", ")} ${others.length > 1 ? "belong" : "belongs"} to another version`,
       evidence,
       decidedBy: decisive,
+      window: { ...(from ? { from } : {}), ...(until ? { until } : {}) },
     };
   }
-  return { value, detail: `${span} → ${value}`, evidence, decidedBy: decisive };
+  return { value, detail: `${span} → ${value}`, evidence, decidedBy: decisive, window: { ...(from ? { from } : {}), ...(until ? { until } : {}) } };
 }
 
 function windowOf(hits: readonly KeyEvidence[]): { from?: string; until?: string } {
@@ -353,6 +356,6 @@ export function inferVersion(doc: ConfigDocument, env: AnalysisEnv): VersionInfe
     };
   }
   const keys = fromKeys(doc);
-  if (keys) return { value: keys.value, source: "config-keys", kind: "inferred", detail: keys.detail, evidence: [...evidence, ...keys.evidence], decidedBy: keys.decidedBy };
+  if (keys) return { value: keys.value, source: "config-keys", kind: "inferred", detail: keys.detail, evidence: [...evidence, ...keys.evidence], decidedBy: keys.decidedBy, window: keys.window };
   return { value: DEFAULT_VERSION, source: "default", kind: "default", detail: `no torchtitan pin in the workspace and no version-specific keys; assuming ${DEFAULT_VERSION}`, evidence };
 }

@@ -169,7 +169,7 @@ function resolveVersion(
   env: AnalysisEnv,
   directives: Directive[],
   extra: Diagnostic[],
-): { version: Sourced<TitanVersion> & { decidedBy?: string[] }; outsideTomlEra?: { pin: string; file: string } } {
+): { version: TitanContext["version"]; outsideTomlEra?: { pin: string; file: string } } {
   // Explicit sources first, by precedence (workspace/precedence.ts): CLI flag > directive > workspace setting.
   const d = directiveValue(directives, "torchtitan-version");
   let fromDirective: Explicit<TitanVersion> | undefined;
@@ -188,8 +188,8 @@ function resolveVersion(
   // auto: a pin in the workspace, then the keys the config uses, then the last TOML release.
   const inferred = inferVersion(doc, env);
   const v = parseVersion(inferred.value) ?? parseVersion(DEFAULT_VERSION)!;
-  const out: { version: Sourced<TitanVersion> & { decidedBy?: string[] }; outsideTomlEra?: { pin: string; file: string } } = {
-    version: { value: v, source: inferred.source, kind: inferred.kind, detail: inferred.detail, ...(inferred.decidedBy?.length ? { decidedBy: inferred.decidedBy } : {}) },
+  const out: { version: TitanContext["version"]; outsideTomlEra?: { pin: string; file: string } } = {
+    version: { value: v, source: inferred.source, kind: inferred.kind, detail: inferred.detail, ...(inferred.decidedBy?.length ? { decidedBy: inferred.decidedBy } : {}), ...(inferred.window ? { window: inferred.window } : {}) },
   };
   if (inferred.location) out.version.location = inferred.location;
   if (inferred.outsideTomlEra) {

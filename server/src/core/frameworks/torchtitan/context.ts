@@ -21,7 +21,8 @@ export interface TitanContext {
   env: AnalysisEnv;
   directives: Directive[];
   /** decidedBy: inferred from the config's keys, the keys whose dates bound the version's window. */
-  version: Sourced<TitanVersion> & { decidedBy?: string[] };
+  /** window: inferred from the keys, the date window they fit ([from, until)). */
+  version: Sourced<TitanVersion> & { decidedBy?: string[]; window?: { from?: string; until?: string } };
   worldSize: Sourced<number>;
   dims: DimsResolution;
   /** The resolved layout (defaults where dims failed validation, so hovers still show something). */

@@ -21,7 +21,8 @@ import type { Diagnostic, Fix, Range, Severity, TextEdit } from "../../../model/
 import type { TitanContext, TitanRule } from "../context";
 import type { ForkEvidence } from "../fork";
 import { converterNamesAt, extensionsDefining, isClearSuggestion, keyInfo, keysAt, keysOfTable, olderNameAt, renameFor, sectionsOf, suggest, type ExtensionModule, type RenameResult } from "../schema/index";
-import { EXTENSIONS_SINCE } from "../schema/data";
+import { EXTENSIONS_SINCE, STRICT_KEYS_SINCE } from "../schema/data";
+import { isKnown, withShorter } from "../../../provenance";
 import { dataclassName, leafEntries, markSafe, moduleKeyAt, schemaView, type SchemaView } from "../schema/view";
 
 export const SCHEMA_KEY_CODES = ["unknown-key", "unknown-section", "moved-key", "removed-key", "deprecated-key", "extension-section-without-module"] as const;
@@ -32,7 +33,9 @@ const cache = new WeakMap<TitanContext, Diagnostic[]>();
 export function schemaKeyDiagnostics(ctx: TitanContext): Diagnostic[] {
   let ds = cache.get(ctx);
   if (!ds) {
-    ds = computeSchemaKeys(ctx.doc, ctx.version.value.date, ctx.version.value.id, ctx.workspaceSchema, ctx.fork);
+    // A version that is only inferred (or the default) may be a build from before upstream rejected unknown keys.
+    const assumed = isKnown(ctx.version.kind) ? undefined : { from: ctx.version.window?.from };
+    ds = computeSchemaKeys(ctx.doc, ctx.version.value.date, ctx.version.value.id, ctx.workspaceSchema, ctx.fork, assumed);
     cache.set(ctx, ds);
   }
   return ds;
@@ -57,13 +60,28 @@ function quoteSet(names: string[]): string {
   return `{${names.map((n) => `'${n}'`).join(", ")}}`;
 }
 
-export function computeSchemaKeys(doc: ConfigDocument, date: string, versionId: string, workspace: readonly ExtensionModule[] = [], fork?: ForkEvidence): Diagnostic[] {
+/**
+ * `assumed`: set when the version is only inferred from the keys (or the default), with the earliest date the
+ * keys fit. When that window reaches back before STRICT_KEYS_SINCE, the strict verdict is not stated as fact:
+ * builds before it silently drop unknown keys (torchtitan/config/manager.py `_dict_to_dataclass` kept known
+ * fields only until eadca4835, #1644; v0.1.0 drops them, spec torchtitan.md §4.1). The error stays an error here
+ * and the provenance gate (core/provenance.ts) turns it into a warning led by the assumed version.
+ */
+export function computeSchemaKeys(doc: ConfigDocument, date: string, versionId: string, workspace: readonly ExtensionModule[] = [], fork?: ForkEvidence, assumed?: { from?: string | undefined }): Diagnostic[] {
   const view = schemaView(doc, date, workspace);
   const out: Diagnostic[] = [];
   const known = new Set(sectionsOf(date, view.extensions));
   const severity: Severity = view.strict ? "error" : "warning";
+  const mixed = view.strict && assumed !== undefined && (!assumed.from || assumed.from < STRICT_KEYS_SINCE);
   // Checked against upstream's schema of that version: a fork may well define the key (issue #9 §2).
-  const consequence = view.strict ? `upstream torchtitan ${versionId} rejects it at launch` : `upstream torchtitan ${versionId} silently ignores it`;
+  const consequence = mixed
+    ? `upstream torchtitan rejects it at launch from ${STRICT_KEYS_SINCE}; a build before that (${assumed!.from ? `the keys fit dates from ${assumed!.from}` : "the version is not known"}) silently ignores it`
+    : view.strict
+      ? `upstream torchtitan ${versionId} rejects it at launch`
+      : `upstream torchtitan ${versionId} silently ignores it`;
+  const short = mixed ? `silently ignored before ${STRICT_KEYS_SINCE}, rejected at launch from then` : verdict(view.strict, versionId);
+  // The shortest clause, for the provenance gate when its lead leaves little room.
+  const tiny = mixed ? "ignored or rejected, by version" : undefined;
   const leaves = leafEntries(doc);
   const reportedSections = new Set<string>();
   const moved: { entry: ConfigEntry; r: RenameResult }[] = [];
@@ -91,10 +109,10 @@ export function computeSchemaKeys(doc: ConfigDocument, date: string, versionId: 
     if (r) {
       if (r.removed) out.push(removed(doc, e, r, severity, consequence, date));
       else if (r.to && keyInfo(date, r.to, view.extensions)) moved.push({ entry: e, r });
-      else out.push(...unknown(doc, e, date, known, view, severity, consequence, reportedSections, versionId));
+      else out.push(...unknown(doc, e, date, known, view, severity, consequence, reportedSections, versionId, short));
       continue;
     }
-    out.push(...unknown(doc, e, date, known, view, severity, consequence, reportedSections, versionId));
+    out.push(...unknown(doc, e, date, known, view, severity, consequence, reportedSections, versionId, short));
   }
 
   if (firstUnexplained) {
@@ -124,7 +142,7 @@ export function computeSchemaKeys(doc: ConfigDocument, date: string, versionId: 
     if (view.unknownModule) continue;
     reportedSections.add(top.join("."));
     const emptyLong = `Unknown table [${s.path.join(".")}] (empty): ${consequence}${view.strict ? ` ("Invalid field names in ${dataclassName(top.slice(0, -1))} data: ${quoteSet([top[top.length - 1]!])}")` : ""}.`;
-    const emptyMsg = fitMessage(`Unknown table [${s.path.join(".")}] (empty): ${verdict(view.strict, versionId)}`);
+    const emptyMsg = fitMessage(`Unknown table [${s.path.join(".")}] (empty): ${short}`);
     const ds = diag(
       "unknown-section",
       severity,
@@ -136,7 +154,8 @@ export function computeSchemaKeys(doc: ConfigDocument, date: string, versionId: 
     out.push(isMovedTable(s.path, date) ? ds : markSafe(ds));
   }
 
-  out.push(...movedDiagnostics(doc, moved, date, severity, consequence, view));
+  out.push(...movedDiagnostics(doc, moved, date, severity, consequence, view, mixed ? short : undefined, tiny));
+  if (tiny) for (const d of out) if (d.code === "unknown-key" || d.code === "unknown-section") withShorter(d, [d.message.replace(short, tiny)]);
   return out;
 }
 
@@ -171,6 +190,7 @@ function unknown(
   consequence: string,
   reportedSections: Set<string>,
   versionId: string,
+  short: string,
 ): Diagnostic[] {
   const table = e.path.slice(0, -1);
   const leaf = e.path[e.path.length - 1]!;
@@ -225,7 +245,7 @@ function unknown(
       (older || (names.length && !view.workspace.length) ? "" : forkHint(view));
     const sectionSeverity: Severity = !view.strict && !older && fixes.length === 0 ? "information" : severity;
     const sectionHint = older ? `; here it is ${older.path}` : names.length ? `; did you mean [${names[0]}]?` : forkHintShort(view);
-    const sectionMsg = withHint(`${what}: ${verdict(view.strict, versionId)}`, sectionHint);
+    const sectionMsg = withHint(`${what}: ${short}`, sectionHint);
     const d = diag("unknown-section", sectionSeverity, range, sectionMsg, fixes.length ? { fixes } : undefined, detailIfLonger(sectionMsg, `${what}: ${consequence}${tc}.${hint}`));
     return [fixes.length === 1 && isClearSuggestion(topName, names) ? markSafe(d) : d];
   }
@@ -260,7 +280,7 @@ function unknown(
   const hint =
     (older ? ` Did you mean ${older.path}?${renamedNote}` : fixes.length ? ` Did you mean ${fixes[0]!.title.replace(/^Rename to |^Move to /, "")}?` : "") +
     (view.unknownModule || (fixes.length && !view.workspace.length) ? "" : forkHint(view));
-  const becauseShort = view.unknownModule ? `valid only if ${view.unknownModule.name} adds it` : verdict(view.strict, versionId);
+  const becauseShort = view.unknownModule ? `valid only if ${view.unknownModule.name} adds it` : short;
   const keyHint = older ? `; did you mean ${older.path}?` : fixes.length ? `; did you mean ${fixes[0]!.title.replace(/^Rename to |^Move to /, "")}?` : view.unknownModule ? "" : forkHintShort(view);
   const keyMsg = withHint(`Unknown key "${leaf}" in [${table.join(".")}]: ${becauseShort}`, keyHint);
   const d = diag("unknown-key", sev, e.keyRange, keyMsg, fixes.length ? { fixes } : undefined, detailIfLonger(keyMsg, `Unknown key "${leaf}" in [${table.join(".")}]: ${because}${tc}.${hint}`));
@@ -355,7 +375,16 @@ function deprecated(doc: ConfigDocument, e: ConfigEntry, advice: string, version
 
 // ---------------------------------------------------------------------------------------- moved keys
 
-function movedDiagnostics(doc: ConfigDocument, moved: { entry: ConfigEntry; r: RenameResult }[], date: string, severity: Severity, consequence: string, view: SchemaView): Diagnostic[] {
+function movedDiagnostics(
+  doc: ConfigDocument,
+  moved: { entry: ConfigEntry; r: RenameResult }[],
+  date: string,
+  severity: Severity,
+  consequence: string,
+  view: SchemaView,
+  mixedShort?: string,
+  tiny?: string,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   // Whole-table moves: every entry under a header moves by table rules to one new table that is not in
   // the file yet → one fix renames the header.
@@ -412,8 +441,10 @@ function movedDiagnostics(doc: ConfigDocument, moved: { entry: ConfigEntry; r: R
     const meaning = r.invert ? " The meaning is inverted: the fix negates the value." : "";
     const changed = r.changedMeaning ? ` Careful: ${r.changedMeaning}.` : "";
     const inverted = r.invert ? " (meaning inverted)" : "";
+    const mixedCandidates = mixedShort && tiny ? [`${from} was renamed to ${to} on ${last.date}: ${mixedShort}${inverted}`, `${from} is now ${to}: ${mixedShort}${inverted}`, `${from} is now ${to}: ${tiny}${inverted}`] : [];
     const movedMsg = firstFitting(
       [
+        ...mixedCandidates,
         `${from} was renamed to ${to} ${r.steps.length > 1 ? `(last on ${last.date})` : `on ${last.date}`}: ${consequence.replace(" silently ", " ")}${inverted}`,
         `${from} was renamed to ${to}: ${consequence.replace(" silently ", " ").replace("upstream torchtitan ", "torchtitan ")}${inverted}`,
         `${from} is now ${to}: ${consequence.replace(" silently ", " ").replace("upstream torchtitan ", "torchtitan ")}${inverted}`,
@@ -422,6 +453,7 @@ function movedDiagnostics(doc: ConfigDocument, moved: { entry: ConfigEntry; r: R
       ],
     );
     const d = diag("moved-key", severity, entry.keyRange, movedMsg, { fixes, facts: { movedTo: to } }, detailIfLonger(movedMsg, `${from} was renamed to ${to} ${when}: as ${from}, ${consequence}.${meaning}${changed}`));
+    if (mixedCandidates.length) withShorter(d, mixedCandidates.slice(1));
     out.push(safe && fixes.length === 1 ? markSafe(d) : d);
   }
   return out;
