@@ -48,9 +48,6 @@ interface Case {
   diagnostics: Pin[];
 }
 
-const FORK_HINT = "(a fork may define it)";
-const IGNORED_0214 = "upstream torchtitan main@2025-02-14 ignores it";
-
 /**
  * The eminorhan and garrett361 files of early 2025: `[training]` parallel degrees (ARGPARSE L244-283, moved
  * to [parallelism] on 2025-03-18 by 785c34c99), `experimental.pipeline_parallel_degree` (L311),
@@ -69,10 +66,10 @@ const CASES: Record<string, Case> = {
     diagnostics: [
       // ARGPARSE L122-187: [metrics] has no eval_freq, [model] has name, flavor, norm_type, tokenizer_path only
       // (the fork's ViT keys): names upstream never had, one fork-config note at the first (issue #17 §3).
-      { code: "fork-config", line: 14, severity: "information", message: "torchtitan fork config: 8 names upstream never had, not checked: metrics.eval_freq, model.backbone" },
       // ARGPARSE has no [data] table, and no extension mechanism yet (custom_args_module: 2025-03-20), so
-      // this is not the VLM module's [data]: an unknown table, merged and ignored (L645-647).
-      { code: "unknown-section", line: 27, severity: "information", message: `Unknown table [data]: ${IGNORED_0214} ${FORK_HINT}` },
+      // this is not the VLM module's [data]: an unknown table, merged and ignored (L645-647); in a fork's file
+      // it is one of the fork's tables, listed in the same note (one fork note per file).
+      { code: "fork-config", line: 14, severity: "information", message: "torchtitan fork config: 9 names unknown to upstream main@2025-02-14, not checked: metrics.eval_freq, model.backbone" },
       // mixed_precision_param = "float32" (ARGPARSE L414) under FSDP: fp32 compute. Pinned on the key only:
       // the message wording belongs to the engine (issue #9 §3).
       { code: "fp32-param-dtype", line: 44, severity: "information", message: "mixed_precision_param" },

@@ -61,3 +61,79 @@ describe("an inferred torchtitan version does not assert the strict schema (caus
     for (const d of ds) assert.doesNotMatch(`${d.message} ${d.detail ?? ""}`, /rejects|Assuming/);
   });
 });
+
+const at = (version: string, text: string) => analyzeDocument("file:///w/fork.toml", text, { torchtitanVersion: version, worldSize: 8 }).diagnostics;
+const SCHEMA = ["unknown-key", "unknown-section", "invalid-value", "fork-config", "moved-key"];
+const schema = (ds: ReturnType<typeof at>) => ds.filter((d) => SCHEMA.includes(d.code)).map((d) => `${d.range.start.line}:${d.severity}[${d.code}]`);
+const forkNote = (ds: ReturnType<typeof at>) => ds.find((d) => d.code === "fork-config");
+
+/** Upstream tables (enough for the file to be read as torchtitan's), then a table upstream never had. */
+const BASE = `[job]\ndescription = "x"\n[model]\nname = "llama3"\nflavor = "8B"\n[training]\nseq_len = 2048\n[parallelism]\ndata_parallel_shard_degree = -1\n`;
+const FORK_HEAD = `${BASE}[infra]\ncluster = "x"\n`;
+/** Before 2025-02-xx torchtitan had no [parallelism] table (the degrees were in [training]). */
+const OLD = (t: string) => t.replace("[parallelism]\ndata_parallel_shard_degree = -1\n", "");
+/** The 0-based line of the first line starting with `start`. */
+const line = (text: string, start: string) => text.split("\n").findIndex((l) => l.startsWith(start));
+
+describe("a fork's own value for an enum-like field is unknown to upstream, not invalid (cause 2)", () => {
+  it("compile.components = [\"model\", \"vae\"] in a fork's file: no invalid-value, the value is in the one fork note", () => {
+    const t = `${FORK_HEAD}[compile]\nenable = true\ncomponents = ["model", "vae"]\n`;
+    const ds = at("v0.2.2", t);
+    assert.deepEqual(schema(ds), [`${line(t, "[infra]")}:information[fork-config]`]);
+    assert.match(forkNote(ds)!.message, /^torchtitan fork config: 2 names unknown to upstream v0\.2\.2, not checked: \[infra\], compile\.components = "vae"$/);
+  });
+
+  it("the same value outside fork mode stays an invalid-value warning", () => {
+    const t = `${BASE}[compile]\nenable = true\ncomponents = ["model", "vae"]\n`;
+    const ds = at("v0.2.2", t);
+    assert.deepEqual(schema(ds), [`${line(t, "components")}:warning[invalid-value]`]);
+    assert.match(ds.find((d) => d.code === "invalid-value")!.message, /^compile\.components: "vae" is not one of "model", "loss"/);
+  });
+
+  it("a typo of an upstream choice in a fork's file keeps its own finding", () => {
+    const t = `${FORK_HEAD}[compile]\nenable = true\ncomponents = ["modle"]\n`;
+    const ds = at("v0.2.2", t);
+    assert.deepEqual(schema(ds), [`${line(t, "[infra]")}:information[fork-config]`, `${line(t, "components")}:warning[invalid-value]`]);
+    assert.match(forkNote(ds)!.message, /: 1 name upstream never had, not checked: \[infra\]$/);
+  });
+});
+
+describe("at most one fork note per file (cause 3)", () => {
+  const MODULE = `[job]\ncustom_config_module = "torchtitan.experiments.wan.job_config"\n[model]\nname = "llama3"\nflavor = "8B"\n[parallelism]\ndata_parallel_shard_degree = -1\n`;
+
+  it("a custom module that is not found: its keys are listed in the one fork note, not one note per key", () => {
+    const t = `${MODULE}[training]\nseq_len = 2048\nclip_length = 16\nnum_workers = 4\npin_memory = true\n`;
+    const ds = at("v0.2.2", t);
+    assert.deepEqual(schema(ds), [`${line(t, "clip_length")}:information[fork-config]`]);
+    const note = forkNote(ds)!;
+    assert.match(note.message, /^torchtitan fork config: 3 names unknown to upstream v0\.2\.2, not checked: training\.clip_length, training\.num_workers, /);
+    assert.match(note.detail ?? "", /: training\.clip_length, training\.num_workers, training\.pin_memory\. /);
+    assert.match(note.detail ?? "", /The custom config module torchtitan\.experiments\.wan\.job_config it names was not found in the workspace; it may define them\./);
+  });
+
+  it("a custom module that is not found and only keys named like upstream keys of other tables: still one fork note", () => {
+    const t = `${MODULE}[training]\nseq_len = 2048\nnum_workers = 4\npin_memory = true\n`;
+    const ds = at("v0.2.2", t);
+    assert.deepEqual(schema(ds), [`${line(t, "num_workers")}:information[fork-config]`]);
+    assert.match(forkNote(ds)!.message, /: 2 names unknown to upstream v0\.2\.2, not checked: training\.num_workers, training\.pin_memory$/);
+  });
+
+  it("a fork's file with a table upstream had only at other dates: listed in the fork note, no unknown-section note", () => {
+    const t = OLD(`${FORK_HEAD}[data]\nroot = "/x"\n`);
+    const ds = at("main@2025-02-14", t);
+    assert.deepEqual(schema(ds), [`${line(t, "[infra]")}:information[fork-config]`]);
+    assert.match(forkNote(ds)!.message, /^torchtitan fork config: 2 names unknown to upstream main@2025-02-14, not checked: \[infra\], \[data\]$/);
+  });
+
+  it("the same table without fork evidence keeps its unknown-section note", () => {
+    const t = OLD(`${BASE}[data]\nroot = "/x"\n`);
+    const ds = at("main@2025-02-14", t);
+    assert.deepEqual(schema(ds), [`${line(t, "[data]")}:information[unknown-section]`]);
+  });
+
+  it("a typo-close key in a fork's file keeps its own finding", () => {
+    const t = OLD(FORK_HEAD.replace("seq_len = 2048\n", "seq_len = 2048\nstepz = 10\n"));
+    const ds = at("main@2025-02-14", t);
+    assert.deepEqual(schema(ds), [`${line(t, "stepz")}:warning[unknown-key]`, `${line(t, "[infra]")}:information[fork-config]`]);
+  });
+});

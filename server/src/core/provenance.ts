@@ -75,7 +75,7 @@ const NOUN: Readonly<Record<FactName, (v: unknown) => string>> = table({
 });
 
 /** What an inferred fact was inferred from, where every inference of it has one source (the version: the keys). */
-const INFERRED_FROM: Partial<Record<FactName, string>> = { version: "inferred from the keys" };
+const INFERRED_FROM: Partial<Record<FactName, string>> = table({ version: "inferred from the keys" });
 
 /**
  * "8 GPUs, run_train.sh default (NGPU=8)": the assumption, named for a message. `compact`: the noun and its

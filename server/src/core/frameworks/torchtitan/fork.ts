@@ -11,7 +11,7 @@
  * edit distance of an upstream name (a typo), a converter of another release.
  */
 import { stringValue, findEntry, type ConfigDocument, type ConfigEntry } from "../../model/document";
-import type { Range } from "../../model/types";
+import type { Diagnostic, Range } from "../../model/types";
 import { converters } from "./schema/facts";
 import {
   converterRenameFor,
@@ -33,7 +33,7 @@ import {
 import { leafEntries, schemaView } from "./schema/view";
 
 export interface ForkItem {
-  kind: "table" | "key" | "optimizer" | "converter";
+  kind: "table" | "key" | "optimizer" | "converter" | "value";
   /** How the note names it: `[infra]`, `parallelism.prefetch_distance`, `optimizer.name = "Muon"`. */
   label: string;
   range: Range;
@@ -154,4 +154,58 @@ export function forkEvidence(doc: ConfigDocument, date: string, workspace: reado
   if (optimizer !== undefined) out.optimizer = optimizer;
   if (view.unknownModule) out.unknownModule = view.unknownModule.name;
   return out;
+}
+
+// ------------------------------------------------------------------ one fork note per file (issue #17 §3)
+
+const foldable = new WeakMap<Diagnostic, ForkItem>();
+
+/**
+ * Marks a finding that, in fork mode, is a fork's name rather than a mistake: an information note on a key or
+ * table "a fork may define", a key "valid only if" a custom module that was not found adds it, a value outside
+ * upstream's choices with no close upstream name (a fork-registered compile component). `foldIntoFork` folds
+ * it into the file's one fork-config note.
+ */
+export function foldableIntoFork(d: Diagnostic, item: ForkItem): Diagnostic {
+  foldable.set(d, item);
+  return d;
+}
+
+/**
+ * In fork mode (fork evidence, or a custom config module the config names that was not found), the foldable
+ * findings leave the list and become items of the fork note; otherwise everything stays.
+ */
+export function foldIntoFork(forkMode: boolean, ds: readonly Diagnostic[]): { kept: Diagnostic[]; folded: ForkItem[] } {
+  if (!forkMode) return { kept: [...ds], folded: [] };
+  const kept: Diagnostic[] = [];
+  const folded: ForkItem[] = [];
+  for (const d of ds) {
+    const item = foldable.get(d);
+    if (item) folded.push(item);
+    else kept.push(d);
+  }
+  return { kept, folded };
+}
+
+/** The part of a torchtitan context fork mode is decided on (context.ts TitanContext). */
+interface ForkModeInput {
+  doc: ConfigDocument;
+  version: { value: { date: string } };
+  fork?: ForkEvidence;
+  workspaceSchema?: readonly ExtensionModule[];
+}
+
+/**
+ * Fork mode: names upstream never had with no fork config source found, or a custom config module the config
+ * names whose source was not found (its keys cannot be checked either).
+ */
+export function forkMode(ctx: ForkModeInput): boolean {
+  return ctx.fork !== undefined || unfoundModule(ctx) !== undefined;
+}
+
+/** The custom config module the config names, when no config source for it (or the fork) was found. */
+export function unfoundModule(ctx: ForkModeInput): string | undefined {
+  if (ctx.fork) return ctx.fork.unknownModule;
+  if (ctx.workspaceSchema?.length) return undefined;
+  return schemaView(ctx.doc, ctx.version.value.date).unknownModule?.name;
 }

@@ -10,6 +10,20 @@
 import { diag, fitMessage } from "../../../diagnostics/build";
 import type { Diagnostic } from "../../../model/types";
 import type { TitanRule } from "../context";
+import { unfoundModule, type ForkEvidence, type ForkItem } from "../fork";
+import { schemaKeysFolded } from "./unknown-key";
+import { valuesFolded } from "./wrong-type";
+
+/** The fork evidence with the folded names added (in line order, each name once). */
+function withFolded(fork: ForkEvidence | undefined, folded: readonly ForkItem[], module: string | undefined): ForkEvidence | undefined {
+  if (!folded.length) return fork;
+  const labels = new Set(fork?.items.map((i) => i.label));
+  const items = [...(fork?.items ?? []), ...folded.filter((i) => !labels.has(i.label) && labels.add(i.label))];
+  items.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  const out: ForkEvidence = { ...(fork ?? { keys: new Set<string>(), tables: new Set<string>(), converters: new Set<string>() }), items };
+  if (module !== undefined) out.unknownModule = module;
+  return out;
+}
 
 const HOW = "point Precision Lens at the fork's config source with the precisionLens.torchtitanConfigSource setting or --torchtitan-config-source PATH (its torchtitan/config/job_config.py, config_manager.py or custom config module file)";
 
@@ -20,8 +34,11 @@ export const forkConfig: TitanRule = {
   codes: ["fork-config"],
   restsOn: ["forkSchema"],
   run(ctx) {
-    const fork = ctx.fork;
     const missing = ctx.configSourceMissing;
+    // The names other rules left to this note (fork.ts foldIntoFork): quiet unknown keys and tables, keys a
+    // custom module that was not found may add, values outside upstream's choices with no close name.
+    const folded = [...schemaKeysFolded(ctx), ...valuesFolded(ctx)];
+    const fork = withFolded(ctx.fork, folded, unfoundModule(ctx));
     if (!fork && !missing) return [];
     const id = ctx.version.value.id;
     const unread = missing ? ` The configured config source "${missing}" could not be read.` : "";
@@ -32,9 +49,11 @@ export const forkConfig: TitanRule = {
     const labels = fork.items.map((i) => i.label);
     const shown = labels.slice(0, 3).join(", ") + (n > 3 ? `, +${n - 3} more` : "");
     const module = fork.unknownModule ? ` The custom config module ${fork.unknownModule} it names was not found in the workspace; it may define them.` : "";
-    const msg = fitMessage(`torchtitan fork config: ${n} name${n === 1 ? "" : "s"} upstream never had, not checked: ${shown}`);
+    // Folded names may exist upstream at another date (a table of a later release): "unknown to upstream" then.
+    const never = folded.length ? `unknown to upstream ${id}` : "upstream never had";
+    const msg = fitMessage(`torchtitan fork config: ${n} name${n === 1 ? "" : "s"} ${never}, not checked: ${shown}`);
     const detail =
-      `This config uses ${n} name${n === 1 ? "" : "s"} that upstream torchtitan never had at any release or date: ${labels.slice(0, MAX_LISTED).join(", ")}${n > MAX_LISTED ? ` and ${n - MAX_LISTED} more` : ""}. ` +
+      `This config uses ${n} name${n === 1 ? "" : "s"} ${folded.length ? `that upstream torchtitan ${id} does not have (nor, for most, any release or date)` : "that upstream torchtitan never had at any release or date"}: ${labels.slice(0, MAX_LISTED).join(", ")}${n > MAX_LISTED ? ` and ${n - MAX_LISTED} more` : ""}. ` +
       `They are a fork's (its own keys, tables, optimizers or converters): Precision Lens cannot check them, nor what the fork changes in upstream's behaviour; ` +
       `the rest of the file is checked against upstream torchtitan ${id}.${module}${unread} To check them, ${HOW}. A fork checked out around the config (up to the repository root) is found by itself.`;
     const d: Diagnostic = diag("fork-config", "information", fork.items[0]!.range, msg, undefined, {

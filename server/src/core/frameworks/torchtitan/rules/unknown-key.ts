@@ -19,7 +19,7 @@ import { moveKey, deleteEntry, renameTable, setKey, renameKey, headerPrefixOf, f
 import type { ConfigDocument, ConfigEntry, ConfigSection } from "../../../model/document";
 import type { Diagnostic, Fix, Range, Severity, TextEdit } from "../../../model/types";
 import type { TitanContext, TitanRule } from "../context";
-import type { ForkEvidence } from "../fork";
+import { foldableIntoFork, foldIntoFork, forkMode, type ForkEvidence, type ForkItem } from "../fork";
 import { converterNamesAt, extensionsDefining, isClearSuggestion, keyInfo, keysAt, keysOfTable, olderNameAt, renameFor, sectionsOf, suggest, type ExtensionModule, type RenameResult } from "../schema/index";
 import { EXTENSIONS_SINCE, STRICT_KEYS_SINCE } from "../schema/data";
 import { isKnown, withShorter } from "../../../provenance";
@@ -27,15 +27,25 @@ import { dataclassName, leafEntries, markSafe, moduleKeyAt, schemaView, type Sch
 
 export const SCHEMA_KEY_CODES = ["unknown-key", "unknown-section", "moved-key", "removed-key", "deprecated-key", "extension-section-without-module"] as const;
 
-const cache = new WeakMap<TitanContext, Diagnostic[]>();
+const cache = new WeakMap<TitanContext, { kept: Diagnostic[]; folded: ForkItem[] }>();
 
-/** All schema-key diagnostics of a document, computed once per context. */
+/** All schema-key diagnostics of a document, computed once per context (fork names folded, see fork.ts). */
 export function schemaKeyDiagnostics(ctx: TitanContext): Diagnostic[] {
+  return schemaKeys(ctx).kept;
+}
+
+/** The fork names the schema-key rules left to the fork-config note. */
+export function schemaKeysFolded(ctx: TitanContext): ForkItem[] {
+  return schemaKeys(ctx).folded;
+}
+
+function schemaKeys(ctx: TitanContext): { kept: Diagnostic[]; folded: ForkItem[] } {
   let ds = cache.get(ctx);
   if (!ds) {
     // A version that is only inferred (or the default) may be a build from before upstream rejected unknown keys.
     const assumed = isKnown(ctx.version.kind) ? undefined : { from: ctx.version.window?.from };
-    ds = computeSchemaKeys(ctx.doc, ctx.version.value.date, ctx.version.value.id, ctx.workspaceSchema, ctx.fork, assumed);
+    const all = computeSchemaKeys(ctx.doc, ctx.version.value.date, ctx.version.value.id, ctx.workspaceSchema, ctx.fork, assumed);
+    ds = foldIntoFork(forkMode(ctx), all);
     cache.set(ctx, ds);
   }
   return ds;
@@ -247,6 +257,8 @@ function unknown(
     const sectionHint = older ? `; here it is ${older.path}` : names.length ? `; did you mean [${names[0]}]?` : forkHintShort(view);
     const sectionMsg = withHint(`${what}: ${short}`, sectionHint);
     const d = diag("unknown-section", sectionSeverity, range, sectionMsg, fixes.length ? { fixes } : undefined, detailIfLonger(sectionMsg, `${what}: ${consequence}${tc}.${hint}`));
+    // A quiet note (no close name, no other date's name): in fork mode, one of the fork's tables.
+    if (sectionSeverity === "information") foldableIntoFork(d, { kind: table.length ? "table" : "key", label: table.length ? `[${topName}]` : leaf, range });
     return [fixes.length === 1 && isClearSuggestion(topName, names) ? markSafe(d) : d];
   }
 
@@ -284,6 +296,9 @@ function unknown(
   const keyHint = older ? `; did you mean ${older.path}?` : fixes.length ? `; did you mean ${fixes[0]!.title.replace(/^Rename to |^Move to /, "")}?` : view.unknownModule ? "" : forkHintShort(view);
   const keyMsg = withHint(`Unknown key "${leaf}" in [${table.join(".")}]: ${becauseShort}`, keyHint);
   const d = diag("unknown-key", sev, e.keyRange, keyMsg, fixes.length ? { fixes } : undefined, detailIfLonger(keyMsg, `Unknown key "${leaf}" in [${table.join(".")}]: ${because}${tc}.${hint}`));
+  // A quiet note (no typo-close name, no other date's name), or a key left to a custom module that was not
+  // found: in fork mode, one of the fork's keys.
+  if (sev === "information" && !likelyTypo) foldableIntoFork(d, { kind: "key", label: e.path.join("."), range: e.keyRange });
   return [(older && fixes.length === 1) || (names.length && fixes.length === names.length && isClearSuggestion(leaf, names)) ? markSafe(d) : d];
 }
 

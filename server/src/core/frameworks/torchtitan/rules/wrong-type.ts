@@ -14,19 +14,29 @@ import type { Diagnostic, Fix } from "../../../model/types";
 import type { TitanContext, TitanRule } from "../context";
 import { choicesAt, isClearSuggestion, keyInfo, suggest, PARALLEL_DEGREE_KEYS, PRECISION_VALUE_KEYS, type KeySpec } from "../schema/index";
 import { leafEntries, markSafe, schemaView } from "../schema/view";
+import { foldableIntoFork, foldIntoFork, forkMode, type ForkItem } from "../fork";
 import { table } from "../../../model/table";
 
 const SKIP = new Set([...PRECISION_VALUE_KEYS, ...PARALLEL_DEGREE_KEYS]);
 
-const cache = new WeakMap<TitanContext, Diagnostic[]>();
+const cache = new WeakMap<TitanContext, { kept: Diagnostic[]; folded: ForkItem[] }>();
 
-function all(ctx: TitanContext): Diagnostic[] {
+function values(ctx: TitanContext): { kept: Diagnostic[]; folded: ForkItem[] } {
   let ds = cache.get(ctx);
   if (!ds) {
-    ds = computeValueDiagnostics(ctx);
+    ds = foldIntoFork(forkMode(ctx), computeValueDiagnostics(ctx));
     cache.set(ctx, ds);
   }
   return ds;
+}
+
+function all(ctx: TitanContext): Diagnostic[] {
+  return values(ctx).kept;
+}
+
+/** Values the value rule left to the fork-config note (a fork's own choice, in fork mode). */
+export function valuesFolded(ctx: TitanContext): ForkItem[] {
+  return values(ctx).folded;
 }
 
 export const wrongType: TitanRule = { codes: ["wrong-type"], restsOn: ["version"], run: (ctx) => all(ctx).filter((d) => d.code === "wrong-type") };
@@ -185,6 +195,9 @@ function valueChecks(e: ConfigEntry, spec: KeySpec, date: string, versionId: str
     const whatShort = future ? `"${s}" only exists from ${spec.choiceSince![s]} on` : notOne.length <= 60 ? notOne : `"${s}" is not a known value`;
     const valueMsg = fitMessage(`${dotted}: ${whatShort}; ${spec.invalidValueError ? "torchtitan raises an error" : "torchtitan accepts it unvalidated"}`, names.length ? ` (did you mean "${names[0]}"?)` : "");
     const d = diag("invalid-value", sev, item.range, valueMsg, fixes.length ? { fixes } : undefined, detailIfLonger(valueMsg, `${dotted}: ${what}; ${consequence}.${names.length ? ` Did you mean "${names[0]}"?` : ""}`));
+    // No close upstream name and not a later date's value: in fork mode, a value the fork registers
+    // (a wan fork's compile component "vae"): "unknown to upstream", folded into the fork note.
+    if (!future && !names.length) foldableIntoFork(d, { kind: "value", label: `${dotted} = "${s}"`, range: item.range });
     out.push(exact || (fixes.length === 1 && isClearSuggestion(s, names)) ? markSafe(d) : d);
   };
   if (v.kind === "array") for (const it of v.items ?? []) check(it);
