@@ -190,8 +190,11 @@ describe("torchtitan Python: rules", () => {
     checkFix(text, "unknown-dtype", 'Change to "bfloat16"', text.replace('dtype="bf16"', 'dtype="bfloat16"'), { uri: URI, ignore: ["pure-bf16"] });
   });
   it("unknown-dtype is only a warning when a statement was not followed", () => {
-    const text = `${HEAD}\ndef bad() -> Trainer.Config:\n    config = Trainer.Config(training=TrainingConfig(dtype="bf16"))\n    #                                                     ^^^^^^ warning[unknown-dtype]: Assuming bad() as read, inferred: if statement on line 8 not followed: training.dtype\n    if True:\n        pass\n    return config\n`;
-    checkDiagnostics(text, { uri: URI });
+    const text = `${HEAD}\ndef bad() -> Trainer.Config:\n    config = Trainer.Config(training=TrainingConfig(dtype="bf16"))\n    #                                                     ^^^^^^ warning[unknown-dtype]: Assuming bad() as read (inferred): training.dtype\n    if True:\n        pass\n    return config\n`;
+    const r = checkDiagnostics(text, { uri: URI });
+    // The message keeps the finding within 120 characters; the detail names the statement not followed.
+    const d = r.diagnostics.find((x) => x.code === "unknown-dtype")!;
+    assert.match(d.detail ?? "", /^Assuming bad\(\) as read, inferred: if statement on line 8 not followed: /);
   });
   it("parallel-dims: degrees that do not divide the explicit world size fail at launch", () => {
     const text = `${HEAD}\ndef odd() -> Trainer.Config:\n    return Trainer.Config(parallelism=ParallelismConfig(tensor_parallel_degree=3, data_parallel_shard_degree=2))\n${marker(109, 1, "error[parallel-dims-product]: != WORLD_SIZE(8)")}\n`;
