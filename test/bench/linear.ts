@@ -7,14 +7,11 @@
  *
  *   node --import tsx test/bench/linear.ts [--repeat N]
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { analyzeDocument } from "../../server/src/core/analyze";
 import { nodeEnv, setNeighbourCacheBudget } from "../../server/src/host/nodeEnv";
-import { ATTACKS } from "../support/attacks";
+import { ATTACKS, withAttackOnDisk } from "../support/attacks";
 
 const SIZES = [10_000, 50_000, 100_000, 250_000, 500_000];
 const r = process.argv.indexOf("--repeat");
@@ -23,16 +20,7 @@ const pad = (s: string, n: number): string => (s.length >= n ? s : s + " ".repea
 const lpad = (s: string, n: number): string => (s.length >= n ? s : " ".repeat(n - s.length) + s);
 
 function once(attack: (typeof ATTACKS)[number], size: number): { ms: number; kB: number; codes: string[] } {
-  const { text, neighbours } = attack.make(size);
-  const dir = mkdtempSync(join(tmpdir(), "pl-bench-linear-"));
-  try {
-    for (const [name, body] of Object.entries(neighbours ?? {})) {
-      mkdirSync(dirname(join(dir, name)), { recursive: true });
-      writeFileSync(join(dir, name), body);
-    }
-    const path = join(dir, attack.file);
-    writeFileSync(path, text);
-    const chars = text.length + Object.values(neighbours ?? {}).reduce((a, b) => a + b.length, 0);
+  return withAttackOnDisk(attack, size, ({ path, dir, text, chars }) => {
     let best = Infinity;
     let codes: string[] = [];
     for (let i = 0; i < REPEAT; i++) {
@@ -43,9 +31,7 @@ function once(attack: (typeof ATTACKS)[number], size: number): { ms: number; kB:
       codes = res.diagnostics.map((d) => d.code);
     }
     return { ms: best, kB: chars / 1000, codes };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 console.log(`\nLinear scanning (issue #18): best of ${REPEAT} per size; ms/kB flat = linear`);

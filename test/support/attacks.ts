@@ -3,8 +3,9 @@
  * test/hardening-linear.test.ts, test/robustness.test.ts and the bench (test/bench/linear.ts).
  * Each is a small, legal-looking file whose cost was super-linear before the fix.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 
 /** A real torchtitan config, so detection, the schema rules and the workspace readers all run. */
 const TITAN = readFileSync(join(__dirname, "../../examples/tp_only_8gpu.toml"), "utf8");
@@ -61,3 +62,24 @@ export const ATTACKS: Attack[] = [
 ];
 
 export { pad };
+
+/**
+ * Writes one attack at `size` into a fresh temporary folder (the config and its neighbour files), runs `fn`
+ * with the config's path, and removes the folder. `chars`: the config's and neighbours' characters together.
+ */
+export function withAttackOnDisk<T>(attack: Attack, size: number, fn: (a: { path: string; dir: string; text: string; chars: number }) => T): T {
+  const { text, neighbours } = attack.make(size);
+  const dir = mkdtempSync(join(tmpdir(), "pl-attack-"));
+  try {
+    for (const [name, body] of Object.entries(neighbours ?? {})) {
+      mkdirSync(dirname(join(dir, name)), { recursive: true });
+      writeFileSync(join(dir, name), body);
+    }
+    const path = join(dir, attack.file);
+    writeFileSync(path, text);
+    const chars = text.length + Object.values(neighbours ?? {}).reduce((a, b) => a + b.length, 0);
+    return fn({ path, dir, text, chars });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
