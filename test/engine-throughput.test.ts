@@ -214,6 +214,16 @@ data_parallel_shard_degree = -1
     assert.equal(r.worldSize?.source, "default");
     assert.deepEqual(r.diagnostics.filter((d) => d.code === "memory-exceeds-gpu"), []);
   });
+  it("none when the file sets the model's shape itself (a fork's vocab_size or dim): the flavor table would contradict the file (issue #17 §2)", () => {
+    for (const text of [SEED.replace("[training]\n", "[training]\nvocab_size = 256\n"), SEED.replace("[model]\n", "[model]\ndim = 512\n"), `${SEED}\n[model.args]\nn_layers = 4\n`]) {
+      assert.notEqual(text, SEED);
+      const r = analyzeDocument("file:///w/seed.toml", text, { gpu: "l40s", worldSize: 8 });
+      assert.deepEqual(r.diagnostics.filter((d) => d.code === "memory-exceeds-gpu"), []);
+      assert.deepEqual(r.doc.syntaxErrors, []);
+    }
+    // The same file without the override still gets it (the test above): the key is what silences it.
+    assert.equal(analyzeDocument("file:///w/seed.toml", SEED, { gpu: "l40s", worldSize: 8 }).diagnostics.filter((d) => d.code === "memory-exceeds-gpu").length, 1);
+  });
   it("a debugmodel never gets it", () => {
     const r = analyzeDocument("file:///w/d.toml", '[model]\nname = "llama3"\nflavor = "debugmodel"\n[parallelism]\ndata_parallel_shard_degree = -1\n', { gpu: "l40s" });
     assert.deepEqual(r.diagnostics.filter((d) => d.code === "memory-exceeds-gpu"), []);

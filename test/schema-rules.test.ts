@@ -4,6 +4,8 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { analyzeDocument } from "../server/src/core/analyze";
+import type { AnalysisEnv } from "../server/src/core/analysis";
 import { TITAN_RULES } from "../server/src/core/frameworks/torchtitan/rules/index";
 import { SCHEMA_RULE_CODES } from "../server/src/core/frameworks/torchtitan/schema/rules";
 import { analyzeFixture, checkDiagnostics as checkDiagnosticsRaw, checkFix as checkFixRaw, type FixtureOptions } from "./support/fixture";
@@ -94,6 +96,26 @@ model = "Qwen/Qwen3-4B-Instruct-2507"
 `,
       V022,
     );
+  });
+  it("says the condition, and a run script that passes the module at launch settles it (issue #17 §1)", () => {
+    const text = `${HEAD}[job]\ndescription = "x"\n[training]\nsteps = 1\n[hf_transformers]\nmodel = "Qwen/Qwen3-4B-Instruct-2507"\n`;
+    const script = (flag: string) => `#!/bin/bash\nNGPU=8 CONFIG_FILE=./configs/qwen.toml ./run_train.sh ${flag}\n`;
+    const envWith = (files: Record<string, string>): AnalysisEnv => ({
+      readFile: (p) => files[p],
+      listDir: (d) => Object.keys(files).filter((p) => p.startsWith(d + "/") && !p.slice(d.length + 1).includes("/")).map((p) => p.slice(d.length + 1)),
+      documentPath: "/ws/configs/qwen.toml",
+      workspaceRoots: ["/ws"],
+    });
+    const codes = (env: AnalysisEnv) => analyzeDocument("file:///ws/configs/qwen.toml", text, { torchtitanVersion: "v0.2.2", worldSize: 8 }, env).diagnostics.filter((d) => d.code === "extension-section-without-module");
+    const bare = codes(envWith({}));
+    assert.equal(bare.length, 1);
+    assert.equal(bare[0]!.severity, "warning");
+    assert.match(bare[0]!.message, /^\[hf_transformers\] needs (the Transformers modeling backend|an extension) (extension )?module: (unless|without) job\.custom_config_module (is passed )?at launch, (upstream torchtitan )?v0\.2\.2 rejects it at launch$/);
+    assert.equal(codes(envWith({ "/ws/train.sh": script("--job.custom_config_module=torchtitan.experiments.transformers_modeling_backend.job_config") })).length, 0);
+    assert.equal(codes(envWith({ "/ws/train.sh": script("--job.custom-config-module torchtitan.experiments.transformers_modeling_backend.job_config") })).length, 0);
+    // A script that names the config but passes no module flag, or passes it for another config, settles nothing.
+    assert.equal(codes(envWith({ "/ws/train.sh": script("--training.steps 10") })).length, 1);
+    assert.equal(codes(envWith({ "/ws/train.sh": "./run_train.sh --job.config_file other.toml --job.custom_config_module=m\n" })).length, 1);
   });
   it("does not flag extra sections with an unknown custom module: one fork-config note lists them (issue #17 §3)", () => {
     const r = analyzeFixture(

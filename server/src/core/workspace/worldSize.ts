@@ -40,6 +40,34 @@ export function inferWorldSize(env: AnalysisEnv): WorldSizeInference | undefined
   return undefined;
 }
 
+/**
+ * A launch script beside the config (or above it, the same search as the world size) whose command that names
+ * the config also passes one of `flags` (`--job.custom_config_module=m`, tyro's dashed form too): the module a
+ * config's extension tables need may come from the command line, not the file (issue #17 §1). The first hit.
+ */
+export function scriptPassesFlag(env: AnalysisEnv, flags: readonly string[]): { file: string; flag: string } | undefined {
+  if (!env.documentPath || !flags.length) return undefined;
+  const config = basename(env.documentPath);
+  const forms = flags.flatMap((f) => [f, f.replace(/_/g, "-")]);
+  for (const dir of ancestorDirs(env)) {
+    for (const name of matchingNames(env.listDir(dir), "run-scripts", (n) => SCRIPT.test(n))) {
+      const path = join(dir, name);
+      const text = env.readFile(path);
+      if (text === undefined || !text.includes(config)) continue;
+      const lines = logicalLines(text);
+      // The config named on the command, or by a variable the command uses (CONFIG_FILE=x.toml … $CONFIG_FILE).
+      const named = lines.some((l) => !/^\s*#/.test(l) && l.includes(config));
+      if (!named) continue;
+      for (const l of lines) {
+        if (/^\s*#/.test(l)) continue;
+        const hit = forms.find((f) => new RegExp(`(?:^|\\s)--${f.replace(/\./g, "\\.")}(?:=|\\s)`).test(l));
+        if (hit) return { file: displayPath(path, env), flag: `--${hit}` };
+      }
+    }
+  }
+  return undefined;
+}
+
 interface Found {
   value: number;
   detail: string;

@@ -4,11 +4,15 @@
  * nothing is said, and the message names the terms that dominate so the user can judge.
  * Silent when the world size is only the run_train.sh default (source "default"): the per-GPU figure of a
  * `-1` layout then rests on a guess (a 70B preset is meant for many nodes), and a guess is no finding.
+ * Silent too when the file sets the model's shape itself (`vocab_size`, `dim`, `n_layers`, ... in any table):
+ * upstream torchtitan's TOML has no such key, so a fork reads them, and the estimate, built from upstream's
+ * flavor table, would contradict the file (issue #17 §2: a fork's `training.vocab_size = 256` against
+ * llama3's 128,256-token vocabulary).
  */
 import { diag, fitMessage } from "../../../diagnostics/build";
 import { GPUS } from "../../../engine/gpus";
 import { formatBytes } from "../../../engine/dtypes";
-import { findEntry, findSection } from "../../../model/document";
+import { findEntry, findSection, type ConfigDocument, type ConfigEntry } from "../../../model/document";
 import type { TitanRule } from "../context";
 import { worldSizePhrase } from "../locate";
 import { table } from "../../../model/table";
@@ -22,12 +26,20 @@ const GPU_SOURCE: Readonly<Record<string, string>> = table({
 /** Over by at least this fraction of the GPU's capacity before anything is said. */
 export const MEMORY_MARGIN = 0.15;
 
+/** Leaf names that set a model's shape; no upstream torchtitan TOML key has one (schema/data.ts). */
+const SHAPE_KEYS: ReadonlySet<string> = new Set(["vocab_size", "dim", "n_layers", "n_heads", "n_kv_heads", "hidden_size", "num_layers", "num_hidden_layers", "num_attention_heads", "num_key_value_heads", "intermediate_size", "ffn_dim", "ffn_hidden_size", "multiple_of", "ffn_dim_multiplier"]);
+
+/** The first entry of the file that sets the model's shape, if any. */
+export function shapeOverride(doc: ConfigDocument): ConfigEntry | undefined {
+  return doc.entries.find((e) => e.path.length > 0 && SHAPE_KEYS.has(e.path[e.path.length - 1]!));
+}
+
 export const memoryExceedsGpu: TitanRule = {
   codes: ["memory-exceeds-gpu"],
   restsOn: ["worldSize", "gpu"],
   run(ctx) {
     const mem = ctx.simulation?.memory;
-    if (!mem?.perGpuBytes || ctx.worldSize.source === "default") return [];
+    if (!mem?.perGpuBytes || ctx.worldSize.source === "default" || shapeOverride(ctx.doc)) return [];
     const gpu = GPUS[ctx.gpu.value];
     const reserved = mem.perGpuBytes.reserved;
     if (reserved < gpu.memoryBytes * (1 + MEMORY_MARGIN)) return [];

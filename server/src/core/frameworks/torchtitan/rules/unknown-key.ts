@@ -23,6 +23,7 @@ import { foldableIntoFork, foldIntoFork, forkMode, type ForkEvidence, type ForkI
 import { converterNamesAt, extensionsDefining, isClearSuggestion, keyInfo, keysAt, keysOfTable, olderNameAt, renameFor, sectionsOf, suggest, type ExtensionModule, type RenameResult } from "../schema/index";
 import { EXTENSIONS_SINCE, STRICT_KEYS_SINCE } from "../schema/data";
 import { isKnown, withShorter } from "../../../provenance";
+import { scriptPassesFlag } from "../../../workspace/index";
 import { dataclassName, leafEntries, markSafe, moduleKeyAt, schemaView, type SchemaView } from "../schema/view";
 
 export const SCHEMA_KEY_CODES = ["unknown-key", "unknown-section", "moved-key", "removed-key", "deprecated-key", "extension-section-without-module"] as const;
@@ -45,10 +46,21 @@ function schemaKeys(ctx: TitanContext): { kept: Diagnostic[]; folded: ForkItem[]
     // A version that is only inferred (or the default) may be a build from before upstream rejected unknown keys.
     const assumed = isKnown(ctx.version.kind) ? undefined : { from: ctx.version.window?.from };
     const all = computeSchemaKeys(ctx.doc, ctx.version.value.date, ctx.version.value.id, ctx.workspaceSchema, ctx.fork, assumed);
-    ds = foldIntoFork(forkMode(ctx), all);
+    ds = foldIntoFork(forkMode(ctx), withoutModulesFromScripts(ctx, all));
     cache.set(ctx, ds);
   }
   return ds;
+}
+
+/**
+ * An extension table's module may be named on the command line instead of in the file: a run script beside the
+ * config whose command passes `--job.custom_config_module` (or, before 2025-10-14,
+ * `--experimental.custom_args_module`) settles it, and the table is no finding.
+ */
+function withoutModulesFromScripts(ctx: TitanContext, ds: Diagnostic[]): Diagnostic[] {
+  if (!ds.some((d) => d.code === "extension-section-without-module")) return ds;
+  const [sec, key] = moduleKeyAt(ctx.version.value.date);
+  return scriptPassesFlag(ctx.env, [`${sec}.${key}`]) ? ds.filter((d) => d.code !== "extension-section-without-module") : ds;
 }
 
 function byCode(code: string): TitanRule {
@@ -224,7 +236,7 @@ function unknown(
         "extension-section-without-module",
         "warning",
         range,
-        fitMessage(`[${topName}] is from an extension module this config does not name: ${consequence}`),
+        firstFitting([`[${topName}] needs the ${ext.label} extension module: unless ${sec}.${key} is passed at launch, ${consequence}`, `[${topName}] needs the ${ext.label} module: without ${sec}.${key} at launch, ${short}`, `[${topName}] needs the ${ext.label} module: without ${sec}.${key} at launch, ${short.replace(/^upstream torchtitan /, "")}`, `[${topName}] needs an extension module: without ${sec}.${key} at launch, ${short.replace(/^upstream torchtitan /, "")}`]),
         { fixes: [fix(`Add ${sec}.${key} = "${module}"`, setKey(doc, [sec], key, JSON.stringify(module)), true)] },
         { detail: `[${topName}] comes from the ${ext.label} extension module ${module}, which this config does not name: unless ${sec}.${key} is given on the command line, ${consequence}.` },
       );
