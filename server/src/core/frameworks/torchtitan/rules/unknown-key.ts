@@ -236,7 +236,7 @@ function unknown(
         "extension-section-without-module",
         "warning",
         range,
-        firstFitting([`[${topName}] needs the ${ext.label} extension module: unless ${sec}.${key} is passed at launch, ${consequence}`, `[${topName}] needs the ${ext.label} module: without ${sec}.${key} at launch, ${short}`, `[${topName}] needs the ${ext.label} module: without ${sec}.${key} at launch, ${short.replace(/^upstream torchtitan /, "")}`, `[${topName}] needs an extension module: without ${sec}.${key} at launch, ${short.replace(/^upstream torchtitan /, "")}`, `[${topName}] needs the ${ext.label} extension module, unless ${sec}.${key} is passed at launch`]),
+        firstFitting([`[${topName}] needs the ${ext.label} extension module: unless ${sec}.${key} is passed at launch, ${consequence}`, `[${topName}] needs the ${ext.label} module: without ${sec}.${key} at launch, ${short}`, `[${topName}] needs the ${ext.label} module: without ${sec}.${key} at launch, ${short.replace(/^upstream torchtitan /, "")}`, `[${topName}] needs an extension module: without ${sec}.${key} at launch, ${short.replace(/^upstream torchtitan /, "")}`, `[${topName}] needs the ${ext.label} extension module, unless ${sec}.${key} is passed at launch`, `[${topName}] needs an extension module, unless ${sec}.${key} is passed at launch`]),
         { fixes: [fix(`Add ${sec}.${key} = "${module}"`, setKey(doc, [sec], key, JSON.stringify(module)), true)] },
         { detail: `[${topName}] comes from the ${ext.label} extension module ${module}, which this config does not name: unless ${sec}.${key} is given on the command line, ${consequence}.` },
       );
