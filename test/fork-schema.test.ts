@@ -15,7 +15,7 @@ import { analyzeDocument } from "../server/src/core/analyze";
 import { completionsAt } from "../server/src/core/features/index";
 import { parseTomlDocument } from "../server/src/core/parse/toml";
 import { workspaceSchemas } from "../server/src/core/workspace/forkSchema";
-import { scanClasses, scanJobConfig } from "../server/src/core/workspace/pyDataclass";
+import { scanArgparseConfig, scanClasses, scanJobConfig } from "../server/src/core/workspace/pyDataclass";
 import { nodeEnv } from "../server/src/host/nodeEnv";
 
 const FORK = resolve(__dirname, "fixtures/fork-workspace");
@@ -100,6 +100,40 @@ describe("a fork's torchtitan/config/job_config.py in the workspace", () => {
     assert.equal(fork.length, 1);
     assert.equal(fork[0]!.severity, "information");
     assert.match(fork[0]!.detail ?? "", /\[infra\].*\[grpo\].*--torchtitan-config-source PATH/);
+  });
+
+  it("an argparse-era config_manager.py (add_argument(\"--section.key\")) is read: a fork's keys are not unknown (issue #17)", () => {
+    const manager = [
+      "import argparse",
+      "class JobConfig:",
+      "    def __init__(self):",
+      "        self.parser = argparse.ArgumentParser()",
+      "        self.parser.add_argument(",
+      '            "--training.dl_worker", type=int, default=0, help="workers"',
+      "        )",
+      "        self.parser.add_argument(",
+      '            "--training.add_bos",',
+      '            action="store_true",',
+      "        )",
+      '        self.parser.add_argument("--mixtera.port", type=int, default=8888)',
+      '        self.parser.add_argument("--training.batch_size", type=int, default=8)',
+      '        self.parser.add_argument("--parallelism.data_parallel_shard_degree", type=int, default=-1)',
+    ].join("\n");
+    const files: Record<string, string> = { "/ws/torchtitan/config_manager.py": manager };
+    const env: AnalysisEnv = { readFile: (p) => files[p], listDir: () => [], documentPath: "/ws/configs/a.toml", workspaceRoots: ["/ws"] };
+    const text = "[training]\nbatch_size = 2\ndl_worker = 4\nadd_bos = true\n[parallelism]\ndata_parallel_shard_degree = -1\n[mixtera]\nport = 1\n";
+    const r = analyzeDocument("file:///ws/configs/a.toml", text, { torchtitanVersion: "main@2025-01-15" }, env);
+    assert.deepEqual(r.diagnostics.filter((d) => /^unknown|^fork-config/.test(d.code)).map((d) => d.code), []);
+    // A key the parser does not define is still reported, against the fork's schema.
+    const r2 = analyzeDocument("file:///ws/configs/a.toml", text + "[training2]\nx = 1\n", { torchtitanVersion: "main@2025-01-15" }, env);
+    assert.ok(r2.diagnostics.some((d) => d.code === "unknown-section" && /training2/.test(d.message)), JSON.stringify(r2.diagnostics.map((d) => d.message)));
+    assert.deepEqual(scanArgparseConfig(manager)!.keys.map((k) => [k.path, k.type ?? "-", k.line]), [
+      ["training.dl_worker", "int", 4],
+      ["training.add_bos", "bool", 7],
+      ["mixtera.port", "int", 11],
+      ["training.batch_size", "int", 12],
+      ["parallelism.data_parallel_shard_degree", "int", 13],
+    ]);
   });
 
   it("the older torchtitan/config_manager.py is read too", () => {

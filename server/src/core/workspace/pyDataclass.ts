@@ -177,9 +177,44 @@ function simpleType(annotation: string): ScannedKey["type"] {
   return undefined;
 }
 
+/** Lines an `add_argument(` call may span before its flag string and its `type=` / `action=`. */
+const ARG_CALL_LINES = 12;
+
 /**
- * The TOML tables and keys of the file's root dataclass (`JobConfig`, the last one defined). Undefined
- * when the file has no `JobConfig` dataclass.
+ * torchtitan's JobConfig before the dataclass rewrite (2025-02) was an argparse parser: each key is an
+ * `add_argument("--section.key", type=..., default=...)` call (torchtitan/config_manager.py at v0.1.0 and
+ * the forks of that era, e.g. `--training.dl_worker`). Read as text: the dotted flag names and a simple type
+ * (`type=int|float|str`, `action="store_true"` is a bool, `type=string_list` a list of strings). Undefined when
+ * the file has no such call.
+ */
+export function scanArgparseConfig(text: string): ScannedSchema | undefined {
+  const lines = scanLines(text, PY_SCAN_MAX_LINES);
+  const out: ScannedSchema = { keys: [], tables: [], openTables: [] };
+  const tables = new Set<string>();
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i]!.includes("add_argument(")) continue;
+    // The call's text: this line and the following ones up to the next call.
+    let call = lines[i]!.slice(lines[i]!.indexOf("add_argument("));
+    for (let j = i + 1; j < lines.length && j <= i + ARG_CALL_LINES && !lines[j]!.includes("add_argument("); j++) {
+      call += " " + lines[j]!.trim();
+    }
+    const flag = /^add_argument\( ?["']--([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)["']/.exec(call);
+    if (!flag) continue;
+    const path = flag[1]!;
+    const table = path.slice(0, path.lastIndexOf("."));
+    tables.add(table);
+    const t = /\btype ?= ?(int|float|str|string_list)\b/.exec(call)?.[1];
+    const type: ScannedKey["type"] = /\baction ?= ?["']store_(?:true|false)["']/.test(call) ? "bool" : t === "string_list" ? "list[str]" : (t as ScannedKey["type"]);
+    out.keys.push({ path, line: i, className: "JobConfig", ...(type ? { type } : {}) });
+  }
+  if (!out.keys.length) return undefined;
+  out.tables = [...tables];
+  return out;
+}
+
+/**
+ * The TOML tables and keys of the file's root dataclass (`JobConfig`, the last one defined), or of its
+ * argparse parser (`scanArgparseConfig`, the pre-2025 JobConfig). Undefined when the file has neither.
  */
 export function scanJobConfig(text: string): ScannedSchema | undefined {
   const classes = scanClasses(text);
@@ -187,6 +222,8 @@ export function scanJobConfig(text: string): ScannedSchema | undefined {
   for (const c of classes) if (c.dataclass || !byName.has(c.name)) byName.set(c.name, c);
   const root = [...classes].reverse().find((c) => c.name === "JobConfig");
   if (!root) return undefined;
+  const argparse = root.dataclass ? undefined : scanArgparseConfig(text);
+  if (argparse) return argparse;
   const out: ScannedSchema = { keys: [], tables: [], openTables: [] };
   const fieldsOf = (c: PyClass, seen: Set<string>): PyField[] => {
     if (seen.has(c.name)) return [];
