@@ -256,6 +256,12 @@ enable_tensorboard = 1
       V022,
     );
   });
+  it("training.fp8_linear was a string (\"\" / \"dynamic\") before it became a flag on 2024-07-08: either is the file's own (issue #17)", () => {
+    for (const v of ['""', '"dynamic"', "true"]) {
+      checkDiagnostics(`[training]\nsteps = 1\nfp8_linear = ${v}\n`, at("main@2024-07-15"));
+      checkDiagnostics(`[training]\nsteps = 1\nfp8_linear = ${v}\n`, at("main@2024-06-01"));
+    }
+  });
   it("flags values outside the allowed set", () => {
     checkDiagnostics(
       `[training]

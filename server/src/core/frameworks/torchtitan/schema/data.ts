@@ -545,7 +545,8 @@ export const RENAMES: readonly RenameRule[] = [
   { from: "parallelism.pipeline_parallel_split_points", date: "2025-10-13", commit: "6e06a49cd", advice: "use parallelism.module_fqns_per_model_part or parallelism.pipeline_parallel_layers_per_stage" },
   { from: "parallelism.enable_compiled_autograd", date: "2025-10-28", commit: "8228c0845", advice: "compiled autograd is no longer supported" },
   // Precision / quantization
-  { from: "training.fp8_linear", to: "training.enable_fp8_linear", date: "2024-07-16", commit: "a4b2ee3c0" },
+  // A string ("" or "dynamic", config_manager.py since c22d1a8d1) until 8a1aa0670 (#436, 2024-07-08) made it store_true: either type is the file's own.
+  { from: "training.fp8_linear", to: "training.enable_fp8_linear", date: "2024-07-16", commit: "a4b2ee3c0", fromType: "any" },
   { from: "training.enable_fp8_linear", to: "training.enable_float8_linear", date: "2024-07-17", commit: "69fe8defc" },
   { from: "training.enable_fsdp_fp8_all_gather", to: "training.enable_fsdp_float8_all_gather", date: "2024-07-17", commit: "69fe8defc" },
   { from: "training.enable_float8_linear", to: "float8.enable_float8_linear", date: "2024-07-30", commit: "40f79d79f" },
