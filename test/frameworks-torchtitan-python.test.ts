@@ -212,6 +212,11 @@ describe("torchtitan Python: rules", () => {
     const text = `${HEAD}\ndef full_bf16() -> Trainer.Config:\n    return Trainer.Config(training=TrainingConfig(dtype="bfloat16"))\n    #                                                   ^^^^^^^^^^ information[pure-bf16]\n`;
     checkDiagnostics(text, { uri: URI });
   });
+  it("config functions sharing a helper get its finding once, naming them (issue #17: seven pure-bf16 notes on one line)", () => {
+    const text = `${HEAD}\ndef _base() -> Trainer.Config:\n    return Trainer.Config(training=TrainingConfig(dtype="bfloat16"))\n    #                                                   ^^^^^^^^^^ information[pure-bf16]\n\n\ndef a() -> Trainer.Config:\n    return _base()\n\n\ndef b() -> Trainer.Config:\n    return _base()\n`;
+    const r = checkDiagnostics(text, { uri: URI });
+    assert.match(r.diagnostics[0]!.detail ?? "", /the same in \d config functions: .*\ba\b.*\bb\b/);
+  });
 });
 
 describe("torchtitan Python: editor features", () => {

@@ -58,9 +58,32 @@ export function analyzePyFunctions(doc: ConfigDocument, settings: AnalysisSettin
     const r = resolveConfig(ev, doc, ctx.version.value, settings, env, directives);
     const h = headlineOf(r);
     results.push({ name: fn.name, range: fn.range, nameRange: fn.nameRange, r, headline: h, markdown: functionMarkdown(r, ctx, h) });
-    diagnostics.push(...pyDiagnostics({ doc, r, version: ctx.version }));
+    for (const d of pyDiagnostics({ doc, r, version: ctx.version })) diagnostics.push(Object.assign(d, { [FUNCTION]: fn.name }));
   }
-  return { ctx, results, diagnostics };
+  return { ctx, results, diagnostics: mergeShared(diagnostics) };
+}
+
+const FUNCTION = Symbol("config function");
+
+/**
+ * Config functions that share a helper (seven `qwen3_*()` calling one `_trainer()`) get the same finding at the
+ * same place: one diagnostic, whose detail names the functions, instead of one per function.
+ */
+function mergeShared(ds: (Diagnostic & { [FUNCTION]?: string })[]): Diagnostic[] {
+  const groups = new Map<string, (Diagnostic & { [FUNCTION]?: string })[]>();
+  for (const d of ds) {
+    const k = JSON.stringify([d.code, d.severity, d.range, d.message]);
+    const g = groups.get(k);
+    if (g) g.push(d);
+    else groups.set(k, [d]);
+  }
+  return [...groups.values()].map((g) => {
+    const d = g[0]!;
+    const names = [...new Set(g.map((x) => x[FUNCTION]).filter((n): n is string => !!n))];
+    delete d[FUNCTION];
+    if (names.length > 1) d.detail = `${d.detail ?? d.message} (the same in ${names.length} config functions: ${names.slice(0, 8).join(", ")}${names.length > 8 ? ", …" : ""})`;
+    return d;
+  });
 }
 
 function analyzeTorchtitanPython(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis {
