@@ -97,6 +97,13 @@ model = "Qwen/Qwen3-4B-Instruct-2507"
       V022,
     );
   });
+  it("a table is an extension's only when its keys are the extension's: a fork's [data] with dataset keys is not the VLM module's (issue #17)", () => {
+    const codes = (body: string) => analyzeDocument("file:///w/a.toml", `${HEAD}[job]\ndescription = "x"\n[training]\nsteps = 1\n[data]\n${body}`, { torchtitanVersion: "v0.2.2", worldSize: 8 }).diagnostics.map((d) => d.code);
+    assert.ok(codes("max_images_per_batch = 4\n").includes("extension-section-without-module"));
+    const fork = codes('dataset = "allenai/c4"\ntokenizer = "tiktoken"\n');
+    assert.ok(!fork.includes("extension-section-without-module"), fork.join(","));
+    assert.ok(fork.includes("unknown-section") || fork.includes("fork-config"), fork.join(","));
+  });
   it("says the condition, and a run script that passes the module at launch settles it (issue #17 §1)", () => {
     const text = `${HEAD}[job]\ndescription = "x"\n[training]\nsteps = 1\n[hf_transformers]\nmodel = "Qwen/Qwen3-4B-Instruct-2507"\n`;
     const script = (flag: string) => `#!/bin/bash\nNGPU=8 CONFIG_FILE=./configs/qwen.toml ./run_train.sh ${flag}\n`;

@@ -227,7 +227,10 @@ function unknown(
     const header = doc.sections.find((s) => s.path.length >= top.length && samePath(s.path.slice(0, top.length), top));
     const range = header && table.length ? header.headerRange : e.keyRange;
     // Before custom_args_module (2025-03-20) no module could extend the schema: a table is then just unknown.
-    const exts = date >= EXTENSIONS_SINCE ? extensionsDefining(topName) : [];
+    // An extension's table only when the file's keys under it are the extension's (a fork's own [data] with
+    // dataset/tokenizer keys is not the VLM module's [data]); a table with no keys of its own proves nothing.
+    const own = leafEntries(doc).filter((x) => x.path.length > top.length && samePath(x.path.slice(0, top.length), top)).map((x) => x.path.join("."));
+    const exts = date >= EXTENSIONS_SINCE ? extensionsDefining(topName).filter((m) => !own.length || own.some((k) => m.keys.some((s) => s.path === k))) : [];
     if (exts.length) {
       const ext = exts[0]!;
       const [sec, key] = moduleKeyAt(date);
