@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
+import type { AnalysisEnv } from "../server/src/core/analysis";
 import { checkDiagnostics, checkFix } from "./support/fixture";
 
 const uri = "file:///x/accelerate.yaml";
@@ -38,6 +39,19 @@ num_processes: 1
     );
   });
 
+  it("AC2 on a key accelerate removed (ipex_config, gone in 1.13.0): silent on an older pin, an error on a newer one, a warning naming the release when nothing is pinned (issue #17)", () => {
+    const text = "compute_environment: LOCAL_MACHINE\ndistributed_type: 'NO'\nipex_config:\n  use_xpu: true\nmixed_precision: bf16\nnum_processes: 1\n";
+    const env = (req?: string): AnalysisEnv => ({
+      readFile: (p) => (p === "/ws/requirements.txt" && req ? req : undefined),
+      listDir: (d) => (d === "/ws" && req ? ["requirements.txt"] : []),
+      documentPath: "/ws/default_config.yaml",
+      workspaceRoots: ["/ws"],
+    });
+    const ac2 = (e: AnalysisEnv) => analyzeDocument("file:///ws/default_config.yaml", text, {}, e).diagnostics.filter((d) => d.code === "accelerate/AC2").map((d) => [d.severity, d.message]);
+    assert.deepEqual(ac2(env("accelerate==0.30.1\n")), []);
+    assert.deepEqual(ac2(env("accelerate==1.13.0\n")), [["error", "`ipex_config` was removed in accelerate 1.13.0: `accelerate launch` 1.13.0 refuses the file"]]);
+    assert.deepEqual(ac2(env()), [["warning", "`ipex_config` was removed in accelerate 1.13.0: from that release `accelerate launch` refuses the file"]]);
+  });
   it("AC2 unknown top-level keys (FSDP key at top level, typo) and AC3 invalid mixed_precision", () => {
     // framework=accelerate layout=MULTI_GPU mech=error P=undefined C=undefined R=undefined ws=2
     checkDiagnostics(

@@ -10,6 +10,13 @@ export const CLUSTER_KEYS = [
   "tpu_use_cluster", "tpu_use_sudo", "command_file", "commands", "tpu_vm", "tpu_env", "dynamo_config", "fp16", "dynamo_backend",
 ];
 /**
+ * ClusterConfig fields accelerate removed, with the first release without them: older releases read the key, from
+ * that one on the loader refuses the file. `ipex_config`: added in v0.19.0 (166520fe, #1255), removed in v1.13.0
+ * (4826b66d, #3883, "Remove ipex"); the other fields of v0.20.0 … v1.12.0 are all still there (config_args.py).
+ */
+export const REMOVED_CLUSTER_KEYS: Readonly<Record<string, string>> = table({ ipex_config: "1.13.0" });
+
+/**
  * Assumption `accelerate-sagemaker-keys`: with `compute_environment: AMAZON_SAGEMAKER` the file is read as a
  * SageMakerConfig, whose fields differ; these are its fields as we know them (not in the spec's list).
  */

@@ -3,14 +3,15 @@ import { fitMessage } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { deleteLines, fix, replaceValue } from "../../common/edits";
 import { nearest } from "../../common/wording";
-import { CLUSTER_KEYS, DISTRIBUTED_TYPES, SAGEMAKER_KEYS } from "../data";
+import { CLUSTER_KEYS, DISTRIBUTED_TYPES, REMOVED_CLUSTER_KEYS, SAGEMAKER_KEYS } from "../data";
+import { packagePin, versionAtLeast } from "../../../workspace/packagePin";
 import type { FrameworkRule } from "../../common/rule";
 import type { AccelerateContext } from "../context";
 
 export const AC2: FrameworkRule<AccelerateContext> = {
   codes: ["accelerate/AC2"],
   restsOn: [],
-  run({ doc, v, distType, distEntry }) {
+  run({ doc, env, v, distType, distEntry }) {
     const d = diagnostics("accelerate");
     if (distType && !DISTRIBUTED_TYPES.includes(distType) && distEntry?.value.kind === "string") {
       const to = nearest(distType, DISTRIBUTED_TYPES);
@@ -23,6 +24,17 @@ export const AC2: FrameworkRule<AccelerateContext> = {
       if (allowed.includes(k)) continue;
       const r = v.keyRange(k)!;
       const span = v.sectionRange(k)!;
+      const removedIn = sagemaker ? undefined : REMOVED_CLUSTER_KEYS[k];
+      if (removedIn) {
+        // A key of older releases: what the launch does depends on the accelerate version (issue #17: a 2024
+        // XPU config's `ipex_config` got "refuses the file" on an assumed newest release).
+        const pin = packagePin(env, "accelerate");
+        if (pin && !versionAtLeast(pin.version, removedIn)) continue;
+        const remove = [fix(`Remove \`${k}\``, [deleteLines(doc, span)], true)];
+        if (pin) d.add("AC2", "error", r, { message: `\`${k}\` was removed in accelerate ${removedIn}: \`accelerate launch\` ${pin.version} refuses the file`, detail: `\`${k}\` was removed in accelerate ${removedIn} (${pin.where}): the loader refuses the file (ValueError "The config file at ... had unknown keys").` }, remove);
+        else d.add("AC2", "warning", r, { message: `\`${k}\` was removed in accelerate ${removedIn}: from that release \`accelerate launch\` refuses the file`, detail: `\`${k}\` is a config key of accelerate before ${removedIn}, which removed it; no accelerate pin was found in the workspace, so the version that launches this file is not known. From ${removedIn} on the loader refuses the file (ValueError "The config file at ... had unknown keys"); older releases read it.` }, remove);
+        continue;
+      }
       let hint = "";
       if (k.startsWith("fsdp_")) hint = " It looks like an FSDP option: move it under `fsdp_config`.";
       else if (k.startsWith("parallelism_config_")) hint = " Move it under `parallelism_config`.";
