@@ -121,7 +121,7 @@ describe("a fork's torchtitan/config/job_config.py in the workspace", () => {
     ].join("\n");
     const files: Record<string, string> = { "/ws/torchtitan/config_manager.py": manager };
     const env: AnalysisEnv = { readFile: (p) => files[p], listDir: () => [], documentPath: "/ws/configs/a.toml", workspaceRoots: ["/ws"] };
-    const text = "[training]\nbatch_size = 2\ndl_worker = 4\nadd_bos = true\n[parallelism]\ndata_parallel_shard_degree = -1\n[mixtera]\nport = 1\n";
+    const text = "# precision-lens: framework=torchtitan\n[training]\nbatch_size = 2\ndl_worker = 4\nadd_bos = true\n[parallelism]\ndata_parallel_shard_degree = -1\n[mixtera]\nport = 1\n";
     const r = analyzeDocument("file:///ws/configs/a.toml", text, { torchtitanVersion: "main@2025-01-15" }, env);
     assert.deepEqual(r.diagnostics.filter((d) => /^unknown|^fork-config/.test(d.code)).map((d) => d.code), []);
     // A key the parser does not define is still reported, against the fork's schema.
@@ -134,6 +134,18 @@ describe("a fork's torchtitan/config/job_config.py in the workspace", () => {
       ["training.batch_size", "int", 12],
       ["parallelism.data_parallel_shard_degree", "int", 13],
     ]);
+  });
+
+  it("before 2025-04-18 every TOML key reaches the code: names the found argparse source does not declare are one fork note, not a note each (issue #17)", () => {
+    const manager = 'import argparse\nclass JobConfig:\n    def __init__(self):\n        self.parser = argparse.ArgumentParser()\n        self.parser.add_argument("--training.batch_size", type=int, default=8)\n        self.parser.add_argument("--model.name", type=str, default="llama3")\n';
+    const files: Record<string, string> = { "/ws/torchtitan/config_manager.py": manager };
+    const env: AnalysisEnv = { readFile: (p) => files[p], listDir: () => [], documentPath: "/ws/configs/a.toml", workspaceRoots: ["/ws"] };
+    const text = '# precision-lens: framework=torchtitan\n[model]\nname = "llama3"\nprecondition_mlp = true\npower_iter = 3\n[training]\nbatch_size = 2\n';
+    const at = (v: string) => analyzeDocument("file:///ws/configs/a.toml", text, { torchtitanVersion: v }, env).diagnostics.filter((d) => /^unknown|^fork-config/.test(d.code));
+    const early = at("main@2024-07-15");
+    assert.deepEqual(early.map((d) => d.code), ["fork-config"]);
+    assert.match(early[0]!.message, /^torchtitan fork config: 2 names outside its config source, not checked: model\.precondition_mlp, model\.power_iter$/);
+    assert.match(early[0]!.detail ?? "", /torchtitan before 2025-04-18 .* sets every key of the TOML as an attribute/);
   });
 
   it("the older torchtitan/config_manager.py is read too", () => {

@@ -39,7 +39,19 @@ export interface ForkItem {
   range: Range;
 }
 
+/**
+ * Until c1c2f55d1 (#767, "Typed JobConfig", 2025-04-18) torchtitan's argparse JobConfig merged the whole TOML into
+ * its namespace (`args_dict[k] |= v`, then `setattr(self, k, class_type())` per section, config_manager.py): a key
+ * no parser argument declares is still an attribute the code can read (spec torchtitan.md §4.1).
+ */
+export const TOML_NAMESPACE_UNTIL = "2025-04-18";
+
 export interface ForkEvidence {
+  /**
+   * Set when the fork's config source was found but the version passes every TOML key to the code
+   * (TOML_NAMESPACE_UNTIL): the names are ones neither upstream nor that source declares. The sources' paths.
+   */
+  passedThrough?: string[];
   items: ForkItem[];
   /** Dotted leaf paths the schema rules leave to the fork note. */
   keys: ReadonlySet<string>;
@@ -75,8 +87,12 @@ function topForkTable(table: readonly string[]): string[] | undefined {
  * against it and this returns undefined.
  */
 export function forkEvidence(doc: ConfigDocument, date: string, workspace: readonly ExtensionModule[] = []): ForkEvidence | undefined {
-  if (workspace.length) return undefined;
-  const view = schemaView(doc, date);
+  // With the fork's config source found, its schema is the truth, except before TOML_NAMESPACE_UNTIL: the argparse
+  // JobConfig then set every TOML key as an attribute of its section, so a fork's code may read names its config
+  // source never declares (ZH-Haoran/PC-Layer-torchtitan's [model] precondition_* keys).
+  const passedThrough = workspace.length > 0 && date < TOML_NAMESPACE_UNTIL;
+  if (workspace.length && !passedThrough) return undefined;
+  const view = schemaView(doc, date, passedThrough ? workspace : []);
   const items: ForkItem[] = [];
   const keys = new Set<string>();
   const tables = new Set<string>();
@@ -153,6 +169,7 @@ export function forkEvidence(doc: ConfigDocument, date: string, workspace: reado
   const out: ForkEvidence = { items, keys, tables, converters: convs };
   if (optimizer !== undefined) out.optimizer = optimizer;
   if (view.unknownModule) out.unknownModule = view.unknownModule.name;
+  if (passedThrough) out.passedThrough = workspace.map((w) => w.sourcePath ?? w.label);
   return out;
 }
 

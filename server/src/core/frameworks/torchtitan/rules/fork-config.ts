@@ -10,7 +10,7 @@
 import { diag, fitMessage } from "../../../diagnostics/build";
 import type { Diagnostic } from "../../../model/types";
 import type { TitanRule } from "../context";
-import { unfoundModule, type ForkEvidence, type ForkItem } from "../fork";
+import { TOML_NAMESPACE_UNTIL, unfoundModule, type ForkEvidence, type ForkItem } from "../fork";
 import { schemaKeysFolded } from "./unknown-key";
 import { valuesFolded } from "./wrong-type";
 
@@ -51,6 +51,14 @@ export const forkConfig: TitanRule = {
     const module = fork.unknownModule ? ` The custom config module ${fork.unknownModule} it names was not found in the workspace; it may define them.` : "";
     // Folded names may exist upstream at another date (a table of a later release): "unknown to upstream" then.
     const never = folded.length ? `unknown to upstream ${id}` : "upstream never had";
+    if (fork.passedThrough) {
+      const src = fork.passedThrough.join(", ");
+      const pmsg = fitMessage(`torchtitan fork config: ${n} name${n === 1 ? "" : "s"} outside its config source, not checked: ${shown}`);
+      const pdetail =
+        `This config uses ${n} name${n === 1 ? "" : "s"} that neither upstream torchtitan ${id} nor the fork's config source (${src}) declares: ${labels.slice(0, MAX_LISTED).join(", ")}${n > MAX_LISTED ? ` and ${n - MAX_LISTED} more` : ""}. ` +
+        `torchtitan before ${TOML_NAMESPACE_UNTIL} (the argparse JobConfig) sets every key of the TOML as an attribute of its section, so the fork's code may read them; Precision Lens cannot check them. The rest of the file is checked against upstream torchtitan ${id} and that source.`;
+      return [diag("fork-config", "information", fork.items[0]!.range, pmsg, undefined, { detail: pdetail, related: fork.items.slice(1, 20).map((i) => ({ location: { uri: ctx.doc.uri, range: i.range }, message: `${i.label}: not declared by the config source` })) })];
+    }
     const msg = fitMessage(`torchtitan fork config: ${n} name${n === 1 ? "" : "s"} ${never}, not checked: ${shown}`);
     const detail =
       `This config uses ${n} name${n === 1 ? "" : "s"} ${folded.length ? `that upstream torchtitan ${id} does not have (nor, for most, any release or date)` : "that upstream torchtitan never had at any release or date"}: ${labels.slice(0, MAX_LISTED).join(", ")}${n > MAX_LISTED ? ` and ${n - MAX_LISTED} more` : ""}. ` +
