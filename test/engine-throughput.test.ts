@@ -224,6 +224,20 @@ data_parallel_shard_degree = -1
     // The same file without the override still gets it (the test above): the key is what silences it.
     assert.equal(analyzeDocument("file:///w/seed.toml", SEED, { gpu: "l40s", worldSize: 8 }).diagnostics.filter((d) => d.code === "memory-exceeds-gpu").length, 1);
   });
+  it("a GPU named in the file's name is an inference (8xl40s → L40S); one without figures (GB300) silences the default's verdict (issue #17 §2)", () => {
+    const named = analyzeDocument("file:///w/llama3-8xl40s-8k.toml", SEED, { worldSize: 8 });
+    assert.deepEqual(named.simulation!.throughput!.gpu, { value: "l40s", source: "file-name" });
+    const d = named.diagnostics.find((x) => x.code === "memory-exceeds-gpu")!;
+    assert.match(d.message, /L40S 48GB's 44\.70 GiB/);
+    assert.match(d.detail ?? "", /GPU from the file name/);
+    const unknown = analyzeDocument("file:///w/llama3-16xgb300-8k.toml", SEED.replace("local_batch_size = 2\n", "local_batch_size = 64\n"), { worldSize: 8 });
+    assert.deepEqual(unknown.doc.syntaxErrors, []);
+    assert.equal(unknown.simulation!.throughput!.gpu.source, "default-contradicted");
+    assert.deepEqual(unknown.diagnostics.filter((x) => x.code === "memory-exceeds-gpu"), []);
+    // Without a GPU in the name, the same large batch on the default H100 is reported.
+    const plain = analyzeDocument("file:///w/llama3-8k.toml", SEED.replace("local_batch_size = 2\n", "local_batch_size = 64\n"), { worldSize: 8 });
+    assert.equal(plain.diagnostics.filter((x) => x.code === "memory-exceeds-gpu").length, 1);
+  });
   it("a debugmodel never gets it", () => {
     const r = analyzeDocument("file:///w/d.toml", '[model]\nname = "llama3"\nflavor = "debugmodel"\n[parallelism]\ndata_parallel_shard_degree = -1\n', { gpu: "l40s" });
     assert.deepEqual(r.diagnostics.filter((d) => d.code === "memory-exceeds-gpu"), []);

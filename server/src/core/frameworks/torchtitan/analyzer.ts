@@ -62,7 +62,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
     : { mechanism: "error" as const, reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.detail ?? dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
   const knobs = readKnobs(doc, version.value.date);
   const precision = resolvePrecision(decision, knobs, layout);
-  const gpu = resolveGpu(settings, directives, extra, statedGpus(doc));
+  const gpu = resolveGpu(settings, directives, extra, statedGpus(doc), env.documentPath ?? doc.uri);
   const simInput =
     dims.resolved && decision.mechanism !== "error" && knobs.param.dtype && knobs.reduce.dtype && knobs.trainingDtype.dtype
       ? {

@@ -21,6 +21,8 @@ const GPU_SOURCE: Readonly<Record<string, string>> = table({
   setting: "the precisionLens.gpu setting",
   directive: "the gpu= directive",
   default: "the default; set precisionLens.gpu",
+  comment: "a comment in the file",
+  "file-name": "the file name",
 });
 
 /** Over by at least this fraction of the GPU's capacity before anything is said. */
@@ -39,7 +41,8 @@ export const memoryExceedsGpu: TitanRule = {
   restsOn: ["worldSize", "gpu"],
   run(ctx) {
     const mem = ctx.simulation?.memory;
-    if (!mem?.perGpuBytes || ctx.worldSize.source === "default" || shapeOverride(ctx.doc)) return [];
+    // The default GPU while the file's name names another (GB300, no figures): the capacity would contradict the file.
+    if (!mem?.perGpuBytes || ctx.worldSize.source === "default" || ctx.gpu.source === "default-contradicted" || shapeOverride(ctx.doc)) return [];
     const gpu = GPUS[ctx.gpu.value];
     const reserved = mem.perGpuBytes.reserved;
     if (reserved < gpu.memoryBytes * (1 + MEMORY_MARGIN)) return [];
