@@ -12,7 +12,7 @@ const base = "base_model: x/y\ndatasets:\n  - path: a\n    type: alpaca\nsequenc
 const BASE = "base_model: meta-llama/Llama-3.2-1B\ndatasets:\n  - path: tatsu-lab/alpaca\n    type: alpaca\nsequence_len: 1024\n";
 
 describe("Axolotl diagnostics", () => {
-  it("AX1 `bf16: full` and `bf16_full_eval` are rejected by the schema", () => {
+  it("AX1 `bf16: full` is rejected by the schema of the assumed newest release (a warning naming it); `bf16_full_eval` is ignored", () => {
     // framework=axolotl layout=single GPU / DDP mech=error P=float32 C=float32 R=float32 ws=undefined
     checkDiagnostics(
       `base_model: meta-llama/Llama-3.1-8B
@@ -22,12 +22,23 @@ datasets:
 sequence_len: 2048
 adapter: lora
 bf16: full
-      #^^^ error[axolotl/AX1]: \`bf16: full\` is rejected by
+      #^^^ warning[axolotl/AX1]: \`bf16: full\` is rejected by
 bf16_full_eval: true
-#^^^^^^^^^^^^^ error[axolotl/AX1]: \`bf16_full_eval\` is not an Axolotl
+#^^^^^^^^^^^^^ warning[axolotl/AX1]: \`bf16_full_eval\` is not an Axolotl config key: Axolotl ignores it
 `,
       { uri },
     );
+  });
+
+  it("AX1 `bf16: full` by the pinned Axolotl: valid before the pydantic schema (v0.5.0), an error from it (issue #17)", () => {
+    const text = `${BASE}adapter: lora\nbf16: full\n`;
+    const env = (req: string) => ({ readFile: (p: string) => (p === "/x/requirements.txt" ? req : undefined), listDir: (d: string) => (d === "/x" ? ["requirements.txt"] : []), documentPath: "/x/axolotl.yaml", workspaceRoots: ["/x"] });
+    const ax1 = (req: string) => analyzeDocument(uri, text, {}, env(req)).diagnostics.filter((d) => d.code === "axolotl/AX1").map((d) => [d.severity, d.message.slice(0, 40)]);
+    assert.deepEqual(ax1("axolotl==0.4.0\n"), []);
+    assert.deepEqual(ax1("axolotl==0.6.0\n"), [["error", "`bf16: full` is rejected by Axolotl's co"]]);
+    const unpinned = analyzeDocument(uri, text).diagnostics.find((d) => d.code === "axolotl/AX1")!;
+    assert.equal(unpinned.severity, "warning");
+    assert.match(unpinned.message, /^Assuming axolotl v0\.18\.0/);
   });
 
   it("AX2 bf16 + fp16, AX3 bfloat16 without bf16: false", () => {

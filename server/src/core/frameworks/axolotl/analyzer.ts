@@ -24,7 +24,7 @@ export const axolotlAnalyzer: FrameworkAnalyzer = {
 
 function analyzeAxolotl(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis {
   const ctx = axolotlContext(doc, settings, env);
-  const diagnostics = runRules(ctx, AXOLOTL_RULES, { worldSize: ctx.worldSize });
+  const diagnostics = runRules(ctx, AXOLOTL_RULES, { worldSize: ctx.worldSize, version: ctx.version });
   const r = axolotlResolution(ctx);
   const hover = () => axolotlHover(ctx, r, failedLaunch(diagnostics));
   return frameworkAnalysis({ resolution: r, diagnostics, hover, worldSize: ctx.worldSize, engine: r.engine, });

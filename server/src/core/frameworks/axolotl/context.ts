@@ -10,9 +10,16 @@ import type { LinkedDs } from "../deepspeed/linked";
 import { deepspeedLink } from "../common/deepspeedLinks";
 import { settingWorldSize } from "../common/resolvedLayout";
 import { View } from "../common/view";
-import { axolotlBundledDs } from "./dsConfigs";
+import { AXOLOTL_BUNDLED_VERSION, axolotlBundledDs } from "./dsConfigs";
+import { packagePin } from "../../workspace/packagePin";
 
 export interface AxolotlContext {
+  /**
+   * The Axolotl release that reads the file: the workspace's pin, else the newest release whose behaviour is
+   * modelled (AXOLOTL_BUNDLED_VERSION), an assumption. `pinned`: the pin's version number.
+   */
+  version: Sourced<string>;
+  pinned?: string;
   doc: ConfigDocument;
   settings: AnalysisSettings;
   env: AnalysisEnv;
@@ -80,7 +87,11 @@ export function axolotlContext(doc: ConfigDocument, settings: AnalysisSettings, 
     const w = (sizes.dp_shard ?? 1) * (sizes.dp_replicate ?? 1) * (sizes.tp ?? 1) * (sizes.cp ?? 1);
     worldSize = { value: w, source: "parallel-sizes", kind: "inferred", detail: "the product of dp_shard_size × dp_replicate_size × tensor_parallel_size × context_parallel_size" };
   }
-  return { doc, settings, env, v, bf16E, fp16E, adapter, fullFT, fsdpList, hasFsdpConfig, fsdpVersion, fsdpOn, fsdp2, dsRel, dsInline, dsOn, bf16, fp16, ds, dsSource, worldSize, sizes };
+  const pin = packagePin(env, "axolotl");
+  const version: Sourced<string> = pin
+    ? { value: `axolotl ${pin.version}`, source: "pin", kind: "workspace-pin", detail: pin.where }
+    : { value: `axolotl ${AXOLOTL_BUNDLED_VERSION}`, source: "assumed", kind: "inferred", detail: `no axolotl pin found in the workspace; assuming the newest release read (${AXOLOTL_BUNDLED_VERSION})` };
+  return { version, ...(pin ? { pinned: pin.version } : {}), doc, settings, env, v, bf16E, fp16E, adapter, fullFT, fsdpList, hasFsdpConfig, fsdpVersion, fsdpOn, fsdp2, dsRel, dsInline, dsOn, bf16, fp16, ds, dsSource, worldSize, sizes };
 }
 
 /**
