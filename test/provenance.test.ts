@@ -12,6 +12,7 @@ import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
+import { worldSizeInFileName } from "../server/src/core/frameworks/torchtitan/analyzer";
 import type { AnalysisResult, AnalysisSettings } from "../server/src/core/analysis";
 import { GPU_IDS } from "../server/src/core/engine/gpus";
 import { ACCELERATE_RULES } from "../server/src/core/frameworks/accelerate/rules/index";
@@ -348,6 +349,21 @@ describe("torchtitan: the world size a file implies, and the one it states", () 
   it("a stated size the explicit degrees contradict is stale (a fork's copied header): the degrees win", () => {
     const { w } = ws(`# NOTE: this toml config is a preset for 64 A100 GPUs.\n${par("data_parallel_replicate_degree = 8\ndata_parallel_shard_degree = 1")}`);
     assert.deepEqual(w, [8, "file", "degrees"]);
+  });
+
+  it("a size the file's name states (16xgb300, 64gpus) is an inference the degrees must allow; explicit degrees and run scripts come first", () => {
+    const text = par("data_parallel_shard_degree = -1\ntensor_parallel_degree = 8");
+    const { r, w } = ws(text, "file:///w/llama3_405b-16xgb300-8k.toml");
+    assert.deepEqual(w, [16, "inferred", "file-name"]);
+    assert.equal(r.worldSize?.detail, "stated in the file name");
+    assert.ok(!r.diagnostics.some((d) => d.code === "no-mixed-precision"), "FSDP+TP on 16, not TP-only on 8");
+    assert.deepEqual(ws(text, "file:///w/llama3_8b_64gpus.toml").w, [64, "inferred", "file-name"]);
+    // TP 8 cannot run on 12: the name is ignored.
+    assert.deepEqual(ws(text, "file:///w/llama3_12xh100.toml").w, [8, "default", "default"]);
+    // Every degree written: the product is the file's own.
+    assert.deepEqual(ws(par("data_parallel_shard_degree = 4\ntensor_parallel_degree = 2"), "file:///w/x-16xh100.toml").w, [8, "file", "degrees"]);
+    assert.equal(worldSizeInFileName("/w/llama3_8b.toml"), undefined);
+    assert.equal(worldSizeInFileName("/w/qwen3_30b_a3b-8xb200-32k.toml"), 8);
   });
 
   it("prose that merely mentions GPUs is not a statement of the size", () => {

@@ -244,6 +244,10 @@ function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: Analysi
     // Every degree written: the launch validates only on exactly this many GPUs, so it is the file's.
     if (product > 0) return { value: product, source: "degrees", kind: "file", detail: `product of the explicit parallel degrees (${product})` };
   }
+  // The size a file's name states (`llama3_405b-16xgb300-8k.toml`, `llama3_8b_64gpus.toml`): an inference, kept
+  // only when the degrees allow it, like a comment's.
+  const named = worldSizeInFileName(env.documentPath ?? doc.uri);
+  if (named !== undefined && named <= MAX_WORLD_SIZE && !typeErrors.length && consistent(named)) return { value: named, source: "file-name", kind: "inferred", detail: "stated in the file name" };
   if (!typeErrors.length && !consistent(DEFAULT_WORLD_SIZE)) {
     const smallest = smallestConsistent(configured, consistent);
     if (smallest !== undefined) return { value: smallest, source: "degrees", kind: "inferred", detail: `≥ ${smallest}, from the degrees (the smallest world size they allow)` };
@@ -275,6 +279,17 @@ export function statedGpus(doc: ConfigDocument): { count: number; gpu?: string; 
     return { count, ...(m[2] ? { gpu: m[2] } : {}), line: c.line, range: c.range };
   }
   return undefined;
+}
+
+/** `16xgb300`, `8xh100`, `64gpus`, `64_gpus` between separators in a file's name. */
+const NAMED_SIZE = /(?:^|[-_.])(\d{1,6})(?:x(?:gb300|gb200|b300|b200|h200|h100|h800|h20|a100|a800|mi300x|mi325x|mi355x|l40s|gpus?)|[-_]?gpus?)(?=[-_.]|$)/i;
+
+/** The GPU count a config's file name states, if any. */
+export function worldSizeInFileName(path: string): number | undefined {
+  const base = path.split(/[\\/]/).pop() ?? "";
+  const m = base.length > 200 ? null : NAMED_SIZE.exec(base);
+  const n = m ? Number(m[1]) : NaN;
+  return Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
 function worldSizeFromComments(doc: ConfigDocument): Sourced<number> | undefined {
