@@ -351,13 +351,15 @@ describe("torchtitan: the world size a file implies, and the one it states", () 
     assert.deepEqual(w, [8, "file", "degrees"]);
   });
 
-  it("a size the file's name states (16xgb300, 64gpus) is an inference the degrees must allow; explicit degrees and run scripts come first", () => {
+  it("a size the file's name states (16xgb300) is an inference the degrees must allow; explicit degrees and run scripts come first", () => {
     const text = par("data_parallel_shard_degree = -1\ntensor_parallel_degree = 8");
     const { r, w } = ws(text, "file:///w/llama3_405b-16xgb300-8k.toml");
     assert.deepEqual(w, [16, "inferred", "file-name"]);
     assert.equal(r.worldSize?.detail, "stated in the file name");
     assert.ok(!r.diagnostics.some((d) => d.code === "no-mixed-precision"), "FSDP+TP on 16, not TP-only on 8");
-    assert.deepEqual(ws(text, "file:///w/llama3_8b_64gpus.toml").w, [64, "inferred", "file-name"]);
+    assert.deepEqual(ws(text, "file:///w/llama3_8b_8xh100.toml").w, [8, "inferred", "file-name"]);
+    // A bare count of GPUs names a variant as often as the launch: not read.
+    assert.deepEqual(ws(text, "file:///w/llama3_8b_64gpus.toml").w, [8, "default", "default"]);
     // TP 8 cannot run on 12: the name is ignored.
     assert.deepEqual(ws(text, "file:///w/llama3_12xh100.toml").w, [8, "default", "default"]);
     // Every degree written: the product is the file's own.

@@ -244,7 +244,7 @@ function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: Analysi
     // Every degree written: the launch validates only on exactly this many GPUs, so it is the file's.
     if (product > 0) return { value: product, source: "degrees", kind: "file", detail: `product of the explicit parallel degrees (${product})` };
   }
-  // The size a file's name states (`llama3_405b-16xgb300-8k.toml`, `llama3_8b_64gpus.toml`): an inference, kept
+  // The size a file's name states (`llama3_405b-16xgb300-8k.toml`): an inference, kept
   // only when the degrees allow it, like a comment's.
   const named = worldSizeInFileName(env.documentPath ?? doc.uri);
   if (named !== undefined && named <= MAX_WORLD_SIZE && !typeErrors.length && consistent(named)) return { value: named, source: "file-name", kind: "inferred", detail: "stated in the file name" };
@@ -281,8 +281,11 @@ export function statedGpus(doc: ConfigDocument): { count: number; gpu?: string; 
   return undefined;
 }
 
-/** `16xgb300`, `8xh100`, `64gpus`, `64_gpus` between separators in a file's name. */
-const NAMED_SIZE = /(?:^|[-_.])(\d{1,6})(?:x(?:gb300|gb200|b300|b200|h200|h100|h800|h20|a100|a800|mi300x|mi325x|mi355x|l40s|gpus?)|[-_]?gpus?)(?=[-_.]|$)/i;
+/**
+ * `16xgb300`, `8xh100` between separators in a file's name: a count times a GPU family, a statement of the
+ * hardware. A bare `64gpu` is not read (names like `ddp_1gpu` describe a variant as often as the launch).
+ */
+const NAMED_SIZE = /(?:^|[-_.])(\d{1,6})x(?:gb300|gb200|b300|b200|h200|h100|h800|h20|a100|a800|mi300x|mi325x|mi355x|l40s)(?=[-_.]|$)/i;
 
 /** The GPU count a config's file name states, if any. */
 export function worldSizeInFileName(path: string): number | undefined {
