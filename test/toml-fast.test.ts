@@ -71,16 +71,33 @@ describe("TOML fast path: same model as toml-eslint-parser on real files", () =>
   });
 });
 
-/** Mutations of one text: characters deleted, doubled and inserted at spread-out positions, a line doubled, brackets swapped. */
-function* mutations(text: string): Generator<string> {
+/** Valid TOML using every form the fast path reads (also mutation seeds, mutated at every position). */
+const VALID = [
+  '# top\n[a . "b"]  # h\nx . y = 1 # t\n\n[[t]]\nz=0x10\n[[t]]\nz = 0o17\n[e]\n',
+  "a = [\n  1, # one\n  2,\n]\nb = { c = 1, d.e = 'x', f = [1, { g = true }] }\n",
+  'k = "\\u00e9\\t\\"\\\\\\U0001F600"\nf = [-0.0, +inf, -inf, nan, +nan, 1e05, 3.14_15, 0e0, -0, +0, 1_000]\n',
+  "a.b = 1\n[a.c]\nx = 1\n",
+  "[a]\nb.c = 1\n[a.b.d]\n",
+  "[[a]]\n[a.b]\nx = 1\n[[a]]\n[a.b]\nx = 2\n",
+  "[a.b]\nx = 1\n[a]\ny = 2\n",
+  "[[a]]\n[[a.b]]\nx = 1\n[[a]]\n[[a.b]]\nx = 2\n[a.b.c]\ny = 3\n",
+  "a = 1 # c\r\nb = 2\r\n",
+  "'q k' = 1\n\"\" = 2\n__proto__ = 3\nt = { __proto__ = 1 }\n",
+];
+
+/** Mutations of one text: characters deleted, doubled and inserted at spread-out positions (every position, every inserted character for the small seeds), a line doubled, brackets swapped. */
+function* mutations(text: string, spread = 40): Generator<string> {
   const n = text.length;
-  const step = Math.max(1, Math.floor(n / 40));
+  const step = Math.max(1, Math.floor(n / spread));
   const inserts = ['"', "'", "[", "]", "{", "}", "=", ".", ",", "#", "\\", "\n", "\r", "\t", " ", "0", "_", "+", "-", "e", "a", "\u0001", "\u007f", "é", "\u00a0"];
   for (let p = 0; p < n; p += step) {
     yield text.slice(0, p) + text.slice(p + 1);
     yield text.slice(0, p) + text[p] + text.slice(p);
-    yield text.slice(0, p) + inserts[(p / step) % inserts.length] + text.slice(p);
-    yield text.slice(0, p) + inserts[(p / step + 7) % inserts.length] + text.slice(p);
+    if (spread === Infinity) for (const c of inserts) yield text.slice(0, p) + c + text.slice(p);
+    else {
+      yield text.slice(0, p) + inserts[(p / step) % inserts.length] + text.slice(p);
+      yield text.slice(0, p) + inserts[(p / step + 7) % inserts.length] + text.slice(p);
+    }
   }
   const lines = text.split("\n");
   for (let l = 0; l < lines.length; l += Math.max(1, Math.floor(lines.length / 30))) {
@@ -95,11 +112,13 @@ function* mutations(text: string): Generator<string> {
 describe("TOML fast path on mutated files", () => {
   it("bails whenever the full parser reports a syntax error; when it reads a file, same model", (t) => {
     const seeds = [...repoFiles, ...corpusFiles].map((f) => readFileSync(f, "utf8"));
+    const small = new Set(VALID);
+    seeds.push(...VALID);
     let total = 0;
     let errors = 0;
     let read = 0;
     for (const seed of seeds) {
-      for (const m of mutations(seed)) {
+      for (const m of mutations(seed, small.has(seed) ? Infinity : 40)) {
         total++;
         const slow = parseTomlDocumentSlow(URI, m);
         const fast = parseTomlFast(m, new LineIndex(m));
@@ -197,20 +216,25 @@ describe("TOML fast path: invalid TOML bails, for each class", () => {
     }
   });
 
+  it("key parts past MAX_KEY_PARTS: bails, and the document is skipped as before", () => {
+    const head = Array.from({ length: 40 }, (_, i) => `t${i}`).join(".");
+    const key = Array.from({ length: 30 }, (_, i) => `k${i}`).join(".");
+    const text = `[${head}]\n${key} = 1\n`;
+    assert.equal(fastReads(text), false);
+    const doc = parseTomlDocument(URI, text);
+    assert.match(doc.skipped ?? "", /more than 64 parts \(at line 2\)/);
+    assertSame(text, "key parts");
+  });
+
+  it("long strings (parsed in pieces by guard.ts) go to the full parser, same model", () => {
+    const text = `[job]\ndescription = "${"x\\u00e9".repeat(900)}"\nsteps = 10\n`;
+    const doc = parseTomlDocument(URI, text);
+    assert.equal(doc.entries[0]!.value.value, "xé".repeat(900));
+    assertSame(text, "long string");
+  });
+
   it("reads the valid forms it implements, same model", () => {
-    const valid = [
-      '# top\n[a . "b"]  # h\nx . y = 1 # t\n\n[[t]]\nz=0x10\n[[t]]\nz = 0o17\n[e]\n',
-      "a = [\n  1, # one\n  2,\n]\nb = { c = 1, d.e = 'x', f = [1, { g = true }] }\n",
-      'k = "\\u00e9\\t\\"\\\\\\U0001F600"\nf = [-0.0, +inf, -inf, nan, +nan, 1e05, 3.14_15, 0e0, -0, +0, 1_000]\n',
-      "a.b = 1\n[a.c]\nx = 1\n",
-      "[a]\nb.c = 1\n[a.b.d]\n",
-      "[[a]]\n[a.b]\nx = 1\n[[a]]\n[a.b]\nx = 2\n",
-      "[a.b]\nx = 1\n[a]\ny = 2\n",
-      "[[a]]\n[[a.b]]\nx = 1\n[[a]]\n[[a.b]]\nx = 2\n[a.b.c]\ny = 3\n",
-      "a = 1 # c\r\nb = 2\r\n",
-      "'q k' = 1\n\"\" = 2\n__proto__ = 3\nt = { __proto__ = 1 }\n",
-    ];
-    for (const text of valid) {
+    for (const text of VALID) {
       assert.ok(fastReads(text), `fast path bailed on ${JSON.stringify(text)}`);
       assertSame(text, JSON.stringify(text));
     }

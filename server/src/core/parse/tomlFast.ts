@@ -12,7 +12,7 @@ import type { ConfigComment, ConfigEntry, ConfigSection, ConfigValue } from "../
 import type { LineIndex } from "../model/lineIndex";
 import { MAX_KEY_PARTS } from "../model/limits";
 import { setOwn } from "../model/table";
-import type { Range } from "../model/types";
+import type { Position, Range } from "../model/types";
 
 export interface FastToml {
   entries: ConfigEntry[];
@@ -64,6 +64,7 @@ const isBare = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5
 /** Characters a number, boolean, inf or nan token is made of (a date has them too and then fails the patterns). */
 const isTokenChar = (c: number) => isBare(c) || c === 0x2b || c === 0x2e;
 
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
 const DEC_INT = /^[+-]?(?:0|[1-9](?:_?[0-9])*)$/;
 const HEX_INT = /^0x[0-9A-Fa-f](?:_?[0-9A-Fa-f])*$/;
 const OCT_INT = /^0o[0-7](?:_?[0-7])*$/;
@@ -86,8 +87,17 @@ class Reader {
     this.n = text.length;
   }
 
+  /** Line of `i`, and its start: every line break is read by `eol`, so offsets at or after `lineStart` are on `line`. */
+  private line = 0;
+  private lineStart = 0;
+
+  private at(offset: number): Position {
+    return offset >= this.lineStart ? { line: this.line, character: offset - this.lineStart } : this.lines.positionAt(offset);
+  }
+
+  /** The same as `lines.range(a, b)` for a ≤ b ≤ i, without its binary searches on the current line. */
   private range(a: number, b: number): Range {
-    return this.lines.range(a, b);
+    return { start: this.at(a), end: this.at(b) };
   }
 
   read(): FastToml {
@@ -251,24 +261,22 @@ class Reader {
     if (c === 0x0a) this.i++;
     else if (c === 0x0d && this.text.charCodeAt(this.i + 1) === 0x0a) this.i += 2;
     else throw BAIL;
+    this.line++;
+    this.lineStart = this.i;
   }
 
   /** A `#` comment up to (not including) its line break. */
   private comment(): void {
     const text = this.text;
     const start = this.i;
-    let j = start + 1;
-    for (; j < this.n; j++) {
-      const c = text.charCodeAt(j);
-      if (c === 0x0a) break;
-      if (c === 0x0d) {
-        if (text.charCodeAt(j + 1) === 0x0a) break;
-        throw BAIL;
-      }
-      if ((c < 0x20 && c !== 0x09) || c === 0x7f) throw BAIL;
-    }
-    this.i = j;
-    this.comments.push({ line: this.lines.positionAt(start).line, text: text.slice(start + 1, j).trim(), range: this.range(start, j) });
+    const nl = text.indexOf("\n", start);
+    let end = nl < 0 ? this.n : nl;
+    if (nl > 0 && text.charCodeAt(nl - 1) === 0x0d) end--;
+    const body = text.slice(start + 1, end);
+    // Control characters other than tab (a carriage return not before a line feed among them).
+    if (CONTROL.test(body)) throw BAIL;
+    this.i = end;
+    this.comments.push({ line: this.line, text: body.trim(), range: this.range(start, end) });
   }
 
   /** A (dotted) key; leaves `i` just past its last part. */
