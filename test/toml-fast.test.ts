@@ -83,6 +83,8 @@ const VALID = [
   "[[a]]\n[[a.b]]\nx = 1\n[[a]]\n[[a.b]]\nx = 2\n[a.b.c]\ny = 3\n",
   "a = 1 # c\r\nb = 2\r\n",
   "'q k' = 1\n\"\" = 2\n__proto__ = 3\nt = { __proto__ = 1 }\n",
+  "n = [1E5, 6.626e-34, 5e+22, 224_617.445_991_228, 0xDEADBEEF, 0xdead_beef, 0b1_0, 0o7_7, 0x00, 1.0E+2, 999999999999999]\n3.14 = 1\n1234 = 1\ntrue = 2\n- = 3\n",
+  "a = [\n  { b = 1 },\n  { b = [ { c = 2 } ] },\n]\n[[x.y]]\n[x]\n[x.z]\n",
 ];
 
 /** Mutations of one text: characters deleted, doubled and inserted at spread-out positions (every position, every inserted character for the small seeds), a line doubled, brackets swapped. */
@@ -165,6 +167,10 @@ describe("TOML fast path: invalid TOML bails, for each class", () => {
     ["trailing underscore", "a = 1_\n"],
     ["underscore before exponent", "a = 1_e10\n"],
     ["signed hex", "a = -0x1\n"],
+    ["signed hex zero", "a = -0x0\n"],
+    ["capital hex prefix", "a = 0X10\n"],
+    ["underscore after prefix", "a = 0x_1\n"],
+    ["byte-order mark", "\ufeffa = 1\n"],
     ["bare dot float", "a = .1\n"],
     ["dot without fraction", "a = 1.\n"],
     ["exponent without digits", "a = 1e\n"],
