@@ -6,7 +6,9 @@
  *
  * Then the peers section (peers.ts: taplo, tombi, yaml-language-server from bench/peers, as ratios).
  *
- *   node --import tsx test/bench/bench.ts [--iterations N] [--peers-only] [--runs N] [--files 1000,10000] [--edits N]
+ * `--toml-parse-only`: only the TOML parse figure (fast path against toml-eslint-parser, issue #21).
+ *
+ *   node --import tsx test/bench/bench.ts [--iterations N] [--peers-only] [--toml-parse-only] [--runs N] [--files 1000,10000] [--edits N]
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,7 +21,8 @@ import { renderDtypeTableMarkdown, renderSimulationMarkdown, simulate, simulatio
 import type { SimulationInput } from "../../server/src/core/engine/types";
 import { eraById } from "../../server/src/core/frameworks/torchtitan/eras";
 import { readKnobs } from "../../server/src/core/frameworks/torchtitan/knobs";
-import { peersBench } from "./peers";
+import { parseTomlDocument, parseTomlDocumentSlow } from "../../server/src/core/parse/toml";
+import { peersBench, torchtitanToml } from "./peers";
 import { pythonBench } from "./python";
 
 const argIdx = process.argv.indexOf("--iterations");
@@ -284,6 +287,53 @@ async function changeLatency(server: { command: string; args: string[] } | undef
   }
 }
 
+/**
+ * TOML parse time, the fast path (parse/tomlFast.ts) against toml-eslint-parser alone (issue #21), timed
+ * alternately in one run: all TOML files of ../shared/corpus/torchtitan (one sample = every file once),
+ * and the peers bench's 1,000- and 10,000-line torchtitan configs.
+ */
+function tomlParse(): void {
+  const corpus = join(ROOT, "..", "shared", "corpus", "torchtitan");
+  const files: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else if (e.name.endsWith(".toml")) files.push(join(d, e.name));
+    }
+  };
+  if (existsSync(corpus)) walk(corpus);
+  const sets: { name: string; texts: string[]; iterations: number }[] = [];
+  if (files.length) sets.push({ name: `corpus torchtitan (${files.length} files)`, texts: files.sort().map((f) => readFileSync(f, "utf8")), iterations: Math.min(N, 100) });
+  else console.log(`
+TOML parse: ${corpus} is absent, corpus row skipped.`);
+  sets.push({ name: "1,000-line TOML", texts: [torchtitanToml(1000)], iterations: Math.min(N, 200) });
+  sets.push({ name: "10,000-line TOML", texts: [torchtitanToml(10_000)], iterations: Math.min(N, 40) });
+  console.log(`
+TOML parse, toml-eslint-parser alone → with the fast path (medians of alternating runs; ratio after/before):`);
+  for (const s of sets) {
+    const run = (parse: (uri: string, text: string) => unknown) => () => {
+      for (const t of s.texts) parse("file:///bench/train.toml", t);
+    };
+    const slow = run(parseTomlDocumentSlow);
+    const fast = run(parseTomlDocument);
+    for (let i = 0; i < 10; i++) (slow(), fast()); // warm-up (JIT)
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let i = 0; i < s.iterations; i++) {
+      let t0 = performance.now();
+      slow();
+      a.push(performance.now() - t0);
+      t0 = performance.now();
+      fast();
+      b.push(performance.now() - t0);
+    }
+    const med = (x: number[]) => x.sort((p, q) => p - q)[Math.floor(x.length / 2)]!;
+    const before = med(a);
+    const after = med(b);
+    console.log(`  ${pad(s.name, 34)} ${pad(ms(before), 11)} → ${pad(ms(after), 11)} ratio ${(after / before).toFixed(3)} (${(before / after).toFixed(1)}× faster)`);
+  }
+}
+
 /** Instant feedback: didChange → publishDiagnostics, Precision Lens beside yaml-language-server on the same YAML. */
 async function latency(): Promise<void> {
   const yamlFile = join(ROOT, "examples", "yaml", "accelerate", "fsdp2_bf16.yaml");
@@ -305,10 +355,13 @@ async function latency(): Promise<void> {
   console.log(`  ratio Precision Lens / yaml-language-server: ${ratio.toFixed(3)} (goal < 0.25: ${ratio < 0.25 ? "met" : "NOT met"})`);
 }
 
-if (process.argv.includes("--peers-only")) {
+if (process.argv.includes("--toml-parse-only")) {
+  tomlParse();
+} else if (process.argv.includes("--peers-only")) {
   peersBench().catch((e) => console.log(`\nPeers bench failed: ${e instanceof Error ? e.message : String(e)}`));
 } else {
   main();
+  tomlParse();
   pythonBench();
   activation();
   protocol()

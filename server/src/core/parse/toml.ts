@@ -10,6 +10,7 @@ import { setOwn } from "../model/table";
 import { keyPartsReason, prepareToml, restoreLongStrings, skipReason, type TomlPrepared } from "./guard";
 import { MAX_KEY_PARTS } from "../model/limits";
 import { FULL_RECOVERY_MAX_CHARS, markRecovered, setUnparsedKeys, type UnparsedKey } from "./partial";
+import { parseTomlFast } from "./tomlFast";
 import { commentStart, explainTomlError, tableAbove, type TomlErrorCause } from "./tomlRecover";
 
 /**
@@ -20,6 +21,15 @@ import { commentStart, explainTomlError, tableAbove, type TomlErrorCause } from 
 export const MAX_TOML_PARSES = 8;
 
 export function parseTomlDocument(uri: string, text: string): ConfigDocument {
+  return parseToml(uri, text, true);
+}
+
+/** The toml-eslint-parser path alone, without the fast path (for tests and the bench, which compare both). */
+export function parseTomlDocumentSlow(uri: string, text: string): ConfigDocument {
+  return parseToml(uri, text, false);
+}
+
+function parseToml(uri: string, text: string, fast: boolean): ConfigDocument {
   const lines = new LineIndex(text);
   const doc: ConfigDocument = { uri, format: "toml", text, lines, entries: [], sections: [], comments: [], syntaxErrors: [] };
   const skipped = skipReason(text);
@@ -32,6 +42,16 @@ export function parseTomlDocument(uri: string, text: string): ConfigDocument {
   if (prepared.skipped) {
     doc.skipped = prepared.skipped;
     return doc;
+  }
+  // The fast path (tomlFast.ts) reads most valid files in one pass; anything it is unsure of goes on below.
+  if (fast && !prepared.longStrings.length) {
+    const read = parseTomlFast(text, lines);
+    if (read) {
+      doc.entries = read.entries;
+      doc.sections = read.sections;
+      doc.comments = read.comments;
+      return doc;
+    }
   }
   try {
     let program: AST.TOMLProgram;
