@@ -23,5 +23,11 @@ const entries = [
 ];
 
 const started = Date.now();
+// Tables the bundles would otherwise derive in every process (issue #21), derived here from the same
+// sources and embedded as constants: schema/index.ts reads them through `define`, and derives them
+// itself when run from the sources (tests), so both paths give the same answers.
+const schema = await build({ entryPoints: ["server/src/core/frameworks/torchtitan/schema/index.ts"], bundle: true, platform: "node", format: "esm", write: false, logLevel: "warning" });
+const { keyWindowTable } = await import(`data:text/javascript;base64,${Buffer.from(schema.outputFiles[0].text).toString("base64")}`);
+common.define = { __PRECISION_LENS_KEY_WINDOWS__: JSON.stringify(keyWindowTable()) };
 await Promise.all(entries.map((e) => build({ ...common, ...e })));
 if (!watch) console.log(`built ${entries.map((e) => e.outfile).join(", ")} in ${Date.now() - started} ms`);
