@@ -1,7 +1,7 @@
 // Bundles the three entry points with esbuild. The bundles are the contract other tools rely on:
 //   dist/client.js  the extension's main (VS Code API is external)
 //   dist/server.js  the language server (--stdio or --node-ipc)
-//   dist/cli.js     the `precision-lens` command line
+//   dist/cli.js     the `precision-lens` command line (a loader; the CLI itself is dist/cli-main.js)
 import { build } from "esbuild";
 
 const watch = process.argv.includes("--watch");
@@ -19,7 +19,10 @@ const common = {
 const entries = [
   { entryPoints: ["client/src/extension.ts"], outfile: "dist/client.js", external: ["vscode"] },
   { entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" },
-  { entryPoints: ["server/src/cli.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
+  // The `precision-lens` command: a small loader (dist/cli.js) that runs the CLI bundle (dist/cli-main.js)
+  // from a V8 code cache (server/src/host/codeCache.ts; issue #21).
+  { entryPoints: ["server/src/cli.ts"], outfile: "dist/cli-main.js" },
+  { entryPoints: ["server/src/cliLoader.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
 ];
 
 const started = Date.now();

@@ -19,6 +19,7 @@ const REQUIRED = [
   "extension/dist/client.js",
   "extension/dist/server.js",
   "extension/dist/cli.js",
+  "extension/dist/cli-main.js",
   "extension/syntaxes/toml.tmLanguage.json",
   "extension/syntaxes/toml.language-configuration.json",
   "extension/images/icon.png",
