@@ -3,6 +3,7 @@
 //   dist/server.js  the language server (--stdio or --node-ipc)
 //   dist/cli.js     the `precision-lens` command line (a loader; the CLI itself is dist/cli-main.js)
 import { build } from "esbuild";
+import { createRequire } from "node:module";
 
 const watch = process.argv.includes("--watch");
 const common = {
@@ -24,6 +25,32 @@ const entries = [
   { entryPoints: ["server/src/cli.ts"], outfile: "dist/cli-main.js" },
   { entryPoints: ["server/src/cliLoader.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
 ];
+
+/**
+ * Parsers only some files need (YAML, Python) loaded on first use instead of at start (issue #21): an
+ * import of one of these packages from our sources resolves to a stand-in whose named exports are getters
+ * that require the real package (still inside the bundle) the first time one is read. esbuild reads
+ * imports of a CommonJS module as property accesses at the use site, so the getters see every use.
+ */
+const LAZY = ["yaml", "@lezer/python"];
+const require = createRequire(import.meta.url);
+const lazyParsers = {
+  name: "lazy-parsers",
+  setup(b) {
+    const filter = new RegExp(`^(${LAZY.map((n) => n.replace(/[/.]/g, "\\$&")).join("|")})$`);
+    b.onResolve({ filter }, (args) => (args.namespace === "lazy" ? undefined : { path: args.path, namespace: "lazy" }));
+    b.onLoad({ filter: /.*/, namespace: "lazy" }, (args) => {
+      const names = Object.keys(require(args.path)).filter((k) => k !== "default" && k !== "__esModule");
+      const getters = names.map((k) => `Object.defineProperty(exports, ${JSON.stringify(k)}, { enumerable: true, get: () => load()[${JSON.stringify(k)}] });`);
+      return {
+        contents: `"use strict";\nlet m;\nconst load = () => (m ??= require(${JSON.stringify(args.path)}));\nObject.defineProperty(exports, "__esModule", { value: true });\n${getters.join("\n")}\n`,
+        loader: "js",
+        resolveDir: process.cwd(),
+      };
+    });
+  },
+};
+common.plugins = [lazyParsers];
 
 const started = Date.now();
 // Tables the bundles would otherwise derive in every process (issue #21), derived here from the same
