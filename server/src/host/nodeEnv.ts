@@ -24,7 +24,8 @@ export interface FsReader {
 export const NODE_FS: FsReader = {
   stat(path) {
     try {
-      return statSync(path);
+      // A missing path answers undefined without an exception (issue #21: most stats of a run are misses).
+      return statSync(path, { throwIfNoEntry: false });
     } catch {
       return undefined;
     }
