@@ -19,7 +19,9 @@ const common = {
 
 const entries = [
   { entryPoints: ["client/src/extension.ts"], outfile: "dist/client.js", external: ["vscode"] },
-  { entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" },
+  // The language server, the same way: dist/server.js loads dist/server-main.js from the code cache.
+  { entryPoints: ["server/src/server.ts"], outfile: "dist/server-main.js" },
+  { entryPoints: ["server/src/serverLoader.ts"], outfile: "dist/server.js" },
   // The `precision-lens` command: a small loader (dist/cli.js) that runs the CLI bundle (dist/cli-main.js)
   // from a V8 code cache (server/src/host/codeCache.ts; issue #21).
   { entryPoints: ["server/src/cli.ts"], outfile: "dist/cli-main.js" },

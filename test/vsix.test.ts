@@ -18,6 +18,7 @@ const REQUIRED = [
   "extension/package.json",
   "extension/dist/client.js",
   "extension/dist/server.js",
+  "extension/dist/server-main.js",
   "extension/dist/cli.js",
   "extension/dist/cli-main.js",
   "extension/syntaxes/toml.tmLanguage.json",

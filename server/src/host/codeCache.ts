@@ -1,5 +1,5 @@
 /**
- * Runs a CommonJS bundle (dist/cli-main.js) from a V8 code cache (issue #21): the bundle is compiled with
+ * Runs a CommonJS bundle (dist/cli-main.js, dist/server-main.js) from a V8 code cache (issue #21): the bundle is compiled with
  * `vm.Script` and `cachedData`, so a later run skips parsing and compiling what an earlier run compiled
  * (~35 ms of the CLI's ~140 ms start on this machine).
  *
@@ -33,6 +33,11 @@ export interface CacheOptions {
   env?: NodeJS.ProcessEnv;
   /** False for runs that compile little beyond the top level (`--version`): they do not write the cache. */
   worthWriting?: boolean;
+  /**
+   * A long-running process (the language server) writes the cache this many milliseconds after start
+   * (an unref'd timer: it never keeps the process alive), or at exit if that comes first.
+   */
+  writeAfterMs?: number;
 }
 
 /** The private cache folder, created if needed; undefined when there is any doubt about it. */
@@ -151,14 +156,19 @@ export function runBundle(bundlePath: string, opts: CacheOptions): void {
     const d = dir;
     const f = file;
     // After the run, so that the data holds every function the run compiled, not only the top level.
-    process.once("exit", () => {
+    let done = false;
+    const write = () => {
+      if (done) return;
+      done = true;
       try {
         const ok = writeCache(d, f, script.createCachedData(), opts.name);
         say(ok ? `written ${f}` : `could not write ${f}`);
       } catch {
         say(`could not write ${f}`);
       }
-    });
+    };
+    process.once("exit", write);
+    if (opts.writeAfterMs !== undefined) setTimeout(write, opts.writeAfterMs).unref();
   }
   const fn = script.runInThisContext() as (exports: unknown, require: NodeRequire, module: Module, filename: string, dirname: string) => void;
   const mod = new Module(bundlePath, require.main ?? undefined);
