@@ -108,10 +108,10 @@ describe("schema at a date", () => {
     assert.deepEqual(row("model.name"), ["model.name", "", ""]);
     assert.equal(row("grpo.kl_coef"), undefined);
     assert.equal(new Set(table.map((r) => r[0])).size, table.length);
-    const cli = join(import.meta.dirname, "..", "dist", "cli.js");
-    if (!existsSync(cli)) return t.skip("dist/cli.js absent: run npm run build");
-    // The bundle carries the table derived from these sources (scripts/build.mjs), not a stale copy.
-    assert.ok(readFileSync(cli, "utf8").includes(JSON.stringify(table)), "dist/cli.js embeds keyWindowTable()");
+    const cli = join(import.meta.dirname, "..", "dist", "cli-main.js");
+    if (!existsSync(cli)) return t.skip("dist/cli-main.js absent: run npm run build");
+    // The CLI bundle carries the table derived from these sources (scripts/build.mjs), not a stale copy.
+    assert.ok(readFileSync(cli, "utf8").includes(JSON.stringify(table)), "dist/cli-main.js embeds keyWindowTable()");
   });
 });
 
