@@ -134,7 +134,9 @@ export function runBundle(bundlePath: string, opts: CacheOptions): void {
   const say = (s: string) => {
     if (debug) process.stderr.write(`precision-lens code cache: ${s}\n`);
   };
-  const source = readFileSync(bundlePath, "utf8").replace(/^#!.*/, "");
+  // The bytes are hashed (cheaper than hashing the decoded string, ~2 ms of a 1 MB bundle).
+  const bytes = readFileSync(bundlePath);
+  const source = bytes.toString("utf8").replace(/^#!.*/, "");
   const off = !!env.PRECISION_LENS_NO_CODE_CACHE && env.PRECISION_LENS_NO_CODE_CACHE !== "0";
   let dir: string | undefined;
   let file: string | undefined;
@@ -143,7 +145,7 @@ export function runBundle(bundlePath: string, opts: CacheOptions): void {
   else {
     dir = cacheDir(env, (s) => say(`not used: ${s}`));
     if (dir) {
-      const key = createHash("sha256").update(source).update(`\0${process.version}\0${process.versions.v8}\0${process.arch}\0${opts.name}`).digest("hex").slice(0, 32);
+      const key = createHash("sha256").update(bytes).update(`\0${process.version}\0${process.versions.v8}\0${process.arch}\0${opts.name}`).digest("hex").slice(0, 32);
       file = join(dir, `${opts.name}-${key}.bin`);
       data = readCache(file, (s) => say(`not used: ${s}`));
     }
