@@ -10,7 +10,9 @@ import { analyzeDocument } from "../server/src/core/analyze";
 import { parseTomlDocument } from "../server/src/core/parse/toml";
 import { computeSchemaKeys } from "../server/src/core/frameworks/torchtitan/rules/unknown-key";
 import { keyHoverMarkdown } from "../server/src/core/frameworks/torchtitan/schema/hover";
-import { KEYS, keysAt, keyWindow, olderNameAt, sectionsOf, suggest } from "../server/src/core/frameworks/torchtitan/schema/index";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { KEYS, keysAt, keyWindow, keyWindowTable, olderNameAt, sectionsOf, suggest } from "../server/src/core/frameworks/torchtitan/schema/index";
 import { RELEASES } from "../server/src/core/frameworks/torchtitan/versions";
 import { inferVersion } from "../server/src/core/workspace";
 
@@ -96,6 +98,20 @@ describe("schema at a date", () => {
     assert.deepEqual(keyWindow("training.dtype"), { from: "2025-09-16" });
     assert.equal(keyWindow("model.name"), undefined);
     assert.equal(keyWindow("grpo.kl_coef"), undefined);
+  });
+
+  it("keyWindowTable: every key upstream ever had with its window, as the build embeds it (issue #21)", (t) => {
+    const table = keyWindowTable();
+    const row = (p: string) => table.find((r) => r[0] === p);
+    assert.deepEqual(row("float8.scaling_type_weight"), ["float8.scaling_type_weight", "2024-07-30", "2025-01-31"]);
+    assert.deepEqual(row("training.batch_size"), ["training.batch_size", "", "2025-06-05"]);
+    assert.deepEqual(row("model.name"), ["model.name", "", ""]);
+    assert.equal(row("grpo.kl_coef"), undefined);
+    assert.equal(new Set(table.map((r) => r[0])).size, table.length);
+    const cli = join(import.meta.dirname, "..", "dist", "cli-main.js");
+    if (!existsSync(cli)) return t.skip("dist/cli-main.js absent: run npm run build");
+    // The CLI bundle carries the table derived from these sources (scripts/build.mjs), not a stale copy.
+    assert.ok(readFileSync(cli, "utf8").includes(JSON.stringify(table)), "dist/cli-main.js embeds keyWindowTable()");
   });
 });
 

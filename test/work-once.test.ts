@@ -71,6 +71,29 @@ describe("work once: one CLI run stats each path once", () => {
     assert.deepEqual(snapped.torchtitanVersion, fresh.torchtitanVersion);
   });
 
+  it("configs in sibling folders without a .git of their own: each ancestor's .git looked for once (issue #21)", () => {
+    const ws = mkdtempSync(join(tmpdir(), "pl-work-once-siblings-"));
+    try {
+      mkdirSync(join(ws, ".git"));
+      const seed = readFileSync(join(ROOT, "examples", "tp_only_8gpu.toml"), "utf8");
+      for (const sub of ["a", "b", "c"]) {
+        mkdirSync(join(ws, "configs", sub, "deep"), { recursive: true });
+        writeFileSync(join(ws, "configs", sub, "deep", "train.toml"), seed);
+      }
+      const c = counting();
+      const once = run(["check", "--format", "json", "configs"], ws, new WorkspaceSnapshot(c.fs));
+      assert.deepEqual([...c.stats].filter(([, n]) => n > 1), [], "no path stat'ed twice in one run");
+      assert.equal(c.stats.get(join(ws, "configs", ".git")), 1, "the shared parent's .git looked for once for three configs");
+      assert.equal(c.stats.get(join(ws, ".git")), 1);
+      assert.equal(c.stats.has(join(ws, "..", ".git")), false, "the search stops at the repository root");
+      const plain = run(["check", "--format", "json", "configs"], ws);
+      assert.equal(once.out, plain.out, "the same output as a run without a counting snapshot");
+      assert.equal((JSON.parse(once.out) as { files: unknown[] }).files.length, 3);
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
+    }
+  });
+
   it("a snapshot keeps what it read until invalidated; invalidate(path) re-reads that file and its folder", () => {
     const c = counting();
     const snap = new WorkspaceSnapshot(c.fs);

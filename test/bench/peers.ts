@@ -40,6 +40,8 @@ interface Cmd {
   name: string;
   command: string;
   args: (files: string[]) => string[];
+  /** Added to the environment of each run. */
+  env?: Record<string, string>;
 }
 
 interface Peer {
@@ -96,9 +98,10 @@ function timed(cmd: Cmd, files: string[], cwd: string): Run {
   const out = join(cwd, ".time");
   const hasTime = existsSync("/usr/bin/time");
   const t0 = performance.now();
+  const env = cmd.env ? { ...process.env, ...cmd.env } : process.env;
   const r = hasTime
-    ? spawnSync("/usr/bin/time", ["-f", "%M", "-o", out, cmd.command, ...cmd.args(files)], { cwd, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 64 << 20 })
-    : spawnSync(cmd.command, cmd.args(files), { cwd, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 64 << 20 });
+    ? spawnSync("/usr/bin/time", ["-f", "%M", "-o", out, cmd.command, ...cmd.args(files)], { cwd, env, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 64 << 20 })
+    : spawnSync(cmd.command, cmd.args(files), { cwd, env, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 64 << 20 });
   const s = (performance.now() - t0) / 1000;
   if (r.error) throw r.error;
   const rss = hasTime ? Number(readFileSync(out, "utf8").trim().split("\n").at(-1)) / 1024 : NaN;
@@ -226,10 +229,15 @@ export async function peersBench(): Promise<void> {
     console.log(`  ${CLI} missing: run npm run build first.`);
     return;
   }
-  const ours: Cmd = { name: "precision-lens check --format json", command: process.execPath, args: (f) => [CLI, "check", "--format", "json", ...f] };
-  const peerCmds = OURS_ONLY ? [] : [taplo.cli, tombi.cli].filter((c): c is Cmd => !!c);
   const work = mkdtempSync(join(tmpdir(), "pl-bench-"));
+  // The CLI's V8 code cache (server/src/host/codeCache.ts) in a folder of the bench's own, warmed by one run
+  // before the timed ones; the "code cache off" rows show what a first run (or PRECISION_LENS_NO_CODE_CACHE=1) costs.
+  const cacheHome = join(work, "cache");
+  const ours: Cmd = { name: "precision-lens check --format json", command: process.execPath, args: (f) => [CLI, "check", "--format", "json", ...f], env: { XDG_CACHE_HOME: cacheHome } };
+  const oursOff: Cmd = { ...ours, name: "no-code-cache precision-lens", env: { XDG_CACHE_HOME: cacheHome, PRECISION_LENS_NO_CODE_CACHE: "1" } };
+  const peerCmds = OURS_ONLY ? [] : [taplo.cli, tombi.cli].filter((c): c is Cmd => !!c);
   try {
+    if (!LSP_ONLY) timed(ours, [join(ROOT, "examples", "tp_only_8gpu.toml")], work);
     // 1. The corpus's torchtitan TOMLs.
     const ttDir = join(CORPUS, "torchtitan");
     if (LSP_ONLY) console.log("\nCLI rows skipped (--lsp-only).");
@@ -242,14 +250,20 @@ export async function peersBench(): Promise<void> {
         }
       };
       walk(ttDir);
-      compare("CLI on the corpus's torchtitan TOMLs", [ours, ...peerCmds], files.sort(), work);
+      compare("CLI on the corpus's torchtitan TOMLs", [ours, ...peerCmds, oursOff], files.sort(), work);
     } else console.log(`\nCLI on the corpus: skipped, ${ttDir} is absent.`);
 
     // 2. Single file (pre-commit's case): the seed example.
     const seed = join(work, "seed", "train.toml");
     mkdirSync(join(work, "seed"));
     copyFileSync(join(ROOT, "examples", "tp_only_8gpu.toml"), seed);
-    if (!LSP_ONLY) compare("Single-file CLI (examples/tp_only_8gpu.toml)", [ours, ...peerCmds], [seed], work, Math.max(RUNS, 5));
+    if (!LSP_ONLY) compare("Single-file CLI (examples/tp_only_8gpu.toml)", [ours, ...peerCmds, oursOff], [seed], work, Math.max(RUNS, 5));
+    // Cold start of the CLI itself: `--version` (load and initialise, no analysis) beside a bare `node -e 0`.
+    if (!LSP_ONLY) {
+      const node0: Cmd = { name: "node -e 0 (Node's own start)", command: process.execPath, args: () => ["-e", "0"] };
+      const version: Cmd = { ...ours, name: "precision-lens --version", args: () => [CLI, "--version"] };
+      compare("Cold start, CLI (spawn → exit)", [version, { ...version, name: "no-code-cache --version", env: oursOff.env! }, node0], [], work, Math.max(RUNS, 7));
+    }
 
     // 3. Many files: copies of examples/fsdp_tp_64gpu.toml, one folder per count.
     for (const n of LSP_ONLY ? [] : FILE_COUNTS) {

@@ -24,7 +24,8 @@ export interface FsReader {
 export const NODE_FS: FsReader = {
   stat(path) {
     try {
-      return statSync(path);
+      // A missing path answers undefined without an exception (issue #21: most stats of a run are misses).
+      return statSync(path, { throwIfNoEntry: false });
     } catch {
       return undefined;
     }
@@ -197,6 +198,8 @@ export class WorkspaceSnapshot {
   private readonly files = new Map<string, string | undefined>();
   private readonly dirs = new Map<string, readonly string[]>();
   private readonly roots = new Map<string, string>();
+  /** Whether each looked-for `.git` exists, for searchRootOf. */
+  private readonly gits = new Map<string, boolean>();
   private chars = 0;
   /** Bumped by every invalidate: results computed from an older generation are stale. */
   generation = 0;
@@ -233,7 +236,15 @@ export class WorkspaceSnapshot {
   searchRootOf(dir: string): string {
     let hit = this.roots.get(dir);
     if (hit === undefined) {
-      hit = searchRootWith(dir, this.fs);
+      // Each `.git` looked for once per run: configs of sibling folders share their ancestors (issue #21).
+      hit = searchRootWith(dir, (p) => {
+        let has = this.gits.get(p);
+        if (has === undefined) {
+          has = this.fs.exists(p);
+          if (this.gits.size < WorkspaceSnapshot.MAX_ENTRIES) this.gits.set(p, has);
+        }
+        return has;
+      });
       if (this.roots.size < WorkspaceSnapshot.MAX_ENTRIES) this.roots.set(dir, hit);
     }
     return hit;
@@ -246,6 +257,7 @@ export class WorkspaceSnapshot {
       this.files.clear();
       this.dirs.clear();
       this.roots.clear();
+      this.gits.clear();
       this.chars = 0;
       return;
     }
@@ -256,7 +268,10 @@ export class WorkspaceSnapshot {
       this.dirs.delete(dirname(p));
     }
     // A `.git` created or removed moves repository roots: recompute them all (cheap, memoised per folder).
-    if (paths.some((p) => p.endsWith("/.git") || p.endsWith("\\.git") || p.includes("/.git/"))) this.roots.clear();
+    if (paths.some((p) => p.endsWith("/.git") || p.endsWith("\\.git") || p.includes("/.git/"))) {
+      this.roots.clear();
+      this.gits.clear();
+    }
   }
 }
 
@@ -270,16 +285,16 @@ const searchRootCache = new Map<string, string>();
 export function searchRootOf(dir: string): string {
   const hit = searchRootCache.get(dir);
   if (hit !== undefined) return hit;
-  const root = searchRootWith(dir, NODE_FS);
+  const root = searchRootWith(dir, NODE_FS.exists);
   if (searchRootCache.size >= DIR_CACHE_ENTRIES) searchRootCache.delete(searchRootCache.keys().next().value!);
   searchRootCache.set(dir, root);
   return root;
 }
 
-function searchRootWith(dir: string, fs: FsReader): string {
+function searchRootWith(dir: string, exists: (path: string) => boolean): string {
   let d = dir;
   for (let i = 0; i < 64; i++) {
-    if (fs.exists(join(d, ".git"))) return d;
+    if (exists(join(d, ".git"))) return d;
     const up = dirname(d);
     if (up === d) break;
     d = up;

@@ -130,9 +130,8 @@ let everKnown: Set<string> | undefined;
 export function keyWindow(path: string): { from?: string; until?: string } | undefined {
   let w = windowCache.get(path);
   if (w === undefined) {
+    if (!everKeys().has(path)) return undefined; // a fork's key, or a typo: no evidence, no caching
     const dates = ["0000-01-01", ...schemaChangeDates()];
-    everKnown ??= new Set(dates.flatMap((d) => [...keysAt(d).keys()]));
-    if (!everKnown.has(path)) return undefined; // a fork's key, or a typo: no evidence, no caching
     const valid = dates.map((d) => keysAt(d).has(path));
     const first = valid.indexOf(true);
     if (first < 0 || valid.every(Boolean)) w = null;
@@ -437,9 +436,32 @@ export function isClearSuggestion(word: string, suggestions: readonly string[]):
 
 let everTables: Set<string> | undefined;
 
+/**
+ * Every key upstream ever had, each with its keyWindow answer as [path, from, until] ("" = open; both ""
+ * = the whole TOML era), derived from this module by scripts/build.mjs and put into the bundles with
+ * esbuild's `define` (issue #21: deriving the schema at all 84 change dates took ~30 ms of every CLI run).
+ * Undefined when run from the sources (tests, tsx): then derived on first use, as keyWindowTable() does.
+ */
+declare const __PRECISION_LENS_KEY_WINDOWS__: readonly (readonly [string, string, string])[] | undefined;
+
 function everKeys(): Set<string> {
-  everKnown ??= new Set(["0000-01-01", ...schemaChangeDates()].flatMap((d) => [...keysAt(d).keys()]));
+  if (everKnown) return everKnown;
+  const built = typeof __PRECISION_LENS_KEY_WINDOWS__ === "undefined" ? undefined : __PRECISION_LENS_KEY_WINDOWS__;
+  if (!built) return (everKnown = new Set(["0000-01-01", ...schemaChangeDates()].flatMap((d) => [...keysAt(d).keys()])));
+  everKnown = new Set();
+  for (const [path, from, until] of built) {
+    everKnown.add(path);
+    windowCache.set(path, from || until ? { ...(from ? { from } : {}), ...(until ? { until } : {}) } : null);
+  }
   return everKnown;
+}
+
+/** keyWindow's answer for every key upstream ever had, derived from the dated schema (what the build embeds). */
+export function keyWindowTable(): [string, string, string][] {
+  return [...everKeys()].sort().map((path) => {
+    const w = keyWindow(path);
+    return [path, w?.from ?? "", w?.until ?? ""];
+  });
 }
 
 /** True when upstream torchtitan had this key (dotted) at some date of the TOML era. */

@@ -1,0 +1,191 @@
+/**
+ * dist/cli.js runs the CLI bundle from a V8 code cache (server/src/host/codeCache.ts, issue #21). The cache
+ * is a speed-up only: output and exit code are the same with it, without it, and whatever state the cache
+ * folder is in (missing, unusable, not ours, corrupt, unwritable); it lives in a private folder and is
+ * written atomically. Spawns the built bundle (npm run build first); the speed itself is in test/bench/.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { chmodSync, chownSync, copyFileSync, utimesSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+
+const ROOT = join(import.meta.dirname, "..");
+const CLI = join(ROOT, "dist", "cli.js");
+const SEED = join(ROOT, "examples", "tp_only_8gpu.toml");
+const have = existsSync(CLI) && existsSync(join(ROOT, "dist", "cli-main.js"));
+const skip = have ? false : "dist/cli.js or dist/cli-main.js absent: run npm run build";
+const tmp = mkdtempSync(join(tmpdir(), "pl-code-cache-"));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+let n = 0;
+function freshHome(): { home: string; xdg: string; dir: string } {
+  const home = join(tmp, `h${n++}`);
+  mkdirSync(home);
+  const xdg = join(home, "xdg");
+  return { home, xdg, dir: join(xdg, "precision-lens") };
+}
+
+function run(env: Record<string, string>, args = ["check", "--format", "json", SEED], cli = CLI) {
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd: ROOT, encoding: "utf8", env: { PATH: process.env.PATH ?? "", PRECISION_LENS_CODE_CACHE_DEBUG: "1", ...env } });
+  const notes = r.stderr.split("\n").filter((l) => l.startsWith("precision-lens code cache: "));
+  const err = r.stderr.split("\n").filter((l) => l && !l.startsWith("precision-lens code cache: ")).join("\n");
+  return { code: r.status, out: r.stdout, err, notes: notes.map((l) => l.slice("precision-lens code cache: ".length)) };
+}
+
+const bins = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => /^cli-[0-9a-f]{32}\.bin$/.test(f)) : []);
+
+describe("CLI code cache", { skip }, () => {
+  const reference = have ? run({ PRECISION_LENS_NO_CODE_CACHE: "1", HOME: tmp }) : { code: 0, out: "", err: "", notes: [] };
+
+  it("off: PRECISION_LENS_NO_CODE_CACHE=1 creates nothing and says so", () => {
+    const { home, xdg } = freshHome();
+    assert.deepEqual(reference.notes, ["off (PRECISION_LENS_NO_CODE_CACHE)"]);
+    const r = run({ PRECISION_LENS_NO_CODE_CACHE: "1", HOME: home, XDG_CACHE_HOME: xdg });
+    assert.equal(r.out, reference.out);
+    assert.equal(existsSync(xdg), false);
+  });
+
+  it("a miss writes the cache (0700 folder, 0600 file), the next run hits it; output identical", () => {
+    const { home, xdg, dir } = freshHome();
+    const env = { HOME: home, XDG_CACHE_HOME: xdg };
+    const ver = run(env, ["--version"]);
+    assert.equal(ver.code, 0);
+    assert.match(ver.out, /^precision-lens \d+\.\d+\.\d+/);
+    assert.deepEqual(bins(dir), [], "--version leaves the writing to a run that analyses");
+    const first = run(env);
+    assert.equal(first.code, reference.code);
+    assert.equal(first.out, reference.out);
+    assert.equal(first.err, reference.err);
+    const [bin] = bins(dir);
+    assert.ok(bin, "a cache file was written");
+    assert.deepEqual(first.notes, [`miss: ${join(dir, bin)}`, `written ${join(dir, bin)}`]);
+    assert.equal(statSync(dir).mode & 0o777, 0o700);
+    assert.equal(statSync(join(dir, bin)).mode & 0o777, 0o600);
+    assert.deepEqual(readdirSync(dir), [bin], "no temporary file left behind");
+    const second = run(env);
+    assert.deepEqual(second.notes, [`hit ${join(dir, bin)}`]);
+    assert.equal(second.out, reference.out);
+    assert.equal(second.code, reference.code);
+  });
+
+  it("without XDG_CACHE_HOME (or with a relative one): ~/.cache/precision-lens", () => {
+    const { home } = freshHome();
+    const r = run({ HOME: home, XDG_CACHE_HOME: "relative/cache" });
+    assert.equal(r.out, reference.out);
+    assert.equal(bins(join(home, ".cache", "precision-lens")).length, 1);
+    assert.equal(existsSync(join(ROOT, "relative")), false);
+  });
+
+  it("corrupt data: V8 rejects it, the run is unaffected, the data is rewritten", () => {
+    const { home, xdg, dir } = freshHome();
+    const env = { HOME: home, XDG_CACHE_HOME: xdg };
+    run(env);
+    const [bin] = bins(dir);
+    const file = join(dir, bin!);
+    writeFileSync(file, Buffer.alloc(4096, 0x5a), { mode: 0o600 });
+    const r = run(env);
+    assert.deepEqual(r.notes, [`rejected by V8: ${file}`, `written ${file}`]);
+    assert.equal(r.out, reference.out);
+    assert.notEqual(readFileSync(file)[0], 0x5a);
+    assert.deepEqual(run(env).notes, [`hit ${file}`]);
+  });
+
+  it("a folder open to group or others is not used (nothing read or written)", () => {
+    const { home, xdg, dir } = freshHome();
+    mkdirSync(dir, { recursive: true });
+    chmodSync(dir, 0o777);
+    const r = run({ HOME: home, XDG_CACHE_HOME: xdg });
+    assert.deepEqual(r.notes, [`not used: ${dir} is open to group or others (mode 777)`]);
+    assert.equal(r.out, reference.out);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  it("a folder owned by another user is not used", { skip: process.getuid?.() === 0 ? false : "needs root to chown" }, () => {
+    const { home, xdg, dir } = freshHome();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chownSync(dir, 65534, 65534);
+    const r = run({ HOME: home, XDG_CACHE_HOME: xdg });
+    assert.deepEqual(r.notes, [`not used: ${dir} is owned by another user`]);
+    assert.equal(r.out, reference.out);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  it("a symbolic link as the folder is not used", () => {
+    const { home, xdg, dir } = freshHome();
+    const elsewhere = join(home, "elsewhere");
+    mkdirSync(elsewhere, { mode: 0o700 });
+    mkdirSync(xdg);
+    symlinkSync(elsewhere, dir);
+    const r = run({ HOME: home, XDG_CACHE_HOME: xdg });
+    assert.deepEqual(r.notes, [`not used: ${dir} is not a folder`]);
+    assert.equal(r.out, reference.out);
+    assert.deepEqual(readdirSync(elsewhere), []);
+  });
+
+  it("a symbolic link as the cache file is not followed; it is replaced, its target untouched", () => {
+    const { home, xdg, dir } = freshHome();
+    const env = { HOME: home, XDG_CACHE_HOME: xdg };
+    run(env);
+    const [bin] = bins(dir);
+    const file = join(dir, bin!);
+    const target = join(home, "target");
+    writeFileSync(target, "not a cache");
+    rmSync(file);
+    symlinkSync(target, file);
+    const r = run(env);
+    assert.equal(r.notes.length, 3);
+    assert.match(r.notes[0]!, /^not used: .*cli-[0-9a-f]{32}\.bin: ELOOP/);
+    assert.deepEqual(r.notes.slice(1), [`miss: ${file}`, `written ${file}`]);
+    assert.equal(r.out, reference.out);
+    assert.equal(readFileSync(target, "utf8"), "not a cache");
+  });
+
+  it("the cache cannot be created (XDG_CACHE_HOME under a regular file): no cache, same run", () => {
+    const { home } = freshHome();
+    writeFileSync(join(home, "file"), "");
+    const r = run({ HOME: home, XDG_CACHE_HOME: join(home, "file", "cache") });
+    assert.equal(r.notes.length, 1);
+    assert.match(r.notes[0]!, /^not used: .*file\/cache\/precision-lens: ENOTDIR/);
+    assert.equal(r.out, reference.out);
+    assert.equal(r.code, reference.code);
+  });
+
+  it("the cache cannot be written (its name taken by a folder): the run is unaffected, no temporary file left", () => {
+    const { home, xdg, dir } = freshHome();
+    const env = { HOME: home, XDG_CACHE_HOME: xdg };
+    run(env);
+    const [bin] = bins(dir);
+    const file = join(dir, bin!);
+    rmSync(file);
+    mkdirSync(join(file, "x"), { recursive: true });
+    const r = run(env);
+    assert.deepEqual(r.notes, [`not used: ${file} is not a regular file of this user's`, `miss: ${file}`, `could not write ${file}`]);
+    assert.equal(r.out, reference.out);
+    assert.equal(r.code, reference.code);
+    assert.deepEqual(readdirSync(dir), [bin]);
+  });
+
+  it("another bundle gets another cache file; caches of other bundles are pruned to the two most recent", () => {
+    const { home, xdg, dir } = freshHome();
+    const env = { HOME: home, XDG_CACHE_HOME: xdg };
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const stale = ["0", "1", "2", "3"].map((d) => `cli-${d.repeat(32)}.bin`);
+    stale.forEach((f, i) => {
+      writeFileSync(join(dir, f), "old");
+      const t = new Date(Date.now() - (10 - i) * 86_400_000);
+      utimesSync(join(dir, f), t, t);
+    });
+    const copy = join(home, "dist");
+    mkdirSync(copy);
+    copyFileSync(CLI, join(copy, "cli.js"));
+    writeFileSync(join(copy, "cli-main.js"), readFileSync(join(ROOT, "dist", "cli-main.js"), "utf8") + "\n// rebuilt\n");
+    run(env);
+    const r = run(env, ["check", "--format", "json", SEED], join(copy, "cli.js"));
+    assert.equal(r.out, reference.out);
+    const left = bins(dir);
+    assert.equal(left.length, 3, `the current cache and two others: ${left.join(", ")}`);
+    assert.ok(!left.includes(stale[0]!) && !left.includes(stale[1]!) && !left.includes(stale[2]!));
+  });
+});
