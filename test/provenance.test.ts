@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
-import { worldSizeInFileName } from "../server/src/core/frameworks/torchtitan/analyzer";
+import { hardwareInFileName } from "../server/src/core/frameworks/torchtitan/fileName";
 import type { AnalysisResult, AnalysisSettings } from "../server/src/core/analysis";
 import { GPU_IDS } from "../server/src/core/engine/gpus";
 import { ACCELERATE_RULES } from "../server/src/core/frameworks/accelerate/rules/index";
@@ -364,8 +364,10 @@ describe("torchtitan: the world size a file implies, and the one it states", () 
     assert.deepEqual(ws(text, "file:///w/llama3_12xh100.toml").w, [8, "default", "default"]);
     // Every degree written: the product is the file's own.
     assert.deepEqual(ws(par("data_parallel_shard_degree = 4\ntensor_parallel_degree = 2"), "file:///w/x-16xh100.toml").w, [8, "file", "degrees"]);
-    assert.equal(worldSizeInFileName("/w/llama3_8b.toml"), undefined);
-    assert.equal(worldSizeInFileName("/w/qwen3_30b_a3b-8xb200-32k.toml"), 8);
+    assert.equal(hardwareInFileName("/w/llama3_8b.toml"), undefined);
+    assert.deepEqual(hardwareInFileName("/w/qwen3_30b_a3b-8xb200-32k.toml"), { gpu: "b200", count: 8 });
+    assert.deepEqual(hardwareInFileName("C:\\w\\llama3_8b_h100.toml"), { gpu: "h100" });
+    assert.equal(hardwareInFileName("/w/tp_only_8gpu.toml"), undefined);
   });
 
   it("prose that merely mentions GPUs is not a statement of the size", () => {

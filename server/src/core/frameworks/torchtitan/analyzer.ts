@@ -15,6 +15,7 @@ import { keyHoverTargets } from "./schema/hover";
 import { readKnobs } from "./knobs";
 import { ddpChecksWorld, MESH_UNFLATTEN_DATE, type DecideOptions } from "./eras";
 import { layoutName, readDims, resolveDims, type DimsRead } from "./parallelDims";
+import { hardwareInFileName } from "./fileName";
 import { resolvePrecision } from "./resolve";
 import { TITAN_RULES } from "./rules/index";
 import { detectTorchtitan } from "./detect";
@@ -45,7 +46,8 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const { version, outsideTomlEra } = resolveVersion(doc, settings, env, directives, extra);
   const read = readDims(doc, version.value.date);
   const dimsOptions = { epDivisibility: version.value.date >= "2025-07-08" && version.value.date < MESH_UNFLATTEN_DATE, epMesh: version.value.date >= MESH_UNFLATTEN_DATE };
-  const worldSize = resolveWorldSize(doc, read, settings, env, directives, extra, (w) => resolveDims(read, w, dimsOptions).errors.length === 0);
+  const named = hardwareInFileName(env.documentPath ?? doc.uri);
+  const worldSize = resolveWorldSize(doc, read, settings, env, directives, extra, (w) => resolveDims(read, w, dimsOptions).errors.length === 0, named?.count);
   const dims = resolveDims(read, worldSize.value, dimsOptions);
   const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };
   const modelName = stringValue(findEntry(doc, "model", "name"));
@@ -62,7 +64,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
     : { mechanism: "error" as const, reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.detail ?? dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
   const knobs = readKnobs(doc, version.value.date);
   const precision = resolvePrecision(decision, knobs, layout);
-  const gpu = resolveGpu(settings, directives, extra, statedGpus(doc), env.documentPath ?? doc.uri);
+  const gpu = resolveGpu(settings, directives, extra, statedGpus(doc), named?.gpu);
   const simInput =
     dims.resolved && decision.mechanism !== "error" && knobs.param.dtype && knobs.reduce.dtype && knobs.trainingDtype.dtype
       ? {
@@ -219,7 +221,7 @@ const FILE_START = { start: { line: 0, character: 0 }, end: { line: 0, character
  * the file (issue #17): when the explicit degrees need more GPUs than the default, the world size is the
  * smallest one consistent with them (`consistent`: ParallelDims validates on that many GPUs).
  */
-function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], extra: Diagnostic[], consistent: (w: number) => boolean): Sourced<number> {
+function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], extra: Diagnostic[], consistent: (w: number) => boolean, named?: number): Sourced<number> {
   // Explicit sources first, by precedence (workspace/precedence.ts): CLI flag > directive > workspace setting.
   const d = directiveValue(directives, "world-size");
   let fromDirective: Explicit<number> | undefined;
@@ -244,9 +246,8 @@ function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: Analysi
     // Every degree written: the launch validates only on exactly this many GPUs, so it is the file's.
     if (product > 0) return { value: product, source: "degrees", kind: "file", detail: `product of the explicit parallel degrees (${product})` };
   }
-  // The size a file's name states (`llama3_405b-16xgb300-8k.toml`): an inference, kept
-  // only when the degrees allow it, like a comment's.
-  const named = worldSizeInFileName(env.documentPath ?? doc.uri);
+  // The size a file's name states (`llama3_405b-16xgb300-8k.toml`, fileName.ts): an inference, kept only when
+  // the degrees allow it, like a comment's.
   if (named !== undefined && named <= MAX_WORLD_SIZE && !typeErrors.length && consistent(named)) return { value: named, source: "file-name", kind: "inferred", detail: "stated in the file name" };
   if (!typeErrors.length && !consistent(DEFAULT_WORLD_SIZE)) {
     const smallest = smallestConsistent(configured, consistent);
@@ -279,20 +280,6 @@ export function statedGpus(doc: ConfigDocument): { count: number; gpu?: string; 
     return { count, ...(m[2] ? { gpu: m[2] } : {}), line: c.line, range: c.range };
   }
   return undefined;
-}
-
-/**
- * `16xgb300`, `8xh100` between separators in a file's name: a count times a GPU family, a statement of the
- * hardware. A bare `64gpu` is not read (names like `ddp_1gpu` describe a variant as often as the launch).
- */
-const NAMED_SIZE = /(?:^|[-_.])(\d{1,6})x(?:gb300|gb200|b300|b200|h200|h100|h800|h20|a100|a800|mi300x|mi325x|mi355x|l40s)(?=[-_.]|$)/i;
-
-/** The GPU count a config's file name states, if any. */
-export function worldSizeInFileName(path: string): number | undefined {
-  const base = path.split(/[\\/]/).pop() ?? "";
-  const m = base.length > 200 ? null : NAMED_SIZE.exec(base);
-  const n = m ? Number(m[1]) : NaN;
-  return Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
 function worldSizeFromComments(doc: ConfigDocument): Sourced<number> | undefined {

@@ -15,7 +15,7 @@ import type { Simulation, SimulationInput } from "../../engine/types";
 import { lowerToEnableFsdp } from "./rules/no-mixed-precision";
 
 /** The GPU type: a `# precision-lens: gpu=…` directive, then the setting (or --gpu), then a comment stating it, then H100 SXM. */
-export function resolveGpu(settings: AnalysisSettings, directives: readonly Directive[] = [], extra: Diagnostic[] = [], stated?: { gpu?: string; line: number }, fileName?: string): Sourced<GpuId> {
+export function resolveGpu(settings: AnalysisSettings, directives: readonly Directive[] = [], extra: Diagnostic[] = [], stated?: { gpu?: string; line: number }, named?: string): Sourced<GpuId> {
   // Precedence as for the world size (workspace/precedence.ts): --gpu > directive > setting > default.
   const raw = settings.gpu?.trim();
   const id = raw && raw !== "auto" ? parseGpu(raw) : undefined;
@@ -30,26 +30,14 @@ export function resolveGpu(settings: AnalysisSettings, directives: readonly Dire
   // The GPU type a preset's comment names ("a preset for 64 A100 GPUs"): evidence, not a fact (core/provenance.ts).
   const fromComment = stated?.gpu ? parseGpu(stated.gpu) : undefined;
   if (fromComment) return { value: fromComment, source: "comment", kind: "comment", detail: `${stated!.gpu} stated in the comment on line ${stated!.line + 1}` };
-  // A GPU type in the file's name (`llama3_70b-8xb200-8k.toml`): an inference. One we have no figures for
+  // `named`: the GPU family the file's name names (fileName.ts, `llama3_70b-8xb200-8k.toml`): an inference. One we have no figures for
   // (GB300) still tells that the default is not this file's GPU: `default-contradicted` (issue #17 §2).
-  const named = gpuInFileName(fileName);
   if (named) {
     const id = parseGpu(named);
     if (id) return { value: id, source: "file-name", kind: "inferred", detail: `${named.toUpperCase()} in the file name` };
     return { value: DEFAULT_GPU, source: "default-contradicted", kind: "default", detail: `the default, while the file name names ${named.toUpperCase()} (no figures for it); set precisionLens.gpu or --gpu` };
   }
   return { value: DEFAULT_GPU, source: "default", kind: "default", detail: "the default; set precisionLens.gpu or --gpu for another GPU type" };
-}
-
-/** GPU families a config's file name may carry, as a token between separators or after a count (`8xb200`, `h100_64`). */
-const NAMED_GPU = /(?:^|[-_.]|\dx)(gb300|gb200|b300|b200|h200|h100|h800|h20|a100|a800|mi300x|mi325x|mi355x|l40s)(?=[-_.]|$)/i;
-
-/** The GPU family the file's name names, lower-cased, if any. */
-export function gpuInFileName(path: string | undefined): string | undefined {
-  if (!path) return undefined;
-  const base = path.split(/[\\/]/).pop() ?? "";
-  const m = NAMED_GPU.exec(base.length > 200 ? "" : base);
-  return m ? m[1]!.toLowerCase() : undefined;
 }
 
 /** "TP 4 + FSDP 2", "FSDP 8", "1 GPU". */
