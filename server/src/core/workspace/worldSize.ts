@@ -20,49 +20,44 @@ export interface WorldSizeInference extends Sourced<number> {
   file: string;
 }
 
-export function inferWorldSize(env: AnalysisEnv): WorldSizeInference | undefined {
-  if (!env.documentPath) return undefined;
+/** Launch scripts beside the config or above it (the upward search of paths.ts) whose text names the config's file. */
+function* scriptsNamingConfig(env: AnalysisEnv): Generator<{ path: string; name: string; text: string; config: string }> {
+  if (!env.documentPath) return;
   const config = basename(env.documentPath);
   for (const dir of ancestorDirs(env)) {
     for (const name of matchingNames(env.listDir(dir), "run-scripts", (n) => SCRIPT.test(n))) {
       const path = join(dir, name);
       const text = env.readFile(path);
-      if (text === undefined || !text.includes(config)) continue;
-      const r = worldSizeFromScript(text, config);
-      if (!r) continue;
-      const file = displayPath(path, env);
-      const slurm = /^#SBATCH\b/m.test(text) || /\.(slurm|sbatch)$/i.test(name);
-      const out: WorldSizeInference = { value: r.value, source: slurm ? "slurm" : "run-script", kind: slurm ? "slurm" : "run-script", detail: `${r.detail} in ${file}`, file };
-      if (r.line !== undefined) out.location = lineLocation(path, text, r.line);
-      return out;
+      if (text !== undefined && text.includes(config)) yield { path, name, text, config };
     }
+  }
+}
+
+export function inferWorldSize(env: AnalysisEnv): WorldSizeInference | undefined {
+  for (const { path, name, text, config } of scriptsNamingConfig(env)) {
+    const r = worldSizeFromScript(text, config);
+    if (!r) continue;
+    const file = displayPath(path, env);
+    const slurm = /^#SBATCH\b/m.test(text) || /\.(slurm|sbatch)$/i.test(name);
+    const out: WorldSizeInference = { value: r.value, source: slurm ? "slurm" : "run-script", kind: slurm ? "slurm" : "run-script", detail: `${r.detail} in ${file}`, file };
+    if (r.line !== undefined) out.location = lineLocation(path, text, r.line);
+    return out;
   }
   return undefined;
 }
 
 /**
- * A launch script beside the config (or above it, the same search as the world size) whose command that names
- * the config also passes one of `flags` (`--job.custom_config_module=m`, tyro's dashed form too): the module a
+ * A launch script beside the config (or above it, the same search as the world size) that names the config and
+ * passes one of `flags` on a command line (`--job.custom_config_module=m`, tyro's dashed form too): the module a
  * config's extension tables need may come from the command line, not the file (issue #17 §1). The first hit.
  */
 export function scriptPassesFlag(env: AnalysisEnv, flags: readonly string[]): { file: string; flag: string } | undefined {
-  if (!env.documentPath || !flags.length) return undefined;
-  const config = basename(env.documentPath);
-  const forms = flags.flatMap((f) => [f, f.replace(/_/g, "-")]);
-  for (const dir of ancestorDirs(env)) {
-    for (const name of matchingNames(env.listDir(dir), "run-scripts", (n) => SCRIPT.test(n))) {
-      const path = join(dir, name);
-      const text = env.readFile(path);
-      if (text === undefined || !text.includes(config)) continue;
-      const lines = logicalLines(text);
-      // The config named on the command, or by a variable the command uses (CONFIG_FILE=x.toml … $CONFIG_FILE).
-      const named = lines.some((l) => !/^\s*#/.test(l) && l.includes(config));
-      if (!named) continue;
-      for (const l of lines) {
-        if (/^\s*#/.test(l)) continue;
-        const hit = forms.find((f) => new RegExp(`(?:^|\\s)--${f.replace(/\./g, "\\.")}(?:=|\\s)`).test(l));
-        if (hit) return { file: displayPath(path, env), flag: `--${hit}` };
-      }
+  const forms = flags.flatMap((f) => [f, f.replace(/_/g, "-")]).map((f) => ({ flag: `--${f}`, re: new RegExp(`(?:^|\\s)--${f.replace(/\./g, "\\.")}(?:=|\\s)`) }));
+  for (const { path, text } of scriptsNamingConfig(env)) {
+    for (const l of logicalLines(text)) {
+      if (/^\s*#/.test(l)) continue;
+      const hit = forms.find((f) => f.re.test(l));
+      if (hit) return { file: displayPath(path, env), flag: hit.flag };
     }
   }
   return undefined;
