@@ -51,36 +51,32 @@ export function analyzePyFunctions(doc: ConfigDocument, settings: AnalysisSettin
   const ctx = resolvePyVersion(doc, settings, env, directives);
   const root = { module, file: doc.uri, ...(env.documentPath ? { path: env.documentPath } : {}), isRoot: true };
   const results: PyFunctionResult[] = [];
-  const diagnostics: Diagnostic[] = [];
+  const found: { d: Diagnostic; fn: string }[] = [];
   for (const fn of configFunctions(module)) {
     if (settings.configFunction && fn.name !== settings.configFunction) continue;
     const ev = evaluateConfig(fn, root, env);
     const r = resolveConfig(ev, doc, ctx.version.value, settings, env, directives);
     const h = headlineOf(r);
     results.push({ name: fn.name, range: fn.range, nameRange: fn.nameRange, r, headline: h, markdown: functionMarkdown(r, ctx, h) });
-    for (const d of pyDiagnostics({ doc, r, version: ctx.version })) diagnostics.push(Object.assign(d, { [FUNCTION]: fn.name }));
+    for (const d of pyDiagnostics({ doc, r, version: ctx.version })) found.push({ d, fn: fn.name });
   }
-  return { ctx, results, diagnostics: mergeShared(diagnostics) };
+  return { ctx, results, diagnostics: mergeShared(found) };
 }
-
-const FUNCTION = Symbol("config function");
 
 /**
  * Config functions that share a helper (seven `qwen3_*()` calling one `_trainer()`) get the same finding at the
  * same place: one diagnostic, whose detail names the functions, instead of one per function.
  */
-function mergeShared(ds: (Diagnostic & { [FUNCTION]?: string })[]): Diagnostic[] {
-  const groups = new Map<string, (Diagnostic & { [FUNCTION]?: string })[]>();
-  for (const d of ds) {
+function mergeShared(found: readonly { d: Diagnostic; fn: string }[]): Diagnostic[] {
+  const groups = new Map<string, { d: Diagnostic; fns: Set<string> }>();
+  for (const { d, fn } of found) {
     const k = JSON.stringify([d.code, d.severity, d.range, d.message]);
     const g = groups.get(k);
-    if (g) g.push(d);
-    else groups.set(k, [d]);
+    if (g) g.fns.add(fn);
+    else groups.set(k, { d, fns: new Set([fn]) });
   }
-  return [...groups.values()].map((g) => {
-    const d = g[0]!;
-    const names = [...new Set(g.map((x) => x[FUNCTION]).filter((n): n is string => !!n))];
-    delete d[FUNCTION];
+  return [...groups.values()].map(({ d, fns }) => {
+    const names = [...fns];
     if (names.length > 1) d.detail = `${d.detail ?? d.message} (the same in ${names.length} config functions: ${names.slice(0, 8).join(", ")}${names.length > 8 ? ", …" : ""})`;
     return d;
   });
