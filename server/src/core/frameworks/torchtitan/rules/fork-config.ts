@@ -46,27 +46,34 @@ export const forkConfig: TitanRule = {
       return [diag("fork-config", "information", { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, fitMessage(`The torchtitan config source "${missing}" could not be read: checked against upstream ${id}`), undefined, { detail: `The torchtitan config source "${missing}" (precisionLens.torchtitanConfigSource or --torchtitan-config-source) could not be read, or holds no config dataclass: this file is checked against upstream torchtitan ${id}.` })];
     }
     const n = fork.items.length;
+    const names = `${n} name${n === 1 ? "" : "s"}`;
     const labels = fork.items.map((i) => i.label);
     const shown = labels.slice(0, 3).join(", ") + (n > 3 ? `, +${n - 3} more` : "");
+    const listed = labels.slice(0, MAX_LISTED).join(", ") + (n > MAX_LISTED ? ` and ${n - MAX_LISTED} more` : "");
     const module = fork.unknownModule ? ` The custom config module ${fork.unknownModule} it names was not found in the workspace; it may define them.` : "";
     // Folded names may exist upstream at another date (a table of a later release): "unknown to upstream" then.
     const never = folded.length ? `unknown to upstream ${id}` : "upstream never had";
-    if (fork.passedThrough) {
-      const src = fork.passedThrough.join(", ");
-      const pmsg = fitMessage(`torchtitan fork config: ${n} name${n === 1 ? "" : "s"} outside its config source, not checked: ${shown}`);
-      const pdetail =
-        `This config uses ${n} name${n === 1 ? "" : "s"} that neither upstream torchtitan ${id} nor the fork's config source (${src}) declares: ${labels.slice(0, MAX_LISTED).join(", ")}${n > MAX_LISTED ? ` and ${n - MAX_LISTED} more` : ""}. ` +
-        `torchtitan before ${TOML_NAMESPACE_UNTIL} (the argparse JobConfig) sets every key of the TOML as an attribute of its section, so the fork's code may read them; Precision Lens cannot check them. The rest of the file is checked against upstream torchtitan ${id} and that source.`;
-      return [diag("fork-config", "information", fork.items[0]!.range, pmsg, undefined, { detail: pdetail, related: fork.items.slice(1, 20).map((i) => ({ location: { uri: ctx.doc.uri, range: i.range }, message: `${i.label}: not declared by the config source` })) })];
-    }
-    const msg = fitMessage(`torchtitan fork config: ${n} name${n === 1 ? "" : "s"} ${never}, not checked: ${shown}`);
-    const detail =
-      `This config uses ${n} name${n === 1 ? "" : "s"} ${folded.length ? `that upstream torchtitan ${id} does not have (nor, for most, any release or date)` : "that upstream torchtitan never had at any release or date"}: ${labels.slice(0, MAX_LISTED).join(", ")}${n > MAX_LISTED ? ` and ${n - MAX_LISTED} more` : ""}. ` +
-      `They are a fork's (its own keys, tables, optimizers or converters): Precision Lens cannot check them, nor what the fork changes in upstream's behaviour; ` +
-      `the rest of the file is checked against upstream torchtitan ${id}.${module}${unread} To check them, ${HOW}. A fork checked out around the config (up to the repository root) is found by itself.`;
-    const d: Diagnostic = diag("fork-config", "information", fork.items[0]!.range, msg, undefined, {
-      detail,
-      related: fork.items.slice(1, 20).map((i) => ({ location: { uri: ctx.doc.uri, range: i.range }, message: `${i.label}: not in upstream torchtitan` })),
+    // A found argparse-era source (fork.ts TOML_NAMESPACE_UNTIL): the names reach the fork's code undeclared.
+    const src = fork.passedThrough?.join(", ");
+    const note = src
+      ? {
+          msg: `torchtitan fork config: ${names} outside its config source, not checked: ${shown}`,
+          detail:
+            `This config uses ${names} that neither upstream torchtitan ${id} nor the fork's config source (${src}) declares: ${listed}. ` +
+            `torchtitan before ${TOML_NAMESPACE_UNTIL} (the argparse JobConfig) sets every key of the TOML as an attribute of its section, so the fork's code may read them; Precision Lens cannot check them. The rest of the file is checked against upstream torchtitan ${id} and that source.`,
+          each: "not declared by the config source",
+        }
+      : {
+          msg: `torchtitan fork config: ${names} ${never}, not checked: ${shown}`,
+          detail:
+            `This config uses ${names} ${folded.length ? `that upstream torchtitan ${id} does not have (nor, for most, any release or date)` : "that upstream torchtitan never had at any release or date"}: ${listed}. ` +
+            `They are a fork's (its own keys, tables, optimizers or converters): Precision Lens cannot check them, nor what the fork changes in upstream's behaviour; ` +
+            `the rest of the file is checked against upstream torchtitan ${id}.${module}${unread} To check them, ${HOW}. A fork checked out around the config (up to the repository root) is found by itself.`,
+          each: "not in upstream torchtitan",
+        };
+    const d: Diagnostic = diag("fork-config", "information", fork.items[0]!.range, fitMessage(note.msg), undefined, {
+      detail: note.detail,
+      related: fork.items.slice(1, 20).map((i) => ({ location: { uri: ctx.doc.uri, range: i.range }, message: `${i.label}: ${note.each}` })),
     });
     return [d];
   },
