@@ -229,8 +229,9 @@ function unknown(
     // Before custom_args_module (2025-03-20) no module could extend the schema: a table is then just unknown.
     // An extension's table only when the file's keys under it are the extension's (a fork's own [data] with
     // dataset/tokenizer keys is not the VLM module's [data]); a table with no keys of its own proves nothing.
-    const own = leafEntries(doc).filter((x) => x.path.length > top.length && samePath(x.path.slice(0, top.length), top)).map((x) => x.path.join("."));
-    const exts = date >= EXTENSIONS_SINCE ? extensionsDefining(topName).filter((m) => !own.length || own.some((k) => m.keys.some((s) => s.path === k))) : [];
+    const defining = date >= EXTENSIONS_SINCE ? extensionsDefining(topName) : [];
+    const own = defining.length ? leafEntries(doc).filter((x) => x.path.length > top.length && samePath(x.path.slice(0, top.length), top)).map((x) => x.path.join(".")) : [];
+    const exts = defining.filter((m) => !own.length || own.some((k) => m.keys.some((s) => s.path === k)));
     if (exts.length) {
       const ext = exts[0]!;
       const [sec, key] = moduleKeyAt(date);
