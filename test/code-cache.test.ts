@@ -167,6 +167,41 @@ describe("CLI code cache", { skip }, () => {
     assert.deepEqual(readdirSync(dir), [bin]);
   });
 
+  it("the bundle rewritten in place with text of the same length (same inode, same size) gets a new cache file", () => {
+    const { home, xdg, dir } = freshHome();
+    const env = { HOME: home, XDG_CACHE_HOME: xdg };
+    const copy = join(home, "dist");
+    mkdirSync(copy);
+    copyFileSync(CLI, join(copy, "cli.js"));
+    const main = join(copy, "cli-main.js");
+    const text = readFileSync(join(ROOT, "dist", "cli-main.js"), "utf8");
+    writeFileSync(main, text + "\n// build A\n");
+    const a = run(env, undefined, join(copy, "cli.js"));
+    const [first] = bins(dir);
+    assert.ok(first, "the first run wrote a cache file");
+    assert.deepEqual(a.notes, [`miss: ${join(dir, first)}`, `written ${join(dir, first)}`]);
+    assert.match(run(env, undefined, join(copy, "cli.js")).notes[0] ?? "", /^hit /);
+    const ino = statSync(main).ino;
+    writeFileSync(main, text + "\n// build B\n");
+    assert.equal(statSync(main).ino, ino, "rewritten in place");
+    const r = run(env, undefined, join(copy, "cli.js"));
+    assert.match(r.notes[0] ?? "", /^miss: /, r.notes.join("; "));
+    assert.equal(r.out, reference.out);
+    assert.equal(bins(dir).length, 2);
+    assert.ok(bins(dir).includes(first));
+  });
+
+  it("check never loads node:crypto (the key is the bundle's file identity, not a SHA-256 of its text)", () => {
+    const { home, xdg } = freshHome();
+    const probe = join(home, "probe.cjs");
+    writeFileSync(probe, 'process.on("exit", () => process.stderr.write("crypto loaded: " + process.moduleLoadList.some((m) => /^NativeModule crypto$/.test(m)) + "\\n"));\n');
+    for (let i = 0; i < 2; i++) {
+      const r = spawnSync(process.execPath, ["--require", probe, CLI, "check", "--format", "json", SEED], { cwd: ROOT, encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CACHE_HOME: xdg } });
+      assert.equal(r.stdout, reference.out);
+      assert.match(r.stderr, /crypto loaded: false/, `run ${i + 1}: ${r.stderr}`);
+    }
+  });
+
   it("another bundle gets another cache file; caches of other bundles are pruned to the two most recent", () => {
     const { home, xdg, dir } = freshHome();
     const env = { HOME: home, XDG_CACHE_HOME: xdg };
