@@ -167,7 +167,30 @@ function flag(line: string, names: string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * The scripts' answers, per script text and config name (issue #21, work once): a run script read once per
+ * workspace state is asked again for every config of its folder and on every keystroke. Bounded like
+ * forkSchema's scan cache; a pure function of its two strings, so nothing can go stale.
+ */
+const scriptCache = new Map<string, Map<string, Found | null>>();
+
 export function worldSizeFromScript(text: string, config: string): Found | undefined {
+  let byConfig = scriptCache.get(text);
+  if (!byConfig) {
+    if (scriptCache.size >= 32) scriptCache.delete(scriptCache.keys().next().value!);
+    byConfig = new Map();
+    scriptCache.set(text, byConfig);
+  }
+  let found = byConfig.get(config);
+  if (found === undefined) {
+    if (byConfig.size >= 256) byConfig.clear();
+    found = worldSizeFromScriptUncached(text, config) ?? null;
+    byConfig.set(config, found);
+  }
+  return found ? { ...found } : undefined;
+}
+
+function worldSizeFromScriptUncached(text: string, config: string): Found | undefined {
   const lines = logicalLines(text);
   const starts = logicalStarts(text);
   const at = (l: string): number | undefined => starts[lines.indexOf(l)];

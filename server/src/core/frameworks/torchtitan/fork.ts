@@ -75,6 +75,18 @@ function isTypoOf(word: string, candidates: Iterable<string>): boolean {
   return names.some((n) => n.toLowerCase() === word.toLowerCase()) || isClearSuggestion(word, names);
 }
 
+/** The leaf names of the schema's keys at `date`, once per schema (keysAt is memoised per date). */
+const leafNamesCache = new WeakMap<ReadonlyMap<string, unknown>, ReadonlySet<string>>();
+function leafNamesAt(date: string): ReadonlySet<string> {
+  const keys = keysAt(date);
+  let names = leafNamesCache.get(keys);
+  if (!names) {
+    names = new Set([...keys.keys()].map((k) => k.slice(k.lastIndexOf(".") + 1)));
+    leafNamesCache.set(keys, names);
+  }
+  return names;
+}
+
 /** The topmost table of `table` that upstream never had. */
 function topForkTable(table: readonly string[]): string[] | undefined {
   for (let i = 1; i <= table.length; i++) if (!upstreamTableEver(table.slice(0, i).join("."))) return table.slice(0, i);
@@ -97,7 +109,7 @@ export function forkEvidence(doc: ConfigDocument, date: string, workspace: reado
   const keys = new Set<string>();
   const tables = new Set<string>();
   const sections = sectionsOf(date, view.extensions);
-  const leafNames = new Set([...keysAt(date).keys()].map((k) => k.slice(k.lastIndexOf(".") + 1)));
+  const leafNames = leafNamesAt(date);
   // A table named within a clear edit distance of an upstream table at that depth ([paralelism], [float9]).
   const tableIsTypo = (top: readonly string[]) => {
     const parent = top.slice(0, -1);
