@@ -115,7 +115,7 @@ const median = (xs: number[]): number => {
 const pad = (s: string, n: number) => (s.length >= n ? s : s + " ".repeat(n - s.length));
 
 /** Alternating runs of every command on the same files; median time and median peak RSS per command. */
-function compare(title: string, cmds: Cmd[], files: string[], cwd: string, runs = RUNS): void {
+function compare(title: string, cmds: Cmd[], files: string[], cwd: string, runs = RUNS): Run[] {
   const samples = cmds.map(() => [] as Run[]);
   for (let i = 0; i < runs; i++) cmds.forEach((c, j) => samples[j]!.push(timed(c, files, cwd)));
   const med = samples.map((s) => ({ s: median(s.map((r) => r.s)), rssMiB: median(s.map((r) => r.rssMiB)) }));
@@ -126,6 +126,22 @@ function compare(title: string, cmds: Cmd[], files: string[], cwd: string, runs 
     const ratio = j === 0 ? "" : `   ours/${c.name.split(" ")[0]}: time ${(ours.s / m.s).toFixed(3)}, RSS ${(ours.rssMiB / m.rssMiB).toFixed(2)}`;
     console.log(`  ${pad(c.name, 28)} ${pad(`${m.s.toFixed(2)} s`, 10)} ${pad(`${m.rssMiB.toFixed(0)} MiB`, 9)}${ratio}`);
   });
+  return med;
+}
+
+/** Issue #21's goals for a CLI row, from that row's medians (ours first, then the peers in `cmds`' order). */
+function cliGoals(kind: "corpus" | "10000", cmds: Cmd[], med: Run[], taplo?: Cmd, tombi?: Cmd, node0?: Run): void {
+  const of = (c?: Cmd) => (c ? med[cmds.indexOf(c)] : undefined);
+  const [ours, tp, tb] = [med[0]!, of(taplo), of(tombi)];
+  if (kind === "corpus") {
+    if (tp) console.log(`  goal ≤ 0.10 × taplo lint: ${ours.s <= 0.1 * tp.s ? "met" : "NOT met"} (${(ours.s / tp.s).toFixed(3)})`);
+    if (tb) {
+      const floor = node0 ? `; Node's own start (node -e 0, ${node0.s.toFixed(2)} s) alone is ${(node0.s / tb.s).toFixed(2)} × tombi` : "";
+      console.log(`  goal ≤ 1.5 × tombi lint: ${ours.s <= 1.5 * tb.s ? "met" : "NOT met"} (${(ours.s / tb.s).toFixed(2)}${floor})`);
+    }
+  } else if (tp) {
+    console.log(`  goal time ≤ taplo lint and peak RSS ≤ 250 MiB: ${ours.s <= tp.s && ours.rssMiB <= 250 ? "met" : "NOT met"} (${(ours.s / tp.s).toFixed(3)} × taplo, ${ours.rssMiB.toFixed(0)} MiB)`);
+  }
 }
 
 /**
@@ -250,7 +266,10 @@ export async function peersBench(): Promise<void> {
         }
       };
       walk(ttDir);
-      compare("CLI on the corpus's torchtitan TOMLs", [ours, ...peerCmds, oursOff], files.sort(), work);
+      const node0: Cmd = { name: "node -e 0 (Node's own start)", command: process.execPath, args: () => ["-e", "0"] };
+      const cmds = [ours, ...peerCmds, oursOff, node0];
+      const med = compare("CLI on the corpus's torchtitan TOMLs", cmds, files.sort(), work);
+      cliGoals("corpus", cmds, med, taplo.cli, tombi.cli, med[cmds.indexOf(node0)]);
     } else console.log(`\nCLI on the corpus: skipped, ${ttDir} is absent.`);
 
     // 2. Single file (pre-commit's case): the seed example.
@@ -272,7 +291,10 @@ export async function peersBench(): Promise<void> {
       for (let i = 0; i < n; i++) copyFileSync(join(ROOT, "examples", "fsdp_tp_64gpu.toml"), join(d, `c${String(i).padStart(5, "0")}.toml`));
       // Folders as arguments (each tool walks them) keep the command line short at 10,000 files.
       const dirCmds: Cmd[] = [ours, ...peerCmds].map((c) => (c === tombi.cli ? { ...c, args: () => ["lint", "--offline", d] } : c === taplo.cli ? { ...c, args: () => c.args([join(d, "*.toml")]) } : { ...c, args: () => c.args([d]) }));
-      compare(`${n.toLocaleString("en-US")} files`, dirCmds, Array.from({ length: n }, () => ""), work, n >= 10_000 ? 1 : RUNS);
+      const med = compare(`${n.toLocaleString("en-US")} files`, dirCmds, Array.from({ length: n }, () => ""), work, n >= 10_000 ? 1 : RUNS);
+      // dirCmds keeps [ours, ...peerCmds]' order: the peers' rows are found by their place in peerCmds.
+      const peerAt = (c?: Cmd) => (c && peerCmds.includes(c) ? dirCmds[peerCmds.indexOf(c) + 1] : undefined);
+      if (n === 10_000) cliGoals("10000", dirCmds, med, peerAt(taplo.cli), peerAt(tombi.cli));
       rmSync(d, { recursive: true, force: true });
     }
 
