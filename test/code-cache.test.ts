@@ -10,6 +10,7 @@ import { chmodSync, chownSync, copyFileSync, utimesSync, existsSync, mkdirSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { hash128, readBundle } from "../server/src/host/codeCache";
 
 const ROOT = join(import.meta.dirname, "..");
 const CLI = join(ROOT, "dist", "cli.js");
@@ -222,5 +223,32 @@ describe("CLI code cache", { skip }, () => {
     const left = bins(dir);
     assert.equal(left.length, 3, `the current cache and two others: ${left.join(", ")}`);
     assert.ok(!left.includes(stale[0]!) && !left.includes(stale[1]!) && !left.includes(stale[2]!));
+  });
+});
+
+describe("code cache key (readBundle)", () => {
+  it("a key of 32 hex digits for a valid UTF-8 file; none for one that is not; another after a same-length rewrite", () => {
+    const f = join(tmp, "bundle.js");
+    writeFileSync(f, "module.exports = 'é';\n");
+    const a = readBundle(f, "cli");
+    assert.equal(a.source, "module.exports = 'é';\n");
+    assert.match(a.key ?? "", /^[0-9a-f]{32}$/);
+    assert.equal(readBundle(f, "cli").key, a.key, "the same file, the same key");
+    assert.notEqual(readBundle(f, "server").key, a.key, "the bundle kind is part of the key");
+    // Rewritten in place with text of the same length. The file system's clock may be coarse (a few ms), so the
+    // test sets the modification time itself rather than waiting for a tick (the assumption in codeCache.ts).
+    writeFileSync(f, "module.exports = 'è';\n");
+    utimesSync(f, new Date(Date.now() + 5_000), new Date(Date.now() + 5_000));
+    assert.notEqual(readBundle(f, "cli").key, a.key, "rewritten in place with text of the same length");
+    writeFileSync(f, Buffer.from([0x2f, 0x2f, 0xff, 0x0a]));
+    assert.equal(readBundle(f, "cli").key, undefined, "not valid UTF-8: no key");
+  });
+
+  it("hash128 spreads near inputs over all four lanes", () => {
+    const hs = ["a", "b", "ab", "ba", "", "a\0b"].map(hash128);
+    assert.equal(new Set(hs).size, hs.length);
+    for (const h of hs) assert.match(h, /^[0-9a-f]{32}$/);
+    const lanes = (h: string) => [0, 8, 16, 24].map((i) => h.slice(i, i + 8));
+    assert.ok(lanes(hash128("a")).every((l, i) => l !== lanes(hash128("b"))[i]), "one character changes every lane");
   });
 });

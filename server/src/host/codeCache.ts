@@ -15,7 +15,10 @@
  *   after which the data is ignored and written afresh. The file's identity instead of a SHA-256 of its text
  *   spares every start loading node:crypto and hashing 1 MB (~4 ms of a ~120 ms single-file run). The
  *   identity is taken before and after the read from the same open file; a bundle that changed in between
- *   runs without a cache.
+ *   runs without a cache (so does one that is not valid UTF-8). ASSUMPTION (code-cache-file-identity): a
+ *   bundle is not rewritten in place with text of the same length within one tick of the file system's
+ *   clock (a few milliseconds where timestamps are coarse) after a run read the earlier text; a build or an
+ *   install takes far longer than a tick, and an install that replaces the file also changes its inode.
  * - written once (when missing or rejected), after the run, to a temporary file renamed into place; every
  *   error (read-only home, full disk, a race with another run) is swallowed.
  * - off: `PRECISION_LENS_NO_CODE_CACHE=1`. `PRECISION_LENS_CODE_CACHE_DEBUG=1` says on stderr what happened.
@@ -188,7 +191,7 @@ export function runBundle(bundlePath: string, opts: CacheOptions): void {
   if (off) say("off (PRECISION_LENS_NO_CODE_CACHE)");
   else {
     dir = cacheDir(env, (s) => say(`not used: ${s}`));
-    if (dir && !bundle.key) say("not used: the bundle changed while it was read");
+    if (dir && !bundle.key) say("not used: the bundle changed while it was read (or is not valid UTF-8)");
     if (dir && bundle.key) {
       file = join(dir, `${opts.name}-${bundle.key}.bin`);
       data = readCache(file, (s) => say(`not used: ${s}`));
