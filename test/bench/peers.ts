@@ -129,20 +129,23 @@ function compare(title: string, cmds: Cmd[], files: string[], cwd: string, runs 
   return med;
 }
 
-/** Issue #21's goals for a CLI row, from that row's medians (ours first, then the peers in `cmds`' order). */
-function cliGoals(kind: "corpus" | "10000", cmds: Cmd[], med: Run[], taplo?: Cmd, tombi?: Cmd, node0?: Run): void {
-  const of = (c?: Cmd) => (c ? med[cmds.indexOf(c)] : undefined);
-  const [ours, tp, tb] = [med[0]!, of(taplo), of(tombi)];
+/** Issue #21's goals for a CLI row: `row(c)` is the median run of command `c` in it (undefined when absent). */
+function cliGoals(kind: "corpus" | "10000", row: (c: Cmd | undefined) => Run | undefined, ours: Cmd, taplo?: Cmd, tombi?: Cmd, version?: Cmd, node0?: Cmd): void {
+  const [o, tp, tb, v, n0] = [row(ours)!, row(taplo), row(tombi), row(version), row(node0)];
   if (kind === "corpus") {
-    if (tp) console.log(`  goal ≤ 0.10 × taplo lint: ${ours.s <= 0.1 * tp.s ? "met" : "NOT met"} (${(ours.s / tp.s).toFixed(3)})`);
+    if (tp) console.log(`  goal ≤ 0.10 × taplo lint: ${o.s <= 0.1 * tp.s ? "met" : "NOT met"} (${(o.s / tp.s).toFixed(3)})`);
     if (tb) {
-      const floor = node0 ? `; Node's own start (node -e 0, ${node0.s.toFixed(2)} s) alone is ${(node0.s / tb.s).toFixed(2)} × tombi` : "";
-      console.log(`  goal ≤ 1.5 × tombi lint: ${ours.s <= 1.5 * tb.s ? "met" : "NOT met"} (${(ours.s / tb.s).toFixed(2)}${floor})`);
+      // The floor: what our CLI takes before it analyses anything (--version), and Node's own start, against tombi.
+      const floor = [v && `--version alone ${(v.s / tb.s).toFixed(2)} ×`, n0 && `node -e 0 alone ${(n0.s / tb.s).toFixed(2)} ×`].filter(Boolean).join(", ");
+      console.log(`  goal ≤ 1.5 × tombi lint: ${o.s <= 1.5 * tb.s ? "met" : "NOT met"} (${(o.s / tb.s).toFixed(2)}${floor ? `; ${floor} tombi` : ""})`);
     }
   } else if (tp) {
-    console.log(`  goal time ≤ taplo lint and peak RSS ≤ 250 MiB: ${ours.s <= tp.s && ours.rssMiB <= 250 ? "met" : "NOT met"} (${(ours.s / tp.s).toFixed(3)} × taplo, ${ours.rssMiB.toFixed(0)} MiB)`);
+    console.log(`  goal time ≤ taplo lint and peak RSS ≤ 250 MiB: ${o.s <= tp.s && o.rssMiB <= 250 ? "met" : "NOT met"} (${(o.s / tp.s).toFixed(3)} × taplo, ${o.rssMiB.toFixed(0)} MiB)`);
   }
 }
+
+/** `row` for cliGoals: the median of commands[i] is med[i]. */
+const rowOf = (commands: Cmd[], med: Run[]) => (c: Cmd | undefined) => (c && commands.includes(c) ? med[commands.indexOf(c)] : undefined);
 
 /**
  * A torchtitan config of `lines` lines that is detected and analysed as one: every key of the v0.2.2 schema
@@ -252,6 +255,9 @@ export async function peersBench(): Promise<void> {
   const ours: Cmd = { name: "precision-lens check --format json", command: process.execPath, args: (f) => [CLI, "check", "--format", "json", ...f], env: { XDG_CACHE_HOME: cacheHome } };
   const oursOff: Cmd = { ...ours, name: "no-code-cache precision-lens", env: { XDG_CACHE_HOME: cacheHome, PRECISION_LENS_NO_CODE_CACHE: "1" } };
   const peerCmds = OURS_ONLY ? [] : [taplo.cli, tombi.cli].filter((c): c is Cmd => !!c);
+  const node0: Cmd = { name: "node -e 0 (Node's own start)", command: process.execPath, args: () => ["-e", "0"] };
+  // `--version`: Node's start plus the bundle's load and initialisation, no analysis; the floor of any CLI row.
+  const version: Cmd = { ...ours, name: "precision-lens --version", args: () => [CLI, "--version"] };
   try {
     if (!LSP_ONLY) timed(ours, [join(ROOT, "examples", "tp_only_8gpu.toml")], work);
     // 1. The corpus's torchtitan TOMLs.
@@ -266,10 +272,9 @@ export async function peersBench(): Promise<void> {
         }
       };
       walk(ttDir);
-      const node0: Cmd = { name: "node -e 0 (Node's own start)", command: process.execPath, args: () => ["-e", "0"] };
-      const cmds = [ours, ...peerCmds, oursOff, node0];
+      const cmds = [ours, ...peerCmds, oursOff, version, node0];
       const med = compare("CLI on the corpus's torchtitan TOMLs", cmds, files.sort(), work);
-      cliGoals("corpus", cmds, med, taplo.cli, tombi.cli, med[cmds.indexOf(node0)]);
+      cliGoals("corpus", rowOf(cmds, med), ours, taplo.cli, tombi.cli, version, node0);
     } else console.log(`\nCLI on the corpus: skipped, ${ttDir} is absent.`);
 
     // 2. Single file (pre-commit's case): the seed example.
@@ -279,8 +284,6 @@ export async function peersBench(): Promise<void> {
     if (!LSP_ONLY) compare("Single-file CLI (examples/tp_only_8gpu.toml)", [ours, ...peerCmds, oursOff], [seed], work, Math.max(RUNS, 5));
     // Cold start of the CLI itself: `--version` (load and initialise, no analysis) beside a bare `node -e 0`.
     if (!LSP_ONLY) {
-      const node0: Cmd = { name: "node -e 0 (Node's own start)", command: process.execPath, args: () => ["-e", "0"] };
-      const version: Cmd = { ...ours, name: "precision-lens --version", args: () => [CLI, "--version"] };
       compare("Cold start, CLI (spawn → exit)", [version, { ...version, name: "no-code-cache --version", env: oursOff.env! }, node0], [], work, Math.max(RUNS, 7));
     }
 
@@ -292,9 +295,8 @@ export async function peersBench(): Promise<void> {
       // Folders as arguments (each tool walks them) keep the command line short at 10,000 files.
       const dirCmds: Cmd[] = [ours, ...peerCmds].map((c) => (c === tombi.cli ? { ...c, args: () => ["lint", "--offline", d] } : c === taplo.cli ? { ...c, args: () => c.args([join(d, "*.toml")]) } : { ...c, args: () => c.args([d]) }));
       const med = compare(`${n.toLocaleString("en-US")} files`, dirCmds, Array.from({ length: n }, () => ""), work, n >= 10_000 ? 1 : RUNS);
-      // dirCmds keeps [ours, ...peerCmds]' order: the peers' rows are found by their place in peerCmds.
-      const peerAt = (c?: Cmd) => (c && peerCmds.includes(c) ? dirCmds[peerCmds.indexOf(c) + 1] : undefined);
-      if (n === 10_000) cliGoals("10000", dirCmds, med, peerAt(taplo.cli), peerAt(tombi.cli));
+      // dirCmds[i] runs [ours, ...peerCmds][i] on the folder: the goals look the commands up in that list.
+      if (n === 10_000) cliGoals("10000", rowOf([ours, ...peerCmds], med), ours, taplo.cli, tombi.cli);
       rmSync(d, { recursive: true, force: true });
     }
 
