@@ -204,9 +204,13 @@ describe("torchtitan Python: rules", () => {
     const text = `from torchtitan.config import ParallelismConfig\nfrom torchtitan.trainer import Trainer\n\n\ndef odd() -> Trainer.Config:\n    return Trainer.Config(parallelism=ParallelismConfig(tensor_parallel_degree=3))\n    #                                                                          ^ warning[parallel-dims-product]: != WORLD_SIZE(8)\n`;
     checkDiagnostics(text, { uri: URI, env: fakeEnv({}) });
   });
-  it("fsdp-tp-grad-allreduce-dtype: information on TP > 1 with bf16 params and fp32 reduce", () => {
-    const text = `${HEAD}\ndef tp8() -> Trainer.Config:\n    return Trainer.Config(parallelism=ParallelismConfig(tensor_parallel_degree=8))\n    #                                                                          ^ information[fsdp-tp-grad-allreduce-dtype]: pytorch/pytorch#190626\n`;
+  it("fsdp-tp-grad-allreduce-dtype: information on FSDP+TP with bf16 params and fp32 reduce; never on TP-only without FSDP", () => {
+    const text = `${HEAD}\ndef tp2() -> Trainer.Config:\n    return Trainer.Config(parallelism=ParallelismConfig(tensor_parallel_degree=2))\n    #                                                                          ^ information[fsdp-tp-grad-allreduce-dtype]: runs in bf16, not reduce_dtype float32\n`;
     checkDiagnostics(text, { uri: URI });
+    // TP-only (dp_shard -1 → 1 on 8 GPUs): fully_shard on a size-1 mesh, no FSDP reduction to compare with.
+    const tpOnly = analyzeFixture(`${HEAD}\ndef tp8() -> Trainer.Config:\n    return Trainer.Config(parallelism=ParallelismConfig(tensor_parallel_degree=8))\n`, { uri: URI });
+    assert.equal(tpOnly.layoutName, "TP-only");
+    assert.deepEqual(tpOnly.diagnostics.map((d) => d.code), []);
   });
   it("pure-bf16: information, with a fix back to fp32 master weights", () => {
     const text = `${HEAD}\ndef full_bf16() -> Trainer.Config:\n    return Trainer.Config(training=TrainingConfig(dtype="bfloat16"))\n    #                                                   ^^^^^^^^^^ information[pure-bf16]\n`;
@@ -393,7 +397,7 @@ describe("torchtitan Python: severity follows the facts (core/provenance.ts gate
     const d = r.diagnostics.find((x) => x.code === "parallel-dims-product");
     assert.equal(d?.severity, "warning");
     assert.equal(d?.data?.facts?.assumed, "evaluation");
-    assert.match(d!.message, /^Assuming odd\(\) as read, inferred: parallelism\.pipeline_parallel_degre…: odd\(\): Invalid parallel dims/);
+    assert.match(d!.message, /^Assuming odd\(\) as read \(inferred\): the degrees multiply to 6, not the world size 8: the launch fails$/);
     assert.match(d!.detail ?? "", /^Assuming odd\(\) as read, inferred: parallelism\.pipeline_parallel_degree not known: /);
   });
 });

@@ -70,7 +70,7 @@ const NOUN: Readonly<Record<FactName, (v: unknown) => string>> = table({
   forkSchema: () => "the upstream schema",
   linkedConfig: (v) => `the linked config ${String(v)}`,
   launcher: (v) => `the ${String(v)} launcher`,
-  // A torchtitan config function as the static evaluator read it (frameworks/torchtitan/python/rules.ts).
+  // A torchtitan config function as the static evaluator read it (frameworks/torchtitan/python/titanContext.ts).
   evaluation: (v) => `${String(v)}() as read`,
 });
 
@@ -103,6 +103,11 @@ const perDiagnostic = new WeakMap<Diagnostic, readonly FactName[]>();
 export function restingOn(d: Diagnostic, names: readonly FactName[]): Diagnostic {
   perDiagnostic.set(d, names);
   return d;
+}
+
+/** The facts one diagnostic rests on: its own (`restingOn`), else its rule's. */
+export function restsOnOf(d: Diagnostic, rule: RestsOn): readonly FactName[] {
+  return perDiagnostic.get(d) ?? rule.restsOn;
 }
 
 const shorterBodies = new WeakMap<Diagnostic, readonly string[]>();

@@ -15,13 +15,20 @@ export interface KnobSpec {
   default: DType;
   /** First main-branch date the key exists (training.dtype: #1646). */
   since?: string;
+  /** A choice declared from a main-branch date on (mixed_precision_reduce = "bfloat16": #4597, 2026-09-11). */
+  addedChoice?: { choice: DType; since: string };
 }
 
 export const KNOB_SPECS = {
   param: { section: "training", key: "mixed_precision_param", choices: ["bfloat16", "float32"], default: "bfloat16" },
-  reduce: { section: "training", key: "mixed_precision_reduce", choices: ["float32"], default: "float32" },
+  reduce: { section: "training", key: "mixed_precision_reduce", choices: ["float32"], default: "float32", addedChoice: { choice: "bfloat16", since: "2026-09-11" } },
   trainingDtype: { section: "training", key: "dtype", choices: ["bfloat16", "float32"], default: "float32", since: "2025-09-16" },
 } as const satisfies Record<keyof PrecisionKnobs, KnobSpec>;
+
+/** The choices a knob declares at a main-branch date. */
+export function knobChoices(spec: KnobSpec, date: string): readonly DType[] {
+  return spec.addedChoice && date >= spec.addedChoice.since ? [...spec.choices, spec.addedChoice.choice] : spec.choices;
+}
 
 /** Keys whose string values the precision rules check (the schema's type rule skips them). */
 export const PRECISION_KNOB_KEYS: readonly string[] = Object.values(KNOB_SPECS).map((k) => `${k.section}.${k.key}`);

@@ -11,7 +11,7 @@ import { pyModuleOf } from "../../../parse/python";
 import type { Diagnostic, Range } from "../../../model/types";
 import { ALWAYS_FSDP_DATE, launchOf, parsePyVersion, resolveConfig, resolvePyVersion, type PyResolution, type PyContext } from "./context";
 import { configFunctions, evaluateConfig, type FieldValue } from "./evaluate";
-import { pyDiagnostics } from "./rules";
+import { pyTitanContext, pyTitanDiagnostics } from "./titanContext";
 import { choicesAt } from "./schema";
 import { table } from "../../../model/table";
 import { simulate, renderSimulationMarkdown } from "../../../engine";
@@ -42,6 +42,8 @@ export interface PyFunctionResult {
   r: PyResolution;
   headline: string;
   markdown: string;
+  /** This function's own diagnostics (before findings shared with other functions are merged). */
+  diagnostics: Diagnostic[];
 }
 
 /** Every config function of the document, resolved (the CLI's `FILE.py::function` picks one). */
@@ -57,8 +59,12 @@ export function analyzePyFunctions(doc: ConfigDocument, settings: AnalysisSettin
     const ev = evaluateConfig(fn, root, env);
     const r = resolveConfig(ev, doc, ctx.version.value, settings, env, directives);
     const h = headlineOf(r);
-    results.push({ name: fn.name, range: fn.range, nameRange: fn.nameRange, r, headline: h, markdown: functionMarkdown(r, ctx, h) });
-    for (const d of pyDiagnostics({ doc, r, version: ctx.version })) found.push({ d, fn: fn.name });
+    // The same rule list as a TOML file's, over the same format-neutral context (titanContext.ts).
+    const sim = r.simulationInput ? simulate(r.simulationInput) : undefined;
+    const tctx = pyTitanContext(r, ctx.version, settings, env, directives, sim);
+    const diagnostics = pyTitanDiagnostics(tctx, r);
+    results.push({ name: fn.name, range: fn.range, nameRange: fn.nameRange, r, headline: h, markdown: functionMarkdown(r, ctx, h), diagnostics });
+    for (const d of diagnostics) found.push({ d, fn: fn.name });
   }
   return { ctx, results, diagnostics: mergeShared(found) };
 }

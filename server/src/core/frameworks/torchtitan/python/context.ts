@@ -13,7 +13,7 @@ import { inferVersion } from "../../../workspace";
 import { ancestorDirs, displayPath, join, lineLocation } from "../../../workspace/paths";
 import { matchingNames } from "../../../workspace/listing";
 import { worldSizeFromScript } from "../../../workspace/worldSize";
-import { eraForDate, type MechanismDecision } from "../eras";
+import { eraForDate, EP_DATE, MESH_UNFLATTEN_DATE, type DecideOptions, type MechanismDecision } from "../eras";
 import { readKnobs } from "../knobs";
 import { DIM_FIELDS, DIM_KEYS, layoutName, readDims, resolveDims, type DimsResolution } from "../parallelDims";
 import { resolvePrecision } from "../resolve";
@@ -168,6 +168,10 @@ export interface PyResolution {
   layout: ParallelLayout;
   layoutName: string;
   decision: MechanismDecision;
+  /** The options the era's decide() was called with (the model family, the date), as for a TOML file. */
+  decideOptions: DecideOptions;
+  /** The model the function builds (`model_registry("8B")` in `torchtitan.models.<name>`), when known. */
+  modelName?: string;
   knobs: PrecisionKnobs;
   precision?: ResolvedPrecision;
   optimizerState: { dtype: DType | null; knob: string };
@@ -203,11 +207,20 @@ export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version:
   const worldSize = worldSizeOf(doc, read.configured, settings, directives, launch, fields);
   if (worldSize.source === "default") assumptions.push(`the world size is ${worldSize.value} (${worldSize.detail})`);
   for (const n of ev.notFollowed) assumptions.push(`not followed: ${n.what} \`${n.text}\`${n.via ? ` in ${n.via}()` : ""} (line ${n.range.start.line + 1}${n.file === doc.uri ? "" : ` of ${n.file}`})`);
-  const dims = resolveDims(read, worldSize.value);
+  // The same ParallelDims checks as a TOML file's at that date (the expert mesh factoring from 2025-12-17 on).
+  const dims = resolveDims(read, worldSize.value, { epDivisibility: version.date >= EP_DATE && version.date < MESH_UNFLATTEN_DATE, epMesh: version.date >= MESH_UNFLATTEN_DATE });
   const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };
   const era = eraForDate(version.date);
+  const modelName = ev.model?.name;
+  // The model decides the same launch checks as for a TOML file's `model.name` (analyzer.ts buildTitanContext).
+  const decideOptions: DecideOptions = {
+    fsdpOnEp: modelName !== undefined && /(^|\.)(llama4|deepseek_v3|gpt_oss)$/.test(modelName),
+    epNeedsFsdpMesh: modelName !== undefined && /^(llama4|deepseek_v3|gpt_oss)$/.test(modelName),
+    date: version.date,
+    ...(modelName !== undefined ? { model: modelName } : {}),
+  };
   const decision: MechanismDecision = dims.resolved
-    ? era.decide(dims.resolved, worldSize.value, { date: version.date })
+    ? era.decide(dims.resolved, worldSize.value, decideOptions)
     : { mechanism: "error", reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
   const knobs = readKnobs(view, version.date);
   let precision = resolvePrecision(decision, knobs, layout);
@@ -226,7 +239,7 @@ export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version:
     dims.resolved && decision.mechanism !== "error" && knobs.param.dtype && knobs.reduce.dtype && knobs.trainingDtype.dtype
       ? pySimulationInput(view, ev, fields, { mechanism: decision.mechanism, layout: dims.resolved, ddp: decision.ddp, mechanismReason: decision.reason, paramDtype: knobs.param.dtype, reduceDtype: knobs.reduce.dtype, trainingDtype: knobs.trainingDtype.dtype, versionDate: version.date }, gpu.value)
       : undefined;
-  return { evaluated: ev, fields, view, worldSize, dims, layout, layoutName: layoutName(dims.resolved ?? layout), decision, knobs, ...(precision ? { precision } : {}), optimizerState, ...(simulationInput ? { simulationInput } : {}), gpu, assumptions };
+  return { evaluated: ev, fields, view, worldSize, dims, layout, layoutName: layoutName(dims.resolved ?? layout), decision, decideOptions, ...(modelName ? { modelName } : {}), knobs, ...(precision ? { precision } : {}), optimizerState, ...(simulationInput ? { simulationInput } : {}), gpu, assumptions };
 }
 
 /** #2900's companion (2026-04-08): the LLM parallelize functions pass cast_forward_inputs=False to fully_shard. */

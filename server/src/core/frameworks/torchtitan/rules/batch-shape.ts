@@ -13,6 +13,11 @@ import { intValue } from "../../../model/document";
 import { findLeaf as findEntry } from "../schema/facts";
 import type { TitanRule } from "../context";
 
+/** 565cb810c (#3664): the trainer checks seq_len % (tp if SP) × (2·cp if cp > 1). */
+const TRAINER_SEQ_CHECK_DATE = "2026-06-25";
+/** 73aed7f6c (#4121): training.seq_len is folded into token counts. */
+const SEQ_LEN_GONE_DATE = "2026-08-20";
+
 export const seqLenDivisibility: TitanRule = {
   codes: ["seq-len-divisibility"],
   restsOn: ["worldSize"],
@@ -20,10 +25,18 @@ export const seqLenDivisibility: TitanRule = {
     const l = ctx.dims.resolved ?? ctx.layout;
     const { tp, cp } = l;
     if (tp * cp <= 1) return [];
+    const date = ctx.version.value.date;
+    // 73aed7f6c (#4121, 2026-08-20) folds the batch dim: no seq_len any more (not modelled after it).
+    if (date >= SEQ_LEN_GONE_DATE) return [];
     const e = findEntry(ctx.doc, "training", "seq_len");
     const seq = e ? intValue(e) : 2048;
     if (seq === undefined) return [];
-    const div = tp * 2 * cp;
+    // From 565cb810c (#3664, 2026-06-25) the check is the trainer's: tp only under sequence parallelism, 2·cp only
+    // when cp > 1 (torchtitan/trainer.py@ea1db708e:306-315); before it, every parallelize asserted tp × 2 × cp.
+    const sp = findEntry(ctx.doc, "parallelism", "enable_sequence_parallel")?.value.value !== false;
+    const div = date >= TRAINER_SEQ_CHECK_DATE ? (sp ? tp : 1) * (cp > 1 ? 2 * cp : 1) : tp * 2 * cp;
+    if (div <= 1) return [];
+    const trainerCheck = date >= TRAINER_SEQ_CHECK_DATE;
     if (seq % div === 0) return [];
     const range = e ? e.value.range : (ctx.dims.entries.tp ?? ctx.dims.entries.cp)?.value.range;
     if (!range) return [];
@@ -33,9 +46,9 @@ export const seqLenDivisibility: TitanRule = {
         "seq-len-divisibility",
         "error",
         range,
-        `seq_len ${seq}${e ? "" : " (default)"} is not divisible by tp × 2 × cp = ${div}: torchtitan asserts (${up} works)`,
+        `seq_len ${seq}${e ? "" : " (default)"} is not divisible by ${trainerCheck ? "the SP/CP divisor" : "tp × 2 × cp"} = ${div}: torchtitan ${trainerCheck ? "raises ValueError" : "asserts"} (${up} works)`,
         e ? { fixes: [{ title: `Change to ${up}`, edits: [{ range: e.value.range, newText: String(up) }] }] } : undefined,
-        { detail: `Sequence length ${seq}${e ? "" : " (default)"} must be divisible by the product of TP degree (${tp}) and 2 * CP degree (${cp}) = ${div}: torchtitan asserts it when parallelizing the model. ${up} would work.` },
+        { detail: trainerCheck ? `Sequence length ${seq}${e ? "" : " (default)"} must be divisible by ${div} (the TP degree ${tp} under sequence parallelism${cp > 1 ? `, times 2 × CP degree ${cp}` : ""}): torchtitan's trainer raises ValueError before training. ${up} would work.` : `Sequence length ${seq}${e ? "" : " (default)"} must be divisible by the product of TP degree (${tp}) and 2 * CP degree (${cp}) = ${div}: torchtitan asserts it when parallelizing the model. ${up} would work.` },
       ),
     ];
   },

@@ -10,7 +10,7 @@ import { diag, fix } from "../../../diagnostics/build";
 import { DTYPE_ALIASES, isTorchDtypeKey } from "../../../model/dtypeNames";
 import type { Diagnostic, DType } from "../../../model/types";
 import type { KnobValue, TitanRule } from "../context";
-import { KNOB_SPECS, type KnobSpec } from "../knobs";
+import { KNOB_SPECS, knobChoices, type KnobSpec } from "../knobs";
 import { clip, decidedBy } from "../related";
 import { editDistance } from "../schema/index";
 
@@ -24,13 +24,16 @@ export const dtypeValues: TitanRule = {
       [ctx.knobs.reduce, KNOB_SPECS.reduce],
       [ctx.knobs.trainingDtype, KNOB_SPECS.trainingDtype],
     ];
+    // A Python config function's value is never checked against the declared Literal (no tyro on that path).
+    const py = ctx.doc.format === "python";
     for (const [k, spec] of knobs) {
+      const choices = knobChoices(spec, ctx.version.value.date);
       const e = k.entry;
       if (!e || k.isDefault) continue;
       const raw = e.value.raw ?? String(e.value.value);
       const s = e.value.kind === "string" ? (e.value.value as string) : undefined;
       if (s === undefined || !isTorchDtypeKey(s)) {
-        const suggestion = nearestChoice(s ?? raw, spec.choices);
+        const suggestion = nearestChoice(s ?? raw, choices);
         out.push(
           diag(
             "unknown-dtype",
@@ -39,7 +42,7 @@ export const dtypeValues: TitanRule = {
             `${k.key} = ${clip(raw, 24)} is not in torchtitan's TORCH_DTYPE_MAP: KeyError at launch`,
             { fixes: [fix(`Change to "${suggestion}"`, [{ range: e.value.range, newText: `"${suggestion}"` }], true)] },
             {
-              detail: `${k.key} = ${raw} is not a dtype torchtitan knows (TORCH_DTYPE_MAP has "float16", "float32", "bfloat16"); the TOML value is not validated, so the run fails with KeyError at launch. Allowed here: ${spec.choices.map((c) => `"${c}"`).join(", ")}.`,
+              detail: `${k.key} = ${raw} is not a dtype torchtitan knows (TORCH_DTYPE_MAP has "float16", "float32", "bfloat16"); ${py ? "a value set in Python is not validated" : "the TOML value is not validated"}, so the run fails with KeyError at launch. Allowed here: ${choices.map((c) => `"${c}"`).join(", ")}.`,
             },
           ),
         );
@@ -60,16 +63,16 @@ export const dtypeValues: TitanRule = {
         );
         continue;
       }
-      if (!(spec.choices as readonly string[]).includes(s)) {
+      if (!(choices as readonly string[]).includes(s)) {
         out.push(
           diag(
             "reduce-dtype-not-allowed",
             "warning",
             e.value.range,
-            `${k.key} = "${s}" is not allowed in torchtitan ${ctx.version.value.id}: used anyway, with a warning`,
+            py ? `${k.key} = "${s}" is not a declared choice in torchtitan ${ctx.version.value.id}: used anyway, unchecked` : `${k.key} = "${s}" is not allowed in torchtitan ${ctx.version.value.id}: used anyway, with a warning`,
             { fixes: [fix(`Change to "${spec.default}"`, [{ range: e.value.range, newText: `"${spec.default}"` }], true)] },
             {
-              detail: `${k.key} = "${s}" is not an allowed choice in torchtitan ${ctx.version.value.id} (only ${spec.choices.map((c) => `"${c}"`).join(", ")}); the TOML value is accepted with a tyro warning and ${k.key === "training.mixed_precision_reduce" ? "FSDP then reduces gradients in " + s + ", losing precision in the sum" : "used as is"}.`,
+              detail: `${k.key} = "${s}" is not an allowed choice in torchtitan ${ctx.version.value.id} (only ${choices.map((c) => `"${c}"`).join(", ")}); ${py ? "a value set in Python is not checked against the declared Literal, so it is used" : "the TOML value is accepted with a tyro warning"} and ${k.key === "training.mixed_precision_reduce" ? "FSDP then reduces gradients in " + s + ", losing precision in the sum" : "used as is"}.`,
               related: decidedBy(ctx, { version: true }),
             },
           ),

@@ -9,6 +9,7 @@ import { ddpWithOtherParallelism } from "./ddp-with-other-parallelism";
 import { dtypeValues } from "./dtype-values";
 import { epWithoutFsdpMesh } from "./ep-without-fsdp-mesh";
 import { fp32ParamDtype } from "./fp32-param-dtype";
+import { fsdpTpGradAllreduceDtype } from "./fsdp-tp-grad-allreduce-dtype";
 import { memoryExceedsGpu } from "./memory-exceeds-gpu";
 import { noEffect } from "./no-effect";
 import { noMixedPrecision } from "./no-mixed-precision";
@@ -25,6 +26,7 @@ export const TITAN_RULES: readonly TitanRule[] = [
   dtypeValues,
   fp32ParamDtype,
   pureBf16,
+  fsdpTpGradAllreduceDtype,
   noEffect,
   cpuOffloadWithoutFsdp,
   cpAttentionUnsupported,
