@@ -134,12 +134,13 @@ describe("MoE + expert parallelism with dp_shard * cp = 1 (eras.ts moeEpWithoutF
     assert.equal(after, text.replace("tensor_parallel_degree = 8", "tensor_parallel_degree = 4"));
     const r = analyzeFixture(after, { settings: { torchtitanVersion: "v0.2.2" } });
     assert.equal(r.mechanism, "fully_shard");
-    assert.deepEqual(r.diagnostics.map((d) => d.code), []);
+    // FSDP+TP now: the launch error is gone; only the PyTorch all-reduce note (information) remains.
+    assert.deepEqual(r.diagnostics.map((d) => d.code), ["fsdp-tp-grad-allreduce-dtype"]);
     // An explicit dp_shard = 1 is raised with it.
     const explicit = moeConfig("llama4", "data_parallel_shard_degree = 1\ntensor_parallel_degree = 8\nexpert_parallel_degree = 2\nexpert_tensor_parallel_degree = 1\n");
     const fixed = applyFix(explicit, "ep-without-fsdp-mesh", "Lower", { settings: { torchtitanVersion: "v0.2.2" } }).after;
     assert.equal(fixed, explicit.replace("data_parallel_shard_degree = 1", "data_parallel_shard_degree = 2").replace("tensor_parallel_degree = 8", "tensor_parallel_degree = 4"));
-    assert.deepEqual(analyzeFixture(fixed, { settings: { torchtitanVersion: "v0.2.2" } }).diagnostics.map((d) => d.code), []);
+    assert.deepEqual(analyzeFixture(fixed, { settings: { torchtitanVersion: "v0.2.2" } }).diagnostics.map((d) => d.code), ["fsdp-tp-grad-allreduce-dtype"]);
   });
 });
 

@@ -105,7 +105,8 @@ pipeline_parallel_degree = 2
   });
 
   it("FSDP+TP on 64 GPUs: the 70B preset layout gets mixed precision", () => {
-    const r = checkDiagnostics(`${MODEL}\n[parallelism]\ndata_parallel_shard_degree = -1\ntensor_parallel_degree = 8\n`, { settings: { worldSize: 64 } });
+    // Every FSDP2+TP run gets the PyTorch TP-mesh all-reduce note (issue #30: scoped by behaviour, not format).
+    const r = checkDiagnostics(`${MODEL}\n[parallelism]\ndata_parallel_shard_degree = -1\ntensor_parallel_degree = 8\n#^^^^^^^^^^^^^^^^^^^^^^^^^ information[fsdp-tp-grad-allreduce-dtype]: runs in bf16, not reduce_dtype float32\n`, { settings: { worldSize: 64 } });
     assert.equal(r.layoutName, "FSDP+TP");
     assert.equal(r.mechanism, "fully_shard");
     assert.deepEqual([r.worldSize?.value, r.worldSize?.source], [64, "setting"]);
@@ -126,7 +127,7 @@ tensor_parallel_degree = 4
   });
 
   it("world size: directive beats setting beats degree product beats the default (precedence.test.ts has the CLI)", () => {
-    const text = `# precision-lens: world-size=32\n${MODEL}\n[parallelism]\ndata_parallel_shard_degree = 4\ntensor_parallel_degree = 2\n`;
+    const text = `# precision-lens: world-size=32\n${MODEL}\n[parallelism]\ndata_parallel_shard_degree = 4\ntensor_parallel_degree = 2\n#^^^^^^^^^^^^^^^^^^^^^^^^^ information[fsdp-tp-grad-allreduce-dtype]: pytorch/pytorch#190626\n`;
     const withSetting = checkDiagnostics(text.replace("# precision-lens: world-size=32\n", ""), { settings: { worldSize: 8 } });
     assert.deepEqual([withSetting.worldSize?.value, withSetting.worldSize?.source], [8, "setting"]);
     const noDirective = checkDiagnostics(text.replace("# precision-lens: world-size=32\n", ""));

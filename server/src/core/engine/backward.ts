@@ -48,7 +48,7 @@ export function paramResults(ctx: SimContext, forward: OpResult[]): ParamResult[
       accumulated = ctx.storage;
       if (ctx.input.ddp) reduce = hook === "bf16_compress" ? "bfloat16" : hook === "fp16_compress" ? "float16" : accumulated;
     }
-    const res: ParamResult = { fqn: p.fqn, op: p.op as OpName, storage: ctx.storage, compute, gradProduced: produced, gradAccumulated: accumulated, stored, optimizerState: ctx.storage };
+    const res: ParamResult = { fqn: p.fqn, op: p.op as OpName, storage: ctx.storage, compute, gradProduced: produced, gradAccumulated: accumulated, stored, optimizerState: ctx.input.optimizerStateDtype ?? ctx.storage };
     if (reduce) res.reduce = reduce;
     if (r.float8) res.float8 = true;
     out.push(res);

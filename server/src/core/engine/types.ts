@@ -38,6 +38,11 @@ export interface SimulationInput {
   reduceDtype: DType;
   /** `training.dtype`: storage dtype of parameters, gradients and optimizer states. */
   trainingDtype: DType;
+  /**
+   * The optimizer states' dtype when it differs from the storage dtype (torchtitan's
+   * `optimizer.implementation = "fused_opt_states_bf16"`, 0610235bb #2732): Adam/AdamW exp_avg and exp_avg_sq.
+   */
+  optimizerStateDtype?: DType;
   /** Present when a float8 linear converter is active. */
   float8?: Float8Input;
   model?: { name?: string; flavor?: string };

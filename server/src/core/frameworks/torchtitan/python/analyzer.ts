@@ -186,11 +186,13 @@ function headlineOf(r: PyResolution): string {
   const p = r.precision;
   const where = r.worldSize.value === 1 ? r.layoutName : `${r.layoutName} on ${r.worldSize.value} GPUs`;
   if (!p) return `${where}: a dtype setting fails at launch`;
-  const red = p.gradReduce.dtype ? `${shortDtype(p.gradReduce.dtype)} reduce` : "no reduce";
+  const red = p.gradReduce.dtype ? `${shortDtype(p.gradReduce.dtype)} reduce` : / not known: /.test(p.gradReduce.knob) ? "? reduce" : "no reduce";
   const opt = r.optimizerState.dtype ? `${shortDtype(r.optimizerState.dtype)} optimizer state` : "";
   const others = r.assumptions.length - (r.worldSize.source === "default" ? 1 : 0);
   const guess = `${r.worldSize.source === "default" ? ` (NGPU=${r.worldSize.value} assumed)` : ""}${others > 0 ? ` · ${others} not certain` : ""}`;
-  return `${where}: ${shortDtype(p.paramStorage.dtype ?? "float32")} params, ${shortDtype(p.compute.dtype ?? "float32")} compute, ${red}${opt ? `, ${opt}` : ""}${guess}`;
+  // A dtype the evaluation does not know is "?" (null with a "not known" knob), never the default it would have.
+  const dt = (x: { dtype: string | null; knob: string }, none: string): string => (x.dtype ? shortDtype(x.dtype as never) : / not known: /.test(x.knob) ? "?" : none);
+  return `${where}: ${dt(p.paramStorage, "fp32")} params, ${dt(p.compute, "fp32")} compute, ${red}${opt ? `, ${opt}` : ""}${guess}`;
 }
 
 function fieldSource(f: FieldValue & { override?: { file: string } }, docUri: string): string {

@@ -13,14 +13,14 @@ import { inferVersion } from "../../../workspace";
 import { ancestorDirs, displayPath, join, lineLocation } from "../../../workspace/paths";
 import { matchingNames } from "../../../workspace/listing";
 import { worldSizeFromScript } from "../../../workspace/worldSize";
-import { eraForDate, EP_DATE, MESH_UNFLATTEN_DATE, type DecideOptions, type MechanismDecision } from "../eras";
+import { DDP_ERROR, eraForDate, EP_DATE, MESH_UNFLATTEN_DATE, type DecideOptions, type MechanismDecision } from "../eras";
 import { readKnobs } from "../knobs";
 import { DIM_FIELDS, DIM_KEYS, layoutName, readDims, resolveDims, type DimsResolution } from "../parallelDims";
 import { resolvePrecision } from "../resolve";
 import { resolveGpu } from "../throughput";
 import { simulationInputFromConfig, type DecidedInputs } from "../../../engine/fromConfig";
 import type { SimulationInput } from "../../../engine/types";
-import type { GpuId } from "../../../engine/gpus";
+import { GPUS, hasCudaCapability, type GpuId } from "../../../engine/gpus";
 import type { PrecisionKnobs } from "../context";
 import type { EvaluatedConfig, FieldValue } from "./evaluate";
 import { PY_FIELDS, pyField } from "./schema";
@@ -219,15 +219,21 @@ export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version:
     date: version.date,
     ...(modelName !== undefined ? { model: modelName } : {}),
   };
-  const decision: MechanismDecision = dims.resolved
+  const decided: MechanismDecision = dims.resolved
     ? era.decide(dims.resolved, worldSize.value, decideOptions)
     : { mechanism: "error", reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
+  // Trainer.Config's model_spec has no default (trainer.py@e51a77d27:66, asserted not None): a function whose
+  // model is not read may build any model, and whether DDP beside TP/PP raises depends on it (eras.ts ddpChecksWorld).
+  const decision: MechanismDecision = modelName === undefined && decided.error === DDP_ERROR ? { ...decided, modelAssumed: true } : decided;
   const knobs = readKnobs(view, version.date);
   let precision = resolvePrecision(decision, knobs, layout);
   const oneDevice = layout.dp_replicate * layout.dp_shard * layout.cp * layout.tp * layout.pp === 1;
   const noDp = layout.dp_replicate * layout.dp_shard * layout.cp === 1;
   if (precision && oneDevice && decision.mechanism === "fully_shard") precision = { ...precision, gradReduce: { dtype: null, knob: "one device: no gradient reduction (FSDP2 on a size-1 mesh)" } };
   else if (precision && noDp && decision.mechanism === "fully_shard") precision = { ...precision, gradReduce: { dtype: null, knob: "no data-parallel gradient reduction (dp_replicate × dp_shard × cp = 1); FSDP2 runs on a size-1 mesh" } };
+  // A dtype the evaluation could not read (a helper not followed, an expression not evaluated) is shown as not
+  // known (null, the knob says why), never as the default it would have without the helper.
+  if (precision) precision = uncertainDtypes(precision, fields, ev);
   const impl = fields.get("optimizer.implementation");
   const storage = knobs.trainingDtype.dtype ?? null;
   const optimizerState =
@@ -239,8 +245,31 @@ export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version:
     dims.resolved && decision.mechanism !== "error" && knobs.param.dtype && knobs.reduce.dtype && knobs.trainingDtype.dtype
       ? pySimulationInput(view, ev, fields, { mechanism: decision.mechanism, layout: dims.resolved, ddp: decision.ddp, mechanismReason: decision.reason, paramDtype: knobs.param.dtype, reduceDtype: knobs.reduce.dtype, trainingDtype: knobs.trainingDtype.dtype, versionDate: version.date }, gpu.value)
       : undefined;
+  if (simulationInput && optimizerState.dtype && optimizerState.dtype !== knobs.trainingDtype.dtype) simulationInput.optimizerStateDtype = optimizerState.dtype;
   return { evaluated: ev, fields, view, worldSize, dims, layout, layoutName: layoutName(dims.resolved ?? layout), decision, decideOptions, ...(modelName ? { modelName } : {}), knobs, ...(precision ? { precision } : {}), optimizerState, ...(simulationInput ? { simulationInput } : {}), gpu, assumptions };
 }
+
+/** A field whose value the evaluation does not know: `unknown`, or left at its default after a statement not followed. */
+function uncertainWhy(f: FieldValue | undefined, ev: EvaluatedConfig): string | undefined {
+  if (!f) return undefined;
+  if (f.state === "unknown") return f.why ?? "not evaluated";
+  if (f.state === "default" && ev.notFollowed.length) return `a statement not followed (${ev.notFollowed[0]!.what} \`${ev.notFollowed[0]!.text.slice(0, 40)}\`) may set it`;
+  return undefined;
+}
+
+function uncertainDtypes(p: ResolvedPrecision, fields: Map<string, FieldValue>, ev: EvaluatedConfig): ResolvedPrecision {
+  const out = { ...p };
+  const storage = uncertainWhy(fields.get("training.dtype"), ev);
+  if (storage) out.paramStorage = { dtype: null, knob: `training.dtype not known: ${storage}` };
+  const param = uncertainWhy(fields.get("training.mixed_precision_param"), ev);
+  if ((param || storage) && p.compute.dtype !== null) out.compute = { dtype: null, knob: `${param ? `training.mixed_precision_param not known: ${param}` : `training.dtype not known: ${storage}`}` };
+  const reduce = uncertainWhy(fields.get("training.mixed_precision_reduce"), ev);
+  if (reduce && p.gradReduce.dtype !== null) out.gradReduce = { dtype: null, knob: `training.mixed_precision_reduce not known: ${reduce}` };
+  return out;
+}
+
+/** 6348d93d1 (#3127): the float8 linear converter's default recipe is rowwise. */
+const FLOAT8_ROWWISE_DATE = "2026-04-27";
 
 /** #2900's companion (2026-04-08): the LLM parallelize functions pass cast_forward_inputs=False to fully_shard. */
 const NO_CAST_FORWARD_INPUTS_DATE = "2026-04-08";
@@ -275,6 +304,11 @@ function pySimulationInput(view: ConfigDocument, ev: EvaluatedConfig, fields: Ma
   }
   const doc: ConfigDocument = { ...view, entries: [...view.entries.filter((e) => !extra.some((x) => x.path.join(".") === e.path.join("."))), ...extra] };
   const input = simulationInputFromConfig(doc, decided);
+  // 6348d93d1 (#3127, 2026-04-27): Float8LinearConverter.Config's recipe_name defaults to "rowwise"
+  // (release/0.3 4f9e9a47d components/quantization/float8.py:58); before it, None (tensorwise).
+  if (input.float8 && !input.float8.recipe && (decided.versionDate ?? "") >= FLOAT8_ROWWISE_DATE) input.float8.recipe = "rowwise";
+  // Float8Linear raises on a GPU below SM 8.9 (float8.py@e51a77d27:74): no fp8 GEMM runs there (the launch fails).
+  if (input.float8 && !hasCudaCapability(GPUS[gpu], 8, 9)) delete input.float8;
   input.castForwardInputs = decided.versionDate === undefined || decided.versionDate < NO_CAST_FORWARD_INPUTS_DATE;
   input.gpu = gpu;
   return input;

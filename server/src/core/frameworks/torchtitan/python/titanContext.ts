@@ -18,7 +18,7 @@
  */
 import type { AnalysisSettings, AnalysisEnv, Sourced } from "../../../analysis";
 import type { Directive } from "../../../diagnostics/directives";
-import type { ConfigDocument, ConfigSection } from "../../../model/document";
+import type { ConfigDocument, ConfigEntry, ConfigSection, ConfigValue } from "../../../model/document";
 import type { Diagnostic, Fix, Range, TextEdit } from "../../../model/types";
 import { gateDiagnostics, restsOnOf, restingOn, type Facts, type FactValue } from "../../../provenance";
 import type { TitanContext, TitanRule } from "../context";
@@ -59,7 +59,7 @@ export function titanVersionOf(v: PyVersion): TitanVersion {
 export function pyTitanContext(r: PyResolution, version: Sourced<PyVersion>, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], simulation: Simulation | undefined): TitanContext {
   const at = r.evaluated.fn.nameRange;
   const sections: ConfigSection[] = SECTIONS.map((s) => ({ path: [s], headerRange: at, range: at }));
-  const doc: ConfigDocument = { ...r.view, sections };
+  const doc: ConfigDocument = { ...r.view, sections, entries: [...r.view.entries, ...converterEntries(r, at)] };
   const { overrides, ...rest } = version;
   const v: Sourced<TitanVersion> = { ...rest, value: titanVersionOf(version.value), ...(overrides ? { overrides: overrides.map((o) => ({ ...o, value: titanVersionOf(o.value) })) } : {}) };
   return {
@@ -81,6 +81,31 @@ export function pyTitanContext(r: PyResolution, version: Sourced<PyVersion>, set
     ...(r.simulationInput ? { simulationInput: r.simulationInput } : {}),
     ...(simulation ? { simulation } : {}),
   };
+}
+
+/**
+ * The function's converters (`Float8LinearConverter.Config()` …) as the TOML-era names the quantize rules read
+ * (`model.converters`), each item at its constructor call in this file (or the call site that reaches it).
+ */
+const CONVERTER_NAMES: Readonly<Record<string, string>> = {
+  "Float8LinearConverter.Config": "quantize.linear.float8",
+  "MXFP8LinearConverter.Config": "quantize.linear.mx",
+  "Float8GroupedMMConverter.Config": "quantize.grouped_mm.float8",
+  "MXFP8GroupedMMConverter.Config": "quantize.grouped_mm.mx",
+};
+
+function converterEntries(r: PyResolution, at: Range): ConfigEntry[] {
+  const conv = r.evaluated.converters;
+  if (!Array.isArray(conv)) return [];
+  const items: ConfigValue[] = [];
+  for (const c of conv) {
+    const name = CONVERTER_NAMES[c.name];
+    if (!name) continue;
+    const range = c.origin.file === r.view.uri ? c.origin.range : c.origin.anchor;
+    items.push({ kind: "string", value: name, range });
+  }
+  if (!items.length) return [];
+  return [{ path: ["model", "converters"], keyRange: at, range: at, value: { kind: "array", value: items.map((i) => i.value as string), range: at, items } }];
 }
 
 const DIM_KEYS_PY = ["data_parallel_replicate_degree", "data_parallel_shard_degree", "context_parallel_degree", "tensor_parallel_degree", "pipeline_parallel_degree", "expert_parallel_degree"].map((k) => `parallelism.${k}`);
@@ -113,7 +138,10 @@ export function evaluationFact(r: PyResolution, keys: readonly string[]): FactVa
 
 /** The facts of one function: the TOML ones (world size, version, GPU, model) with the function's version. */
 export function pyTitanFacts(ctx: TitanContext): Facts {
-  return titanFacts(ctx);
+  const facts = titanFacts(ctx);
+  // A function whose model_spec is not read builds a model the analysis does not know (no default model).
+  if (!ctx.modelName) facts.model = { value: "llama3", kind: "inferred", detail: "model_spec not read; checked like llama3" };
+  return facts;
 }
 
 /** Runs the shared rule list over one config function: ranges at its literals, fixes that edit them, facts gated. */
