@@ -1,0 +1,210 @@
+/**
+ * Issue #30 §1: a torchtitan Python config function runs the SAME rule list as a TOML file
+ * (python/titanContext.ts over rules/index.ts TITAN_RULES), each rule at the era it applies to. Every finding is
+ * asserted at the literal that set the value (line, columns), with its severity, code and message part; fixes edit
+ * that literal in Python spelling.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { AnalysisResult, FrameworkAnalysis } from "../server/src/core/analysis";
+import type { Diagnostic } from "../server/src/core/model/types";
+import { analyzeFixture, checkFix } from "./support/fixture";
+
+const URI = "file:///ws/mytitan/config_registry.py";
+
+function head(version: string, extra = ""): string {
+  return `# precision-lens: torchtitan-version=${version} world-size=8${extra}
+from torchtitan.config import ParallelismConfig, TrainingConfig, CompileConfig
+from torchtitan.trainer import Trainer
+from torchtitan.models import deepseek_v3
+from torchtitan.models.llama3 import model_registry
+from torchtitan.components.quantization import Float8LinearConverter, MXFP8LinearConverter
+`;
+}
+
+/** One function's text; `line` is 0-based in the full text (head is 6 lines, then two blank lines, then def). */
+function fnText(version: string, body: string, extra = ""): string {
+  return `${head(version, extra)}\n\ndef fn() -> Trainer.Config:\n    return ${body}\n`;
+}
+const BODY_LINE = 9;
+
+function only(r: AnalysisResult, code: string): Diagnostic {
+  const ds = r.diagnostics.filter((d) => d.code === code);
+  assert.equal(ds.length, 1, `${code}: ${ds.length} found; all: ${r.diagnostics.map((d) => `${d.severity}[${d.code}] ${d.message}`).join(" | ")}`);
+  return ds[0]!;
+}
+
+/** The [start, end) columns of `needle` on the body line. */
+function cols(text: string, needle: string): [number, number] {
+  const line = text.split("\n")[BODY_LINE]!;
+  const c = line.indexOf(needle);
+  assert.ok(c >= 0, `${needle} not on the body line: ${line}`);
+  return [c, c + needle.length];
+}
+
+function at(d: Diagnostic, text: string, needle: string): void {
+  const [s, e] = cols(text, needle);
+  assert.deepEqual([d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character], [BODY_LINE, s, BODY_LINE, e], `${d.code} range`);
+}
+
+const codes = (r: FrameworkAnalysis | AnalysisResult): string[] => r.diagnostics.map((d) => d.code).filter((c) => c !== "memory-exceeds-gpu").sort();
+
+const TP8 = "Trainer.Config(model_spec=model_registry(\"8B\"), parallelism=ParallelismConfig(tensor_parallel_degree=8))";
+const PP8 = "Trainer.Config(model_spec=model_registry(\"8B\"), parallelism=ParallelismConfig(pipeline_parallel_degree=8))";
+
+describe("no-mixed-precision (the seed warning) on registry functions", () => {
+  // maybe_enable_amp (2026-02-23 … 2026-03-09) and #2458's replicate era (2026-03-09 … 2026-04-09): TP or PP without
+  // FSDP gets no mixed precision at all; from #2900 (2026-04-09) fully_shard is applied at every degree.
+  for (const v of ["main@2026-02-23", "main@2026-03-01", "main@2026-03-09", "main@2026-04-08"]) {
+    it(`TP-only and PP-only at ${v}: a warning at the degree literal, fp32 compute`, () => {
+      for (const [body, lit, layout] of [[TP8, "8", "TP-only"], [PP8, "8", "PP-only"]] as const) {
+        const text = fnText(v, body);
+        const r = analyzeFixture(text, { uri: URI });
+        const d = only(r, "no-mixed-precision");
+        assert.equal(d.severity, "warning");
+        assert.match(d.message, new RegExp(`^No mixed precision: ${layout} on 8 GPUs trains in fp32 \\(dp_shard -1 → 1, so no FSDP\\)$`));
+        const key = layout === "TP-only" ? "tensor_parallel_degree=8" : "pipeline_parallel_degree=8";
+        const [s] = cols(text, key);
+        assert.deepEqual([d.range.start.line, d.range.start.character, d.range.end.character], [BODY_LINE, s + key.length - lit.length, s + key.length]);
+        assert.equal(r.precision?.compute.dtype, "float32");
+        assert.equal(r.mechanism, "none");
+      }
+    });
+  }
+  it("the fix lowers the literal so FSDP shards (and the warning goes)", () => {
+    const text = fnText("main@2026-03-01", TP8);
+    checkFix(text, "no-mixed-precision", "Lower tensor_parallel_degree to 4", text.replace("tensor_parallel_degree=8", "tensor_parallel_degree=4"), { uri: URI, ignore: ["fsdp-tp-grad-allreduce-dtype"] });
+  });
+  it("a fix that would insert a key (TOML) is not offered on Python; one that edits a literal is", () => {
+    const d = only(analyzeFixture(fnText("main@2026-03-01", TP8), { uri: URI }), "no-mixed-precision");
+    assert.deepEqual(d.data?.fixes?.map((f) => f.title), ["Lower tensor_parallel_degree to 4 so FSDP shards over 2 GPUs (bf16 mixed precision)"]);
+  });
+  for (const v of ["main@2026-04-09", "v0.3.0", "v0.4.0"]) {
+    it(`silent at ${v} (#2900: fully_shard at every degree)`, () => {
+      const r = analyzeFixture(fnText(v, TP8), { uri: URI });
+      assert.deepEqual(codes(r), []);
+      assert.equal(r.precision?.compute.dtype, "bfloat16");
+    });
+  }
+});
+
+describe("launch failures the engine computes, reported for Python configs", () => {
+  const DDP_TP = `Trainer.Config(model_spec=model_registry("8B"), parallelism=ParallelismConfig(data_parallel_replicate_degree=4, data_parallel_shard_degree=1, tensor_parallel_degree=2))`;
+  it("DDP+TP at main@2026-03-01 (llama3): an error at the replicate literal; the headline says the launch fails", () => {
+    const text = fnText("main@2026-03-01", DDP_TP);
+    const r = analyzeFixture(text, { uri: URI });
+    const d = only(r, "ddp-with-other-parallelism");
+    assert.equal(d.severity, "error");
+    assert.match(d.message, /^DDP \(replicate 4, shard 1\) cannot be combined with TP: torchtitan raises RuntimeError at launch$/);
+    at(d, text, "4");
+    assert.match(r.configFunctions![0]!.detail, /the launch fails/);
+    checkFix(text, "ddp-with-other-parallelism", "Shard instead of replicate", text.replace("data_parallel_replicate_degree=4, data_parallel_shard_degree=1", "data_parallel_replicate_degree=1, data_parallel_shard_degree=4"), { uri: URI, ignore: ["fsdp-tp-grad-allreduce-dtype"] });
+  });
+  it("DDP+TP with a model that is not read: a warning led by the assumed model (qwen3's DDP check never raises)", () => {
+    const text = fnText("main@2026-03-01", DDP_TP.replace('model_spec=model_registry("8B"), ', ""));
+    const d = only(analyzeFixture(text, { uri: URI }), "ddp-with-other-parallelism");
+    assert.equal(d.severity, "warning");
+    assert.match(d.message, /^Assuming model "llama3"/);
+    assert.equal(d.data?.facts?.assumed, "model");
+  });
+  it("DDP+TP in the replicate era (main@2026-03-09): replicate with MixedPrecisionPolicy, no error", () => {
+    const r = analyzeFixture(fnText("main@2026-03-09", DDP_TP), { uri: URI });
+    assert.deepEqual(codes(r), []);
+    assert.equal(r.mechanism, "fully_shard");
+  });
+  it("EP that does not divide dp_shard·cp·tp: an error at the EP literal", () => {
+    const text = fnText("main@2026-03-01", `Trainer.Config(model_spec=deepseek_v3.model_registry("16B"), parallelism=ParallelismConfig(expert_parallel_degree=3))`);
+    const d = only(analyzeFixture(text, { uri: URI }), "parallel-dims-ep-divisibility");
+    assert.equal(d.severity, "error");
+    assert.match(d.message, /^expert_parallel_degree = 3 does not divide the ranks torchtitan main@2026-03-01 needs: the launch fails$/);
+    const [s] = cols(text, "expert_parallel_degree=3");
+    assert.deepEqual([d.range.start.line, d.range.start.character, d.range.end.character], [BODY_LINE, s + 23, s + 24]);
+  });
+  it("deepseek_v3 with EP but no fsdp mesh (dp_shard 1, TP 8, EP 8) at main@2026-03-01: ValueError", () => {
+    const text = fnText("main@2026-03-01", `Trainer.Config(model_spec=deepseek_v3.model_registry("16B"), parallelism=ParallelismConfig(data_parallel_shard_degree=1, tensor_parallel_degree=8, expert_parallel_degree=8))`);
+    const r = analyzeFixture(text, { uri: URI });
+    const d = only(r, "ep-without-fsdp-mesh");
+    assert.equal(d.severity, "error");
+    assert.equal(r.mechanism, "error");
+  });
+  it("float8 on an A100: an error at the converter; none on an H100; the step shows no fp8 GEMM on the A100", () => {
+    const body = `Trainer.Config(model_spec=model_registry("8B", converters=[Float8LinearConverter.Config()]))`;
+    const text = fnText("main@2026-03-01", body, " gpu=a100");
+    const r = analyzeFixture(text, { uri: URI });
+    const d = only(r, "quantize-gpu-unsupported");
+    assert.equal(d.severity, "error");
+    assert.match(d.message, /^float8 on A100 SXM 80GB: torchtitan needs an SM 8\.9\+ GPU, so the launch fails \(ValueError\)$/);
+    at(d, text, "Float8LinearConverter.Config()");
+    assert.equal(r.simulation?.float8, undefined);
+    assert.ok(!r.simulation?.forward.some((o) => o.float8), "no fp8 GEMM on an A100");
+    assert.deepEqual(codes(analyzeFixture(fnText("main@2026-03-01", body, " gpu=h100"), { uri: URI })), []);
+  });
+  it("MXFP8 on an H100: an error at the converter", () => {
+    const text = fnText("v0.3.0", `Trainer.Config(model_spec=model_registry("8B", converters=[MXFP8LinearConverter.Config()]))`, " gpu=h100");
+    const d = only(analyzeFixture(text, { uri: URI }), "quantize-gpu-unsupported");
+    assert.equal(d.severity, "error");
+    assert.match(d.message, /^MXFP8 on H100 SXM 80GB: torchtitan needs SM100/);
+    at(d, text, "MXFP8LinearConverter.Config()");
+  });
+});
+
+describe("dtype rules at their eras", () => {
+  it("float16-without-grad-scaler: a warning at the literal, fixed to bfloat16", () => {
+    const text = fnText("v0.3.0", `Trainer.Config(model_spec=model_registry("8B"), training=TrainingConfig(mixed_precision_param="float16"))`);
+    const d = only(analyzeFixture(text, { uri: URI }), "float16-without-grad-scaler");
+    assert.equal(d.severity, "warning");
+    at(d, text, '"float16"');
+    checkFix(text, "float16-without-grad-scaler", 'Change to "bfloat16"', text.replace('"float16"', '"bfloat16"'), { uri: URI });
+  });
+  it("bf16-storage-fp32-compute: a warning at mixed_precision_param's literal", () => {
+    const text = fnText("main@2026-03-01", `Trainer.Config(model_spec=model_registry("8B"), training=TrainingConfig(dtype="bfloat16", mixed_precision_param="float32"))`);
+    const d = only(analyzeFixture(text, { uri: URI }), "bf16-storage-fp32-compute");
+    assert.equal(d.severity, "warning");
+    assert.match(d.message, /^bf16 storage with fp32 compute/);
+    at(d, text, '"float32"');
+  });
+  it("reduce-dtype-not-allowed: bf16 reduce before #4597 (v0.3.0) is a warning; from v0.4.0 a declared choice", () => {
+    const body = `Trainer.Config(model_spec=model_registry("8B"), training=TrainingConfig(mixed_precision_reduce="bfloat16"))`;
+    const text = fnText("v0.3.0", body);
+    const d = only(analyzeFixture(text, { uri: URI }), "reduce-dtype-not-allowed");
+    assert.equal(d.severity, "warning");
+    assert.match(d.message, /is not a declared choice in torchtitan v0\.3\.0: used anyway, unchecked$/);
+    at(d, text, '"bfloat16"');
+    assert.deepEqual(codes(analyzeFixture(fnText("v0.4.0", body), { uri: URI })), []);
+  });
+  it("cpu-offload-without-fsdp on TP-only at main@2026-03-01, silent from #2900", () => {
+    const body = `Trainer.Config(model_spec=model_registry("8B"), training=TrainingConfig(enable_cpu_offload=True), parallelism=ParallelismConfig(tensor_parallel_degree=8))`;
+    const text = fnText("main@2026-03-01", body);
+    const r = analyzeFixture(text, { uri: URI });
+    const d = only(r, "cpu-offload-without-fsdp");
+    assert.equal(d.severity, "warning");
+    at(d, text, "True");
+    assert.deepEqual(codes(analyzeFixture(fnText("v0.3.0", body), { uri: URI })), []);
+  });
+});
+
+describe("what the simulation and JSON say for Python configs", () => {
+  it("bf16 optimizer states (fused_opt_states_bf16) reach the simulation and the memory estimate", () => {
+    const text = `${head("v0.3.0")}from torchtitan.components.optimizer import OptimizersContainer\n\n\ndef fn() -> Trainer.Config:\n    return Trainer.Config(model_spec=model_registry("8B"), optimizer=OptimizersContainer.Config(implementation="fused_opt_states_bf16"))\n`;
+    const r = analyzeFixture(text, { uri: URI });
+    assert.equal(r.simulation?.optimizerState, "bfloat16");
+    assert.equal(r.simulation?.storageDtype, "float32");
+    const opt = r.simulation?.memory?.terms.find((i) => i.name === "optimizer_states");
+    assert.ok(opt, "an optimizer-state memory term");
+    assert.match(opt.detail, /AdamW exp_avg \+ exp_avg_sq in bfloat16/);
+    // 2 bytes for each of the two states, sharded 8 ways: 0.5 byte per parameter on one GPU.
+    assert.equal(r.simulation?.memory?.bytesPerParam.optimizer, 0.5);
+  });
+  it("float8's default recipe: tensorwise before #3127 (2026-04-27), rowwise at v0.3.0", () => {
+    const body = `Trainer.Config(model_spec=model_registry("8B", converters=[Float8LinearConverter.Config()]))`;
+    assert.equal(analyzeFixture(fnText("main@2026-03-01", body, " gpu=h100"), { uri: URI }).simulation?.float8?.recipe, "tensorwise");
+    assert.equal(analyzeFixture(fnText("v0.3.0", body, " gpu=h100"), { uri: URI }).simulation?.float8?.recipe, "rowwise");
+  });
+  it("a storage dtype set by a helper that is not followed is not reported as fp32 (null, and ? in the headline)", () => {
+    const text = `${head("v0.3.0")}from mylib import set_bf16\n\n\ndef fn() -> Trainer.Config:\n    config = Trainer.Config(model_spec=model_registry("8B"))\n    set_bf16(config)\n    return config\n`;
+    const r = analyzeFixture(text, { uri: URI });
+    assert.equal(r.precision?.paramStorage.dtype, null);
+    assert.match(r.precision?.paramStorage.knob ?? "", /^training\.dtype not known: /);
+    assert.match(r.configFunctions![0]!.detail, /: \? params, \? compute/);
+  });
+});
