@@ -120,6 +120,22 @@ describe("launch failures the engine computes, reported for Python configs", () 
     const [s] = cols(text, "expert_parallel_degree=3");
     assert.deepEqual([d.range.start.line, d.range.start.character, d.range.end.character], [BODY_LINE, s + 23, s + 24]);
   });
+  it("ETP: must be 1 or TP while the field exists (parallel-dims-etp); removed from 2026-04-30 (#3167): removed-key", () => {
+    const body = `Trainer.Config(model_spec=deepseek_v3.model_registry("16B"), parallelism=ParallelismConfig(tensor_parallel_degree=2, expert_parallel_degree=2, expert_tensor_parallel_degree=4))`;
+    const early = fnText("main@2026-03-01", body);
+    const d = only(analyzeFixture(early, { uri: URI }), "parallel-dims-etp");
+    assert.equal(d.severity, "error");
+    assert.match(d.message, /^expert_tensor_parallel_degree = 4 must be 1 or tensor_parallel_degree \(2\): the launch fails$/);
+    const late = fnText("v0.3.0", body);
+    const r = analyzeFixture(late, { uri: URI });
+    const removed = only(r, "removed-key");
+    assert.equal(removed.severity, "warning");
+    assert.match(removed.message, /^parallelism\.expert_tensor_parallel_degree no longer exists in torchtitan v0\.3\.0 \(removed 2026-04-30\)/);
+    const [s] = cols(late, "expert_tensor_parallel_degree=4");
+    assert.deepEqual([removed.range.start.character, removed.range.end.character], [s + 30, s + 31]);
+    assert.ok(!r.diagnostics.some((x) => x.code === "parallel-dims-etp"), "a removed field is not read");
+    assert.equal(r.parallel?.etp, 1);
+  });
   it("deepseek_v3 with EP but no fsdp mesh (dp_shard 1, TP 8, EP 8) at main@2026-03-01: ValueError", () => {
     const text = fnText("main@2026-03-01", `Trainer.Config(model_spec=deepseek_v3.model_registry("16B"), parallelism=ParallelismConfig(data_parallel_shard_degree=1, tensor_parallel_degree=8, expert_parallel_degree=8))`);
     const r = analyzeFixture(text, { uri: URI });

@@ -48,6 +48,11 @@ export interface TitanContext {
   fork?: ForkEvidence;
   /** The config source named by precisionLens.torchtitanConfigSource / --torchtitan-config-source, when it could not be read. */
   configSourceMissing?: string;
+  /**
+   * Settings the targeted version no longer has, where the key-schema rules do not see them (a Python config
+   * function's keyword arguments and attributes: python/titanContext.ts); reported by removed-setting.
+   */
+  removedSettings?: { key: string; range: import("../../model/types").Range; since: string; by: string }[];
   /** Set when the workspace pins a torchtitan that no longer reads TOML. */
   outsideTomlEra?: { pin: string; file: string };
 }

@@ -158,8 +158,18 @@ export function launchOf(fnName: string, env: AnalysisEnv): Launch {
   return out;
 }
 
+/** A field set in the function that the targeted version no longer has. */
+export interface RemovedField {
+  key: string;
+  range: Range;
+  since: string;
+  by: string;
+}
+
 export interface PyResolution {
   evaluated: EvaluatedConfig;
+  /** Fields set that the version no longer has (not read; the removed-setting rule reports them). */
+  removedFields: RemovedField[];
   /** The fields after the run script's overrides. */
   fields: Map<string, FieldValue & { override?: Override }>;
   view: ConfigDocument;
@@ -192,7 +202,13 @@ export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version:
     const value = base.spec.type === "int" || base.spec.type === "float" ? Number(o.raw) : base.spec.type === "bool" ? o.raw === "true" || o.raw === "True" : o.raw;
     fields.set(o.key, { ...base, state: "set", value, override: o });
   }
-  const view = viewOf(doc, ev, fields);
+  // A field the version no longer has (ETP from 2026-04-30) is not read: reported by removed-setting, not used.
+  const removedFields: RemovedField[] = [];
+  for (const [key, f] of fields) {
+    if (f.state !== "set" || !f.spec.until || version.date < f.spec.until) continue;
+    removedFields.push({ key, range: f.origin ? (f.origin.file === doc.uri ? f.origin.range : f.origin.anchor) : ev.fn.nameRange, since: f.spec.until, by: f.spec.removedBy ?? "" });
+  }
+  const view = viewOf(doc, ev, removedFields.length ? new Map([...fields].filter(([k]) => !removedFields.some((r) => r.key === k))) : fields);
   const read = readDims(view);
   const assumptions: string[] = [];
   for (const f of DIM_FIELDS) {
@@ -246,7 +262,7 @@ export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version:
       ? pySimulationInput(view, ev, fields, { mechanism: decision.mechanism, layout: dims.resolved, ddp: decision.ddp, mechanismReason: decision.reason, paramDtype: knobs.param.dtype, reduceDtype: knobs.reduce.dtype, trainingDtype: knobs.trainingDtype.dtype, versionDate: version.date }, gpu.value)
       : undefined;
   if (simulationInput && optimizerState.dtype && optimizerState.dtype !== knobs.trainingDtype.dtype) simulationInput.optimizerStateDtype = optimizerState.dtype;
-  return { evaluated: ev, fields, view, worldSize, dims, layout, layoutName: layoutName(dims.resolved ?? layout), decision, decideOptions, ...(modelName ? { modelName } : {}), knobs, ...(precision ? { precision } : {}), optimizerState, ...(simulationInput ? { simulationInput } : {}), gpu, assumptions };
+  return { evaluated: ev, removedFields, fields, view, worldSize, dims, layout, layoutName: layoutName(dims.resolved ?? layout), decision, decideOptions, ...(modelName ? { modelName } : {}), knobs, ...(precision ? { precision } : {}), optimizerState, ...(simulationInput ? { simulationInput } : {}), gpu, assumptions };
 }
 
 /** A field whose value the evaluation does not know: `unknown`, or left at its default after a statement not followed. */

@@ -23,6 +23,9 @@ export interface PyFieldSpec {
   addedChoices?: readonly { choice: string; since: string; source: string }[];
   /** First main-branch date the field exists in the Python era (undefined: from 2026-02-23). */
   since?: string;
+  /** Main-branch date the field was removed (a keyword for it raises TypeError from then on), and by what. */
+  until?: string;
+  removedBy?: string;
   source: string;
   doc: string;
 }
@@ -58,6 +61,16 @@ export const PY_FIELDS: readonly PyFieldSpec[] = [
   { section: "parallelism", key: "pipeline_parallel_schedule", type: "str", default: "1F1B", source: `${C}:216`, doc: "Pipeline schedule." },
   { section: "parallelism", key: "context_parallel_degree", type: "int", default: 1, source: `${C}:239`, doc: "Context-parallel degree." },
   { section: "parallelism", key: "expert_parallel_degree", type: "int", default: 1, source: `${C}:282`, doc: "Expert-parallel degree (MoE models)." },
+  {
+    section: "parallelism",
+    key: "expert_tensor_parallel_degree",
+    type: "int",
+    default: 1,
+    until: "2026-04-30",
+    removedBy: "c4b409af2 (#3167, expert tensor parallel deprecated)",
+    source: "torchtitan/config/configs.py@e51a77d27:236",
+    doc: "Expert tensor-parallel degree (MoE); 1 or tensor_parallel_degree. Removed on 2026-04-30 (c4b409af2, #3167).",
+  },
   { section: "compile", key: "enable", type: "bool", default: false, source: `${C}:295`, doc: "torch.compile the components below." },
   { section: "compile", key: "components", type: "list", default: ["model", "loss"], source: `${C}:301`, doc: "What is compiled." },
   { section: "compile", key: "backend", type: "str", default: "inductor", source: `${C}:304`, doc: "torch.compile backend." },

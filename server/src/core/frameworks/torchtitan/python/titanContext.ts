@@ -14,7 +14,8 @@
  *
  * The TOML key-schema rules (unknown, moved, removed, deprecated keys; a value's TOML type; the fork note) read a
  * TOML file's keys against the TOML releases' schema: a Python config's fields are typed by the evaluator's own
- * table (python/schema.ts), so those rules do not apply to it (`TOML_SCHEMA_CODES`).
+ * table (python/schema.ts), so those rules do not apply to it (`TOML_SCHEMA_RULES`); a field a version no longer
+ * has is reported by rules/removed-setting.ts from `removedSettings`.
  */
 import type { AnalysisSettings, AnalysisEnv, Sourced } from "../../../analysis";
 import type { Directive } from "../../../diagnostics/directives";
@@ -25,25 +26,18 @@ import type { TitanContext, TitanRule } from "../context";
 import { eraForDate } from "../eras";
 import { titanFacts } from "../analyzer";
 import { TITAN_RULES } from "../rules/index";
+import { deprecatedKey, extensionSectionWithoutModule, movedKey, removedKey, unknownKey, unknownSection } from "../rules/unknown-key";
+import { invalidValue, wrongType } from "../rules/wrong-type";
+import { forkConfig } from "../rules/fork-config";
 import type { TitanVersion } from "../versions";
 import type { PyResolution, PyVersion } from "./context";
 import type { Simulation } from "../../../engine/types";
 
-/** Codes of the rules that check a TOML file's keys against the TOML releases' schema (not a Python config's). */
-export const TOML_SCHEMA_CODES: ReadonlySet<string> = new Set([
-  "unknown-key",
-  "unknown-section",
-  "moved-key",
-  "removed-key",
-  "deprecated-key",
-  "extension-section-without-module",
-  "fork-config",
-  "wrong-type",
-  "invalid-value",
-]);
+/** The rules that check a TOML file's keys against the TOML releases' schema (not a Python config's). */
+export const TOML_SCHEMA_RULES: readonly TitanRule[] = [unknownKey, unknownSection, movedKey, removedKey, deprecatedKey, extensionSectionWithoutModule, forkConfig, wrongType, invalidValue];
 
 /** The rules a Python config function runs: every torchtitan rule but the TOML key-schema ones. */
-export const PY_TITAN_RULES: readonly TitanRule[] = TITAN_RULES.filter((r) => !r.codes.some((c) => TOML_SCHEMA_CODES.has(c)));
+export const PY_TITAN_RULES: readonly TitanRule[] = TITAN_RULES.filter((r) => !TOML_SCHEMA_RULES.includes(r));
 
 const SECTIONS = ["training", "parallelism", "optimizer", "compile", "model", "float8", "mx", "quantize", "activation_checkpoint", "checkpoint", "job"];
 
@@ -80,6 +74,7 @@ export function pyTitanContext(r: PyResolution, version: Sourced<PyVersion>, set
     ...(r.modelName ? { modelName: r.modelName } : {}),
     ...(r.simulationInput ? { simulationInput: r.simulationInput } : {}),
     ...(simulation ? { simulation } : {}),
+    ...(r.removedFields.length ? { removedSettings: r.removedFields } : {}),
   };
 }
 

@@ -16,6 +16,7 @@ import { noMixedPrecision } from "./no-mixed-precision";
 import { parallelDims } from "./parallel-dims";
 import { ppBubble } from "./pp-bubble";
 import { pureBf16 } from "./pure-bf16";
+import { removedSetting } from "./removed-setting";
 import { SCHEMA_RULES } from "../schema/rules";
 
 export const TITAN_RULES: readonly TitanRule[] = [
@@ -32,5 +33,6 @@ export const TITAN_RULES: readonly TitanRule[] = [
   cpAttentionUnsupported,
   ppBubble,
   memoryExceedsGpu,
+  removedSetting,
   ...SCHEMA_RULES,
 ];
