@@ -197,3 +197,45 @@ describe("torchtitan Python: explain with a Python-era version flag", () => {
     assert.match(err, /unknown version "v0\.9\.0"/);
   });
 });
+
+describe("torchtitan Python: each config function is a config in check (issue #30 §4)", () => {
+  it("text: the file line counts the functions, then one line per function at its name", () => {
+    const { out, code } = runCliCaptured(["check", REL], ROOT);
+    assert.equal(code, 0);
+    const lines = out.split("\n");
+    assert.equal(lines[0], `${REL}: torchtitan v0.4.0 · 3 config functions`);
+    assert.equal(lines[1], `  ${REL}:10:5: llama3_8b_tp2(): FSDP+TP on 8 GPUs: fp32 params, bf16 compute, fp32 reduce, fp32 optimizer state (NGPU=8 assumed) · world size from run_train.sh default (NGPU=8)`);
+    assert.equal(lines[2], `  ${REL}:18:5: llama3_debug_1gpu(): single GPU: fp32 params, bf16 compute, no reduce, fp32 optimizer state · world size from product of the parallel degrees (1)`);
+    assert.match(lines[3]!, /:26:5: from_base\(\): FSDP\+TP on 8 GPUs: bf16 params/);
+  });
+  it("JSON: no file-level layout from the first function; an entry per function with its name, range, layout and diagnostics", () => {
+    const { out } = runCliCaptured(["check", "--format", "json", REL], ROOT);
+    const f = JSON.parse(out).files[0];
+    assert.deepEqual([f.worldSize, f.parallel, f.mechanism, f.precision, f.simulation], [null, null, null, null, null]);
+    assert.deepEqual(f.configFunctions.map((x: { name: string; range: { start: { line: number } } }) => [x.name, x.range.start.line]), [["llama3_8b_tp2", 9], ["llama3_debug_1gpu", 17], ["from_base", 25]]);
+    const one = f.configFunctions[1];
+    assert.deepEqual([one.layoutName, one.mechanism, one.worldSize.value, one.precision], ["single GPU", "fully_shard", 1, { paramStorage: "float32", compute: "bfloat16", gradReduce: null }]);
+    assert.deepEqual(f.configFunctions[2].diagnostics.map((d: { code: string }) => d.code), ["fsdp-tp-grad-allreduce-dtype", "pure-bf16"]);
+  });
+  it("FILE.py::fn keeps the single-config output", () => {
+    const { out } = runCliCaptured(["check", "--format", "json", `${REL}::llama3_debug_1gpu`], ROOT);
+    const f = JSON.parse(out).files[0];
+    assert.equal(f.mechanism, "fully_shard");
+    assert.deepEqual(f.configFunctions.map((x: { name: string }) => x.name), ["llama3_debug_1gpu"]);
+  });
+  it("--world-size FUNCTION=N and `world-size=N@FUNCTION` apply to that function only", () => {
+    const { out } = runCliCaptured(["check", "--world-size", "llama3_8b_tp2=4", REL], ROOT);
+    assert.match(out, /:10:5: llama3_8b_tp2\(\): FSDP\+TP on 4 GPUs: .* · world size from --world-size llama3_8b_tp2=4\n/);
+    assert.match(out, /:26:5: from_base\(\): FSDP\+TP on 8 GPUs/);
+    const text = `# precision-lens: world-size=16@from_base\n${readFileSync(FILE, "utf8")}`;
+    const r = analyzeDocument(URI, text, {}, nodeEnv(FILE, [ROOT]));
+    const byName = new Map(r.configFunctions!.map((x) => [x.name, x]));
+    assert.deepEqual([byName.get("from_base")!.worldSize?.value, byName.get("from_base")!.worldSize?.source], [16, "directive"]);
+    assert.equal(byName.get("llama3_8b_tp2")!.worldSize?.source, "default");
+  });
+  it("--world-size FUNCTION=N rejects a size that is not a positive integer", () => {
+    const { code, err } = runCliCaptured(["check", "--world-size", "llama3_8b_tp2=0", REL], ROOT);
+    assert.equal(code, 2);
+    assert.match(err, /--world-size llama3_8b_tp2=N needs a positive integer/);
+  });
+});

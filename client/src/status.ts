@@ -6,7 +6,7 @@
  */
 import * as vscode from "vscode";
 import type { SummaryResult } from "../../server/src/protocol";
-import { STATUS_LINKS, statusTexts } from "./statusText";
+import { STATUS_LINKS, statusTexts, summaryAt } from "./statusText";
 
 /** Glob-escapes a file name for a RelativePattern. */
 function globEscape(name: string): string {
@@ -38,6 +38,10 @@ export class PrecisionStatus implements vscode.Disposable {
     this.worldSize.name = "Precision Lens: world size";
     this.disposables.push(
       vscode.window.onDidChangeActiveTextEditor(() => this.render()),
+      // A registry's status follows the config function under the cursor.
+      vscode.window.onDidChangeTextEditorSelection((e) => {
+        if (this.summaries.get(this.toKey(e.textEditor.document.uri))?.configFunctions?.length) this.render();
+      }),
       vscode.workspace.onDidCloseTextDocument((d) => {
         if (this.summaries.delete(this.toKey(d.uri))) this.updateSelector();
       }),
@@ -76,9 +80,11 @@ export class PrecisionStatus implements vscode.Disposable {
   }
 
   private render(): void {
-    const doc = vscode.window.activeTextEditor?.document;
-    const s = doc ? this.summaries.get(this.toKey(doc.uri)) : undefined;
-    if (!doc || !s) return;
+    const editor = vscode.window.activeTextEditor;
+    const doc = editor?.document;
+    const fileSummary = doc ? this.summaries.get(this.toKey(doc.uri)) : undefined;
+    if (!doc || !fileSummary) return;
+    const s = summaryAt(fileSummary, editor?.selection.active.line);
     const uri = doc.uri.toString();
     const t = statusTexts(s);
     this.framework.text = t.framework.text;

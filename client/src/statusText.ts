@@ -36,6 +36,22 @@ export interface StatusText {
   full: string;
 }
 
+/**
+ * The summary of the config function under the cursor (a torchtitan Python registry, issue #30 §4): its headline,
+ * layout and world size replace the file's. Outside every function, or in a file without them, the file's.
+ */
+export function summaryAt(s: SummaryResult, line: number | undefined): SummaryResult {
+  const fns = s.configFunctions;
+  if (!fns?.length || line === undefined) return s;
+  const f = fns.find((x) => line >= x.startLine && line <= x.endLine) ?? (fns.length === 1 ? fns[0] : undefined);
+  if (!f) return s;
+  const out: SummaryResult = { ...s, headline: `${f.name}(): ${f.headline}` };
+  if (f.worldSize) out.worldSize = f.worldSize;
+  if (f.layoutName) out.layoutName = f.layoutName;
+  if (f.mechanism) out.mechanism = f.mechanism;
+  return out;
+}
+
 /** Texts of the three items for one summary (pure; exported for tests). */
 export function statusTexts(s: SummaryResult): { framework: StatusText; version?: StatusText; worldSize?: StatusText } {
   const headline = s.headline ?? s.frameworkReason;

@@ -21,6 +21,11 @@ export interface SummaryResult {
   mechanism?: string;
   /** One line, e.g. "TP-only on 8 GPUs: no mixed precision (fp32 compute)". */
   headline?: string;
+  /**
+   * A torchtitan Python registry's config functions, each a config of its own (issue #30 §4): the status item
+   * shows the one under the cursor (client/src/statusText.ts `summaryAt`).
+   */
+  configFunctions?: { name: string; startLine: number; endLine: number; headline: string; worldSize?: { value: number; source: string; detail: string }; layoutName?: string; mechanism?: string }[];
 }
 
 /** `precisionLens/report`: the full Markdown precision report for a document (null when none). */
@@ -67,6 +72,8 @@ export const SETTINGS_SECTION = "precisionLens";
 export interface ServerSettings {
   /** null or 0: infer. */
   worldSize: number | null;
+  /** A torchtitan Python registry's world size per config function (function name → GPUs). */
+  worldSizeByFunction?: Record<string, number>;
   /** "auto" or a version id (see README). */
   torchtitanVersion: string;
   /** GPU type id for throughput / memory-capacity estimates (engine/gpus.ts). */

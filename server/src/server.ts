@@ -209,6 +209,11 @@ function toAnalysisSettings(value: unknown): AnalysisSettings {
   if (!value || typeof value !== "object" || Array.isArray(value)) return out;
   const raw = value as Partial<ServerSettings>;
   if (raw && typeof raw.worldSize === "number" && Number.isInteger(raw.worldSize) && raw.worldSize > 0) out.worldSize = raw.worldSize;
+  if (raw && raw.worldSizeByFunction && typeof raw.worldSizeByFunction === "object") {
+    const by: Record<string, number> = {};
+    for (const [k, v] of Object.entries(raw.worldSizeByFunction as Record<string, unknown>).slice(0, 1000)) if (/^[A-Za-z_][A-Za-z0-9_]{0,199}$/.test(k) && typeof v === "number" && Number.isInteger(v) && v > 0) by[k] = v;
+    if (Object.keys(by).length) out.worldSizeByFunction = by;
+  }
   if (raw && typeof raw.torchtitanVersion === "string") out.torchtitanVersion = raw.torchtitanVersion;
   if (raw && typeof raw.gpu === "string") out.gpu = raw.gpu;
   if (raw && typeof raw.torchtitanConfigSource === "string" && raw.torchtitanConfigSource.trim()) out.torchtitanConfigSource = raw.torchtitanConfigSource.trim();
@@ -344,6 +349,25 @@ function summary(result: AnalysisResult): SummaryResult {
   if (result.mechanism) s.mechanism = result.mechanism;
   const h = headline(result, { framework: false });
   if (h) s.headline = h;
+  const fns = result.configFunctions;
+  if (fns?.length) {
+    s.configFunctions = fns.map((f) => ({
+      name: f.name,
+      startLine: f.range.start.line,
+      endLine: f.range.end.line,
+      headline: f.detail,
+      ...(f.worldSize ? { worldSize: { value: f.worldSize.value, source: f.worldSize.source, detail: f.worldSize.detail } } : {}),
+      ...(f.layoutName ? { layoutName: f.layoutName } : {}),
+      ...(f.mechanism ? { mechanism: f.mechanism } : {}),
+    }));
+    // Several functions: the file is not summarised by its first one (the cursor picks one, summaryAt).
+    if (fns.length > 1) {
+      s.headline = `${fns.length} config functions: put the cursor in one for its precision`;
+      delete s.worldSize;
+      delete s.layoutName;
+      delete s.mechanism;
+    }
+  }
   return s;
 }
 

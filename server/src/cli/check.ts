@@ -44,5 +44,6 @@ export function analyzeStdin(name: string, settings: AnalysisSettings, io: { cwd
 export function errorsOnly(r: AnalysisResult): AnalysisResult {
   const out = copyLazy(r); // not a spread: that would build the lazy hovers and report (core/model/lazy.ts)
   out.diagnostics = r.diagnostics.filter((d) => d.severity === "error");
+  if (r.configFunctions) out.configFunctions = r.configFunctions.map((f) => ({ ...f, diagnostics: (f.diagnostics ?? []).filter((d) => d.severity === "error") }));
   return out;
 }

@@ -34,6 +34,14 @@ const CHECK_OPTIONS: Readonly<Record<string, OptionSpec>> = table({
   "--world-size": {
     value: "N",
     apply(opts, v) {
+      // `FUNCTION=N`: the world size of one config function of a torchtitan Python registry (issue #30 §4).
+      const named = /^([A-Za-z_][A-Za-z0-9_]{0,199})=(.*)$/.exec(v);
+      if (named) {
+        const n = Number(named[2]);
+        if (!/^\d+$/.test(named[2]!) || !(n > 0) || named[2]!.replace(/^0+/, "").length > 7 || n > MAX_WORLD_SIZE) throw new UsageError(`--world-size ${named[1]}=N needs a positive integer up to ${MAX_WORLD_SIZE} (2^20), got "${named[2]}"`);
+        opts.settings.worldSizeByFunction = { ...opts.settings.worldSizeByFunction, [named[1]!]: n };
+        return;
+      }
       // Checked on the digits, not on Number(v): 99999999999999999999 must not become 1e+20.
       if (!/^\d+$/.test(v) || /^0+$/.test(v)) throw new UsageError(`--world-size must be a positive integer, got "${v}"`);
       const n = Number(v);

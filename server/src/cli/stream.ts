@@ -124,6 +124,29 @@ export function fileJson(path: string, r: AnalysisResult): Record<string, unknow
     out.torchtitanVersion = { value: v.value, source: v.source, kind: v.kind, ...(v.decidedBy ? { decidedBy: v.decidedBy } : {}) };
   }
   if (r.framework === "torchtitan") out.simulation = r.simulation ? simulationToJson(r.simulation) : null;
+  const fns = r.configFunctions;
+  if (fns?.length) {
+    // A registry is not summarised by its first function (issue #30 §4): with several, the file-level layout,
+    // world size, mechanism, precision and simulation are null and each function has its entry.
+    if (fns.length > 1) {
+      out.worldSize = null;
+      out.parallel = null;
+      out.mechanism = null;
+      out.precision = null;
+      out.simulation = null;
+    }
+    out.configFunctions = fns.map((f) => ({
+      name: f.name,
+      range: f.range,
+      headline: f.detail,
+      worldSize: f.worldSize ? { value: f.worldSize.value, source: f.worldSize.source, kind: f.worldSize.kind } : null,
+      parallel: f.parallel ? { ...f.parallel } : null,
+      layoutName: f.layoutName ?? null,
+      mechanism: f.mechanism ?? null,
+      precision: f.precision ? { paramStorage: f.precision.paramStorage.dtype, compute: f.precision.compute.dtype, gradReduce: f.precision.gradReduce.dtype } : null,
+      diagnostics: (f.diagnostics ?? []).map(diagnosticJson),
+    }));
+  }
   return out;
 }
 
@@ -157,10 +180,16 @@ function textWriter(write: (s: string) => void): CheckWriter {
       } else analysed++;
       const parts = [r.framework ?? "not a training config"];
       if (r.torchtitanVersion) parts[0] += ` ${r.torchtitanVersion.value}`;
-      const h = headline(r, { framework: false });
-      if (h) parts.push(h);
-      if (r.worldSize) parts.push(`world size from ${r.worldSize.detail}`);
+      const fns = r.configFunctions ?? [];
+      if (fns.length > 1) parts.push(`${fns.length} config functions`);
+      else {
+        const h = headline(r, { framework: false });
+        if (h) parts.push(h);
+        if (r.worldSize) parts.push(`world size from ${r.worldSize.detail}`);
+      }
       lines.push(`${o.path}: ${parts.join(" · ")}`);
+      // One line per config function (issue #30 §4): where it is and what it resolves to.
+      if (fns.length > 1) for (const f of fns) lines.push(`  ${o.path}:${f.selectionRange.start.line + 1}:${f.selectionRange.start.character + 1}: ${f.name}(): ${f.detail}${f.worldSize ? ` · world size from ${f.worldSize.detail}` : ""}`);
       if (o.fixes) for (const l of formatFixReport(o.path, o.fixes)) lines.push(`  ${l}`);
       for (const d of r.diagnostics) {
         if (d.severity === "error") errors++;

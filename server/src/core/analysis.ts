@@ -50,6 +50,24 @@ export interface ResolvedPrecision {
   setBy?: string;
 }
 
+/**
+ * One torchtitan Python config function, analysed as a config of its own (issue #30 §4): its layout, world size,
+ * mechanism and precision, and its own diagnostics (the file's list merges findings functions share).
+ */
+export interface ConfigFunctionResult {
+  name: string;
+  range: { start: Position; end: Position };
+  selectionRange: { start: Position; end: Position };
+  /** The one-line headline (layout, GPUs, dtypes). */
+  detail: string;
+  worldSize?: Sourced<number>;
+  layoutName?: string;
+  mechanism?: Mechanism;
+  parallel?: ParallelLayout;
+  precision?: ResolvedPrecision;
+  diagnostics?: Diagnostic[];
+}
+
 /** A hover target: a range in the document and the Markdown to show when the cursor is inside it. */
 export interface HoverTarget {
   range: { start: Position; end: Position };
@@ -105,7 +123,7 @@ export interface AnalysisResult {
   /** Code lenses of their own (one per torchtitan Python config function); without them, one at the top. */
   codeLenses?: { range: { start: Position; end: Position }; title: string; configFunction?: string }[];
   /** torchtitan Python registries: the config functions analysed (outline, CLI `FILE.py::function`). */
-  configFunctions?: { name: string; range: { start: Position; end: Position }; selectionRange: { start: Position; end: Position }; detail: string }[];
+  configFunctions?: ConfigFunctionResult[];
   /** The parsed document, for editor features that need the model (completion, symbols). */
   /** Keys to complete at the top level of a YAML/JSON config (transformers), at the versions in effect; lazy. */
   keyCompletions?: KeyCompletion[];
@@ -116,6 +134,11 @@ export interface AnalysisResult {
 export interface AnalysisSettings {
   /** precisionLens.worldSize / --world-size (when > 0). Precedence against directives: see `origin`. */
   worldSize?: number | null;
+  /**
+   * A torchtitan Python registry's world size per config function (precisionLens.worldSizeByFunction,
+   * `--world-size FUNCTION=N`): wins over `worldSize` for that function, with the same precedence against directives.
+   */
+  worldSizeByFunction?: Record<string, number>;
   /** precisionLens.torchtitanVersion / --torchtitan-version: "auto" (default) or a version id. */
   torchtitanVersion?: string;
   /**

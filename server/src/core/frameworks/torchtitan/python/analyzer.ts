@@ -62,7 +62,8 @@ export function analyzePyFunctions(doc: ConfigDocument, settings: AnalysisSettin
     // The same rule list as a TOML file's, over the same format-neutral context (titanContext.ts).
     const sim = r.simulationInput ? simulate(r.simulationInput) : undefined;
     const tctx = pyTitanContext(r, ctx.version, settings, env, directives, sim);
-    const diagnostics = pyTitanDiagnostics(tctx, r);
+    // In reading order, as the file's list is published.
+    const diagnostics = pyTitanDiagnostics(tctx, r).sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
     results.push({ name: fn.name, range: fn.range, nameRange: fn.nameRange, r, headline: h, markdown: functionMarkdown(r, ctx, h), diagnostics });
     for (const d of diagnostics) found.push({ d, fn: fn.name });
   }
@@ -107,7 +108,18 @@ function analyzeTorchtitanPython(doc: ConfigDocument, settings: AnalysisSettings
     inlayHints,
     torchtitanVersion: { value: ctx.version.value.id, source: ctx.version.source, kind: ctx.version.kind, detail: ctx.version.detail },
     codeLenses: results.map((f) => ({ range: { start: f.r.evaluated.fn.headerRange.start, end: f.r.evaluated.fn.headerRange.start }, title: `Precision Lens: ${f.name}: ${f.headline}`, configFunction: f.name })),
-    configFunctions: results.map((f) => ({ name: f.name, range: f.range, selectionRange: f.nameRange, detail: f.headline })),
+    configFunctions: results.map((f) => ({
+      name: f.name,
+      range: f.range,
+      selectionRange: f.nameRange,
+      detail: f.headline,
+      worldSize: f.r.worldSize,
+      layoutName: f.r.layoutName,
+      mechanism: f.r.decision.mechanism,
+      parallel: f.r.dims.resolved ?? f.r.dims.configured,
+      ...(f.r.precision ? { precision: f.r.precision } : {}),
+      diagnostics: f.diagnostics,
+    })),
   };
   if (first) {
     out.worldSize = first.r.worldSize;
@@ -147,7 +159,7 @@ export function pyScenario(doc: ConfigDocument, settings: AnalysisSettings, env:
     resolve(worldSize, versionId) {
       const version = parsePyVersion(versionId);
       if (!version) return undefined;
-      const forced: AnalysisSettings = { ...settings, origin: "cli", worldSize, torchtitanVersion: versionId };
+      const forced: AnalysisSettings = { ...settings, origin: "cli", worldSize, worldSizeByFunction: {}, torchtitanVersion: versionId };
       const r = resolveConfig(ev, doc, version, forced, env, directives, launch);
       const simulation = r.simulationInput ? simulate(r.simulationInput) : undefined;
       return { r, ...(simulation ? { simulation } : {}) };

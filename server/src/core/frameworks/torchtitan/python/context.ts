@@ -220,7 +220,7 @@ export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version:
     const fv = fields.get(k);
     if (fv?.state === "unknown") assumptions.push(`\`${k}\` is not known (${fv.why}); its default ${String(fv.spec.default)} is assumed`);
   }
-  const worldSize = worldSizeOf(doc, read.configured, settings, directives, launch, fields);
+  const worldSize = worldSizeOf(doc, ev.fn.name, read.configured, settings, directives, launch, fields);
   if (worldSize.source === "default") assumptions.push(`the world size is ${worldSize.value} (${worldSize.detail})`);
   for (const n of ev.notFollowed) assumptions.push(`not followed: ${n.what} \`${n.text}\`${n.via ? ` in ${n.via}()` : ""} (line ${n.range.start.line + 1}${n.file === doc.uri ? "" : ` of ${n.file}`})`);
   // The same ParallelDims checks as a TOML file's at that date (the expert mesh factoring from 2025-12-17 on).
@@ -330,11 +330,24 @@ function pySimulationInput(view: ConfigDocument, ev: EvaluatedConfig, fields: Ma
   return input;
 }
 
-function worldSizeOf(doc: ConfigDocument, configured: ParallelLayout, settings: AnalysisSettings, directives: Directive[], launch: Launch, fields: Map<string, FieldValue>): Sourced<number> {
-  if (settings.origin === "cli" && settings.worldSize && settings.worldSize > 0 && settings.worldSize <= MAX_WORLD_SIZE) return { value: settings.worldSize, source: "cli", kind: "cli", detail: `--world-size ${settings.worldSize}` };
-  const d = directiveValue(directives, "world-size");
+/**
+ * The world size by precedence (CLI flag > directive > setting; workspace/precedence.ts), where at each level one
+ * that names this function wins over one that does not: `--world-size llama3_70b=64`,
+ * `# precision-lens: world-size=64@llama3_70b` (any line of the file), precisionLens.worldSizeByFunction.
+ */
+function worldSizeOf(doc: ConfigDocument, fn: string, configured: ParallelLayout, settings: AnalysisSettings, directives: Directive[], launch: Launch, fields: Map<string, FieldValue>): Sourced<number> {
+  const ok = (n: number | null | undefined): n is number => typeof n === "number" && n > 0 && n <= MAX_WORLD_SIZE;
+  const byFn = settings.worldSizeByFunction?.[fn];
+  if (settings.origin === "cli" && ok(byFn)) return { value: byFn, source: "cli", kind: "cli", detail: `--world-size ${fn}=${byFn}` };
+  if (settings.origin === "cli" && ok(settings.worldSize)) return { value: settings.worldSize, source: "cli", kind: "cli", detail: `--world-size ${settings.worldSize}` };
+  for (const d of directives) {
+    const m = d.key === "world-size" ? /^(\d{1,7})@([A-Za-z_][A-Za-z0-9_]*)$/.exec(d.value) : null;
+    if (m && m[2] === fn && ok(Number(m[1]))) return { value: Number(m[1]), source: "directive", kind: "directive", detail: `\`# precision-lens: world-size=${d.value}\` on line ${d.line + 1}`, location: { uri: doc.uri, range: d.range } };
+  }
+  const d = directives.find((x) => x.key === "world-size" && !x.value.includes("@"));
   const n = d && /^\d+$/.test(d.value) ? Number(d.value) : NaN;
   if (d && Number.isInteger(n) && n > 0 && n <= MAX_WORLD_SIZE) return { value: n, source: "directive", kind: "directive", detail: `\`# precision-lens: world-size=${n}\` on line ${d.line + 1}`, location: { uri: doc.uri, range: d.range } };
+  if (ok(byFn)) return { value: byFn, source: "setting", kind: "setting", detail: `precisionLens.worldSizeByFunction.${fn} = ${byFn}` };
   if (settings.worldSize && settings.worldSize > 0 && settings.worldSize <= MAX_WORLD_SIZE) return { value: settings.worldSize, source: "setting", kind: "setting", detail: `precisionLens.worldSize = ${settings.worldSize}` };
   if (launch.worldSize) return launch.worldSize;
   const explicit = DIM_FIELDS.filter((f) => f !== "etp").every((f) => fields.get(DIM_KEYS[f].join("."))?.state !== "unknown");
