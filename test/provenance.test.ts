@@ -29,6 +29,12 @@ import { assumption, FACT_KINDS, gateDiagnostics, isKnown, restingOn, type FactN
 import type { Diagnostic } from "../server/src/core/model/types";
 import { CORPUS, corpusSkip, listFiles } from "./support/corpus";
 import { checkDiagnostics } from "./support/fixture";
+import { buildTitanContext } from "../server/src/core/frameworks/torchtitan/analyzer";
+import { robustOverVersions } from "../server/src/core/frameworks/torchtitan/robust";
+import { ddpWithOtherParallelism } from "../server/src/core/frameworks/torchtitan/rules/ddp-with-other-parallelism";
+import { restsOnOf } from "../server/src/core/provenance";
+import { NO_ENV } from "../server/src/core/analysis";
+import { parseTomlDocument } from "../server/src/core/parse/toml";
 
 const REGISTRIES: Record<string, readonly { codes: readonly string[]; restsOn: readonly FactName[]; onAssumed?: string; warningOnAssumed?: string }[]> = {
   torchtitan: TITAN_RULES,
@@ -284,12 +290,33 @@ describe("property: an input whose deciding fact is a default never yields an er
 });
 
 describe("examples of the severity rule (fixtures)", () => {
-  it("DDP+TP on a version inferred from the keys: a warning naming the assumption; on a pinned version: the error", () => {
+  it("DDP+TP on a version inferred from the keys: an error all the same, since it fails at every date the keys allow (issue #30 §5)", () => {
     const body = `${MODEL}\n[parallelism]\ndata_parallel_replicate_degree = 2\ndata_parallel_shard_degree = 1\ntensor_parallel_degree = 4\n`;
-    const inferred = analyzeDocument("file:///w/ddp_tp.toml", body).diagnostics.find((d) => d.code === "ddp-with-other-parallelism");
-    assert.equal(inferred?.severity, "warning");
-    assert.match(inferred!.message, /^Assuming torchtitan v0\.2\.2 \(inferred from the keys\): DDP \(replicate 2, shard 1\) cannot be combined with TP/);
+    const r = analyzeDocument("file:///w/ddp_tp.toml", body);
+    assert.equal(r.torchtitanVersion?.kind, "inferred");
+    const inferred = r.diagnostics.find((d) => d.code === "ddp-with-other-parallelism");
+    assert.equal(inferred?.severity, "error");
+    assert.equal(inferred!.message, "DDP (replicate 2, shard 1) cannot be combined with TP: torchtitan raises RuntimeError at launch");
+    assert.match(inferred!.detail ?? "", /This holds at every torchtitan version the file allows \(from 2025-03-18 to 2026-02-23, \d+ periods checked\), so it does not rest on the inferred version \(torchtitan v0\.2\.2\)\.$/);
+    // The headline says the launch fails, and so does an error diagnostic.
+    assert.equal(r.mechanism, "error");
     checkDiagnostics(`# precision-lens: torchtitan-version=v0.2.2\n${body.replace("data_parallel_replicate_degree = 2\n", "data_parallel_replicate_degree = 2\n#^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[ddp-with-other-parallelism]: DDP has not supported > 1D parallelism\n")}`);
+  });
+
+  it("a launch failure that only some candidate dates reach keeps resting on the inferred version", () => {
+    // qwen3's DDP branch raises for DDP + TP up to v0.2.0 and not from the ParallelDims rewrite (2025-12-17) on.
+    const body = `[job]\ndescription = "x"\n\n[model]\nname = "qwen3"\nflavor = "0.6B"\n\n[parallelism]\ndata_parallel_replicate_degree = 2\ndata_parallel_shard_degree = 1\ntensor_parallel_degree = 4\n`;
+    const doc = parseTomlDocument("file:///w/q.toml", body);
+    const { ctx } = buildTitanContext(doc, { torchtitanVersion: "v0.2.0", origin: "cli" }, NO_ENV);
+    const found = ddpWithOtherParallelism.run(ctx);
+    assert.equal(found[0]?.severity, "error");
+    // The same file, its version inferred over [2025-06-16, 2026-02-23]: not every date fails.
+    ctx.version = { ...ctx.version, kind: "inferred", source: "config-keys", window: { from: "2025-06-16" } };
+    assert.deepEqual(restsOnOf(robustOverVersions(ctx, found, ddpWithOtherParallelism)[0]!, ddpWithOtherParallelism), ["worldSize", "version"]);
+    // Over [2025-06-16, 2025-12-17) every date fails: the version is no longer a guess the error rests on.
+    ctx.version = { ...ctx.version, window: { from: "2025-06-16", until: "2025-12-17" } };
+    const again = ddpWithOtherParallelism.run(ctx);
+    assert.deepEqual(restsOnOf(robustOverVersions(ctx, again, ddpWithOtherParallelism)[0]!, ddpWithOtherParallelism), ["worldSize"]);
   });
 
   it("the seed warning stays a warning: TP-only on run_train.sh's default 8 GPUs trains in fp32", () => {

@@ -27,6 +27,7 @@ import { resolveGpu, throughputAlternatives } from "./throughput";
 import { torchtitanConfigSources } from "../../workspace/forkSchema";
 import { forkEvidence } from "./fork";
 import { defineLazy } from "../../model/lazy";
+import { robustOverVersions } from "./robust";
 
 /** run_train.sh's default NGPU (spec torchtitan.md §5.3). */
 export const DEFAULT_WORLD_SIZE = 8;
@@ -137,7 +138,8 @@ function analyzeTorchtitan(doc: ConfigDocument, settings: AnalysisSettings, env:
   const diagnostics: Diagnostic[] = [...extra];
   const facts = titanFacts(ctx);
   for (const rule of TITAN_RULES) {
-    for (const d of gateDiagnostics(rule.run(ctx), rule, facts)) diagnostics.push(d);
+    // A launch failure at every candidate version rests on no guess about it (robust.ts, issue #30 §5).
+    for (const d of gateDiagnostics(robustOverVersions(ctx, rule.run(ctx), rule), rule, facts)) diagnostics.push(d);
   }
   // The summary serves every precision hover and heads the report: render it once, when first asked for.
   let summary: string | undefined;

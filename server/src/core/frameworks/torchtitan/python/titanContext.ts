@@ -26,6 +26,7 @@ import type { TitanContext, TitanRule } from "../context";
 import { eraForDate } from "../eras";
 import { titanFacts } from "../analyzer";
 import { TITAN_RULES } from "../rules/index";
+import { robustOverVersions } from "../robust";
 import { deprecatedKey, extensionSectionWithoutModule, movedKey, removedKey, unknownKey, unknownSection } from "../rules/unknown-key";
 import { invalidValue, wrongType } from "../rules/wrong-type";
 import { forkConfig } from "../rules/fork-config";
@@ -145,7 +146,7 @@ export function pyTitanDiagnostics(ctx: TitanContext, r: PyResolution, rules: re
   const literals = literalRanges(r, ctx.doc.uri);
   const out: Diagnostic[] = [];
   for (const rule of rules) {
-    const found = rule.run(ctx);
+    const found = robustOverVersions(ctx, rule.run(ctx), rule);
     for (const d of found) {
       restingOn(d, [...restsOnOf(d, rule), "evaluation"]);
       pythonFixes(d, literals);
