@@ -200,9 +200,11 @@ describe("torchtitan Python: rules", () => {
     const text = `${HEAD}\ndef odd() -> Trainer.Config:\n    return Trainer.Config(parallelism=ParallelismConfig(tensor_parallel_degree=3, data_parallel_shard_degree=2))\n${marker(109, 1, "error[parallel-dims-product]: != WORLD_SIZE(8)")}\n`;
     checkDiagnostics(text, { uri: URI });
   });
-  it("parallel-dims on the assumed NGPU=8 is only a warning", () => {
-    const text = `from torchtitan.config import ParallelismConfig\nfrom torchtitan.trainer import Trainer\n\n\ndef odd() -> Trainer.Config:\n    return Trainer.Config(parallelism=ParallelismConfig(tensor_parallel_degree=3))\n    #                                                                          ^ warning[parallel-dims-product]: != WORLD_SIZE(8)\n`;
-    checkDiagnostics(text, { uri: URI, env: fakeEnv({}) });
+  it("a default world size never contradicts the degrees: NGPU=8 fails tp 3, so the smallest size they allow is inferred", () => {
+    const text = `from torchtitan.config import ParallelismConfig\nfrom torchtitan.trainer import Trainer\n\n\ndef odd() -> Trainer.Config:\n    return Trainer.Config(parallelism=ParallelismConfig(tensor_parallel_degree=3))\n`;
+    const r = checkDiagnostics(text, { uri: URI, env: fakeEnv({}) });
+    assert.deepEqual([r.worldSize?.value, r.worldSize?.kind, r.worldSize?.source], [3, "inferred", "degrees"]);
+    assert.match(fn(r, "odd").detail, /^TP-only on 3 GPUs/);
   });
   it("fsdp-tp-grad-allreduce-dtype: information on FSDP+TP with bf16 params and fp32 reduce; never on TP-only without FSDP", () => {
     const text = `${HEAD}\ndef tp2() -> Trainer.Config:\n    return Trainer.Config(parallelism=ParallelismConfig(tensor_parallel_degree=2))\n    #                                                                          ^ information[fsdp-tp-grad-allreduce-dtype]: runs in bf16, not reduce_dtype float32\n`;

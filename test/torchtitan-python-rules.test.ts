@@ -135,6 +135,11 @@ describe("launch failures the engine computes, reported for Python configs", () 
     assert.deepEqual([removed.range.start.character, removed.range.end.character], [s + 30, s + 31]);
     assert.ok(!r.diagnostics.some((x) => x.code === "parallel-dims-etp"), "a removed field is not read");
     assert.equal(r.parallel?.etp, 1);
+    // On the default version (no pin: a fork may still have the field) it is only information, led by the guess.
+    const unpinned = analyzeFixture(late.replace("torchtitan-version=v0.3.0 ", ""), { uri: URI });
+    const info = only(unpinned, "removed-key");
+    assert.equal(info.severity, "information");
+    assert.match(info.message, /^Assuming torchtitan v0\.4\.0/);
   });
   it("deepseek_v3 with EP but no fsdp mesh (dp_shard 1, TP 8, EP 8) at main@2026-03-01: ValueError", () => {
     const text = fnText("main@2026-03-01", `Trainer.Config(model_spec=deepseek_v3.model_registry("16B"), parallelism=ParallelismConfig(data_parallel_shard_degree=1, tensor_parallel_degree=8, expert_parallel_degree=8))`);

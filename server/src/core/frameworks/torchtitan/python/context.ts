@@ -220,11 +220,12 @@ export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version:
     const fv = fields.get(k);
     if (fv?.state === "unknown") assumptions.push(`\`${k}\` is not known (${fv.why}); its default ${String(fv.spec.default)} is assumed`);
   }
-  const worldSize = worldSizeOf(doc, ev.fn.name, read.configured, settings, directives, launch, fields);
+  // The same ParallelDims checks as a TOML file's at that date (the expert mesh factoring from 2025-12-17 on).
+  const dimsOptions = { epDivisibility: version.date >= EP_DATE && version.date < MESH_UNFLATTEN_DATE, epMesh: version.date >= MESH_UNFLATTEN_DATE };
+  const worldSize = notContradicting(worldSizeOf(doc, ev.fn.name, read.configured, settings, directives, launch, fields), read.configured, (w) => resolveDims(read, w, dimsOptions).errors.length === 0);
   if (worldSize.source === "default") assumptions.push(`the world size is ${worldSize.value} (${worldSize.detail})`);
   for (const n of ev.notFollowed) assumptions.push(`not followed: ${n.what} \`${n.text}\`${n.via ? ` in ${n.via}()` : ""} (line ${n.range.start.line + 1}${n.file === doc.uri ? "" : ` of ${n.file}`})`);
-  // The same ParallelDims checks as a TOML file's at that date (the expert mesh factoring from 2025-12-17 on).
-  const dims = resolveDims(read, worldSize.value, { epDivisibility: version.date >= EP_DATE && version.date < MESH_UNFLATTEN_DATE, epMesh: version.date >= MESH_UNFLATTEN_DATE });
+  const dims = resolveDims(read, worldSize.value, dimsOptions);
   const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };
   const era = eraForDate(version.date);
   const modelName = ev.model?.name;
@@ -263,6 +264,21 @@ export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version:
       : undefined;
   if (simulationInput && optimizerState.dtype && optimizerState.dtype !== knobs.trainingDtype.dtype) simulationInput.optimizerStateDtype = optimizerState.dtype;
   return { evaluated: ev, removedFields, fields, view, worldSize, dims, layout, layoutName: layoutName(dims.resolved ?? layout), decision, decideOptions, ...(modelName ? { modelName } : {}), knobs, ...(precision ? { precision } : {}), optimizerState, ...(simulationInput ? { simulationInput } : {}), gpu, assumptions };
+}
+
+/**
+ * A default world size never contradicts the function (as for a TOML file, issue #17): when run_train.sh's 8 GPUs
+ * fail the degrees' validation (EP 16 beside dp_shard -1), the world size is the smallest one they allow, an
+ * inference; multiples of the fixed degrees, at most 4,096 tried.
+ */
+function notContradicting(ws: Sourced<number>, c: ParallelLayout, consistent: (w: number) => boolean): Sourced<number> {
+  if (ws.source !== "default" || consistent(ws.value)) return ws;
+  const rest = c.dp_replicate * Math.max(1, c.dp_shard) * c.cp * c.tp * c.pp;
+  if (!(rest > 0) || !Number.isSafeInteger(rest)) return ws;
+  for (let k = 1; k <= 4096 && rest * k <= MAX_WORLD_SIZE; k++) {
+    if (consistent(rest * k)) return { value: rest * k, source: "degrees", kind: "inferred", detail: `≥ ${rest * k}, from the degrees (the smallest world size they allow; run_train.sh's 8 fails them)` };
+  }
+  return ws;
 }
 
 /** A field whose value the evaluation does not know: `unknown`, or left at its default after a statement not followed. */

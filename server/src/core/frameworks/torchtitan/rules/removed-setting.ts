@@ -11,6 +11,8 @@ import type { TitanRule } from "../context";
 export const removedSetting: TitanRule = {
   codes: ["removed-key"],
   restsOn: ["version"],
+  // On a default or inferred version (a fork may still have the field) it is only information.
+  warningOnAssumed: "information",
   run(ctx) {
     return (ctx.removedSettings ?? []).map((r) =>
       diag("removed-key", "warning", r.range, `${r.key} no longer exists in torchtitan ${ctx.version.value.id} (removed ${r.since}): TypeError as a keyword, ignored as an attribute`, undefined, {
