@@ -13,7 +13,7 @@ import type { TitanContext } from "./context";
 import { reportMarkdown, summaryMarkdown, titanHovers, titanInlayHints } from "./hover";
 import { keyHoverTargets } from "./schema/hover";
 import { readKnobs } from "./knobs";
-import { ddpChecksWorld, MESH_UNFLATTEN_DATE, type DecideOptions } from "./eras";
+import { ddpChecksWorld, MESH_UNFLATTEN_DATE, modelDecideOptions, type DecideOptions } from "./eras";
 import { layoutName, readDims, resolveDims, type DimsRead } from "./parallelDims";
 import { hardwareInFileName } from "./fileName";
 import { resolvePrecision } from "./resolve";
@@ -52,14 +52,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const dims = resolveDims(read, worldSize.value, dimsOptions);
   const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };
   const modelName = stringValue(findEntry(doc, "model", "name"));
-  // llama4, deepseek_v3 and gpt_oss apply FSDP when EP > 1 even without dp_shard/cp (spec §1.4); their own
-  // parallelize (not the experiments' variants) asks for the fsdp mesh by name (eras.ts MESH_UNFLATTEN_DATE).
-  const decideOptions: DecideOptions = {
-    fsdpOnEp: modelName !== undefined && /(^|\.)(llama4|deepseek_v3|gpt_oss)$/.test(modelName),
-    epNeedsFsdpMesh: modelName !== undefined && /^(llama4|deepseek_v3|gpt_oss)$/.test(modelName),
-    date: version.value.date,
-    ...(modelName !== undefined ? { model: modelName } : {}),
-  };
+  const decideOptions: DecideOptions = modelDecideOptions(modelName, version.value.date);
   const decision = dims.resolved
     ? version.value.era.decide(dims.resolved, worldSize.value, decideOptions)
     : { mechanism: "error" as const, reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.detail ?? dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };

@@ -131,6 +131,20 @@ export function ddpChecksWorld(model: string | undefined, date: string): boolean
   return DDP_RAISES_UNTIL_MESH.has(m) ? true : undefined;
 }
 
+/**
+ * The decide() options a model name gives (a TOML `model.name`, a Python registry's `model_registry` package):
+ * llama4, deepseek_v3 and gpt_oss apply FSDP when EP > 1 even without dp_shard/cp (spec §1.4); their own
+ * parallelize (not the experiments' variants) asks for the fsdp mesh by name (MESH_UNFLATTEN_DATE).
+ */
+export function modelDecideOptions(modelName: string | undefined, date: string): DecideOptions {
+  return {
+    fsdpOnEp: modelName !== undefined && /(^|\.)(llama4|deepseek_v3|gpt_oss)$/.test(modelName),
+    epNeedsFsdpMesh: modelName !== undefined && /^(llama4|deepseek_v3|gpt_oss)$/.test(modelName),
+    date,
+    ...(modelName !== undefined ? { model: modelName } : {}),
+  };
+}
+
 export function fsdpEnabled(d: ParallelLayout): boolean {
   return d.dp_shard > 1 || d.cp > 1;
 }

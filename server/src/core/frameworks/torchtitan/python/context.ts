@@ -13,7 +13,7 @@ import { inferVersion } from "../../../workspace";
 import { ancestorDirs, displayPath, join, lineLocation } from "../../../workspace/paths";
 import { matchingNames } from "../../../workspace/listing";
 import { worldSizeFromScript } from "../../../workspace/worldSize";
-import { DDP_ERROR, eraForDate, EP_DATE, MESH_UNFLATTEN_DATE, type DecideOptions, type MechanismDecision } from "../eras";
+import { DDP_ERROR, eraForDate, EP_DATE, MESH_UNFLATTEN_DATE, modelDecideOptions, type DecideOptions, type MechanismDecision } from "../eras";
 import { readKnobs } from "../knobs";
 import { DIM_FIELDS, DIM_KEYS, layoutName, readDims, resolveDims, type DimsResolution } from "../parallelDims";
 import { resolvePrecision } from "../resolve";
@@ -229,13 +229,8 @@ export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version:
   const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };
   const era = eraForDate(version.date);
   const modelName = ev.model?.name;
-  // The model decides the same launch checks as for a TOML file's `model.name` (analyzer.ts buildTitanContext).
-  const decideOptions: DecideOptions = {
-    fsdpOnEp: modelName !== undefined && /(^|\.)(llama4|deepseek_v3|gpt_oss)$/.test(modelName),
-    epNeedsFsdpMesh: modelName !== undefined && /^(llama4|deepseek_v3|gpt_oss)$/.test(modelName),
-    date: version.date,
-    ...(modelName !== undefined ? { model: modelName } : {}),
-  };
+  // The model decides the same launch checks as for a TOML file's `model.name`.
+  const decideOptions: DecideOptions = modelDecideOptions(modelName, version.date);
   const decided: MechanismDecision = dims.resolved
     ? era.decide(dims.resolved, worldSize.value, decideOptions)
     : { mechanism: "error", reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
