@@ -204,6 +204,41 @@ describe("dtype rules at their eras", () => {
   });
 });
 
+describe("layout and shape rules at their eras", () => {
+  it("seq-len-divisibility: tp × 2 × cp before #3664 (2026-06-25); the trainer's (tp if SP) × (2·cp if cp > 1) at v0.3.0", () => {
+    const body = (n: number) => `Trainer.Config(model_spec=model_registry("8B"), training=TrainingConfig(seq_len=${n}), parallelism=ParallelismConfig(tensor_parallel_degree=2))`;
+    const early = fnText("main@2026-03-01", body(2050));
+    const d = only(analyzeFixture(early, { uri: URI }), "seq-len-divisibility");
+    assert.equal(d.severity, "error");
+    assert.match(d.message, /^seq_len 2050 is not divisible by tp × 2 × cp = 4: torchtitan asserts \(2052 works\)$/);
+    at(d, early, "2050");
+    assert.ok(!analyzeFixture(fnText("v0.3.0", body(2050)), { uri: URI }).diagnostics.some((x) => x.code === "seq-len-divisibility"), "2050 % 2 = 0 under the trainer's check");
+    const late = only(analyzeFixture(fnText("v0.3.0", body(2049)), { uri: URI }), "seq-len-divisibility");
+    assert.match(late.message, /^seq_len 2049 is not divisible by the SP\/CP divisor = 2: torchtitan raises ValueError \(2050 works\)$/);
+  });
+  it("no-effect: mixed_precision_reduce on TP-only before #2900 (no FSDP reads it); silent from v0.3.0", () => {
+    const body = `Trainer.Config(model_spec=model_registry("8B"), training=TrainingConfig(mixed_precision_reduce="float32"), parallelism=ParallelismConfig(tensor_parallel_degree=8))`;
+    const text = fnText("main@2026-03-01", body);
+    const d = only(analyzeFixture(text, { uri: URI }), "no-effect");
+    assert.equal(d.severity, "information");
+    assert.match(d.message, /^training\.mixed_precision_reduce has no effect: this TP-only layout has no FSDP/);
+    at(d, text, '"float32"');
+    assert.deepEqual(codes(analyzeFixture(fnText("v0.3.0", body), { uri: URI })), []);
+  });
+  it("pp-bubble: 2 microbatches for 4 stages", () => {
+    const text = fnText("v0.3.0", `Trainer.Config(model_spec=model_registry("8B"), training=TrainingConfig(local_batch_size=2), parallelism=ParallelismConfig(pipeline_parallel_degree=4))`);
+    const d = only(analyzeFixture(text, { uri: URI }), "pp-bubble");
+    assert.equal(d.severity, "information");
+    assert.match(d.message, /^Pipeline bubble: 2 microbatches for 4 stages/);
+  });
+  it("fp32-param-dtype: mixed_precision_param = \"float32\" at the literal", () => {
+    const text = fnText("v0.3.0", `Trainer.Config(model_spec=model_registry("8B"), training=TrainingConfig(mixed_precision_param="float32"))`);
+    const d = only(analyzeFixture(text, { uri: URI }), "fp32-param-dtype");
+    assert.equal(d.severity, "information");
+    at(d, text, '"float32"');
+  });
+});
+
 describe("what the simulation and JSON say for Python configs", () => {
   it("bf16 optimizer states (fused_opt_states_bf16) reach the simulation and the memory estimate", () => {
     const text = `${head("v0.3.0")}from torchtitan.components.optimizer import OptimizersContainer\n\n\ndef fn() -> Trainer.Config:\n    return Trainer.Config(model_spec=model_registry("8B"), optimizer=OptimizersContainer.Config(implementation="fused_opt_states_bf16"))\n`;
