@@ -58,8 +58,10 @@ interface Case {
 const OLD_MAIN = "main@2025-02-14";
 
 const CASES: Record<string, Case> = {
-  "eminorhan__frontier-torchtitan__llama3_1b.toml": { version: OLD_MAIN, decidedBy: ["float8.enable_float8_linear", "training.data_parallel_shard_degree"], diagnostics: [] },
-  "eminorhan__frontier-torchtitan__llama3_8b_n64.toml": { version: OLD_MAIN, decidedBy: ["float8.enable_float8_linear", "training.data_parallel_shard_degree"], diagnostics: [] },
+  // FSDP2 + TP: the PyTorch TP-mesh all-reduce note applies to every FSDP2+TP run, forks included (issue #30).
+  "eminorhan__frontier-torchtitan__llama3_1b.toml": { version: OLD_MAIN, decidedBy: ["float8.enable_float8_linear", "training.data_parallel_shard_degree"], diagnostics: [{ code: "fsdp-tp-grad-allreduce-dtype", line: 35, severity: "information", message: "runs in bf16, not reduce_dtype float32" }] },
+  // FSDP2 + TP: the PyTorch TP-mesh all-reduce note applies to every FSDP2+TP run, forks included (issue #30).
+  "eminorhan__frontier-torchtitan__llama3_8b_n64.toml": { version: OLD_MAIN, decidedBy: ["float8.enable_float8_linear", "training.data_parallel_shard_degree"], diagnostics: [{ code: "fsdp-tp-grad-allreduce-dtype", line: 35, severity: "information", message: "runs in bf16, not reduce_dtype float32" }] },
   "eminorhan__frontier-torchtitan__llama3_8b_n8_benchmark.toml": { version: OLD_MAIN, decidedBy: ["float8.enable_float8_linear", "training.data_parallel_shard_degree"], diagnostics: [] },
   "eminorhan__torchtitan-mae__dinov3_vitl16_3D_linear_no_bf16.toml": {
     version: OLD_MAIN,
