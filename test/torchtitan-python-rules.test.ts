@@ -262,5 +262,7 @@ describe("what the simulation and JSON say for Python configs", () => {
     assert.equal(r.precision?.paramStorage.dtype, null);
     assert.match(r.precision?.paramStorage.knob ?? "", /^training\.dtype not known: /);
     assert.match(r.configFunctions![0]!.detail, /: \? params, \? compute/);
+    assert.doesNotMatch(r.configFunctions![0]!.detail, /fp32/, "neither the dtypes nor the optimizer state are guessed");
+    assert.equal(r.simulation, undefined, "no step simulated on the default it may not have");
   });
 });

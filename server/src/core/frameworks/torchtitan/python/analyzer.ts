@@ -182,7 +182,7 @@ export function simulateFunction(r: PyResolution): Simulation | undefined {
 /** One function's full report: its summary, then the per-op simulation of its step. */
 function functionReport(f: PyFunctionResult, sim: Simulation | undefined): string {
   const parts = [f.markdown, "", "---", ""];
-  parts.push(sim ? renderSimulationMarkdown(sim) : "_No simulation: the launch would fail before training, or a dtype is not one torch knows (see the diagnostics)._");
+  parts.push(sim ? renderSimulationMarkdown(sim) : "_No simulation: the launch would fail before training, a dtype is not one torch knows (see the diagnostics), or a dtype is not known (see Not certain)._");
   return parts.join("\n");
 }
 

@@ -251,10 +251,15 @@ export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version:
   const optimizerState =
     impl?.value === "fused_opt_states_bf16" && version.date >= BF16_STATES_DATE
       ? { dtype: "bfloat16" as DType, knob: 'optimizer.implementation = "fused_opt_states_bf16" (Adam/AdamW exp_avg and exp_avg_sq in bf16; 0610235bb #2732)' }
-      : { dtype: storage, knob: storage === "bfloat16" ? "training.dtype = bfloat16: states follow the bf16 parameters" : "training.dtype: Adam/AdamW states follow the parameter dtype" };
+      : precision?.paramStorage.dtype === null && / not known: /.test(precision.paramStorage.knob)
+        ? { dtype: null, knob: "training.dtype is not known: Adam/AdamW states follow the parameter dtype" }
+        : { dtype: storage, knob: storage === "bfloat16" ? "training.dtype = bfloat16: states follow the bf16 parameters" : "training.dtype: Adam/AdamW states follow the parameter dtype" };
   const gpu = resolveGpu(settings, directives);
+  // A storage or compute dtype the evaluation could not read is not simulated as its default (the step would
+  // show fp32 where the function may set bf16): no simulation, the report says why.
+  const uncertain = !!precision && [precision.paramStorage, precision.compute].some((x) => x.dtype === null && / not known: /.test(x.knob));
   const simulationInput =
-    dims.resolved && decision.mechanism !== "error" && knobs.param.dtype && knobs.reduce.dtype && knobs.trainingDtype.dtype
+    !uncertain && dims.resolved && decision.mechanism !== "error" && knobs.param.dtype && knobs.reduce.dtype && knobs.trainingDtype.dtype
       ? pySimulationInput(view, ev, fields, { mechanism: decision.mechanism, layout: dims.resolved, ddp: decision.ddp, mechanismReason: decision.reason, paramDtype: knobs.param.dtype, reduceDtype: knobs.reduce.dtype, trainingDtype: knobs.trainingDtype.dtype, versionDate: version.date }, gpu.value)
       : undefined;
   if (simulationInput && optimizerState.dtype && optimizerState.dtype !== knobs.trainingDtype.dtype) simulationInput.optimizerStateDtype = optimizerState.dtype;
