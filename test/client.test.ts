@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { applyLineEdit, directiveEdit, supportsDirectiveComments } from "../client/src/directiveEdit";
 import { parseWorldSize } from "../client/src/settings";
-import { sourceLabel, STATUS_LINKS, STATUS_ROW_CHARS, statusTexts } from "../client/src/statusText";
+import { sourceLabel, STATUS_LINKS, STATUS_ROW_CHARS, statusTexts, summaryAt } from "../client/src/statusText";
 
 const apply = (text: string, key: "world-size" | "torchtitan-version", value: string | null) => {
   const e = directiveEdit(text, key, value);
@@ -115,3 +115,24 @@ test("report page messages: what-if cells and the Markdown link pass, anything e
     assert.equal(parsePageMessage(bad), undefined, JSON.stringify(bad));
   }
 });
+
+test("a registry's status item shows the config function under the cursor (issue #30)", () => {
+  const file = {
+    framework: "torchtitan",
+    frameworkReason: "imports torchtitan",
+    headline: "2 config functions: put the cursor in one for its precision",
+    configFunctions: [
+      { name: "small", startLine: 5, endLine: 7, headline: "TP-only on 8 GPUs: fp32 params, fp32 compute", worldSize: { value: 8, source: "directive", detail: "d" }, layoutName: "TP-only", mechanism: "none" },
+      { name: "big", startLine: 10, endLine: 12, headline: "FSDP+TP on 64 GPUs: fp32 params, bf16 compute", worldSize: { value: 64, source: "directive", detail: "d" }, layoutName: "FSDP+TP", mechanism: "fully_shard" },
+    ],
+  };
+  const inBig = summaryAt(file, 11);
+  assert.equal(inBig.headline, "big(): FSDP+TP on 64 GPUs: fp32 params, bf16 compute");
+  assert.deepEqual([inBig.worldSize?.value, inBig.layoutName], [64, "FSDP+TP"]);
+  assert.equal(statusTexts(inBig).worldSize?.text, "world size 64");
+  assert.equal(summaryAt(file, 6).layoutName, "TP-only");
+  // Between functions, or with no cursor: the file's own summary.
+  assert.equal(summaryAt(file, 8), file);
+  assert.equal(summaryAt(file, undefined), file);
+});
+
