@@ -10,7 +10,7 @@ import type { ConfigDocument } from "../../../model/document";
 import { pyModuleOf } from "../../../parse/python";
 import type { Diagnostic, Range } from "../../../model/types";
 import { ALWAYS_FSDP_DATE, launchOf, parsePyVersion, resolveConfig, resolvePyVersion, type PyResolution, type PyContext } from "./context";
-import { configFunctions, evaluateConfig, type FieldValue } from "./evaluate";
+import { configFunctions, evaluateConfig, ModuleSet, type FieldValue } from "./evaluate";
 import { pyDiagnostics } from "./rules";
 import { choicesAt } from "./schema";
 import { table } from "../../../model/table";
@@ -52,9 +52,11 @@ export function analyzePyFunctions(doc: ConfigDocument, settings: AnalysisSettin
   const root = { module, file: doc.uri, ...(env.documentPath ? { path: env.documentPath } : {}), isRoot: true };
   const results: PyFunctionResult[] = [];
   const found: { d: Diagnostic; fn: string }[] = [];
+  // The workspace modules and module-level values, read and evaluated once for all functions (issue #33, #36).
+  const shared = new ModuleSet(env);
   for (const fn of configFunctions(module)) {
     if (settings.configFunction && fn.name !== settings.configFunction) continue;
-    const ev = evaluateConfig(fn, root, env);
+    const ev = evaluateConfig(fn, root, env, shared);
     const r = resolveConfig(ev, doc, ctx.version.value, settings, env, directives);
     const h = headlineOf(r);
     results.push({ name: fn.name, range: fn.range, nameRange: fn.nameRange, r, headline: h, markdown: functionMarkdown(r, ctx, h) });

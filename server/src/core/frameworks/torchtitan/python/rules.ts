@@ -58,6 +58,8 @@ function sourceOf(f: FieldValue & { override?: { file: string } }, i: RuleInput)
  */
 export function evaluationFact(i: RuleInput, keys: readonly string[]): FactValue {
   const fn = i.r.evaluated.fn.name;
+  // The evaluation ran out of its budget (issue #33): nothing it read is certain.
+  if (i.r.evaluated.tooComplex) return { value: fn, kind: "inferred", detail: `${fn}() is ${i.r.evaluated.tooComplex}` };
   for (const k of keys) {
     const f = i.r.fields.get(k);
     if (f?.state === "unknown") return { value: fn, kind: "inferred", detail: `${k} not known` };
