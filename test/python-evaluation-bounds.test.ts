@@ -17,6 +17,8 @@ import { MAX_PY_NESTING, pyNestingLine } from "../server/src/core/parse/guard";
 import { parsePythonDocument, pyModuleOf } from "../server/src/core/parse/python";
 import { clearPyModuleCache, parsedModule, pyModuleCacheStats } from "../server/src/core/parse/pyModuleCache";
 import { nodeEnv } from "../server/src/host/nodeEnv";
+import { applyEdits } from "../server/src/core/diagnostics/build";
+import { LineIndex } from "../server/src/core/model/lineIndex";
 
 const HEAD = `# precision-lens: world-size=8 torchtitan-version=v0.4.0
 from torchtitan.config import ParallelismConfig, TrainingConfig
@@ -214,5 +216,38 @@ describe("issue #33: modules parsed once per content version, nesting bounded be
   it("a registry nested too deep is not analysed and says so", () => {
     const doc = parsePythonDocument(URI, `${HEAD}X = ${"[".repeat(300)}${"]".repeat(300)}\n\ndef cfg() -> Trainer.Config:\n    return Trainer.Config()\n`);
     assert.match(doc.skipped ?? "", /nest more than 100 levels deep \(at line 5\)/);
+  });
+});
+
+describe("issue #33: a quick fix edits only what belongs to the config it is offered on", () => {
+  const helper = `${HEAD}
+def _trainer(dtype: str) -> Trainer.Config:
+    return Trainer.Config(training=TrainingConfig(mixed_precision_param=dtype))
+
+def typo() -> Trainer.Config:
+    return _trainer("bfloat1")
+
+def other() -> Trainer.Config:
+    return _trainer("float32")
+`;
+  it("a typo passed to a shared helper is fixed at the call site; the helper and the other config are untouched", () => {
+    const r = analyzeDocument(URI, helper, {}, env({}));
+    const d = r.diagnostics.find((x) => x.code === "unknown-dtype");
+    assert.ok(d, JSON.stringify(r.diagnostics.map((x) => x.code)));
+    const fixes = d.data?.fixes ?? [];
+    assert.equal(fixes.length, 1);
+    const after = applyEdits({ text: helper, lines: new LineIndex(helper) }, fixes[0]!.edits);
+    assert.equal(after, helper.replace('_trainer("bfloat1")', '_trainer("bfloat16")'));
+    const again = analyzeDocument(URI, after, {}, env({}));
+    assert.ok(!again.diagnostics.some((x) => x.code === "unknown-dtype"));
+    const fields = (text: string, name: string) => answers(text).get(name);
+    assert.equal(fields(after, "other"), fields(helper, "other"), "the other config still reads float32");
+  });
+  it("a value from a helper's parameter with no literal to rewrite gets no fix", () => {
+    const text = helper.replace('_trainer("bfloat1")', "_trainer(DT)").replace("def _trainer", 'DT = "bf" + "loat1"\n\ndef _trainer');
+    const r = analyzeDocument(URI, text, {}, env({}));
+    const d = r.diagnostics.find((x) => x.code === "unknown-dtype");
+    assert.ok(d);
+    assert.equal(d.data?.fixes, undefined);
   });
 });

@@ -47,9 +47,7 @@ export function removeKey(doc: ConfigDocument, r: Range): TextEdit[] {
   const commaBefore = text[p] === "," ? p : undefined;
   if (aloneBefore && aloneAfter) {
     const nextLine = endLine + 1 < lines.lineCount ? lines.lineStart(endLine + 1) : text.length;
-    // The last line without a line break: take the break before it instead, so no blank line is left.
-    const from = nextLine === text.length && lineStart > 0 && !/\n$/.test(text) ? lineStart - (text[lineStart - 2] === "\r" ? 2 : 1) : lineStart;
-    const edits: TextEdit[] = [{ range: lines.range(from, nextLine), newText: "" }];
+    const edits: TextEdit[] = [{ range: lines.range(lineStart, nextLine), newText: "" }];
     if (doc.format === "json" && !commaAfter && commaBefore !== undefined) edits.unshift({ range: lines.range(commaBefore, commaBefore + 1), newText: "" });
     return edits;
   }

@@ -74,8 +74,11 @@ function mergeShared(found: readonly { d: Diagnostic; fn: string }[]): Diagnosti
   for (const { d, fn } of found) {
     const k = JSON.stringify([d.code, d.severity, d.range, d.message]);
     const g = groups.get(k);
-    if (g) g.fns.add(fn);
-    else groups.set(k, { d, fns: new Set([fn]) });
+    if (g) {
+      g.fns.add(fn);
+      // The fix of one function (its own call-site literal) rather than none (issue #33).
+      if (!g.d.data?.fixes?.length && d.data?.fixes?.length) g.d = d;
+    } else groups.set(k, { d, fns: new Set([fn]) });
   }
   return [...groups.values()].map(({ d, fns }) => {
     const names = [...fns];

@@ -50,6 +50,11 @@ export interface Origin {
   anchor: Range;
   /** The function the value was written in, when not the analysed one. */
   via?: string;
+  /**
+   * Where the string literal the value was written as stands (a call site's `"bfloat16"` passed to a helper's
+   * parameter, a module constant): a quick fix rewrites that literal, never a shared helper's parameter.
+   */
+  literal?: { file: string; range: Range };
 }
 
 export type Val =
@@ -157,6 +162,11 @@ export class ModuleSet {
     this.loaded.set(path, loaded);
     return loaded;
   }
+}
+
+/** `at` keeping the literal `from` was written as. */
+function withLiteral(at: Origin, from: Origin): Origin {
+  return from.literal ? { ...at, literal: from.literal } : at;
 }
 
 const FUNCTIONS = new WeakMap<PyModule, Map<string, PyFunction>>();
@@ -287,7 +297,7 @@ class Evaluator {
       const obj = this.writable(target.object, s);
       if (obj.t === "obj" && obj.owner === this) {
         // The value's origin is this assignment (a literal's own range is inside it).
-        obj.fields.set(target.name, value.t === "scalar" || value.t === "list" ? { ...value, at: this.origin(s, value.at.file === s.mod.file ? value.at.range : range) } : value);
+        obj.fields.set(target.name, value.t === "scalar" || value.t === "list" ? { ...value, at: withLiteral(this.origin(s, value.at.file === s.mod.file ? value.at.range : range), value.at) } : value);
         return;
       }
       this.note(s, "assignment", `${exprText(target)} = …`, range);
@@ -325,8 +335,9 @@ class Evaluator {
     this.charge();
     const at = this.origin(s, e.range);
     switch (e.kind) {
-      case "num":
       case "str":
+        return { t: "scalar", v: e.value, at: { ...at, literal: { file: s.mod.file, range: e.range } } };
+      case "num":
       case "bool":
         return { t: "scalar", v: e.value, at };
       case "none":
@@ -482,7 +493,7 @@ class Evaluator {
       for (const sec of renamed?.redefines ?? []) notFollowedSection(sec, `\`${callee}\` (${renamed!.via}) gives \`${sec}\` its own default, which is not followed`);
       for (const k of e.kwargs) {
         const v = kwargs.get(k.name)!;
-        obj.fields.set(k.name, v.t === "scalar" || v.t === "list" ? { ...v, at: this.origin(s, k.value.range) } : v);
+        obj.fields.set(k.name, v.t === "scalar" || v.t === "list" ? { ...v, at: withLiteral(this.origin(s, k.value.range), v.at) } : v);
       }
       if (e.hasStarArgs) obj.partial = `\`${callee}(...)\` takes \`*\`/\`**\` arguments the analysis does not expand`;
       // A method of the class (`__post_init__`) sets these after the arguments: what it sets is not followed.

@@ -44,6 +44,29 @@ function rangeOf(f: FieldValue & { override?: unknown }, i: RuleInput): { range:
   return { range: i.r.evaluated.fn.nameRange, inFile: false };
 }
 
+/**
+ * Where a quick fix may rewrite a field's value so that only what belongs to this config changes (issue #33):
+ * the literal itself, or an expression in this config function's own body (a constant's name used there);
+ * for a value passed to a shared helper's parameter, the literal at the call site, never the parameter;
+ * otherwise no fix.
+ */
+function fixRange(f: FieldValue, i: RuleInput): Range | undefined {
+  const o = f.origin;
+  if (!o) return undefined;
+  const lit = o.literal && o.literal.file === i.doc.uri ? o.literal.range : undefined;
+  if (o.file === i.doc.uri && ((lit && sameRange(lit, o.range)) || within(o.range, i.r.evaluated.fn.range))) return o.range;
+  return lit;
+}
+
+function sameRange(a: Range, b: Range): boolean {
+  return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+}
+
+function within(r: Range, outer: Range): boolean {
+  const le = (a: Range["start"], b: Range["start"]): boolean => a.line < b.line || (a.line === b.line && a.character <= b.character);
+  return le(outer.start, r.start) && le(r.end, outer.end);
+}
+
 function sourceOf(f: FieldValue & { override?: { file: string } }, i: RuleInput): string {
   if (f.override) return `set by a flag in ${f.override.file}`;
   if (f.origin && f.origin.file !== i.doc.uri) return `set in ${f.origin.via ? `${f.origin.via}() in ` : ""}${f.origin.file}`;
@@ -99,10 +122,11 @@ const unknownDtype: PyRule = {
     for (const key of DTYPE_KEYS) {
       const f = i.r.fields.get(key);
       if (!f || f.state !== "set" || typeof f.value !== "string" || isTorchDtypeKey(f.value)) continue;
-      const { range, inFile } = rangeOf(f, i);
+      const { range } = rangeOf(f, i);
+      const at = fixRange(f, i);
       const choices = choicesAt(f.spec, i.version.value.date) ?? ["bfloat16", "float32"];
       const suggestion = [...choices].sort((a, b) => editDistance(f.value as string, a) - editDistance(f.value as string, b))[0]!;
-      const fixes = inFile ? { fixes: [fix(`Change to "${suggestion}"`, [{ range, newText: `"${suggestion}"` }], true)] } : undefined;
+      const fixes = at ? { fixes: [fix(`Change to "${suggestion}"`, [{ range: at, newText: `"${suggestion}"` }], true)] } : undefined;
       const d = diag("unknown-dtype", "error", range, `${key} = "${clip(f.value)}" is not in torchtitan's TORCH_DTYPE_MAP: KeyError at launch`, fixes, {
         detail: `${fn}(): ${key} = "${f.value}" (${sourceOf(f, i)}) is not a dtype torchtitan knows (TORCH_DTYPE_MAP has "float16", "float32", "bfloat16"), so the launch fails with KeyError. Choices in torchtitan ${i.version.value.id}: ${choices.map((c) => `"${c}"`).join(", ")}.`,
       });
@@ -121,8 +145,9 @@ const reduceNotAllowed: PyRule = {
   run(i) {
     const red = i.r.fields.get("training.mixed_precision_reduce");
     if (red?.state !== "set" || red.value !== "bfloat16" || i.version.value.date >= BF16_REDUCE_DATE) return [];
-    const { range, inFile } = rangeOf(red, i);
-    const d = diag("reduce-dtype-not-allowed", "warning", range, `mixed_precision_reduce = "bfloat16" is not a declared choice in torchtitan ${i.version.value.id} (bf16 reduce arrived with #4597, 2026-09-11)`, inFile ? { fixes: [fix('Reduce in fp32: "float32"', [{ range, newText: '"float32"' }])] } : undefined, {
+    const { range } = rangeOf(red, i);
+    const at = fixRange(red, i);
+    const d = diag("reduce-dtype-not-allowed", "warning", range, `mixed_precision_reduce = "bfloat16" is not a declared choice in torchtitan ${i.version.value.id} (bf16 reduce arrived with #4597, 2026-09-11)`, at ? { fixes: [fix('Reduce in fp32: "float32"', [{ range: at, newText: '"float32"' }])] } : undefined, {
       detail: `torchtitan ${i.version.value.id} (${i.version.detail}) declares mixed_precision_reduce: Literal["float32"]; a value from Python is not checked against it, so FSDP2 still reduce-scatters gradients in bf16. Choices from #4597 (merged 2026-09-11) on: "float32", "bfloat16".`,
     });
     return [{ diagnostic: d, fields: ["training.mixed_precision_reduce"] }];
@@ -137,8 +162,9 @@ const pureBf16: PyRule = {
     const td = i.r.fields.get("training.dtype");
     const mp = i.r.fields.get("training.mixed_precision_param");
     if (td?.state !== "set" || td.value !== "bfloat16" || mp?.value === "float32" || i.r.decision.mechanism === "error") return [];
-    const { range, inFile } = rangeOf(td, i);
-    const d = diag("pure-bf16", "information", range, "Pure bf16: no fp32 master copy of weights, gradients or optimizer state", inFile ? { fixes: [fix('Keep fp32 master weights: training.dtype = "float32"', [{ range, newText: '"float32"' }])] } : undefined, {
+    const { range } = rangeOf(td, i);
+    const at = fixRange(td, i);
+    const d = diag("pure-bf16", "information", range, "Pure bf16: no fp32 master copy of weights, gradients or optimizer state", at ? { fixes: [fix('Keep fp32 master weights: training.dtype = "float32"', [{ range: at, newText: '"float32"' }])] } : undefined, {
       detail: `${i.r.evaluated.fn.name}(): training.dtype = "bfloat16" (${sourceOf(td, i)}) builds the model in bf16: parameters, gradients and optimizer states (bf16) have no fp32 copy, so small updates can round away. With the default "float32", FSDP2's MixedPrecisionPolicy still computes in bf16 and keeps fp32 shards and optimizer states.`,
     });
     return [{ diagnostic: d, fields: ["training.dtype", "training.mixed_precision_param"] }];
