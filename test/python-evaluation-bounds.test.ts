@@ -251,3 +251,40 @@ def other() -> Trainer.Config:
     assert.equal(d.data?.fixes, undefined);
   });
 });
+
+/** The Markdown text outside inline code spans (CommonMark: a run of n backticks closes at the next run of exactly n). */
+function outsideCodeSpans(md: string): string {
+  let out = "";
+  for (let i = 0; i < md.length; ) {
+    if (md[i] !== "`") {
+      out += md[i++];
+      continue;
+    }
+    let n = 0;
+    while (md[i + n] === "`") n++;
+    const fence = "`".repeat(n);
+    let j = md.indexOf(fence, i + n);
+    while (j >= 0 && md[j + n] === "`") j = md.indexOf(fence, j + n + 1);
+    if (j < 0) {
+      out += fence;
+      i += n;
+    } else i = j + n;
+  }
+  return out;
+}
+
+describe("issue #33: config values cannot inject Markdown into hovers or the report", () => {
+  it("a dtype value with a link, an image, HTML and backticks shows as text", () => {
+    const evil = "x`](https://evil.example) ![i](https://evil.example/p.png) <img src=x> [y](https://evil.example)";
+    const text = `${HEAD}\ndef cfg() -> Trainer.Config:\n    return Trainer.Config(training=TrainingConfig(mixed_precision_param=${JSON.stringify(evil)}))\n`;
+    const r = analyzeDocument(URI, text, {}, env({}));
+    const md = [r.reportMarkdown ?? "", ...r.hovers.map((h) => h.markdown)].join("\n");
+    assert.ok(md.includes("evil.example"), "the value is shown");
+    const prose = outsideCodeSpans(md);
+    assert.ok(prose.includes("evil.example"), "the messages quote it outside code spans too");
+    assert.doesNotMatch(prose, /\]\(https:\/\/evil/);
+    assert.doesNotMatch(prose, /<img/);
+    const line = md.split("\n").find((l) => l.startsWith("| `training.mixed_precision_param`"));
+    assert.ok(line?.includes("`` \"x`"), line);
+  });
+});

@@ -18,6 +18,7 @@ import { simulate, renderSimulationMarkdown } from "../../../engine";
 import type { Simulation } from "../../../engine/types";
 import { defineLazy } from "../../../model/lazy";
 import { throughputAlternatives } from "../throughput";
+import { codeSpan, inertMarkdown } from "../../../model/markdown";
 
 export function detectTorchtitanPython(doc: ConfigDocument): string | undefined {
   const m = pyModuleOf(doc);
@@ -227,11 +228,11 @@ function functionMarkdown(r: PyResolution, ctx: PyContext, headline: string): st
   lines.push("", "| field | value | from |", "|---|---|---|");
   for (const [key, f] of r.fields) {
     if (f.state === "default" && !["training.dtype", "training.mixed_precision_param", "training.mixed_precision_reduce", "parallelism.data_parallel_shard_degree"].includes(key)) continue;
-    lines.push(`| \`${key}\` | ${f.state === "unknown" ? "?" : `\`${JSON.stringify(f.value)}\``} | ${fieldSource(f, uri).replace(/\|/g, "\\|")} |`);
+    lines.push(`| \`${key}\` | ${f.state === "unknown" ? "?" : codeSpan(JSON.stringify(f.value)).replace(/\|/g, "\\|")} | ${inertMarkdown(fieldSource(f, uri)).replace(/\|/g, "\\|")} |`);
   }
   if (ev.chain.length) lines.push("", `Followed: ${ev.chain.map((c) => `\`${c}\``).join(" → ")}.`);
-  if (ev.unreadable) lines.push("", `_Not followed: ${ev.unreadable}._`);
-  if (r.assumptions.length) lines.push("", "**Not certain** (the picture rests on these):", ...r.assumptions.slice(0, 12).map((a) => `- ${a}`));
+  if (ev.unreadable) lines.push("", `_Not followed: ${inertMarkdown(ev.unreadable)}._`);
+  if (r.assumptions.length) lines.push("", "**Not certain** (the picture rests on these):", ...r.assumptions.slice(0, 12).map((a) => `- ${inertMarkdown(a)}`));
   return lines.join("\n");
 }
 
@@ -241,7 +242,7 @@ function fieldHovers(doc: ConfigDocument, f: PyFunctionResult, ctx: PyContext): 
   for (const [key, v] of f.r.fields) {
     if (v.state !== "set" || !v.origin || v.origin.file !== doc.uri) continue;
     const choices = choicesAt(v.spec, ctx.version.value.date);
-    const lines = [`**\`${key}\`** = \`${JSON.stringify(v.value)}\` in \`${f.name}()\``, "", v.spec.doc, "", `Default \`${JSON.stringify(v.spec.default)}\` (${v.spec.source})${choices ? `; choices in torchtitan ${ctx.version.value.id}: ${choices.map((c) => `\`${c}\``).join(", ")}` : ""}.`, "", `Resolved: ${f.headline}.`];
+    const lines = [`**\`${key}\`** = ${codeSpan(JSON.stringify(v.value))} in \`${f.name}()\``, "", v.spec.doc, "", `Default \`${JSON.stringify(v.spec.default)}\` (${v.spec.source})${choices ? `; choices in torchtitan ${ctx.version.value.id}: ${choices.map((c) => `\`${c}\``).join(", ")}` : ""}.`, "", `Resolved: ${f.headline}.`];
     out.push({ range: v.origin.range, markdown: lines.join("\n") });
   }
   return out;
