@@ -10,7 +10,8 @@ import { chmodSync, chownSync, copyFileSync, utimesSync, existsSync, mkdirSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { hash128, readBundle } from "../server/src/host/codeCache";
+import { hash128, hashBytes, openCache, readBundle, sealCache } from "../server/src/host/codeCache";
+import { execFileSync } from "node:child_process";
 
 const ROOT = join(import.meta.dirname, "..");
 const CLI = join(ROOT, "dist", "cli.js");
@@ -79,7 +80,7 @@ describe("CLI code cache", { skip }, () => {
     assert.equal(existsSync(join(ROOT, "relative")), false);
   });
 
-  it("corrupt data: V8 rejects it, the run is unaffected, the data is rewritten", () => {
+  it("corrupt data: never handed to V8, the run is unaffected, the data is rewritten", () => {
     const { home, xdg, dir } = freshHome();
     const env = { HOME: home, XDG_CACHE_HOME: xdg };
     run(env);
@@ -87,10 +88,44 @@ describe("CLI code cache", { skip }, () => {
     const file = join(dir, bin!);
     writeFileSync(file, Buffer.alloc(4096, 0x5a), { mode: 0o600 });
     const r = run(env);
-    assert.deepEqual(r.notes, [`rejected by V8: ${file}`, `written ${file}`]);
+    assert.deepEqual(r.notes, [`not used: ${file} does not match its header (length, format or hash): corrupt`, `miss: ${file}`, `written ${file}`]);
     assert.equal(r.out, reference.out);
     assert.notEqual(readFileSync(file)[0], 0x5a);
     assert.deepEqual(run(env).notes, [`hit ${file}`]);
+  });
+
+  /** Issue #33: bit flips, a zeroed payload (a crash before the data reached the disk), a truncated file, a FIFO. */
+  it("flipped bits, a zeroed payload, a truncated file and a FIFO: same output and exit code, no crash, no hang; rewritten", () => {
+    const { home, xdg, dir } = freshHome();
+    const env = { HOME: home, XDG_CACHE_HOME: xdg };
+    run(env);
+    const [bin] = bins(dir);
+    const file = join(dir, bin!);
+    const good = readFileSync(file);
+    const damaged: [string, (b: Buffer) => Buffer][] = [];
+    // Positions spread over the header and the payload (deterministic: no seed needed).
+    for (const at of [0, 5, 8, 11, 12, 27, 28, 29, 64, 1000, Math.floor(good.length / 3), Math.floor(good.length / 2), good.length - 100, good.length - 1]) {
+      damaged.push([`bit ${at * 8 + (at % 8)} flipped`, (b) => ((b[at] = b[at]! ^ (1 << (at % 8))), b)]);
+    }
+    damaged.push(["payload zeroed", (b) => b.fill(0, 28)]);
+    damaged.push(["whole file zeroed", (b) => b.fill(0)]);
+    damaged.push(["truncated to half", (b) => b.subarray(0, b.length >> 1)]);
+    damaged.push(["header only", (b) => b.subarray(0, 28)]);
+    for (const [what, damage] of damaged) {
+      writeFileSync(file, damage(Buffer.from(good)), { mode: 0o600 });
+      const r = run(env);
+      assert.equal(r.code, reference.code, what);
+      assert.equal(r.out, reference.out, what);
+      assert.equal(r.err, "", what);
+      assert.match(r.notes[0] ?? "", /does not match its header/, `${what}: ${r.notes.join(" / ")}`);
+      assert.ok(openCache(readFileSync(file)), `${what}: rewritten whole`);
+    }
+    rmSync(file);
+    execFileSync("mkfifo", [file]);
+    const r = spawnSync(process.execPath, [CLI, "check", "--format", "json", SEED], { cwd: ROOT, encoding: "utf8", timeout: 20_000, env: { PATH: process.env.PATH ?? "", PRECISION_LENS_CODE_CACHE_DEBUG: "1", ...env } });
+    assert.equal(r.signal, null, "a FIFO in the cache's place must not hang the start");
+    assert.equal(r.stdout, reference.out);
+    assert.match(r.stderr, /is not a regular file of this user's/);
   });
 
   it("a folder open to group or others is not used (nothing read or written)", () => {
@@ -250,5 +285,36 @@ describe("code cache key (readBundle)", () => {
     for (const h of hs) assert.match(h, /^[0-9a-f]{32}$/);
     const lanes = (h: string) => [0, 8, 16, 24].map((i) => h.slice(i, i + 8));
     assert.ok(lanes(hash128("a")).every((l, i) => l !== lanes(hash128("b"))[i]), "one character changes every lane");
+  });
+});
+
+describe("code cache file integrity (sealCache / openCache)", () => {
+  const payload = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 131 + (i >> 3)) & 0xff));
+  const sealed = sealCache(payload);
+  it("a sealed payload opens to itself", () => {
+    assert.deepEqual(openCache(sealed), payload);
+    assert.deepEqual(openCache(sealCache(Buffer.alloc(0))), Buffer.alloc(0));
+  });
+  it("every single-bit flip of the first 600 bits and of 400 spread over the file is refused", () => {
+    const positions = [...Array.from({ length: 600 }, (_, i) => i), ...Array.from({ length: 400 }, (_, i) => Math.floor((i * (sealed.length * 8 - 1)) / 399))];
+    for (const bit of positions) {
+      const b = Buffer.from(sealed);
+      b[bit >> 3] = b[bit >> 3]! ^ (1 << (bit & 7));
+      assert.equal(openCache(b), undefined, `bit ${bit}`);
+    }
+  });
+  it("a zeroed payload, a zeroed file, truncations and an appended byte are refused", () => {
+    assert.equal(openCache(Buffer.from(sealed).fill(0, 28)), undefined);
+    assert.equal(openCache(Buffer.alloc(sealed.length)), undefined);
+    for (const n of [0, 1, 27, 28, 29, sealed.length - 1]) assert.equal(openCache(sealed.subarray(0, n)), undefined, `truncated to ${n}`);
+    assert.equal(openCache(Buffer.concat([sealed, Buffer.from([0])])), undefined);
+  });
+  it("hashBytes: unaligned views hash as their bytes; a swap of two words changes the hash", () => {
+    const big = Buffer.concat([Buffer.from([1]), payload]);
+    assert.deepEqual(hashBytes(big.subarray(1)), hashBytes(payload));
+    const swapped = Buffer.from(payload);
+    swapped.copy(swapped, 0, 4, 8);
+    payload.copy(swapped, 4, 0, 4);
+    assert.notDeepEqual(hashBytes(swapped), hashBytes(payload));
   });
 });

@@ -13,6 +13,9 @@ import { MAX_DEPTH } from "../server/src/core/parse/json";
 import { MAX_ALIAS_EXPANSION } from "../server/src/core/parse/yaml";
 import { MAX_NEIGHBOUR_SCAN_CHARS, MAX_SCANNED_LINE_CHARS } from "../server/src/core/workspace/scan";
 import { MAX_EXPLAINED } from "../server/src/core/frameworks/torchtitan/rules/unknown-key";
+import { MAX_ANALYSIS_STEPS, MAX_EVAL_STEPS, MAX_MODULE_MEMO, MAX_MODULES } from "../server/src/core/frameworks/torchtitan/python/evaluate";
+import { MAX_PY_NESTING } from "../server/src/core/parse/guard";
+import { PY_MODULE_CACHE_CHARS, PY_MODULE_CACHE_ENTRIES } from "../server/src/core/parse/pyModuleCache";
 import { MAX_FILE_BYTES } from "../server/src/host/files";
 import { MAX_FRAME_BODY_BYTES, MAX_FRAME_HEADER_BYTES } from "../server/src/host/frameGuard";
 import { MAX_NEIGHBOUR_BYTES, MAX_NEIGHBOUR_READ_BYTES, NEIGHBOUR_CACHE_BYTES, NEIGHBOUR_CACHE_ENTRIES, NEIGHBOUR_FILES_PER_ANALYSIS, NEIGHBOUR_SCAN_CHARS_PER_ANALYSIS } from "../server/src/host/nodeEnv";
@@ -42,6 +45,13 @@ const CONSTANTS: Record<string, number> = {
   MAX_FRAME_BODY_BYTES,
   SETTINGS_TIMEOUT_MS,
   MAX_DEBOUNCE_MS,
+  MAX_EVAL_STEPS,
+  MAX_MODULES,
+  MAX_MODULE_MEMO,
+  MAX_ANALYSIS_STEPS,
+  MAX_PY_NESTING,
+  PY_MODULE_CACHE_ENTRIES,
+  PY_MODULE_CACHE_CHARS,
 };
 const UNITS: Record<string, number> = { KiB: 1024, MiB: 1024 * 1024, GiB: 1024 ** 3 };
 

@@ -183,3 +183,34 @@ describe("language server over stdio", () => {
     assert.equal(p.diagnostics[0]!.range.start.line, TP_LINE);
   });
 });
+
+describe("quick fixes carry the document version (issue #33)", () => {
+  let client: TestLspClient;
+  before(async () => {
+    client = new TestLspClient();
+    await client.initialize(null, { workspaceEdit: { documentChanges: true } });
+  });
+  after(async () => {
+    await client.shutdown();
+  });
+
+  it("a client with documentChanges gets versioned edits: a fix for version 1 names version 1, one for version 2 names 2", async () => {
+    const first = client.waitForDiagnostics(URI, (p) => p.version === 1 && p.diagnostics.length > 0);
+    await client.open(URI, TEXT);
+    const diag = (await first).diagnostics[0]!;
+    type Action = { title: string; edit: { documentChanges?: { textDocument: { uri: string; version: number }; edits: { newText: string }[] }[]; changes?: unknown } };
+    const ask = () => client.conn.sendRequest<Action[]>("textDocument/codeAction", { textDocument: { uri: URI }, range: diag.range, context: { diagnostics: [diag] } });
+    const v1 = await ask();
+    assert.ok(v1.length > 0);
+    for (const a of v1) {
+      assert.equal(a.edit.changes, undefined);
+      assert.deepEqual(a.edit.documentChanges!.map((c) => c.textDocument), [{ uri: URI, version: 1 }]);
+    }
+    const second = client.waitForDiagnostics(URI, (p) => p.version === 2);
+    await client.change(URI, 2, `${TEXT}\n# an edit\n`);
+    await second;
+    const v2 = await ask();
+    assert.ok(v2.length > 0);
+    assert.ok(v2.every((a) => a.edit.documentChanges![0]!.textDocument.version === 2), "recomputed for the new version");
+  });
+});

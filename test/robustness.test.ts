@@ -297,9 +297,54 @@ const GENERATORS_18: Record<string, (r: () => number) => Case18> = {
   },
 };
 
+/** Issue #33's attack classes on the Python registry reader: each must finish under the same time and heap bounds. */
+const PY_HEAD = "from torchtitan.config import TrainingConfig\nfrom torchtitan.trainer import Trainer\nimport copy\n";
+const pyCheck = (file: string): Case18["expect"] => (o) => {
+  assert.ok(o.status === 0 || o.status === 1, `exit ${o.status}: ${o.stderr.slice(0, 300)}`);
+  assert.ok(!codesOf(o.stdout).includes("internal-error"), o.stdout.slice(0, 300));
+  assert.match(o.stdout, new RegExp(file.replace(".", "\\.")));
+};
+const GENERATORS_33: Record<string, (r: () => number) => Case18> = {
+  constantFanOut: (r) => {
+    const width = int(r, 8, 16);
+    const lines = ["A9 = 1"];
+    for (let i = 8; i >= 0; i--) lines.push(`A${i} = [${Array.from({ length: width }, () => `A${i + 1}`).join(", ")}]`);
+    return { cls: "#33 constant fan-out", name: `9 lines of ${width} names`, files: { "reg.py": `${PY_HEAD}${lines.join("\n")}\n\ndef cfg() -> Trainer.Config:\n    x = A0\n    return Trainer.Config(training=TrainingConfig(steps=1))\n` }, args: ["check", "--format", "json", "reg.py"], expect: pyCheck("reg.py") };
+  },
+  keywordFanOut: (r) => {
+    const width = int(r, 8, 16);
+    const lines = ["K9 = 1"];
+    for (let i = 8; i >= 0; i--) lines.push(`K${i} = TrainingConfig(${Array.from({ length: width }, (_, j) => `a${j}=K${i + 1}`).join(", ")})`);
+    return { cls: "#33 keyword fan-out", name: `9 lines of ${width} keywords`, files: { "reg.py": `${PY_HEAD}${lines.join("\n")}\n\ndef cfg() -> Trainer.Config:\n    return Trainer.Config(training=K0)\n` }, args: ["check", "--format", "json", "reg.py"], expect: pyCheck("reg.py") };
+  },
+  helperFanOut: (r) => {
+    const width = int(r, 6, 12);
+    const helpers = Array.from({ length: 8 }, (_, i) => `def h${i}():\n    return [${Array.from({ length: width }, () => `h${i + 1}()`).join(", ")}]\n`).join("\n");
+    return { cls: "#33 call fan-out", name: `8 helpers calling the next ${width} times`, files: { "reg.py": `${PY_HEAD}${helpers}\ndef h8():\n    return 1\n\ndef cfg() -> Trainer.Config:\n    x = h0()\n    return Trainer.Config(training=TrainingConfig(steps=1))\n` }, args: ["check", "--format", "json", "reg.py"], expect: pyCheck("reg.py") };
+  },
+  sharedDeepCopy: (r) => {
+    const n = int(r, 30, 60);
+    const chain = Array.from({ length: n }, (_, i) => `    x${i + 1} = [x${i}, x${i}]`).join("\n");
+    return { cls: "#33 shared deep copies", name: `x${n} = [x${n - 1}, x${n - 1}], deepcopy`, files: { "reg.py": `${PY_HEAD}\ndef cfg() -> Trainer.Config:\n    x0 = TrainingConfig(steps=1)\n${chain}\n    y = copy.deepcopy(x${n})\n    return Trainer.Config(training=TrainingConfig(steps=1))\n` }, args: ["check", "--format", "json", "reg.py"], expect: pyCheck("reg.py") };
+  },
+  importFanOut: (r) => {
+    const fns = int(r, 20, 40);
+    const pad = `# ${"x".repeat(200)}\n`.repeat(1500);
+    const base = `${PY_HEAD}${pad}def base() -> Trainer.Config:\n    return Trainer.Config(training=TrainingConfig(steps=1))\n`;
+    const reg = `${PY_HEAD}from basecfg import base\n\n${Array.from({ length: fns }, (_, i) => `def f${i}() -> Trainer.Config:\n    return base()\n`).join("\n")}`;
+    return { cls: "#33 import fan-out", name: `${fns} functions importing a 300 kB module`, files: { "reg.py": reg, "basecfg.py": base }, args: ["check", "--format", "json", "reg.py"], expect: pyCheck("reg.py") };
+  },
+  nestedImport: (r) => {
+    const depth = int(r, 20_000, 100_000);
+    const kind = pick(r, ["(", "[", "-"] as const);
+    const deep = kind === "-" ? `X = ${"-".repeat(depth)}1\n` : `X = ${kind.repeat(depth)}${(kind === "(" ? ")" : "]").repeat(depth)}\n`;
+    return { cls: "#33 nesting", name: `an imported module nesting ${depth} \`${kind}\` deep`, files: { "reg.py": `${PY_HEAD}from deep import X\n\ndef cfg() -> Trainer.Config:\n    return Trainer.Config(training=TrainingConfig(steps=X))\n`, "deep.py": deep }, args: ["check", "--format", "json", "reg.py"], expect: pyCheck("reg.py") };
+  },
+};
+
 function cases18(): Case18[] {
   const r = rng(SEED ^ 0x18);
-  return Object.values(GENERATORS_18).map((g) => g(r));
+  return [...Object.values(GENERATORS_18), ...Object.values(GENERATORS_33)].map((g) => g(r));
 }
 
 describe(`robustness, issue #18 attack classes (seed ${SEED})`, () => {

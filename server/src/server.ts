@@ -115,8 +115,12 @@ function scheduleDependents(uri: string): void {
   }
 }
 
+/** The client applies versioned edits (documentChanges): each quick fix names the version it was computed for. */
+let versionedEdits = false;
+
 connection.onInitialize((params): InitializeResult => {
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
+  versionedEdits = !!params.capabilities.workspace?.workspaceEdit?.documentChanges;
   canRefresh = !!params.capabilities.workspace?.inlayHint?.refreshSupport && !!params.capabilities.workspace?.codeLens?.refreshSupport;
   workspaceRoots = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
   // Only paths inside the workspace folders are kept: the client watches those, not their parents.
@@ -424,7 +428,12 @@ connection.onCodeAction((params, token) =>
     if (!doc) return [];
     // Fixes come only from the server's own analysis of this version: a client diagnostic is matched to
     // ours by identity (code, range, message) and its `data` is never trusted (a client could send 16k fixes).
-    const ours = new Map((await analyze(doc, token)).diagnostics.map((d) => [diagnosticKey(d), d]));
+    const version = doc.version;
+    const result = await analyze(doc, token);
+    // A fix is computed for one version of the text (issue #33): none when the document changed meanwhile,
+    // and, where the client supports it, each edit names that version so a later one is never edited.
+    if (documents.get(params.textDocument.uri)?.version !== version) return [];
+    const ours = new Map(result.diagnostics.map((d) => [diagnosticKey(d), d]));
     const matched: { ours: Diagnostic }[] = [];
     for (const lsp of (params.context?.diagnostics ?? []).slice(0, MAX_CODE_ACTIONS)) {
       const d = fromLspDiagnostic(lsp);
@@ -438,7 +447,7 @@ connection.onCodeAction((params, token) =>
         const action: CodeAction = {
           title: q.title,
           kind: CodeActionKind.QuickFix,
-          edit: { changes: { [params.textDocument.uri]: q.fix.edits } },
+          edit: versionedEdits ? { documentChanges: [{ textDocument: { uri: params.textDocument.uri, version }, edits: q.fix.edits }] } : { changes: { [params.textDocument.uri]: q.fix.edits } },
           diagnostics: [toLspDiagnostic(d)],
         };
         if (q.fix.isPreferred) action.isPreferred = true;

@@ -19,11 +19,18 @@
  *   bundle is not rewritten in place with text of the same length within one tick of the file system's
  *   clock (a few milliseconds where timestamps are coarse) after a run read the earlier text; a build or an
  *   install takes far longer than a tick, and an install that replaces the file also changes its inode.
- * - written once (when missing or rejected), after the run, to a temporary file renamed into place; every
- *   error (read-only home, full disk, a race with another run) is swallowed.
+ * - verified before use (issue #33): the file is a header (magic, payload length, a 128-bit hash of the
+ *   payload: `sealCache`) and the payload; a file whose length, magic or hash does not match (a flipped bit,
+ *   a payload zeroed by a crash, a truncated write) is not given to V8 at all and is written afresh. Only a
+ *   regular file is read, opened non-blocking (a FIFO in its place is refused at once, never waited on).
+ *   The hash is not cryptographic: it finds corruption; whoever can write the private folder already runs
+ *   as this user.
+ * - written once (when missing, rejected or corrupt), after the run, to a temporary file that is fsynced
+ *   and then renamed into place; every error (read-only home, full disk, a race with another run) is
+ *   swallowed.
  * - off: `PRECISION_LENS_NO_CODE_CACHE=1`. `PRECISION_LENS_CODE_CACHE_DEBUG=1` says on stderr what happened.
  */
-import { closeSync, fstatSync, type BigIntStats, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, unlinkSync, writeSync, constants } from "node:fs";
+import { closeSync, fsyncSync, fstatSync, type BigIntStats, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, unlinkSync, writeSync, constants } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
@@ -67,6 +74,61 @@ export function hash128(text: string): string {
       return (h >>> 0).toString(16).padStart(8, "0");
     })
     .join("");
+}
+
+/** The cache file's first bytes: format name and version. */
+const MAGIC = Buffer.from("PLCC\u0001\u0000\u0000\u0000", "latin1");
+/** Magic (8 bytes), payload length (4 bytes, little endian), hash of the payload (16 bytes). */
+const HEADER_BYTES = 28;
+
+/** A 128-bit hash of bytes (four 32-bit lanes over 32-bit words, murmur-style finish): ~1 ms a MB. */
+export function hashBytes(buf: Uint8Array): Buffer {
+  const words = buf.length >>> 2;
+  const aligned = buf.byteOffset % 4 === 0 ? buf : Uint8Array.from(buf);
+  const w = new Uint32Array(aligned.buffer, aligned.byteOffset, words);
+  let a = 0x811c9dc5 ^ buf.length;
+  let b = 0x050c5d1f;
+  let c = 0x2b5c1e3d;
+  let d = 0x6a09e667;
+  let i = 0;
+  for (; i + 4 <= words; i += 4) {
+    a = Math.imul((a ^ w[i]!) << 13 | (a ^ w[i]!) >>> 19, 0x9e3779b1);
+    b = Math.imul((b ^ w[i + 1]!) << 15 | (b ^ w[i + 1]!) >>> 17, 0x85ebca77);
+    c = Math.imul((c ^ w[i + 2]!) << 17 | (c ^ w[i + 2]!) >>> 15, 0xc2b2ae3d);
+    d = Math.imul((d ^ w[i + 3]!) << 19 | (d ^ w[i + 3]!) >>> 13, 0x27d4eb2f);
+  }
+  for (; i < words; i++) a = Math.imul(a ^ w[i]!, 0x01000193);
+  for (let j = words * 4; j < buf.length; j++) b = Math.imul(b ^ buf[j]!, 0x01000193);
+  const out = Buffer.alloc(16);
+  const lanes = [a, b, c, d];
+  for (let l = 0; l < 4; l++) {
+    // Each lane is finished with all four mixed in, so a change in any word reaches every output word.
+    let h = (lanes[l]! ^ Math.imul(lanes[(l + 1) % 4]!, 0x01000193) ^ Math.imul(lanes[(l + 2) % 4]!, 0x85ebca6b) ^ lanes[(l + 3) % 4]! >>> 7) >>> 0;
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b + l);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+    out.writeUInt32LE(h >>> 0, l * 4);
+  }
+  return out;
+}
+
+/** The bytes written to a cache file: header (magic, length, hash) then `payload`. */
+export function sealCache(payload: Buffer): Buffer {
+  const header = Buffer.alloc(HEADER_BYTES);
+  MAGIC.copy(header, 0);
+  header.writeUInt32LE(payload.length, 8);
+  hashBytes(payload).copy(header, 12);
+  return Buffer.concat([header, payload]);
+}
+
+/** The payload of a cache file's bytes when its header matches them exactly; undefined for anything else. */
+export function openCache(file: Buffer): Buffer | undefined {
+  if (file.length < HEADER_BYTES || !file.subarray(0, 8).equals(MAGIC)) return undefined;
+  if (file.readUInt32LE(8) !== file.length - HEADER_BYTES) return undefined;
+  const payload = file.subarray(HEADER_BYTES);
+  return hashBytes(payload).equals(file.subarray(12, HEADER_BYTES)) ? payload : undefined;
 }
 
 /**
@@ -115,7 +177,8 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env, why: (s: string) 
 function readCache(file: string, why: (s: string) => void): Buffer | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever.
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
     const st = fstatSync(fd);
     if (!st.isFile() || st.uid !== process.getuid?.() || st.size > MAX_CACHE_BYTES) return void why(`${file} is not a regular file of this user's`);
     const buf = Buffer.allocUnsafe(st.size);
@@ -125,7 +188,9 @@ function readCache(file: string, why: (s: string) => void): Buffer | undefined {
       if (n === 0) break;
       got += n;
     }
-    return got === st.size ? buf : undefined;
+    if (got !== st.size) return void why(`${file} changed while it was read`);
+    const payload = openCache(buf);
+    return payload ?? void why(`${file} does not match its header (length, format or hash): corrupt`);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") why(`${file}: ${(e as Error).message}`);
     return undefined;
@@ -141,7 +206,10 @@ function writeCache(dir: string, file: string, data: Buffer, prefix: string): bo
   try {
     fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
     let off = 0;
-    while (off < data.length) off += writeSync(fd, data, off, data.length - off);
+    const sealed = sealCache(data);
+    while (off < sealed.length) off += writeSync(fd, sealed, off, sealed.length - off);
+    // On disk before the rename: a crash leaves the old file or the whole new one, never a zeroed one.
+    fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
     renameSync(tmp, file);

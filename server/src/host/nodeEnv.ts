@@ -330,14 +330,20 @@ export function nodeEnv(documentPath: string | undefined, workspaceRoots: string
     : disk;
   let scanned = 0;
   let files = 0;
+  // A file read again in the same analysis (each config function of a registry reads its run scripts) costs
+  // nothing and reads the same (issue #33): the budget counts distinct files, so no function's answer depends
+  // on how many functions came before it.
+  const seen = new Map<string, string | undefined>();
   const env: AnalysisEnv = {
     readFile(path) {
+      if (seen.has(path)) return seen.get(path);
       if (scanned >= cacheBudget.scanChars || files >= NEIGHBOUR_FILES_PER_ANALYSIS) return undefined;
       const text = read(path);
       if (text !== undefined) {
         scanned += text.length;
         files++;
       }
+      seen.set(path, text);
       return text;
     },
     listDir(path) {

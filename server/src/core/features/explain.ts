@@ -4,6 +4,7 @@
  */
 import { codeHref } from "../diagnostics/codes";
 import type { Diagnostic } from "../model/types";
+import { inertMarkdown } from "../model/markdown";
 
 /**
  * `**code**` (linked to its page), the message, then the long explanation when there is one, then the related
@@ -11,10 +12,11 @@ import type { Diagnostic } from "../model/types";
  * (its diagnostic part, LSP relatedInformation), so only the code and the explanation are added.
  */
 export function diagnosticMarkdown(d: Diagnostic, opts: { forHover?: boolean } = {}): string {
-  if (opts.forHover && d.detail) return `**[${d.code}](${codeHref(d.code)})** (${d.severity}): ${d.detail}`;
-  const lines = [`**[${d.code}](${codeHref(d.code)})** (${d.severity}): ${d.message}`];
-  if (d.detail) lines.push("", d.detail);
-  for (const r of d.related ?? []) lines.push("", `- ${r.message}`);
+  // Messages quote config values: they are made inert (issue #33); the code's own link is ours.
+  if (opts.forHover && d.detail) return `**[${d.code}](${codeHref(d.code)})** (${d.severity}): ${inertMarkdown(d.detail)}`;
+  const lines = [`**[${d.code}](${codeHref(d.code)})** (${d.severity}): ${inertMarkdown(d.message)}`];
+  if (d.detail) lines.push("", inertMarkdown(d.detail));
+  for (const r of d.related ?? []) lines.push("", `- ${inertMarkdown(r.message)}`);
   return lines.join("\n");
 }
 

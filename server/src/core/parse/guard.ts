@@ -309,3 +309,74 @@ export function yamlNestingReason(text: string): string | undefined {
   }
   return undefined;
 }
+
+/** Python brackets, indentation levels or a run of unary operators deeper than this: the module is not parsed (issue #33). */
+export const MAX_PY_NESTING = 100;
+
+/**
+ * One linear pass: the 0-based line where brackets (outside strings and comments), indentation levels or a
+ * run of unary operators first nest deeper than MAX_PY_NESTING; undefined when they never do.
+ */
+export function pyNestingLine(text: string): number | undefined {
+  let depth = 0;
+  let line = 0;
+  let quote = "";
+  let triple = false;
+  const indents: number[] = [0];
+  let atLineStart = true;
+  let col = 0;
+  let unaryRun = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "\n") {
+      line++;
+      atLineStart = true;
+      col = 0;
+      if (quote && !triple) quote = "";
+      continue;
+    }
+    if (quote) {
+      if (c === "\\") i++;
+      else if (c === quote && (!triple || (text[i + 1] === quote && text[i + 2] === quote))) {
+        if (triple) i += 2;
+        quote = "";
+      }
+      continue;
+    }
+    if (atLineStart) {
+      if (c === " " || c === "\t") {
+        col += c === "\t" ? 8 - (col % 8) : 1;
+        continue;
+      }
+      atLineStart = false;
+      if (c !== "#" && c !== "\r" && depth === 0) {
+        while (indents.length > 1 && col < indents[indents.length - 1]!) indents.pop();
+        if (col > indents[indents.length - 1]!) indents.push(col);
+        if (indents.length > MAX_PY_NESTING) return line;
+      }
+    }
+    if (c === "#") {
+      while (i + 1 < text.length && text[i + 1] !== "\n") i++;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      triple = text[i + 1] === c && text[i + 2] === c;
+      if (triple) i += 2;
+      quote = c;
+      unaryRun = 0;
+      continue;
+    }
+    if (c === "(" || c === "[" || c === "{") {
+      if (++depth > MAX_PY_NESTING) return line;
+    } else if (c === ")" || c === "]" || c === "}") {
+      if (depth > 0) depth--;
+    }
+    if (c === "-" || c === "+" || c === "~") {
+      if (++unaryRun > MAX_PY_NESTING) return line;
+    } else if (c === "n" && text.startsWith("not ", i) && (i === 0 || !/[A-Za-z0-9_]/.test(text[i - 1]!))) {
+      if (++unaryRun > MAX_PY_NESTING) return line;
+      i += 2;
+    } else if (c !== " " && c !== "\t" && c !== "\r") unaryRun = 0;
+  }
+  return undefined;
+}

@@ -9,7 +9,7 @@ import type { SyntaxNode } from "@lezer/common";
 import type { ConfigComment, ConfigDocument, SyntaxError } from "../model/document";
 import { LineIndex } from "../model/lineIndex";
 import type { Range } from "../model/types";
-import { skipReason } from "./guard";
+import { MAX_PY_NESTING, nestingReason, pyNestingLine, skipReason } from "./guard";
 
 /** How deep an expression is converted; deeper parts become `other` (real registries nest under 10). */
 export const MAX_PY_EXPR_DEPTH = 48;
@@ -110,6 +110,9 @@ export function parsePythonDocument(uri: string, text: string): ConfigDocument {
   const skipped = skipReason(text);
   if (skipped) return { ...doc, skipped };
   if (!mayBeTorchtitanPython(text)) return doc;
+  // The parser's time grows with nesting: bound it before parsing (issue #33), as TOML's guard does.
+  const deep = pyNestingLine(text);
+  if (deep !== undefined) return { ...doc, skipped: nestingReason(MAX_PY_NESTING, deep) };
   const { module, comments } = parsePythonModule(text, lines);
   doc.comments = comments;
   modules.set(doc, module);

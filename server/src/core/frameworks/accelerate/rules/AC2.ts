@@ -1,7 +1,7 @@
 /** accelerate/AC2: a `distributed_type` accelerate does not know, and top-level keys that are not accelerate config keys (`accelerate launch` refuses the file). */
 import { fitMessage } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
-import { deleteLines, fix, replaceValue } from "../../common/edits";
+import { removeKey, fix, replaceValue } from "../../common/edits";
 import { nearest } from "../../common/wording";
 import { CLUSTER_KEYS, DISTRIBUTED_TYPES, REMOVED_CLUSTER_KEYS, SAGEMAKER_KEYS } from "../data";
 import { packagePin, versionAtLeast } from "../../../workspace/packagePin";
@@ -30,7 +30,7 @@ export const AC2: FrameworkRule<AccelerateContext> = {
         // XPU config's `ipex_config` got "refuses the file" on an assumed newest release).
         const pin = packagePin(env, "accelerate");
         if (pin && !versionAtLeast(pin.version, removedIn)) continue;
-        const remove = [fix(`Remove \`${k}\``, [deleteLines(doc, span)], true)];
+        const remove = [fix(`Remove \`${k}\``, removeKey(doc, span), true)];
         if (pin) d.add("AC2", "error", r, { message: `\`${k}\` was removed in accelerate ${removedIn}: \`accelerate launch\` ${pin.version} refuses the file`, detail: `\`${k}\` was removed in accelerate ${removedIn} (${pin.where}): the loader refuses the file (ValueError "The config file at ... had unknown keys").` }, remove);
         else d.add("AC2", "warning", r, { message: `\`${k}\` was removed in accelerate ${removedIn}: from that release \`accelerate launch\` refuses the file`, detail: `\`${k}\` is a config key of accelerate before ${removedIn}, which removed it; no accelerate pin was found in the workspace, so the version that launches this file is not known. From ${removedIn} on the loader refuses the file (ValueError "The config file at ... had unknown keys"); older releases read it.` }, remove);
         continue;
@@ -44,7 +44,7 @@ export const AC2: FrameworkRule<AccelerateContext> = {
         if (near) hint = ` Did you mean \`${near}\`?`;
       }
       const head = `\`${k}\` is not an accelerate ${sagemaker ? "SageMaker " : ""}config key: \`accelerate launch\` refuses the file`;
-      d.add("AC2", "error", r, { message: fitMessage(head, hint && `; ${hint.trim().replace(/^It looks like an? \w+ option: /, "").replace(/\.$/, "").replace(/^(\w)/, (c) => c.toLowerCase())}`), detail: `\`${k}\` is not an accelerate ${sagemaker ? "SageMaker " : ""}config key: \`accelerate launch\` refuses the file (ValueError "The config file at ... had unknown keys").${hint}` }, [fix(`Remove \`${k}\``, [deleteLines(doc, span)], true)]);
+      d.add("AC2", "error", r, { message: fitMessage(head, hint && `; ${hint.trim().replace(/^It looks like an? \w+ option: /, "").replace(/\.$/, "").replace(/^(\w)/, (c) => c.toLowerCase())}`), detail: `\`${k}\` is not an accelerate ${sagemaker ? "SageMaker " : ""}config key: \`accelerate launch\` refuses the file (ValueError "The config file at ... had unknown keys").${hint}` }, [fix(`Remove \`${k}\``, removeKey(doc, span), true)]);
     }
     return d.out;
   },

@@ -1,7 +1,7 @@
 /** accelerate/AC4: keys that must live in the DeepSpeed file when `deepspeed_config_file` is given. */
 import { firstFitting } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
-import { deleteLines, fix } from "../../common/edits";
+import { removeKey, fix } from "../../common/edits";
 import type { View } from "../../common/view";
 import { DS_FILE_EXCLUSIVE } from "../data";
 import type { FrameworkRule } from "../../common/rule";
@@ -23,7 +23,7 @@ export const AC4: FrameworkRule<AccelerateContext> = {
     for (const o of offending) {
       const name = o.path[o.path.length - 1]!;
       d.add("AC4", "error", v.keyRange(...o.path), { message: firstFitting([`\`${o.path.join(".")}\` cannot be set with \`deepspeed_config_file\`: accelerate raises ValueError at launch`, `\`${o.path.join(".")}\` cannot be set with \`deepspeed_config_file\` (ValueError)`]), detail: `\`${o.path.join(".")}\` cannot be set together with \`deepspeed_config_file\`: accelerate raises ValueError ("When using \`deepspeed_config_file\`, the following accelerate config variables will be ignored..."). Set ${name === "mixed_precision" ? "`bf16`/`fp16` (or \"auto\")" : `the matching key (or "auto")`} in ${rel} instead.` }, [
-        fix(`Remove \`${name}\` (set it in the DeepSpeed file)`, [deleteLines(doc, o.range)], true),
+        fix(`Remove \`${name}\` (set it in the DeepSpeed file)`, removeKey(doc, o.range), true),
       ]);
     }
     return d.out;

@@ -1,7 +1,7 @@
 /** accelerate/AC6: FSDP1 options under `fsdp_version: 2`, and `fsdp_reshard_after_forward` of the wrong kind for the FSDP version. */
 import { fitMessage } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
-import { deleteLines, fix, replaceValue } from "../../common/edits";
+import { removeKey, fix, replaceValue } from "../../common/edits";
 import { STRATEGIES, V1_ONLY } from "../data";
 import type { FrameworkRule } from "../../common/rule";
 import type { AccelerateContext } from "../context";
@@ -17,7 +17,7 @@ export const AC6: FrameworkRule<AccelerateContext> = {
     if (fsdpVersion === 2) {
       for (const k of V1_ONLY) {
         if (!f.has(k)) continue;
-        d.add("AC6", "warning", f.keyRange(k), { message: fitMessage(`\`${k}\` is an FSDP1 option: with \`fsdp_version: 2\` accelerate ignores it`), detail: `\`${k}\` is an FSDP1 option; with \`fsdp_version: 2\` accelerate ignores it (or warns and drops it). Remove it, or run \`accelerate to-fsdp2\` to convert the file.` }, [fix(`Remove \`${k}\``, [deleteLines(doc, f.sectionRange(k)!)], true)]);
+        d.add("AC6", "warning", f.keyRange(k), { message: fitMessage(`\`${k}\` is an FSDP1 option: with \`fsdp_version: 2\` accelerate ignores it`), detail: `\`${k}\` is an FSDP1 option; with \`fsdp_version: 2\` accelerate ignores it (or warns and drops it). Remove it, or run \`accelerate to-fsdp2\` to convert the file.` }, [fix(`Remove \`${k}\``, removeKey(doc, f.sectionRange(k)!), true)]);
       }
       if (raf && raf.value.kind === "string" && STRATEGIES.includes((raf.value.value as string).toUpperCase())) {
         const s = (raf.value.value as string).toUpperCase();

@@ -7,7 +7,7 @@
  */
 import { fitMessage } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
-import { deleteLines, fix, replaceValue } from "../../common/edits";
+import { removeKey, fix, replaceValue } from "../../common/edits";
 import type { FrameworkRule } from "../../common/rule";
 import type { AxolotlContext } from "../context";
 import { versionAtLeast } from "../../../workspace/packagePin";
@@ -25,7 +25,7 @@ export const AX1: FrameworkRule<AxolotlContext> = {
       d.add("AX1", "error", bf16E.value.range, { message: fitMessage(`\`bf16: ${bf16E.value.raw ?? String(bf16E.value.value)}\` is rejected by Axolotl's config schema (allowed: auto, true, false)`), detail: `\`bf16: ${bf16E.value.raw ?? String(bf16E.value.value)}\` is rejected by Axolotl's config schema (allowed: auto, true, false)${full ? "; the docs mention `bf16: full`, but the schema does not accept it" : ""}.` }, [fix("Use bf16: true", [replaceValue(bf16E, "true")], true)]);
     }
     const bfe = v.entry("bf16_full_eval");
-    if (bfe) d.add("AX1", "warning", bfe.keyRange, { message: "`bf16_full_eval` is not an Axolotl config key: Axolotl ignores it", detail: "`bf16_full_eval` is not an Axolotl config key (the docs mention it, the schema does not have it): the schema drops it and the run goes on without it. For bf16 training use `bf16: true`." }, [fix("Remove bf16_full_eval", [deleteLines(doc, bfe.range)], true)]);
+    if (bfe) d.add("AX1", "warning", bfe.keyRange, { message: "`bf16_full_eval` is not an Axolotl config key: Axolotl ignores it", detail: "`bf16_full_eval` is not an Axolotl config key (the docs mention it, the schema does not have it): the schema drops it and the run goes on without it. For bf16 training use `bf16: true`." }, [fix("Remove bf16_full_eval", removeKey(doc, bfe.range), true)]);
     return d.out;
   },
 };

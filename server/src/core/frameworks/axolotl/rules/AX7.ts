@@ -1,6 +1,6 @@
 /** axolotl/AX7: the deprecated FSDP1 `fsdp:` list, and `fsdp_`-prefixed keys under `fsdp_config`. */
 import { diagnostics } from "../../common/diagnosticBuilder";
-import { deleteLines, fix } from "../../common/edits";
+import { removeKey, fix } from "../../common/edits";
 import type { FrameworkRule } from "../../common/rule";
 import type { AxolotlContext } from "../context";
 
@@ -11,7 +11,7 @@ export const AX7: FrameworkRule<AxolotlContext> = {
     const d = diagnostics("axolotl");
     // An empty `fsdp: []` configures nothing: there is no FSDP1 list to migrate (issue #17 fresh set, wauwau0977/FineTuningTrial).
     if (fsdpList && fsdpList.value.kind === "array" && (fsdpList.value.items?.length ?? 0) > 0) {
-      const migrate = fsdpVersion === undefined ? fix("Replace the legacy list with fsdp_version: 2", [{ range: fsdpList.range, newText: "fsdp_version: 2" }], true) : fix("Remove the legacy fsdp list", [deleteLines(doc, fsdpList.range)], true);
+      const migrate = fsdpVersion === undefined ? fix("Replace the legacy list with fsdp_version: 2", [{ range: fsdpList.range, newText: "fsdp_version: 2" }], true) : fix("Remove the legacy fsdp list", removeKey(doc, fsdpList.range), true);
       d.add("AX7", "warning", fsdpList.keyRange, "The `fsdp:` list is the deprecated FSDP1 syntax (Axolotl warns): use `fsdp_config` with `fsdp_version: 2`", [migrate], undefined, "The `fsdp:` list is the deprecated FSDP1 syntax (Axolotl warns). Configure FSDP with un-prefixed keys under `fsdp_config` and `fsdp_version: 2`.");
     }
     const prefixed = v.childKeys("fsdp_config").filter((k) => k.startsWith("fsdp_") && k !== "fsdp_version");

@@ -10,7 +10,7 @@ import type { ConfigDocument } from "../../../model/document";
 import { pyModuleOf } from "../../../parse/python";
 import type { Diagnostic, Range } from "../../../model/types";
 import { ALWAYS_FSDP_DATE, launchOf, parsePyVersion, resolveConfig, resolvePyVersion, type PyResolution, type PyContext } from "./context";
-import { configFunctions, evaluateConfig, type FieldValue } from "./evaluate";
+import { configFunctions, evaluateConfig, ModuleSet, type FieldValue } from "./evaluate";
 import { pyTitanContext, pyTitanDiagnostics } from "./titanContext";
 import { choicesAt } from "./schema";
 import { table } from "../../../model/table";
@@ -18,6 +18,7 @@ import { simulate, renderSimulationMarkdown } from "../../../engine";
 import type { Simulation } from "../../../engine/types";
 import { defineLazy } from "../../../model/lazy";
 import { throughputAlternatives } from "../throughput";
+import { codeSpan, inertMarkdown } from "../../../model/markdown";
 
 export function detectTorchtitanPython(doc: ConfigDocument): string | undefined {
   const m = pyModuleOf(doc);
@@ -54,9 +55,11 @@ export function analyzePyFunctions(doc: ConfigDocument, settings: AnalysisSettin
   const root = { module, file: doc.uri, ...(env.documentPath ? { path: env.documentPath } : {}), isRoot: true };
   const results: PyFunctionResult[] = [];
   const found: { d: Diagnostic; fn: string }[] = [];
+  // The workspace modules and module-level values, read and evaluated once for all functions (issue #33, #36).
+  const shared = new ModuleSet(env);
   for (const fn of configFunctions(module)) {
     if (settings.configFunction && fn.name !== settings.configFunction) continue;
-    const ev = evaluateConfig(fn, root, env);
+    const ev = evaluateConfig(fn, root, env, shared);
     const r = resolveConfig(ev, doc, ctx.version.value, settings, env, directives);
     const h = headlineOf(r);
     // The same rule list as a TOML file's, over the same format-neutral context (titanContext.ts).
@@ -79,8 +82,11 @@ function mergeShared(found: readonly { d: Diagnostic; fn: string }[]): Diagnosti
   for (const { d, fn } of found) {
     const k = JSON.stringify([d.code, d.severity, d.range, d.message]);
     const g = groups.get(k);
-    if (g) g.fns.add(fn);
-    else groups.set(k, { d, fns: new Set([fn]) });
+    if (g) {
+      g.fns.add(fn);
+      // The fix of one function (its own call-site literal) rather than none (issue #33).
+      if (!g.d.data?.fixes?.length && d.data?.fixes?.length) g.d = d;
+    } else groups.set(k, { d, fns: new Set([fn]) });
   }
   return [...groups.values()].map(({ d, fns }) => {
     const names = [...fns];
@@ -242,11 +248,11 @@ function functionMarkdown(r: PyResolution, ctx: PyContext, headline: string): st
   lines.push("", "| field | value | from |", "|---|---|---|");
   for (const [key, f] of r.fields) {
     if (f.state === "default" && !["training.dtype", "training.mixed_precision_param", "training.mixed_precision_reduce", "parallelism.data_parallel_shard_degree"].includes(key)) continue;
-    lines.push(`| \`${key}\` | ${f.state === "unknown" ? "?" : `\`${JSON.stringify(f.value)}\``} | ${fieldSource(f, uri).replace(/\|/g, "\\|")} |`);
+    lines.push(`| \`${key}\` | ${f.state === "unknown" ? "?" : codeSpan(JSON.stringify(f.value)).replace(/\|/g, "\\|")} | ${inertMarkdown(fieldSource(f, uri)).replace(/\|/g, "\\|")} |`);
   }
   if (ev.chain.length) lines.push("", `Followed: ${ev.chain.map((c) => `\`${c}\``).join(" → ")}.`);
-  if (ev.unreadable) lines.push("", `_Not followed: ${ev.unreadable}._`);
-  if (r.assumptions.length) lines.push("", "**Not certain** (the picture rests on these):", ...r.assumptions.slice(0, 12).map((a) => `- ${a}`));
+  if (ev.unreadable) lines.push("", `_Not followed: ${inertMarkdown(ev.unreadable)}._`);
+  if (r.assumptions.length) lines.push("", "**Not certain** (the picture rests on these):", ...r.assumptions.slice(0, 12).map((a) => `- ${inertMarkdown(a)}`));
   return lines.join("\n");
 }
 
@@ -256,7 +262,7 @@ function fieldHovers(doc: ConfigDocument, f: PyFunctionResult, ctx: PyContext): 
   for (const [key, v] of f.r.fields) {
     if (v.state !== "set" || !v.origin || v.origin.file !== doc.uri) continue;
     const choices = choicesAt(v.spec, ctx.version.value.date);
-    const lines = [`**\`${key}\`** = \`${JSON.stringify(v.value)}\` in \`${f.name}()\``, "", v.spec.doc, "", `Default \`${JSON.stringify(v.spec.default)}\` (${v.spec.source})${choices ? `; choices in torchtitan ${ctx.version.value.id}: ${choices.map((c) => `\`${c}\``).join(", ")}` : ""}.`, "", `Resolved: ${f.headline}.`];
+    const lines = [`**\`${key}\`** = ${codeSpan(JSON.stringify(v.value))} in \`${f.name}()\``, "", v.spec.doc, "", `Default \`${JSON.stringify(v.spec.default)}\` (${v.spec.source})${choices ? `; choices in torchtitan ${ctx.version.value.id}: ${choices.map((c) => `\`${c}\``).join(", ")}` : ""}.`, "", `Resolved: ${f.headline}.`];
     out.push({ range: v.origin.range, markdown: lines.join("\n") });
   }
   return out;

@@ -9,17 +9,38 @@
  * fields it could change count as unknown, never guessed.
  */
 import type { AnalysisEnv } from "../../../analysis";
-import { parsePythonModule, type PyExpr, type PyFunction, type PyModule, type PyStmt } from "../../../parse/python";
+import { type PyExpr, type PyFunction, type PyModule, type PyStmt } from "../../../parse/python";
+import { parsedModule } from "../../../parse/pyModuleCache";
 import type { Range } from "../../../model/types";
 import { dirname, join } from "../../../workspace/paths";
 import { AC_CLASSES, AC_DEFAULT, CONVERTER_CLASSES, CONVERTER_CONTAINERS, KNOWN_HELPERS, PY_FIELDS, SECTION_CLASSES, type PyFieldSpec } from "./schema";
 
 /** How many nested calls are followed (`a()` calls `b()` calls `c()` ...); registries chain 2-3 deep. */
 export const MAX_CALL_DEPTH = 8;
-/** Evaluation steps per config function (expressions + statements), so a pathological module stays bounded. */
-export const MAX_EVAL_STEPS = 20_000;
-/** Workspace modules parsed per analysis. */
+/**
+ * The work budget of one evaluation (issue #33): every statement, every expression node, every value built
+ * and every node copied (`copy.deepcopy`, a module value handed to a function) costs one unit, checked where
+ * the work is done (inside expressions, not per statement). One config function's evaluation has this
+ * budget, and so has each module-level name's (computed once per module version and anchor, then shared):
+ * what a function's evaluation costs depends on its own inputs only, never on which function ran first.
+ */
+export const MAX_EVAL_STEPS = 10_000;
+/** Workspace modules one config function's evaluation may use (the parsed modules themselves are shared). */
 export const MAX_MODULES = 24;
+/**
+ * All evaluation work of one analysis (every function and every module-level name together). Past it the
+ * remaining evaluations are "too complex to follow". The largest real registry of the corpus takes 968 steps in
+ * all and 153 for its largest function (20 registries, 143 functions); 400,000 is 2,600 such functions.
+ */
+export const MAX_ANALYSIS_STEPS = 400_000;
+/** Module-level values remembered per analysis (name × call depth × anchor). */
+export const MAX_MODULE_MEMO = 4_096;
+
+/** The reason given for every value whose evaluation ran out of budget. */
+export const TOO_COMPLEX = `too complex to follow (the evaluation budget of ${MAX_EVAL_STEPS.toLocaleString("en-US")} steps ran out)`;
+
+/** Thrown where the budget runs out; caught where an evaluation (a function, a module-level name) starts. */
+class OutOfBudget extends Error {}
 
 export interface Origin {
   /** The file (absolute path, or the document's uri for the document itself). */
@@ -29,13 +50,18 @@ export interface Origin {
   anchor: Range;
   /** The function the value was written in, when not the analysed one. */
   via?: string;
+  /**
+   * Where the string literal the value was written as stands (a call site's `"bfloat16"` passed to a helper's
+   * parameter, a module constant): a quick fix rewrites that literal, never a shared helper's parameter.
+   */
+  literal?: { file: string; range: Range };
 }
 
 export type Val =
   | { t: "scalar"; v: string | number | boolean | null; at: Origin }
   | { t: "list"; items: Val[]; at: Origin }
   /** A config object. `partial` says why fields not set here are unknown (a base not followed). */
-  | { t: "obj"; cls: string; fields: Map<string, Val>; at: Origin; partial?: string }
+  | { t: "obj"; cls: string; fields: Map<string, Val>; at: Origin; partial?: string; owner?: object }
   | { t: "fn"; fn: PyFunction; mod: LoadedModule }
   | { t: "unknown"; why: string; at: Origin };
 
@@ -76,6 +102,8 @@ export interface EvaluatedConfig {
   partial?: string;
   /** Set when the function returned something that is not a Trainer.Config the subset can read. */
   unreadable?: string;
+  /** Set when the evaluation ran out of its budget (MAX_EVAL_STEPS): the fields it could not reach are unknown. */
+  tooComplex?: string;
 }
 
 export interface LoadedModule {
@@ -96,16 +124,92 @@ interface Scope {
   via?: string;
 }
 
+/** A module-level name's value, computed once (per call depth and anchor) and shared by every evaluation. */
+interface Memo {
+  value: Val;
+  notes: NotFollowed[];
+  chain: string[];
+  modules: string[];
+  tooComplex?: string;
+}
+
+/**
+ * What the evaluations of one analysis share (issue #33, #36): the workspace modules (read once, parsed once
+ * per content version through parse/pyModuleCache.ts) and the values of module-level names (each evaluated
+ * once, with a budget of its own, so the value is the same whichever function asks first). A value is never
+ * changed by the evaluation that receives it: an evaluation writes only into objects it owns and copies a
+ * shared one on its first write (copy on write), so one function's `config.training.dtype = …` never shows in
+ * another's.
+ */
+export class ModuleSet {
+  private readonly loaded = new Map<string, LoadedModule | null>();
+  readonly memo = new Map<LoadedModule, Map<string, Memo>>();
+  memoSize = 0;
+  /** All evaluation work of this analysis (MAX_ANALYSIS_STEPS). */
+  steps = 0;
+  /** Tests and the bench: how many module-level values were computed (each once). */
+  computed = 0;
+
+  constructor(readonly env: AnalysisEnv) {}
+
+  /** The module at `path`, read and parsed once per analysis; null when absent, too large or refused. */
+  module(path: string): LoadedModule | null {
+    const cached = this.loaded.get(path);
+    if (cached !== undefined) return cached;
+    const text = this.env.readFile(path);
+    const parsed = text === undefined ? undefined : parsedModule(path, text);
+    const loaded: LoadedModule | null = parsed ? { module: parsed, file: path, path, isRoot: false } : null;
+    this.loaded.set(path, loaded);
+    return loaded;
+  }
+}
+
+/** `at` keeping the literal `from` was written as. */
+function withLiteral(at: Origin, from: Origin): Origin {
+  return from.literal ? { ...at, literal: from.literal } : at;
+}
+
+const FUNCTIONS = new WeakMap<PyModule, Map<string, PyFunction>>();
+
+/** The module's functions by name (the first definition of a name, as the evaluator always read it). */
+function functionsOf(m: PyModule): Map<string, PyFunction> {
+  let map = FUNCTIONS.get(m);
+  if (!map) {
+    map = new Map();
+    for (const f of m.functions) if (!map.has(f.name)) map.set(f.name, f);
+    FUNCTIONS.set(m, map);
+  }
+  return map;
+}
+
+function rangeKey(r: Range): string {
+  return `${r.start.line}:${r.start.character}:${r.end.line}:${r.end.character}`;
+}
+
 class Evaluator {
   steps = 0;
   readonly notFollowed: NotFollowed[] = [];
   readonly chain: string[] = [];
-  private readonly modules = new Map<string, LoadedModule | null>();
+  /** Candidate module paths this evaluation used (MAX_MODULES), cached or not. */
+  readonly touched = new Set<string>();
+  tooComplex?: string;
+  /** Shared objects this evaluation copied on write: reading one again gives the copy. */
+  private readonly copies = new Map<Val, Val>();
 
   constructor(
-    private readonly env: AnalysisEnv,
+    private readonly set: ModuleSet,
     readonly root: LoadedModule,
   ) {}
+
+  /** One unit of work; throws OutOfBudget past this evaluation's or the analysis's budget. */
+  charge(n = 1): void {
+    this.steps += n;
+    this.set.steps += n;
+    if (this.steps > MAX_EVAL_STEPS || this.set.steps > MAX_ANALYSIS_STEPS) {
+      this.tooComplex = TOO_COMPLEX;
+      throw new OutOfBudget();
+    }
+  }
 
   origin(s: Scope, range: Range): Origin {
     return { file: s.mod.file, range, anchor: s.anchor ?? range, ...(s.via ? { via: s.via } : {}) };
@@ -116,6 +220,47 @@ class Evaluator {
     this.notFollowed.push({ what, text, file: s.mod.file, range, anchor: s.anchor ?? range, ...(s.via ? { via: s.via } : {}) });
   }
 
+  /** A config object owned (writable in place) by this evaluation. */
+  private obj(cls: string, at: Origin, partial?: string): Extract<Val, { t: "obj" }> {
+    this.charge();
+    return { t: "obj", cls, fields: new Map(), at, ...(partial ? { partial } : {}), owner: this };
+  }
+
+  /** This evaluation's view of a value: its own copy of a shared object it has written to. */
+  view(v: Val): Val {
+    return v.t === "obj" && v.owner !== this ? (this.copies.get(v) ?? v) : v;
+  }
+
+  /** A shared object made this evaluation's own (one level: its fields still point at shared values). */
+  private own(v: Val): Val {
+    if (v.t !== "obj" || v.owner === this) return v;
+    const done = this.copies.get(v);
+    if (done) return done;
+    this.charge(1 + v.fields.size);
+    const copy: Val = { ...v, fields: new Map(v.fields), owner: this };
+    this.copies.set(v, copy);
+    return copy;
+  }
+
+  /** `copy.deepcopy`: shared parts stay shared in the copy (as Python's memo does), each node copied once. */
+  private deepCopy(v: Val, seen = new Map<Val, Val>()): Val {
+    const src = this.view(v);
+    if (src.t !== "obj" && src.t !== "list") return src;
+    const done = seen.get(src);
+    if (done) return done;
+    this.charge();
+    if (src.t === "list") {
+      const out: Val = { ...src, items: [] };
+      seen.set(src, out);
+      for (const i of src.items) out.items.push(this.deepCopy(i, seen));
+      return out;
+    }
+    const out: Val = { ...src, fields: new Map(), owner: this };
+    seen.set(src, out);
+    for (const [k, x] of src.fields) out.fields.set(k, this.deepCopy(x, seen));
+    return out;
+  }
+
   runFunction(fn: PyFunction, mod: LoadedModule, args: Val[], kwargs: Map<string, Val>, depth: number, anchor: Range | undefined, callRange?: Range): Val {
     const scope: Scope = { locals: new Map(), mod, depth, ...(anchor ? { anchor } : {}), ...(mod.isRoot && depth === 0 ? {} : { via: fn.name }) };
     const at = this.origin(scope, callRange ?? fn.nameRange);
@@ -124,7 +269,7 @@ class Evaluator {
       scope.locals.set(p, v ?? { t: "unknown", why: `the parameter \`${p}\` of ${fn.name}() has no value the analysis can see`, at });
     });
     for (const st of fn.body) {
-      if (++this.steps > MAX_EVAL_STEPS) return { t: "unknown", why: "the evaluation budget ran out", at };
+      this.charge();
       const r = this.statement(st, scope);
       if (r) return r;
     }
@@ -149,10 +294,10 @@ class Evaluator {
       return;
     }
     if (target.kind === "attr") {
-      const obj = this.expr(target.object, s, true);
-      if (obj.t === "obj") {
+      const obj = this.writable(target.object, s);
+      if (obj.t === "obj" && obj.owner === this) {
         // The value's origin is this assignment (a literal's own range is inside it).
-        obj.fields.set(target.name, value.t === "scalar" || value.t === "list" ? { ...value, at: this.origin(s, value.at.file === s.mod.file ? value.at.range : range) } : value);
+        obj.fields.set(target.name, value.t === "scalar" || value.t === "list" ? { ...value, at: withLiteral(this.origin(s, value.at.file === s.mod.file ? value.at.range : range), value.at) } : value);
         return;
       }
       this.note(s, "assignment", `${exprText(target)} = …`, range);
@@ -161,18 +306,47 @@ class Evaluator {
     this.note(s, "assignment", `${exprText(target)} = …`, range);
   }
 
-  expr(e: PyExpr, s: Scope, forWrite = false): Val {
-    ++this.steps;
+  /** The object an attribute assignment writes into, made this evaluation's own along the way (copy on write). */
+  private writable(e: PyExpr, s: Scope): Val {
+    if (e.kind === "name") {
+      this.charge();
+      const v = this.lookup(e.name, s, this.origin(s, e.range));
+      if (v.t !== "obj" || v.owner === this) return v;
+      const copy = this.own(v);
+      // A module-level name is not rebound: a write through it lasts for this expression only, as before.
+      if (s.locals.has(e.name)) s.locals.set(e.name, copy);
+      return copy;
+    }
+    if (e.kind === "attr") {
+      this.charge();
+      const parent = this.writable(e.object, s);
+      const v = this.attrOf(parent, e, this.origin(s, e.range), true);
+      if (v.t === "obj" && v.owner !== this && parent.t === "obj" && parent.owner === this) {
+        const copy = this.own(v);
+        parent.fields.set(e.name, copy);
+        return copy;
+      }
+      return v;
+    }
+    return this.expr(e, s);
+  }
+
+  expr(e: PyExpr, s: Scope): Val {
+    this.charge();
     const at = this.origin(s, e.range);
     switch (e.kind) {
-      case "num":
       case "str":
+        return { t: "scalar", v: e.value, at: { ...at, literal: { file: s.mod.file, range: e.range } } };
+      case "num":
       case "bool":
         return { t: "scalar", v: e.value, at };
       case "none":
         return { t: "scalar", v: null, at };
-      case "list":
-        return { t: "list", items: e.items.map((i) => this.expr(i, s)), at };
+      case "list": {
+        const items: Val[] = [];
+        for (const i of e.items) items.push(this.expr(i, s));
+        return { t: "list", items, at };
+      }
       case "name":
         return this.lookup(e.name, s, at);
       case "unary": {
@@ -183,38 +357,46 @@ class Evaluator {
       }
       case "binop":
         return this.binop(e, s, at);
-      case "attr": {
-        const obj = this.expr(e.object, s, forWrite);
-        if (obj.t === "obj") {
-          const f = obj.fields.get(e.name);
-          if (f) return f;
-          const sectionClass = sectionClassOf(e.name);
-          if ((obj.cls === "Trainer.Config" || obj.cls === "?") && sectionClass) {
-            // A section never set is its default instance; create it so writes to it are kept.
-            const sec: Val = { t: "obj", cls: sectionClass, fields: new Map(), at, ...(obj.partial ? { partial: obj.partial } : {}) };
-            obj.fields.set(e.name, sec);
-            return sec;
-          }
-          const section = SECTION_CLASSES[obj.cls];
-          if (section && !obj.partial) {
-            const spec = PY_FIELDS.find((f) => f.section === section && f.key === e.name);
-            if (spec) return { t: spec.type === "list" ? "list" : "scalar", ...(spec.type === "list" ? { items: (spec.default as string[]).map((v) => ({ t: "scalar" as const, v, at })) } : { v: spec.default as string | number | boolean | null }), at } as Val;
-          }
-          if (forWrite && obj.partial) {
-            const sec: Val = { t: "obj", cls: "?", fields: new Map(), at, partial: obj.partial };
-            obj.fields.set(e.name, sec);
-            return sec;
-          }
-          return { t: "unknown", why: obj.partial ?? `\`${exprText(e)}\` is not a field the analysis knows`, at };
-        }
-        if (obj.t === "unknown") return obj;
-        return { t: "unknown", why: `\`${exprText(e)}\` is not evaluated`, at };
-      }
+      case "attr":
+        return this.attrOf(this.expr(e.object, s), e, at, false);
       case "call":
         return this.call(e, s, at);
       case "other":
         return { t: "unknown", why: `\`${e.text}\` is not evaluated`, at };
     }
+  }
+
+  /** `obj.name` read (or, `forWrite`, about to be written through). Writes into `obj` only when this evaluation owns it. */
+  private attrOf(objIn: Val, e: Extract<PyExpr, { kind: "attr" }>, at: Origin, forWrite: boolean): Val {
+    const obj = this.view(objIn);
+    if (obj.t === "obj") {
+      const f = obj.fields.get(e.name);
+      if (f) return this.view(f);
+      const mine = obj.owner === this;
+      const sectionClass = sectionClassOf(e.name);
+      if ((obj.cls === "Trainer.Config" || obj.cls === "?") && sectionClass) {
+        // A section never set is its default instance; create it so writes to it are kept.
+        const sec = this.obj(sectionClass, at, obj.partial);
+        if (mine) obj.fields.set(e.name, sec);
+        return sec;
+      }
+      const section = SECTION_CLASSES[obj.cls];
+      if (section && !obj.partial) {
+        const spec = PY_FIELDS.find((f) => f.section === section && f.key === e.name);
+        if (spec) {
+          this.charge();
+          return { t: spec.type === "list" ? "list" : "scalar", ...(spec.type === "list" ? { items: (spec.default as string[]).map((v) => ({ t: "scalar" as const, v, at })) } : { v: spec.default as string | number | boolean | null }), at } as Val;
+        }
+      }
+      if (forWrite && obj.partial) {
+        const sec = this.obj("?", at, obj.partial);
+        if (mine) obj.fields.set(e.name, sec);
+        return sec;
+      }
+      return { t: "unknown", why: obj.partial ?? `\`${exprText(e)}\` is not a field the analysis knows`, at };
+    }
+    if (obj.t === "unknown") return obj;
+    return { t: "unknown", why: `\`${exprText(e)}\` is not evaluated`, at };
   }
 
   private binop(e: Extract<PyExpr, { kind: "binop" }>, s: Scope, at: Origin): Val {
@@ -227,26 +409,27 @@ class Evaluator {
         const v = e.op === "+" ? a + b : e.op === "-" ? a - b : e.op === "*" ? a * b : e.op === "//" && b !== 0 ? Math.floor(a / b) : e.op === "/" && b !== 0 ? a / b : e.op === "**" && Math.abs(b) < 64 ? a ** b : undefined;
         if (v !== undefined && Number.isFinite(v)) return { t: "scalar", v, at };
       }
-      if (typeof a === "string" && typeof b === "string" && e.op === "+" && a.length + b.length < 4096) return { t: "scalar", v: a + b, at };
+      if (typeof a === "string" && typeof b === "string" && e.op === "+" && a.length + b.length < 4096) {
+        // A built string costs by its length (one unit per 64 characters).
+        this.charge((a.length + b.length) >> 6);
+        return { t: "scalar", v: a + b, at };
+      }
     }
     return { t: "unknown", why: `\`${exprText(e)}\` is not evaluated`, at };
   }
 
   private lookup(name: string, s: Scope, at: Origin): Val {
     const local = s.locals.get(name);
-    if (local) return local;
-    return this.moduleName(name, s.mod, s.depth, at, s);
+    if (local) return this.view(local);
+    return this.view(this.moduleName(name, s.mod, s.depth, at, s));
   }
 
   /** A name at module level: a function, a constant, or an import (followed into the workspace). */
   private moduleName(name: string, mod: LoadedModule, depth: number, at: Origin, s?: Scope): Val {
-    const fn = mod.module.functions.find((f) => f.name === name);
+    const fn = functionsOf(mod.module).get(name);
     if (fn) return { t: "fn", fn, mod };
     const assign = mod.module.assigns.get(name);
-    if (assign && depth < MAX_CALL_DEPTH) {
-      const scope: Scope = { locals: new Map(), mod, depth: depth + 1, ...(s?.anchor ? { anchor: s.anchor } : mod.isRoot ? {} : { anchor: at.anchor }) };
-      return this.expr(assign.value, scope);
-    }
+    if (assign && depth < MAX_CALL_DEPTH) return this.memoValue(mod, name, assign.value, depth + 1, s?.anchor ?? (mod.isRoot ? undefined : at.anchor));
     for (const imp of mod.module.imports) {
       for (const n of imp.names) {
         if (n.asName !== name || !n.name) continue;
@@ -259,32 +442,67 @@ class Evaluator {
     return { t: "unknown", why: `\`${name}\` is not defined in this module or an import the analysis can follow`, at };
   }
 
+  /**
+   * A module-level name's value: evaluated once per (module version, call depth, anchor) with a budget of its
+   * own, then shared. What its evaluation noted (statements not followed, functions followed, modules used)
+   * is replayed into every evaluation that reads it, as if it had been evaluated there.
+   */
+  private memoValue(mod: LoadedModule, name: string, value: PyExpr, depth: number, anchor: Range | undefined): Val {
+    const key = `${name}\u0000${depth}\u0000${anchor ? rangeKey(anchor) : ""}`;
+    let perModule = this.set.memo.get(mod);
+    let m = perModule?.get(key);
+    if (!m) {
+      const child = new Evaluator(this.set, this.root);
+      const scope: Scope = { locals: new Map(), mod, depth, ...(anchor ? { anchor } : {}) };
+      let v: Val;
+      try {
+        v = child.expr(value, scope);
+      } catch (e) {
+        if (!(e instanceof OutOfBudget)) throw e;
+        v = { t: "unknown", why: TOO_COMPLEX, at: child.origin(scope, value.range) };
+      }
+      m = { value: v, notes: child.notFollowed, chain: child.chain, modules: [...child.touched], ...(child.tooComplex ? { tooComplex: child.tooComplex } : {}) };
+      this.set.computed++;
+      if (this.set.memoSize < MAX_MODULE_MEMO) {
+        if (!perModule) this.set.memo.set(mod, (perModule = new Map()));
+        perModule.set(key, m);
+        this.set.memoSize++;
+      }
+    }
+    this.charge();
+    for (const n of m.notes) if (this.notFollowed.length < 50) this.notFollowed.push(n);
+    for (const c of m.chain) this.chain.push(c);
+    for (const p of m.modules) this.touched.add(p);
+    if (m.tooComplex) this.tooComplex = m.tooComplex;
+    return m.value;
+  }
+
   private call(e: Extract<PyExpr, { kind: "call" }>, s: Scope, at: Origin): Val {
     const callee = exprText(e.callee);
     const cls = configClassOf(callee, s.mod.module);
     const kwargs = new Map<string, Val>();
     for (const k of e.kwargs) kwargs.set(k.name, this.expr(k.value, s));
     if (cls) {
-      const obj: Val = { t: "obj", cls, fields: new Map(), at };
+      const obj = this.obj(cls, at);
       // A trainer subclass's Config that gives a section another default: that section is not followed.
       const renamed = cls === "Trainer.Config" ? trainerConfigNames(s.mod.module).get(callee) : undefined;
       const notFollowedSection = (sec: string, why: string): void => {
         const secClass = sectionClassOf(sec);
-        obj.fields.set(sec, secClass ? { t: "obj", cls: secClass, fields: new Map(), at, partial: why } : { t: "unknown", why, at });
+        obj.fields.set(sec, secClass ? this.obj(secClass, at, why) : { t: "unknown", why, at });
       };
       for (const sec of renamed?.redefines ?? []) notFollowedSection(sec, `\`${callee}\` (${renamed!.via}) gives \`${sec}\` its own default, which is not followed`);
       for (const k of e.kwargs) {
         const v = kwargs.get(k.name)!;
-        obj.fields.set(k.name, v.t === "scalar" || v.t === "list" ? { ...v, at: this.origin(s, k.value.range) } : v);
+        obj.fields.set(k.name, v.t === "scalar" || v.t === "list" ? { ...v, at: withLiteral(this.origin(s, k.value.range), v.at) } : v);
       }
       if (e.hasStarArgs) obj.partial = `\`${callee}(...)\` takes \`*\`/\`**\` arguments the analysis does not expand`;
       // A method of the class (`__post_init__`) sets these after the arguments: what it sets is not followed.
       for (const sec of renamed?.overwrites ?? []) notFollowedSection(sec, `\`${callee}\` (${renamed!.via}) sets \`${sec}\` in a method (\`self.${sec} = …\`), which is not followed`);
       return obj;
     }
-    if (callee in KNOWN_HELPERS) return { t: "obj", cls: "OptimizersContainer.Config", fields: new Map(), at };
+    if (callee in KNOWN_HELPERS) return this.obj("OptimizersContainer.Config", at);
     if (callee === "model_registry" || callee.endsWith(".model_registry")) {
-      const obj: Val = { t: "obj", cls: "ModelSpec", fields: new Map(), at };
+      const obj = this.obj("ModelSpec", at);
       const conv = kwargs.get("converters");
       if (conv) obj.fields.set("converters", conv);
       const flavor = e.args[0] ? this.expr(e.args[0], s) : kwargs.get("flavor");
@@ -293,11 +511,12 @@ class Evaluator {
       if (name) obj.fields.set("name", { t: "scalar", v: name, at });
       return obj;
     }
-    if ((callee === "copy.deepcopy" || callee === "deepcopy") && e.args[0]) return clone(this.expr(e.args[0], s));
+    if ((callee === "copy.deepcopy" || callee === "deepcopy") && e.args[0]) return this.deepCopy(this.expr(e.args[0], s));
     const f = e.callee.kind === "name" ? this.lookup(e.callee.name, s, at) : undefined;
     if (f?.t === "fn") {
       if (s.depth >= MAX_CALL_DEPTH) return { t: "unknown", why: `\`${callee}()\` is more than ${MAX_CALL_DEPTH} calls deep`, at };
-      const args = e.args.map((a) => this.expr(a, s));
+      const args: Val[] = [];
+      for (const a of e.args) args.push(this.expr(a, s));
       const mark = this.chain.length;
       // The chain's anchor in the analysed document is the outermost call site.
       const r = this.runFunction(f.fn, f.mod, args, kwargs, s.depth + 1, s.anchor ?? (s.mod.isRoot ? e.range : undefined), e.range);
@@ -307,25 +526,18 @@ class Evaluator {
     }
     const why = f?.t === "unknown" ? f.why : `\`${callee}()\` is not a function the analysis follows`;
     // An unknown call may return a config: keep writes to it (partial) and say why its other fields are unknown.
-    return { t: "obj", cls: "?", fields: new Map(), at, partial: `\`${callee}()\` was not followed (${why})` };
+    return this.obj("?", at, `\`${callee}()\` was not followed (${why})`);
   }
 
+  /** A workspace module: shared by the analysis; this evaluation may use at most MAX_MODULES candidate paths. */
   loadModule(spec: string, from: LoadedModule): LoadedModule | undefined {
     for (const path of this.candidates(spec, from)) {
-      const cached = this.modules.get(path);
-      if (cached !== undefined) {
-        if (cached) return cached;
-        continue;
+      if (!this.touched.has(path)) {
+        if (this.touched.size >= MAX_MODULES) return undefined;
+        this.touched.add(path);
       }
-      if (this.modules.size >= MAX_MODULES) return undefined;
-      const text = this.env.readFile(path);
-      if (text === undefined || text.length > 512_000) {
-        this.modules.set(path, null);
-        continue;
-      }
-      const loaded: LoadedModule = { module: parsePythonModule(text).module, file: path, path, isRoot: false };
-      this.modules.set(path, loaded);
-      return loaded;
+      const m = this.set.module(path);
+      if (m) return m;
     }
     return undefined;
   }
@@ -343,10 +555,11 @@ class Evaluator {
       for (let i = 1; i < dots; i++) base = dirname(base);
       return files(base);
     }
+    const env = this.set.env;
     const roots = new Set<string>();
-    for (const r of this.env.workspaceRoots ?? []) roots.add(r);
+    for (const r of env.workspaceRoots ?? []) roots.add(r);
     // Ancestors of the document: a checkout of torchtitan (or a fork's package) above the registry.
-    let d = this.env.documentPath ? dirname(this.env.documentPath) : undefined;
+    let d = env.documentPath ? dirname(env.documentPath) : undefined;
     for (let i = 0; d && i < 8; i++) {
       roots.add(d);
       const up = dirname(d);
@@ -375,12 +588,6 @@ function modelNameOf(callee: string, mod: LoadedModule): string | undefined {
     }
   }
   return undefined;
-}
-
-function clone(v: Val): Val {
-  if (v.t === "obj") return { ...v, fields: new Map([...v.fields].map(([k, x]) => [k, clone(x)])) };
-  if (v.t === "list") return { ...v, items: v.items.map(clone) };
-  return v;
 }
 
 /** Trainer.Config's fields a subclass's Config may give another default that the analysis reads. */
@@ -498,47 +705,66 @@ export function configFunctions(module: PyModule): PyFunction[] {
   return module.functions.filter((f) => trainerConfig(f.returns) || f.body.some((s) => s.kind === "return" && s.value?.kind === "call" && configClassOf(exprText(s.value.callee), module) === "Trainer.Config"));
 }
 
-export function evaluateConfig(fn: PyFunction, root: LoadedModule, env: AnalysisEnv): EvaluatedConfig {
-  const ev = new Evaluator(env, root);
-  const result = ev.runFunction(fn, root, [], new Map(), 0, undefined);
+/**
+ * One config function evaluated. `set` is what the analysis's evaluations share (the workspace modules and the
+ * module-level values); the function's own work has its own budget, so its answer depends on its inputs only.
+ */
+export function evaluateConfig(fn: PyFunction, root: LoadedModule, env: AnalysisEnv, set: ModuleSet = new ModuleSet(env)): EvaluatedConfig {
+  const ev = new Evaluator(set, root);
+  let result: Val;
+  try {
+    result = ev.runFunction(fn, root, [], new Map(), 0, undefined);
+  } catch (e) {
+    if (!(e instanceof OutOfBudget)) throw e;
+    result = { t: "unknown", why: TOO_COMPLEX, at: { file: root.file, range: fn.nameRange, anchor: fn.nameRange } };
+  }
+  result = ev.view(result);
   const out: EvaluatedConfig = { fn, fields: new Map(), notFollowed: ev.notFollowed, chain: ev.chain, activationCheckpoint: { mode: AC_DEFAULT.mode, source: AC_DEFAULT.source }, converters: [] };
+  if (ev.tooComplex) out.tooComplex = ev.tooComplex;
   const trainer = result.t === "obj" ? result : undefined;
+  const field = (o: Val | undefined, k: string): Val | undefined => {
+    const f = o?.t === "obj" ? o.fields.get(k) : undefined;
+    return f ? ev.view(f) : undefined;
+  };
   if (!trainer || (trainer.cls !== "Trainer.Config" && trainer.cls !== "?")) out.unreadable = result.t === "unknown" ? result.why : `${fn.name}() does not return a Trainer.Config the analysis can read`;
   const basePartial = trainer?.partial ?? out.unreadable;
   if (basePartial) out.partial = basePartial;
   for (const spec of PY_FIELDS) {
     const key = `${spec.section}.${spec.key}`;
-    const section = trainer?.fields.get(spec.section);
+    const section = field(trainer, spec.section);
     const partial = section?.t === "obj" ? (section.partial ?? (section.cls === "?" ? basePartial : undefined)) : basePartial;
     if (section && section.t !== "obj") {
       out.fields.set(key, { spec, state: "unknown", why: section.t === "unknown" ? section.why : `\`${spec.section}\` is not a config object` });
       continue;
     }
-    const v = section?.t === "obj" ? section.fields.get(spec.key) : undefined;
+    const v = field(section, spec.key);
     if (v?.t === "scalar") out.fields.set(key, { spec, state: "set", value: v.v, origin: v.at });
     else if (v?.t === "list" && v.items.every((i) => i.t === "scalar")) out.fields.set(key, { spec, state: "set", value: v.items.map((i) => String((i as { v: unknown }).v)), origin: v.at });
     else if (v) out.fields.set(key, { spec, state: "unknown", why: v.t === "unknown" ? v.why : `\`${key}\` is not a literal` });
     else if (partial) out.fields.set(key, { spec, state: "unknown", why: partial });
     else out.fields.set(key, { spec, state: "default", value: spec.default as FieldValue["value"] });
   }
-  const ac = trainer?.fields.get("activation_checkpoint");
-  const acMode = ac?.t === "obj" && ac.cls === "ActivationCheckpointConfig" ? ac.fields.get("mode") : undefined;
+  const ac = field(trainer, "activation_checkpoint");
+  const acMode = ac?.t === "obj" && ac.cls === "ActivationCheckpointConfig" ? field(ac, "mode") : undefined;
   if (ac?.t === "obj" && ac.cls === "ActivationCheckpointConfig") out.activationCheckpoint = acMode?.t === "scalar" ? { mode: String(acMode.v), origin: ac.at } : acMode ? { mode: "unknown", unknown: "the mode is not a literal" } : { mode: "selective", origin: ac.at };
   else if (ac?.t === "obj" && AC_CLASSES[ac.cls]) out.activationCheckpoint = { mode: AC_CLASSES[ac.cls]!, origin: ac.at };
   else if (ac) out.activationCheckpoint = { mode: "unknown", unknown: ac.t === "unknown" ? ac.why : "not a known activation-checkpoint config" };
   else if (basePartial) out.activationCheckpoint = { mode: "unknown", unknown: basePartial };
-  const spec = trainer?.fields.get("model_spec");
-  const container = trainer?.fields.get("model_converters");
-  const conv = container?.t === "obj" ? container.fields.get("converters") : spec?.t === "obj" ? spec.fields.get("converters") : undefined;
+  const spec = field(trainer, "model_spec");
+  const container = field(trainer, "model_converters");
+  const conv = container?.t === "obj" ? field(container, "converters") : spec?.t === "obj" ? field(spec, "converters") : undefined;
   if (conv?.t === "list") {
     const list: { name: string; kind: string; origin: Origin }[] = [];
-    for (const c of conv.items) if (c.t === "obj" && CONVERTER_CLASSES[c.cls]) list.push({ name: c.cls, kind: CONVERTER_CLASSES[c.cls]!, origin: c.at });
+    for (const item of conv.items) {
+      const c = ev.view(item);
+      if (c.t === "obj" && CONVERTER_CLASSES[c.cls]) list.push({ name: c.cls, kind: CONVERTER_CLASSES[c.cls]!, origin: c.at });
+    }
     out.converters = list.length === conv.items.length ? list : { unknown: "a converter the analysis does not know" };
   } else if (spec && spec.t !== "obj") out.converters = { unknown: spec.t === "unknown" ? spec.why : "model_spec is not read" };
   else if (!spec && basePartial) out.converters = { unknown: basePartial };
   if (spec?.t === "obj" && spec.cls === "ModelSpec") {
-    const name = spec.fields.get("name");
-    const flavor = spec.fields.get("flavor");
+    const name = field(spec, "name");
+    const flavor = field(spec, "flavor");
     out.model = {
       ...(name?.t === "scalar" && typeof name.v === "string" ? { name: name.v } : {}),
       ...(flavor?.t === "scalar" && typeof flavor.v === "string" ? { flavor: flavor.v } : {}),

@@ -32,6 +32,7 @@ import { invalidValue, wrongType } from "../rules/wrong-type";
 import { forkConfig } from "../rules/fork-config";
 import type { TitanVersion } from "../versions";
 import type { PyResolution, PyVersion } from "./context";
+import type { FieldValue } from "./evaluate";
 import type { Simulation } from "../../../engine/types";
 
 /** The rules that check a TOML file's keys against the TOML releases' schema (not a Python config's). */
@@ -121,6 +122,8 @@ function fieldsOf(code: string): readonly string[] {
  */
 export function evaluationFact(r: PyResolution, keys: readonly string[]): FactValue {
   const fn = r.evaluated.fn.name;
+  // The evaluation ran out of its budget (issue #33): nothing it read is certain.
+  if (r.evaluated.tooComplex) return { value: fn, kind: "inferred", detail: `${fn}() is ${r.evaluated.tooComplex}` };
   for (const k of keys) {
     const f = r.fields.get(k);
     if (f?.state === "unknown") return { value: fn, kind: "inferred", detail: `${k} not known` };
@@ -156,25 +159,45 @@ export function pyTitanDiagnostics(ctx: TitanContext, r: PyResolution, rules: re
   return out;
 }
 
-/** The ranges of the literals this file writes for the function (the only places a fix may edit). */
-function literalRanges(r: PyResolution, uri: string): Set<string> {
-  const out = new Set<string>();
-  for (const f of r.fields.values()) if (f.state === "set" && !f.override && f.origin?.file === uri) out.add(key(f.origin.range));
+/**
+ * Where a fix may edit, per place a finding's edit can point at (a field's origin): only what belongs to this
+ * config (issue #33). The literal itself, or an expression in this function's own body; for a value passed to a
+ * shared helper's parameter, the literal at the call site (the edit moves there), never the parameter; otherwise
+ * nothing. Keyed by the origin's range; the value is the range the edit really replaces.
+ */
+function literalRanges(r: PyResolution, uri: string): Map<string, Range> {
+  const out = new Map<string, Range>();
+  for (const f of r.fields.values()) {
+    if (f.state !== "set" || f.override || !f.origin) continue;
+    const at = fixRange(f.origin, r, uri);
+    if (at && f.origin.file === uri) out.set(key(f.origin.range), at);
+  }
   return out;
+}
+
+function fixRange(o: NonNullable<FieldValue["origin"]>, r: PyResolution, uri: string): Range | undefined {
+  const lit = o.literal && o.literal.file === uri ? o.literal.range : undefined;
+  if (o.file === uri && ((lit && key(lit) === key(o.range)) || within(o.range, r.evaluated.fn.range))) return o.range;
+  return lit;
+}
+
+function within(inner: Range, outer: Range): boolean {
+  const le = (a: Range["start"], b: Range["start"]): boolean => a.line < b.line || (a.line === b.line && a.character <= b.character);
+  return le(outer.start, inner.start) && le(inner.end, outer.end);
 }
 
 function key(range: Range): string {
   return `${range.start.line}:${range.start.character}:${range.end.line}:${range.end.character}`;
 }
 
-/** Keeps the fixes whose every edit replaces one of the function's literals, in Python spelling. */
-function pythonFixes(d: Diagnostic, literals: Set<string>): void {
+/** Keeps the fixes whose every edit replaces one of the function's own literals, in Python spelling. */
+function pythonFixes(d: Diagnostic, literals: Map<string, Range>): void {
   const fixes = d.data?.fixes;
   if (!fixes?.length || !d.data) return;
   const kept: Fix[] = [];
   for (const f of fixes) {
     if (!f.edits.every((e) => literals.has(key(e.range)))) continue;
-    kept.push({ ...f, edits: f.edits.map(pyEdit) });
+    kept.push({ ...f, edits: f.edits.map((e) => pyEdit({ range: literals.get(key(e.range))!, newText: e.newText })) });
   }
   if (kept.length) d.data.fixes = kept;
   else delete d.data.fixes;

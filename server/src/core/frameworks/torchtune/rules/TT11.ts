@@ -1,6 +1,6 @@
 /** torchtune/TT11: `fsdp.cpu_offload` is never read (recipes read the top-level `fsdp_cpu_offload`). */
 import { diagnostics } from "../../common/diagnosticBuilder";
-import { appendLine, deleteLines, fix } from "../../common/edits";
+import { appendLine, removeKey, fix } from "../../common/edits";
 import type { FrameworkRule } from "../../common/rule";
 import type { TorchtuneContext } from "../context";
 
@@ -16,7 +16,7 @@ export const TT11: FrameworkRule<TorchtuneContext> = {
       const top = v.has("fsdp_cpu_offload");
       const edits = onlyChild
         ? [{ range: v.sectionRange("fsdp")!, newText: top ? "" : `fsdp_cpu_offload: ${value}` }]
-        : [deleteLines(doc, e.range), ...(top ? [] : [appendLine(doc, `fsdp_cpu_offload: ${value}`)])];
+        : [...removeKey(doc, e.range), ...(top ? [] : [appendLine(doc, `fsdp_cpu_offload: ${value}`)])];
       d.add("TT11", "warning", e.keyRange, { message: "`fsdp.cpu_offload` has no effect: torchtune recipes only read the top-level `fsdp_cpu_offload`", detail: "`fsdp.cpu_offload` is never read: torchtune recipes only read the top-level `fsdp_cpu_offload`, so this setting has no effect." }, [fix("Move to top-level fsdp_cpu_offload", edits, true)]);
     }
     return d.out;

@@ -4,7 +4,7 @@
  * Error when the DeepSpeed file is found and says stage 3; a file that is not found is not guessed from its name.
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
-import { deleteLines, fix } from "../../common/edits";
+import { removeKey, fix } from "../../common/edits";
 import { relateLast } from "../../common/related";
 import type { TransformersRule } from "../context";
 
@@ -16,7 +16,7 @@ export const HF4: TransformersRule = {
     const d = diagnostics("transformers");
     if (!pureBf16 || !ds || ds.facts.stage !== 3) return d.out;
     const e = v.entry("pure_bf16")!;
-    d.add("HF4", "error", e.range, `\`pure_bf16\` with DeepSpeed ZeRO-3 (${dsSource === "inline" ? "inline config" : dsRel}): LLaMA-Factory raises ValueError at launch`, [fix("Remove `pure_bf16` (ZeRO-3 keeps fp32 master weights)", [deleteLines(doc, e.range)], true)], undefined, "LLaMA-Factory's argument parser raises ValueError \"`pure_bf16` is incompatible with DeepSpeed ZeRO-3.\". Use `bf16: true` with ZeRO-3 (fp32 master partitions), or ZeRO-2 / no DeepSpeed for pure bf16.");
+    d.add("HF4", "error", e.range, `\`pure_bf16\` with DeepSpeed ZeRO-3 (${dsSource === "inline" ? "inline config" : dsRel}): LLaMA-Factory raises ValueError at launch`, [fix("Remove `pure_bf16` (ZeRO-3 keeps fp32 master weights)", removeKey(doc, e.range), true)], undefined, "LLaMA-Factory's argument parser raises ValueError \"`pure_bf16` is incompatible with DeepSpeed ZeRO-3.\". Use `bf16: true` with ZeRO-3 (fp32 master partitions), or ZeRO-2 / no DeepSpeed for pure bf16.");
     if (dsSource === "file") relateLast(d, "transformers/HF4", ds.path, ds.view.entry("zero_optimization", "stage")?.range, "ZeRO stage 3 is set here");
     return d.out;
   },

@@ -1,6 +1,6 @@
 /** transformers/HF8: `bf16` and `fp16` both true: TrainingArguments raises "At most one of fp16 and bf16 can be True, but not both" (training_args.py:1750@4.57.1). */
 import { diagnostics } from "../../common/diagnosticBuilder";
-import { deleteLines, fix } from "../../common/edits";
+import { removeKey, fix } from "../../common/edits";
 import type { TransformersRule } from "../context";
 
 export const HF8: TransformersRule = {
@@ -9,7 +9,7 @@ export const HF8: TransformersRule = {
   restsOn: [],
   run({ v, doc, fp16E }) {
     const d = diagnostics("transformers");
-    if (v.bool("bf16") === true && v.bool("fp16") === true) d.add("HF8", "error", fp16E!.range, "`bf16` and `fp16` are both true: TrainingArguments raises ValueError", [fix("Remove `fp16: true`", [deleteLines(doc, fp16E!.range)], true)], undefined, "TrainingArguments.__post_init__ raises ValueError \"At most one of fp16 and bf16 can be True, but not both\". Keep one of them.");
+    if (v.bool("bf16") === true && v.bool("fp16") === true) d.add("HF8", "error", fp16E!.range, "`bf16` and `fp16` are both true: TrainingArguments raises ValueError", [fix("Remove `fp16: true`", removeKey(doc, fp16E!.range), true)], undefined, "TrainingArguments.__post_init__ raises ValueError \"At most one of fp16 and bf16 can be True, but not both\". Keep one of them.");
     return d.out;
   },
 };
