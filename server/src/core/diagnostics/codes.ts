@@ -99,6 +99,12 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "nul-bytes": { summary: "A training config with NUL bytes: Python's TOML, YAML and JSON loaders reject it." },
   "not-analysed": { summary: "A config file Precision Lens did not analyse (e.g. nested beyond its bound)." },
   // torchtune
+  "verl/VL1": { summary: "An actor or critic trained with model_dtype bf16: AdamW on bf16 weights, no fp32 master copy." },
+  "verl/VL2": { summary: "A dtype verl's PrecisionType does not accept: the worker raises RuntimeError." },
+  "verl/VL3": { summary: "mixed_precision.param_dtype that this verl version's forward ignores (bf16 autocast hard-coded)." },
+  "verl/VL4": { summary: "fp16 parameters where this verl version creates no loss scaler." },
+  "verl/VL5": { summary: "Gradients reduced in bf16/fp16 across the data-parallel ranks." },
+  "verl/VL6": { summary: "A mixed_precision override without +: Hydra rejects a key verl's config lacks." },
   "torchtune/TT1": { summary: "dtype: fp16 in a training recipe: torchtune rejects full fp16 training." },
   "torchtune/TT2": { summary: "A dtype name torchtune does not accept." },
   "torchtune/TT3": { summary: "dtype: bf16 is pure bf16: no fp32 master copy." },
