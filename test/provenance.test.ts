@@ -30,6 +30,8 @@ import type { Diagnostic } from "../server/src/core/model/types";
 import { CORPUS, corpusSkip, listFiles } from "./support/corpus";
 import { checkDiagnostics } from "./support/fixture";
 
+import { VERL_RULES } from "../server/src/core/frameworks/verl/rules/index";
+import { MEGATRON_RULES } from "../server/src/core/frameworks/megatron/rules/index";
 const REGISTRIES: Record<string, readonly { codes: readonly string[]; restsOn: readonly FactName[]; onAssumed?: string; warningOnAssumed?: string }[]> = {
   torchtitan: TITAN_RULES,
   torchtune: TORCHTUNE_RULES,
@@ -39,6 +41,8 @@ const REGISTRIES: Record<string, readonly { codes: readonly string[]; restsOn: r
   deepspeed: DEEPSPEED_RULES,
   transformers: TRANSFORMERS_RULES,
   "torchtitan-python": PY_RULES,
+  verl: VERL_RULES,
+  megatron: MEGATRON_RULES,
 };
 const FACT_NAMES: readonly FactName[] = ["worldSize", "version", "gpu", "model", "forkSchema", "linkedConfig", "launcher", "evaluation"];
 

@@ -99,6 +99,11 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "nul-bytes": { summary: "A training config with NUL bytes: Python's TOML, YAML and JSON loaders reject it." },
   "not-analysed": { summary: "A config file Precision Lens did not analyse (e.g. nested beyond its bound)." },
   // torchtune
+  "megatron/MG1": { summary: "--bf16 with --fp16: validate_args asserts they are exclusive." },
+  "megatron/MG2": { summary: "Parallel sizes validate_args rejects: world size, layers or experts not divisible." },
+  "megatron/MG3": { summary: "--fp8-format without --bf16: parameters and every non-FP8 op stay fp32." },
+  "megatron/MG4": { summary: "Optimizer dtype flags the optimizer config rejects (precision-aware optimizer)." },
+  "megatron/MG5": { summary: "Gradients accumulated and reduced in bf16/fp16 instead of fp32." },
   "verl/VL1": { summary: "An actor or critic trained with model_dtype bf16: AdamW on bf16 weights, no fp32 master copy." },
   "verl/VL2": { summary: "A dtype verl's PrecisionType does not accept: the worker raises RuntimeError." },
   "verl/VL3": { summary: "mixed_precision.param_dtype that this verl version's forward ignores (bf16 autocast hard-coded)." },
