@@ -32,6 +32,7 @@ import { checkDiagnostics } from "./support/fixture";
 
 import { VERL_RULES } from "../server/src/core/frameworks/verl/rules/index";
 import { MEGATRON_RULES } from "../server/src/core/frameworks/megatron/rules/index";
+import { AUTOMODEL_RULES } from "../server/src/core/frameworks/automodel/rules/index";
 const REGISTRIES: Record<string, readonly { codes: readonly string[]; restsOn: readonly FactName[]; onAssumed?: string; warningOnAssumed?: string }[]> = {
   torchtitan: TITAN_RULES,
   torchtune: TORCHTUNE_RULES,
@@ -43,6 +44,7 @@ const REGISTRIES: Record<string, readonly { codes: readonly string[]; restsOn: r
   "torchtitan-python": PY_RULES,
   verl: VERL_RULES,
   megatron: MEGATRON_RULES,
+  automodel: AUTOMODEL_RULES,
 };
 const FACT_NAMES: readonly FactName[] = ["worldSize", "version", "gpu", "model", "forkSchema", "linkedConfig", "launcher", "evaluation"];
 

@@ -99,6 +99,10 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "nul-bytes": { summary: "A training config with NUL bytes: Python's TOML, YAML and JSON loaders reject it." },
   "not-analysed": { summary: "A config file Precision Lens did not analyse (e.g. nested beyond its bound)." },
   // torchtune
+  "automodel/AM1": { summary: "A model stored in bf16/fp16 trained with Adam: no fp32 master copy." },
+  "automodel/AM2": { summary: "A dtype string NeMo AutoModel's dtype_from_str does not know: KeyError at launch." },
+  "automodel/AM3": { summary: "Gradients reduced in bf16/fp16 (FSDP2 reduce_dtype, Megatron-FSDP without grad_reduce_in_fp32)." },
+  "automodel/AM4": { summary: "FSDP2's mp_policy on one GPU: FSDP2 is not applied, an fp32 model computes in fp32." },
   "megatron/MG1": { summary: "--bf16 with --fp16: validate_args asserts they are exclusive." },
   "megatron/MG2": { summary: "Parallel sizes validate_args rejects: world size, layers or experts not divisible." },
   "megatron/MG3": { summary: "--fp8-format without --bf16: parameters and every non-FP8 op stay fp32." },
