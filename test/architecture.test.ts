@@ -92,7 +92,7 @@ describe("architecture", () => {
   it("every rule file of every framework is in its rules/index.ts (a new rule is one file plus one line)", () => {
     const fw = join(SRC, "core", "frameworks");
     const ids = readdirSync(fw).filter((n) => existsSync(join(fw, n, "rules", "index.ts")));
-    assert.deepEqual(ids.sort(), ["accelerate", "axolotl", "deepspeed", "lightning", "torchtitan", "torchtune", "transformers"]);
+    assert.deepEqual(ids.sort(), ["accelerate", "automodel", "axolotl", "deepspeed", "lightning", "megatron", "torchtitan", "torchtune", "transformers", "verl"]);
     for (const id of ids) {
       const dir = join(fw, id, "rules");
       const index = join(dir, "index.ts");

@@ -24,7 +24,7 @@ describe("framework detection", () => {
   it("registers the analysers in the spec's order, torchtitan first", () => {
     assert.deepEqual(
       FRAMEWORKS.map((f) => `${f.id}:${f.formats.join("/")}`),
-      ["torchtitan:toml", "torchtitan:python", "deepspeed:json/yaml", "accelerate:yaml", "torchtune:yaml", "axolotl:yaml", "lightning:yaml", "transformers:yaml/json"],
+      ["torchtitan:toml", "torchtitan:python", "deepspeed:json/yaml", "verl:shell/yaml", "megatron:shell", "automodel:yaml", "accelerate:yaml", "torchtune:yaml", "axolotl:yaml", "lightning:yaml", "transformers:yaml/json"],
     );
   });
 

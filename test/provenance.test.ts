@@ -36,6 +36,9 @@ import { restsOnOf } from "../server/src/core/provenance";
 import { NO_ENV } from "../server/src/core/analysis";
 import { parseTomlDocument } from "../server/src/core/parse/toml";
 
+import { VERL_RULES } from "../server/src/core/frameworks/verl/rules/index";
+import { MEGATRON_RULES } from "../server/src/core/frameworks/megatron/rules/index";
+import { AUTOMODEL_RULES } from "../server/src/core/frameworks/automodel/rules/index";
 const REGISTRIES: Record<string, readonly { codes: readonly string[]; restsOn: readonly FactName[]; onAssumed?: string; warningOnAssumed?: string }[]> = {
   torchtitan: TITAN_RULES,
   torchtune: TORCHTUNE_RULES,
@@ -44,6 +47,9 @@ const REGISTRIES: Record<string, readonly { codes: readonly string[]; restsOn: r
   axolotl: AXOLOTL_RULES,
   deepspeed: DEEPSPEED_RULES,
   transformers: TRANSFORMERS_RULES,
+  verl: VERL_RULES,
+  megatron: MEGATRON_RULES,
+  automodel: AUTOMODEL_RULES,
 };
 const FACT_NAMES: readonly FactName[] = ["worldSize", "version", "gpu", "model", "forkSchema", "linkedConfig", "launcher", "evaluation"];
 

@@ -9,4 +9,6 @@ export const DOCUMENT_SELECTOR = [
   { scheme: "file", pattern: "**/*.{yaml,yml,json}" },
   // torchtitan Python config registries; the server refuses any other Python file on a scan of its text.
   { scheme: "file", pattern: "**/*.py" },
+  // Launch scripts (verl's Hydra overrides, Megatron-LM's flags); the server refuses any other script on a scan.
+  { scheme: "file", pattern: "**/*.{sh,bash,slurm,sbatch}" },
 ];

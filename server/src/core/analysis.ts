@@ -11,7 +11,7 @@ import type { FactKind } from "./provenance";
 
 export type { Mechanism, ParallelLayout };
 
-export type FrameworkId = "torchtitan" | "torchtune" | "accelerate" | "lightning" | "axolotl" | "deepspeed" | "transformers";
+export type FrameworkId = "torchtitan" | "torchtune" | "accelerate" | "lightning" | "axolotl" | "deepspeed" | "transformers" | "verl" | "megatron" | "automodel";
 
 /**
  * Where a resolved value came from. `detail` is the user-facing explanation, `source` the framework's own name

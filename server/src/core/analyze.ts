@@ -15,6 +15,7 @@ import { parseJsonDocument } from "./parse/json";
 import { isRecovered, unparsedKeys } from "./parse/partial";
 import { isBinaryReason, isNestingReason, MAX_ANALYSED_CHARS } from "./parse/guard";
 import { parsePythonDocument } from "./parse/python";
+import { parseShellDocument } from "./parse/shell";
 import { parseTomlDocument } from "./parse/toml";
 import { applySuppressions } from "./diagnostics/suppress";
 import { LineIndex } from "./model/lineIndex";
@@ -28,6 +29,7 @@ export function formatOf(uri: string): ConfigFormat | undefined {
   if (path.endsWith(".yaml") || path.endsWith(".yml")) return "yaml";
   if (path.endsWith(".json")) return "json";
   if (path.endsWith(".py")) return "python";
+  if (/\.(sh|bash|slurm|sbatch)$/.test(path)) return "shell";
   return undefined;
 }
 
@@ -50,6 +52,8 @@ export function parseDocument(uri: string, text: string, format: ConfigFormat): 
       return parseJsonDocument(uri, text);
     case "python":
       return parsePythonDocument(uri, text);
+    case "shell":
+      return parseShellDocument(uri, text);
   }
 }
 

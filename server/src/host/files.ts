@@ -7,7 +7,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, readdirSync, realp
 import { extname, relative, resolve, sep } from "node:path";
 
 /** Extensions `check` picks up when walking a folder. */
-export const CONFIG_EXTENSIONS = new Set([".toml", ".yaml", ".yml", ".json"]);
+export const CONFIG_EXTENSIONS = new Set([".toml", ".yaml", ".yml", ".json", ".sh", ".bash", ".slurm", ".sbatch"]);
 /**
  * Folders never walked into (dependencies, VCS metadata, build output, virtualenvs); `--verbose` names each
  * one passed over. `out` is walked: litgpt writes the configs of a run there (`out/finetune/…/*.yaml`).

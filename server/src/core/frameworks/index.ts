@@ -11,9 +11,12 @@ import { lightningAnalyzer } from "./lightning/analyzer";
 import { torchtuneAnalyzer } from "./torchtune/analyzer";
 import { torchtitanAnalyzer } from "./torchtitan/analyzer";
 import { transformersAnalyzer } from "./transformers/analyzer";
+import { verlAnalyzer } from "./verl/analyzer";
+import { megatronAnalyzer } from "./megatron/analyzer";
+import { automodelAnalyzer } from "./automodel/analyzer";
 import { torchtitanPythonAnalyzer } from "./torchtitan/python/analyzer";
 
-export const FRAMEWORKS: readonly FrameworkAnalyzer[] = [torchtitanAnalyzer, torchtitanPythonAnalyzer, deepspeedAnalyzer, accelerateAnalyzer, torchtuneAnalyzer, axolotlAnalyzer, lightningAnalyzer, transformersAnalyzer];
+export const FRAMEWORKS: readonly FrameworkAnalyzer[] = [torchtitanAnalyzer, torchtitanPythonAnalyzer, deepspeedAnalyzer, verlAnalyzer, megatronAnalyzer, automodelAnalyzer, accelerateAnalyzer, torchtuneAnalyzer, axolotlAnalyzer, lightningAnalyzer, transformersAnalyzer];
 
 export function frameworkById(id: string, format?: ConfigFormat): FrameworkAnalyzer | undefined {
   return FRAMEWORKS.find((f) => f.id === (id as FrameworkId) && (!format || f.formats.includes(format))) ?? FRAMEWORKS.find((f) => f.id === (id as FrameworkId));

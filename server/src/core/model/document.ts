@@ -5,7 +5,7 @@
 import type { LineIndex } from "./lineIndex";
 import type { Range } from "./types";
 
-export type ConfigFormat = "toml" | "yaml" | "json" | "python";
+export type ConfigFormat = "toml" | "yaml" | "json" | "python" | "shell";
 
 export type ValueKind = "string" | "integer" | "float" | "boolean" | "datetime" | "null" | "array" | "table";
 

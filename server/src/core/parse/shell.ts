@@ -1,0 +1,310 @@
+/**
+ * Launch scripts (`.sh`, `.bash`, `.slurm`, `.sbatch`) read as data, never run: the words of each command,
+ * with shell variables and bash arrays expanded from the assignments written earlier in the same file, each
+ * word keeping the source range it was written at (an argument that came through `$ARGS` points at its place
+ * in `ARGS=(…)`). The frameworks that are configured on a command line (verl's Hydra overrides, Megatron-LM's
+ * flags) read `shellScript(doc)`; the `ConfigDocument` itself carries only the comments (directives,
+ * suppressions).
+ *
+ * What is modelled: quotes ('…', "…"), backslash-newline continuations, `#` comments, `;` `&&` `||` `|` `&`
+ * and newlines between commands, `VAR=value`, `export VAR=value`, `VAR=(…)` arrays (also over several lines),
+ * `$VAR`, `${VAR}`, `${VAR:-default}`, `"${ARR[@]}"`. Not modelled (the word stays as written, so a reader sees
+ * an unresolved `$…`): command substitution, arithmetic, functions and their arguments, control flow (every
+ * branch is read in order), heredocs. Bounded: the part of the text `scan.ts` reads, at most MAX_WORDS words
+ * per script and MAX_EXPANDED words per command.
+ */
+import type { ConfigComment, ConfigDocument } from "../model/document";
+import { LineIndex } from "../model/lineIndex";
+import type { Range } from "../model/types";
+
+/** Characters of a script that are read (a real launch script is a few kB). */
+export const MAX_SHELL_CHARS = 256 * 1024;
+const MAX_WORDS = 50_000;
+const MAX_EXPANDED = 10_000;
+
+export interface ShellWord {
+  /** The word after quote removal and expansion. */
+  text: string;
+  /** Where the word (or the part of an assignment it came from) is written. */
+  range: Range;
+  /** Offsets of that range. */
+  start: number;
+  end: number;
+}
+
+export interface ShellCommand {
+  /** The words after expansion; leading `VAR=value` prefixes are not included. */
+  words: ShellWord[];
+  /** Zero-based line of the command's first word. */
+  line: number;
+}
+
+export interface ShellScript {
+  commands: ShellCommand[];
+}
+
+interface RawWord {
+  /** Parts: literal text, or a variable reference (with its default) to expand. */
+  parts: ({ lit: string } | { ref: string; def?: string; all: boolean; quoted: boolean })[];
+  start: number;
+  end: number;
+  /** Text as written (for `VAR=(` detection). */
+  raw: string;
+}
+
+type Token = { word: RawWord } | { sep: true; at: number };
+
+function tokenize(text: string): Token[] {
+  const out: Token[] = [];
+  let i = 0;
+  const n = text.length;
+  let words = 0;
+  while (i < n && words < MAX_WORDS) {
+    const c = text[i]!;
+    if (c === "\\" && (text[i + 1] === "\n" || (text[i + 1] === "\r" && text[i + 2] === "\n"))) {
+      i += text[i + 1] === "\n" ? 2 : 3;
+      continue;
+    }
+    if (c === " " || c === "\t") {
+      i++;
+      continue;
+    }
+    if (c === "\n" || c === "\r" || c === ";" || c === "|" || c === "&") {
+      out.push({ sep: true, at: i });
+      i++;
+      continue;
+    }
+    if (c === "#") {
+      while (i < n && text[i] !== "\n") i++;
+      continue;
+    }
+    if (c === "(" || c === ")") {
+      out.push({ word: { parts: [{ lit: c }], start: i, end: i + 1, raw: c } });
+      i++;
+      continue;
+    }
+    // A word: up to an unquoted blank or separator.
+    const start = i;
+    const parts: RawWord["parts"] = [];
+    let lit = "";
+    const flush = () => {
+      if (lit) parts.push({ lit });
+      lit = "";
+    };
+    let quote: '"' | "'" | undefined;
+    while (i < n) {
+      const ch = text[i]!;
+      if (quote === "'") {
+        if (ch === "'") quote = undefined;
+        else lit += ch;
+        i++;
+        continue;
+      }
+      if (ch === "\\" && i + 1 < n) {
+        const nx = text[i + 1]!;
+        if (nx === "\n") {
+          i += 2;
+          if (!quote) break;
+          continue;
+        }
+        lit += nx;
+        i += 2;
+        continue;
+      }
+      if (ch === '"') {
+        quote = quote ? undefined : '"';
+        i++;
+        continue;
+      }
+      if (ch === "'" && !quote) {
+        quote = "'";
+        i++;
+        continue;
+      }
+      // An unquoted blank, separator or parenthesis ends the word (`VAR=(` then opens an array).
+      if (!quote && (ch === " " || ch === "\t" || ch === "\n" || ch === "\r" || ch === ";" || ch === "|" || ch === "&" || ch === "(" || ch === ")")) break;
+      if (ch === "$") {
+        const m = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(\[[@*]\])?(?::?-([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))/.exec(text.slice(i, i + 256));
+        if (m) {
+          flush();
+          const ref: RawWord["parts"][number] = { ref: m[1] ?? m[4]!, all: !!m[2], quoted: quote === '"' };
+          if (m[3] !== undefined) ref.def = m[3];
+          parts.push(ref);
+          i += m[0].length;
+          continue;
+        }
+      }
+      lit += ch;
+      i++;
+    }
+    flush();
+    out.push({ word: { parts, start, end: i, raw: text.slice(start, i) } });
+    words++;
+  }
+  return out;
+}
+
+type Vars = Map<string, ShellWord[]>;
+
+function litOf(w: RawWord): string | undefined {
+  return w.parts.every((p) => "lit" in p) ? w.parts.map((p) => ("lit" in p ? p.lit : "")).join("") : undefined;
+}
+
+/** Expands one raw word: a lone unquoted (or array) reference becomes the variable's words; otherwise one word. */
+function expand(w: RawWord, vars: Vars, lines: LineIndex, budget: { left: number }): ShellWord[] {
+  const at = (text: string): ShellWord => ({ text, range: lines.range(w.start, w.end), start: w.start, end: w.end });
+  if (w.parts.length === 1 && "ref" in w.parts[0]!) {
+    const p = w.parts[0];
+    const v = vars.get(p.ref);
+    if (v) {
+      // An unquoted $VAR splits into words; "$VAR" is one word; "${ARR[@]}" is every element.
+      if (p.all || !p.quoted || v.length === 1) {
+        budget.left -= v.length;
+        return budget.left >= 0 ? v : [];
+      }
+      return [at(v.map((x) => x.text).join(" "))];
+    }
+    if (p.def !== undefined) {
+      // `${N:-$GPUS}`: a default that is itself one variable.
+      const inner = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(p.def);
+      const def = inner && vars.get(inner[1]!) ? vars.get(inner[1]!)!.map((x) => x.text).join(" ") : p.def;
+      return p.quoted ? [at(def)] : def.split(/\s+/).filter(Boolean).map(at);
+    }
+    return [at(`\${${p.ref}}`)];
+  }
+  let text = "";
+  for (const p of w.parts) {
+    if ("lit" in p) text += p.lit;
+    else {
+      const v = vars.get(p.ref);
+      text += v ? v.map((x) => x.text).join(" ") : p.def !== undefined ? p.def : `\${${p.ref}}`;
+    }
+  }
+  return [at(text)];
+}
+
+/** Splits an unquoted scalar assignment's value into words, each with its own range inside the value. */
+function splitValue(w: RawWord, valueStart: number, text: string, vars: Vars, lines: LineIndex, budget: { left: number }, quotedWhole: boolean): ShellWord[] {
+  // A value that is only literal text inside one pair of quotes ("--a 1 --b 2"): one word per blank-separated part.
+  const lit = litOf(w);
+  if (lit !== undefined && quotedWhole) {
+    const raw = text.slice(valueStart, w.end);
+    const inner = raw.slice(1, -1);
+    const out: ShellWord[] = [];
+    const re = /\S+/g;
+    for (let m = re.exec(inner); m; m = re.exec(inner)) {
+      const s = valueStart + 1 + m.index;
+      out.push({ text: m[0], range: lines.range(s, s + m[0].length), start: s, end: s + m[0].length });
+    }
+    return out;
+  }
+  const ex = expand({ ...w, start: valueStart }, vars, lines, budget);
+  return ex.flatMap((x) => (/\s/.test(x.text) && x.start === valueStart ? x.text.split(/\s+/).filter(Boolean).map((t) => ({ ...x, text: t })) : [x]));
+}
+
+const ASSIGN = /^(?:export\s+|local\s+|declare\s+(?:-\w+\s+)?|readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)(\+?)=/;
+
+const cache = new WeakMap<ConfigDocument, ShellScript>();
+
+/** The commands of a shell document (computed once per document). */
+export function shellScript(doc: ConfigDocument): ShellScript {
+  let s = cache.get(doc);
+  if (!s) {
+    s = readShell(doc.text.length > MAX_SHELL_CHARS ? doc.text.slice(0, MAX_SHELL_CHARS) : doc.text, doc.lines);
+    cache.set(doc, s);
+  }
+  return s;
+}
+
+export function readShell(text: string, lines: LineIndex = new LineIndex(text)): ShellScript {
+  const tokens = tokenize(text);
+  const vars: Vars = new Map();
+  const commands: ShellCommand[] = [];
+  const budget = { left: MAX_EXPANDED * 8 };
+  let i = 0;
+  while (i < tokens.length) {
+    // One command: tokens up to a separator (an open array runs across separators until its `)`).
+    const words: ShellWord[] = [];
+    let prefixOnly = true;
+    let exportWord = false;
+    for (; i < tokens.length; i++) {
+      const t = tokens[i]!;
+      if ("sep" in t) {
+        i++;
+        break;
+      }
+      const w = t.word;
+      if (prefixOnly && (w.raw === "export" || w.raw === "local" || w.raw === "readonly" || w.raw === "declare")) {
+        exportWord = true;
+        continue;
+      }
+      if (exportWord && /^-\w+$/.test(w.raw)) continue;
+      const m = prefixOnly ? ASSIGN.exec(w.raw) : null;
+      if (m && /^[A-Za-z_]/.test(w.raw)) {
+        const name = m[1]!;
+        const append = m[2] === "+";
+        const valueStart = w.start + m[0].length;
+        const next = tokens[i + 1];
+        if (valueStart === w.end && next && "word" in next && next.word.raw === "(" && next.word.start === w.end) {
+          // NAME=( words… ) over any number of lines; comments inside are skipped by the tokenizer.
+          const items: ShellWord[] = [];
+          let j = i + 2;
+          for (; j < tokens.length; j++) {
+            const u = tokens[j]!;
+            if ("sep" in u) continue;
+            if (u.word.raw === ")") break;
+            items.push(...expand(u.word, vars, lines, budget));
+            if (items.length > MAX_EXPANDED) break;
+          }
+          vars.set(name, append ? [...(vars.get(name) ?? []), ...items] : items);
+          i = j;
+          continue;
+        }
+        // NAME=value: the value's parts after the `=`.
+        const valueWord: RawWord = { parts: valuePartsAfter(w, m[0].length), start: valueStart, end: w.end, raw: text.slice(valueStart, w.end) };
+        const quotedWhole = /^(["']).*\1$/s.test(valueWord.raw);
+        const value = splitValue(valueWord, valueStart, text, vars, lines, budget, quotedWhole);
+        vars.set(name, append ? [...(vars.get(name) ?? []), ...value] : value);
+        continue;
+      }
+      prefixOnly = false;
+      if (w.raw === "(" || w.raw === ")") continue;
+      words.push(...expand(w, vars, lines, budget));
+      if (words.length > MAX_EXPANDED) break;
+    }
+    if (words.length) commands.push({ words, line: words[0]!.range.start.line });
+    if (budget.left < 0) break;
+  }
+  return { commands };
+}
+
+/** The parts of an assignment word after `NAME=` (the literal prefix removed from the first part). */
+function valuePartsAfter(w: RawWord, prefixLen: number): RawWord["parts"] {
+  const out: RawWord["parts"] = [];
+  let skip = prefixLen;
+  for (const p of w.parts) {
+    if (skip > 0 && "lit" in p) {
+      if (p.lit.length <= skip) {
+        skip -= p.lit.length;
+        continue;
+      }
+      out.push({ lit: p.lit.slice(skip) });
+      skip = 0;
+    } else out.push(p);
+  }
+  return out;
+}
+
+/** A shell document: comments for directives and suppressions; the commands through `shellScript`. */
+export function parseShellDocument(uri: string, text: string): ConfigDocument {
+  const lines = new LineIndex(text);
+  const comments: ConfigComment[] = [];
+  const scanned = text.length > MAX_SHELL_CHARS ? text.slice(0, MAX_SHELL_CHARS) : text;
+  const re = /^[ \t]*#(.*)$/gm;
+  for (let m = re.exec(scanned); m; m = re.exec(scanned)) {
+    if (m.index === 0 && m[1]!.startsWith("!")) continue;
+    const start = m.index + m[0].indexOf("#");
+    comments.push({ line: lines.positionAt(start).line, text: m[1]!.trim(), range: lines.range(start, m.index + m[0].length) });
+  }
+  return { uri, format: "shell", text, lines, entries: [], sections: [], comments, syntaxErrors: [] };
+}

@@ -1,0 +1,103 @@
+/** Megatron-LM launch scripts: detection, the flags as the config, validate_args' combinations (MG1–MG5), fixture style. */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { analyzeDocument } from "../server/src/core/analyze";
+import { fakeEnv } from "./support/fakeEnv";
+import { checkDiagnostics } from "./support/fixture";
+
+const uri = "file:///p/pretrain_llama.sh";
+
+describe("Megatron-LM detection", () => {
+  it("torchrun or python running pretrain_gpt.py", () => {
+    assert.equal(analyzeDocument(uri, "torchrun --nproc_per_node 8 pretrain_gpt.py --bf16\n").framework, "megatron");
+    assert.equal(analyzeDocument(uri, "python /opt/Megatron-LM/pretrain_gpt.py --bf16\n").framework, "megatron");
+  });
+  it("decoys stay silent: another pretrain_*.py, Megatron-DeepSpeed, another torchrun script, an echo", () => {
+    for (const t of [
+      "torchrun --nproc_per_node 8 pretrain_bert.py --bf16 --fp16\n",
+      "deepspeed pretrain_gpt.py --bf16 --fp16 --deepspeed_config ds.json\n",
+      "torchrun --nproc_per_node 8 pretrain_gpt.py --bf16 --fp16 --deepspeed --deepspeed_config ds.json\n",
+      "torchrun --nproc_per_node 8 train.py --bf16 --fp16 pretrain_gpt.py\n",
+      "echo torchrun pretrain_gpt.py --bf16 --fp16\n",
+    ]) {
+      const r = analyzeDocument(uri, t);
+      assert.equal(r.framework, null, t);
+      assert.deepEqual(r.diagnostics, [], t);
+    }
+  });
+});
+
+describe("Megatron-LM resolution", () => {
+  it("--bf16 implies fp32 gradient accumulation and reduction; world size and layout from torchrun and the sizes", () => {
+    const r = analyzeDocument(uri, "NODES=2\ntorchrun --nproc_per_node 8 --nnodes $NODES pretrain_gpt.py --bf16 --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --num-layers 32 --use-distributed-optimizer\n");
+    assert.equal(r.framework, "megatron");
+    assert.deepEqual(r.diagnostics, []);
+    assert.equal(r.worldSize?.value, 16);
+    assert.equal(r.precision?.paramStorage.dtype, "bfloat16");
+    assert.equal(r.precision?.compute.dtype, "bfloat16");
+    assert.equal(r.precision?.gradReduce.dtype, "float32");
+    assert.match(r.precision?.gradReduce.knob ?? "", /implied by `--bf16`/);
+    assert.deepEqual([r.parallel?.dp_replicate, r.parallel?.tp, r.parallel?.pp], [4, 2, 2]);
+    assert.match(r.reportMarkdown ?? "", /`--bf16` implies \(validate_args\): params_dtype bfloat16; accumulate_allreduce_grads_in_fp32 True/);
+  });
+});
+
+describe("Megatron-LM diagnostics", () => {
+  it("MG1 --bf16 with --fp16, MG2 world size / layers / experts, MG3 fp8 without bf16 (arrays and variables as bash writes them)", () => {
+    checkDiagnostics(
+      `GPUS=8
+DIST=(--nproc_per_node $GPUS --nnodes 1)
+ARGS=(
+  --num-layers 30
+               #^ error[megatron/MG2]: \`--num-layers 30\` is not divisible by the pipeline size 4
+  --tensor-model-parallel-size 3
+                             # ^ error[megatron/MG2]: world size 8 is not divisible by TP × PP × CP = 3 × 4 × 1 = 12
+  --pipeline-model-parallel-size 4
+  --expert-model-parallel-size 4
+  --num-experts 6
+              # ^ error[megatron/MG2]: \`--num-experts 6\` is not a multiple of the expert parallel size 4
+  --fp8-format hybrid
+  #^^^^^^^^^^^ warning[megatron/MG3]: \`--fp8-format hybrid\` without \`--bf16\`: parameters and every non-FP8 op stay fp32
+)
+torchrun "\${DIST[@]}" pretrain_gpt.py "\${ARGS[@]}"
+`,
+      { uri },
+    );
+    checkDiagnostics(
+      `torchrun --nproc_per_node 8 pretrain_gpt.py --bf16 --fp16
+                                                   #^^^^^ error[megatron/MG1]: \`--fp16\` with \`--bf16\`
+`,
+      { uri },
+    );
+  });
+  it("MG4 precision-aware optimizer flags (an error with megatron-core pinned), MG5 bf16 gradients", () => {
+    const env = fakeEnv({ "/p/requirements.txt": "megatron-core==0.16.1\n" }, "/p/pretrain_llama.sh");
+    checkDiagnostics(
+      `ARGS=(
+  --bf16
+  --main-grads-dtype bf16
+  #^^^^^^^^^^^^^^^^^ information[megatron/MG5]: gradients accumulate and reduce in bf16 across 8 GPUs
+                     #^^^ error[megatron/MG4]: \`--main-grads-dtype bf16\` without \`--use-precision-aware-optimizer\`
+)
+torchrun --nproc_per_node 8 pretrain_gpt.py "\${ARGS[@]}"
+`,
+      { uri, env },
+    );
+    checkDiagnostics(
+      `ARGS=(
+  --bf16
+  --use-precision-aware-optimizer
+  #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[megatron/MG4]: \`--use-precision-aware-optimizer\` without \`--use-distributed-optimizer\`
+  --grad-reduce-in-bf16
+  #^^^^^^^^^^^^^^^^^^^^ information[megatron/MG5]: gradients accumulate and reduce in bf16 across 8 GPUs (--grad-reduce-in-bf16
+)
+torchrun --nproc_per_node 8 pretrain_gpt.py "\${ARGS[@]}"
+`,
+      { uri, env },
+    );
+  });
+  it("a size written as an unset variable is not guessed", () => {
+    const r = analyzeDocument(uri, "torchrun --nproc_per_node 8 pretrain_gpt.py --bf16 --tensor-model-parallel-size $TP --num-layers $L --pipeline-model-parallel-size 4\n");
+    assert.deepEqual(r.diagnostics, []);
+  });
+});
