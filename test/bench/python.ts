@@ -7,12 +7,18 @@ import { performance } from "node:perf_hooks";
 import { analyzeDocument } from "../../server/src/core/analyze";
 import { buildReportView } from "../../server/src/core/report";
 
-function registry(lines: number): string {
+/** A registry of `lines` lines: `base()` and config functions of 7 lines each, each built on the one before (a base every tenth). */
+export function registry(lines: number): string {
   const out = ["from torchtitan.config import ParallelismConfig, TrainingConfig", "from torchtitan.trainer import Trainer", "", "", "def base() -> Trainer.Config:", "    return Trainer.Config(training=TrainingConfig(steps=10), parallelism=ParallelismConfig(tensor_parallel_degree=2))", ""];
   for (let i = 0; out.length < lines; i++) {
     out.push("", `def cfg_${i}() -> Trainer.Config:`, `    config = ${i % 10 === 0 ? "base" : `cfg_${i - 1}`}()`, `    config.training.steps = ${i + 1}`, `    config.parallelism.pipeline_parallel_degree = ${1 + (i % 2)}`, `    config.training.mixed_precision_param = "bfloat16"`, "    return config");
   }
   return out.slice(0, lines).join("\n") + "\n";
+}
+
+/** A registry with `functions` config functions besides `base()` (the bench's "200-function registry"). */
+export function registryWithFunctions(functions: number): string {
+  return registry(7 + 7 * functions);
 }
 
 function ordinary(lines: number): string {

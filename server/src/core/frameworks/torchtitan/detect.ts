@@ -19,12 +19,17 @@ const MIN_KEYS_FOR_EVIDENCE = 8;
 function mostlyForeign(doc: ConfigDocument): boolean {
   const leaves = leafEntries(doc);
   if (leaves.length < MIN_KEYS_FOR_EVIDENCE) return false;
+  // Stops as soon as the count decides: known * 2 < n can no longer hold, or can no longer fail.
+  const n = leaves.length;
   let known = 0;
-  for (const e of leaves) {
+  for (let i = 0; i < n; i++) {
+    const e = leaves[i]!;
     const dotted = e.path.join(".");
     if (upstreamKeyEver(dotted) || renamedEver(dotted) || extensionsDefining(e.path[0]!).length) known++;
+    if (known * 2 >= n) return false;
+    if ((known + n - i - 1) * 2 < n) return true;
   }
-  return known * 2 < leaves.length;
+  return known * 2 < n;
 }
 
 export function detectTorchtitan(doc: ConfigDocument): string | undefined {

@@ -259,13 +259,33 @@ export function extensionByModule(module: string): ExtensionModule | undefined {
 
 /** Extension modules that define a key under this table path (for "which module adds [encoder]?"). */
 export function extensionsDefining(pathPrefix: string): ExtensionModule[] {
-  let hit = extensionsDefiningMemo.get(pathPrefix);
-  if (!hit) {
-    hit = EXTENSIONS.filter((e) => e.keys.some((k) => k.path === pathPrefix || k.path.startsWith(pathPrefix + ".")));
-    boundedSet(extensionsDefiningMemo, pathPrefix, hit);
-  }
   // A copy: callers may sort or filter what they get.
-  return hit.slice();
+  return extensionsByPrefix().get(pathPrefix)?.slice() ?? [];
+}
+
+/**
+ * Every dotted prefix of every extension key (the key itself included) → the modules defining a key under
+ * it, in EXTENSIONS order: the answer of `extensionsDefining` for any path, built once from the constant
+ * table. An index, not a memo of past questions: a file of 20,000 distinct keys costs one lookup per key
+ * on every edit (a bounded memo of 4,096 entries thrashed there, issue #36).
+ */
+let extensionsByPrefixIndex: Map<string, ExtensionModule[]> | undefined;
+function extensionsByPrefix(): Map<string, ExtensionModule[]> {
+  if (!extensionsByPrefixIndex) {
+    extensionsByPrefixIndex = new Map();
+    for (const e of EXTENSIONS) {
+      for (const k of e.keys) {
+        const parts = k.path.split(".");
+        for (let i = 1; i <= parts.length; i++) {
+          const prefix = parts.slice(0, i).join(".");
+          const list = extensionsByPrefixIndex.get(prefix);
+          if (!list) extensionsByPrefixIndex.set(prefix, [e]);
+          else if (list.at(-1) !== e) list.push(e);
+        }
+      }
+    }
+  }
+  return extensionsByPrefixIndex;
 }
 
 // ------------------------------------------------------------------------------------------ renames
@@ -488,22 +508,30 @@ export function upstreamTablesEver(): ReadonlySet<string> {
 
 /** True when a rule of the rename/move map applies to this key at some date (an old name, moved or removed). */
 export function renamedEver(path: string): boolean {
-  let hit = renamedEverMemo.get(path);
-  if (hit === undefined) {
-    hit = RENAMES.some((r) => matchRule(r, path) !== null);
-    boundedSet(renamedEverMemo, path, hit);
-  }
-  return hit;
+  const { exact, tables } = renameIndex();
+  if (exact.has(path)) return true;
+  for (const prefix of tables) if (path.startsWith(prefix)) return true;
+  return false;
 }
 
-/** Per-path answers of the two questions detection asks of every key (the tables are constant). */
-const renamedEverMemo = new Map<string, boolean>();
-const extensionsDefiningMemo = new Map<string, ExtensionModule[]>();
-const MEMO_ENTRIES = 4096;
-
-function boundedSet<V>(m: Map<string, V>, k: string, v: V): void {
-  if (m.size >= MEMO_ENTRIES) m.delete(m.keys().next().value!);
-  m.set(k, v);
+/**
+ * matchRule's two cases over the whole rename map, built once: the exact `from` paths, and the table
+ * moves' prefixes (`float8.*` → "float8."). `renamedEver` is asked of every key of every file by
+ * detection; an index answers it without a per-path memo (issue #36: a 4,096-entry memo thrashed on a
+ * file of more distinct keys).
+ */
+let renameIndexCache: { exact: Set<string>; tables: string[] } | undefined;
+function renameIndex(): { exact: Set<string>; tables: string[] } {
+  if (!renameIndexCache) {
+    const exact = new Set<string>();
+    const tables = new Set<string>();
+    for (const r of RENAMES) {
+      if (r.from.endsWith(".*")) tables.add(r.from.slice(0, -1));
+      else exact.add(r.from);
+    }
+    renameIndexCache = { exact, tables: [...tables] };
+  }
+  return renameIndexCache;
 }
 
 /** Every converter name some torchtitan release registered. */
