@@ -264,6 +264,41 @@ dataset_mixer: {a: 1.0}
     checkDiagnostics(`${PLAIN}overwrite_output_dir: true\n`, { uri, env: pins({}, "transformers==4.57.1\n") });
   });
 
+  it("HF6 reads every transformers release: eval_strategy at 4.43.1 is known (4.41.0 added it), evaluation_strategy at 5.0.0 is not", () => {
+    // trainingArgs.json: eval_strategy from 4.41.0; evaluation_strategy up to 4.50.3.
+    checkDiagnostics(`${PLAIN}eval_strategy: steps\neval_steps: 10\n`, { uri, env: pins({}, "transformers==4.43.1\n") });
+    checkDiagnostics(
+      `${PLAIN}eval_strategy: steps
+#^^^^^^^^^^^^ warning[transformers/HF6]: \`eval_strategy\` is not a TrainingArguments key at transformers 4.40.2
+`,
+      { uri, env: pins({}, "transformers==4.40.2\n") },
+    );
+    checkDiagnostics(
+      `${PLAIN}evaluation_strategy: steps
+#^^^^^^^^^^^^^^^^^^ warning[transformers/HF6]: \`evaluation_strategy\` is not a TrainingArguments key at transformers 5.0.0
+`,
+      { uri, env: pins({}, "transformers==5.0.0\n") },
+    );
+    const r = analyzeDocument(uri, `${PLAIN}evaluation_strategy: steps\n`, {}, pins({}, "transformers==5.0.0\n"));
+    assert.match(r.diagnostics[0]!.detail ?? "", /declares `evaluation_strategy` at 4\.36\.0–4\.50\.3/);
+  });
+
+  it("HF9 an FSDP1-only strategy under the FSDP2 default (transformers 5.10.1 on): error with a pin, nothing at 5.9.0 or with version 1", () => {
+    const text = `${PLAIN}bf16: true\nfsdp: hybrid_shard auto_wrap\n`;
+    checkDiagnostics(
+      `${PLAIN}bf16: true
+fsdp: hybrid_shard auto_wrap
+#     ^^^^^^^^^^^^^^^^^^^^^^ error[transformers/HF9]: \`fsdp: hybrid_shard\` with FSDP2 (the default from transformers 5.10.1)
+`,
+      { uri, env: pins({}, "transformers==5.10.1\n"), ignore: ["transformers/HF2"] },
+    );
+    checkDiagnostics(text, { uri, env: pins({}, "transformers==5.9.0\n"), ignore: ["transformers/HF2"] });
+    checkDiagnostics(`${text}fsdp_config:\n  version: 1\n`, { uri, env: pins({}, "transformers==5.24.0\n"), ignore: ["transformers/HF2"] });
+    const unpinned = analyzeDocument(uri, text, {}, pins()).diagnostics.filter((d) => d.code === "transformers/HF9");
+    assert.deepEqual(unpinned.map((d) => d.severity), ["warning"]);
+    assert.equal(analyzeDocument(uri, text, {}, pins({}, "transformers==5.10.1\n")).layoutName, "FSDP2 (accelerate)");
+  });
+
   it("HF8 bf16 and fp16 both true: error, with the fix removing fp16", () => {
     checkDiagnostics(
       `${PLAIN}bf16: true

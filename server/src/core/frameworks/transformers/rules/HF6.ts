@@ -11,7 +11,7 @@ import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix } from "../../common/edits";
 import { editDistance, nearest } from "../../common/wording";
 import type { TransformersRule } from "../context";
-import { knownKeys, LLAMAFACTORY_ARGS, sampledFor, SEQ2SEQ_ARGS, taKeyAt, TRAINING_ARGS, TRL_ARGS } from "../data";
+import { knownKeys, LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TA_RELEASES, taKeyAtIndex, taReleaseIndex, taSpans, TRL_ARGS } from "../data";
 
 export const HF6: TransformersRule = {
   codes: ["transformers/HF6"],
@@ -22,16 +22,15 @@ export const HF6: TransformersRule = {
     const known = knownKeys(dialect);
     const all = [...known];
     const owner = dialect === "llamafactory" ? "LLaMA-Factory" : dialect === "trl" ? "TRL's configs and TrainingArguments" : "TrainingArguments";
-    const sampled = versions.pinned.transformers ? sampledFor(versions.transformers.value) : undefined;
+    const at = versions.pinned.transformers ? taReleaseIndex(versions.transformers.value) : undefined;
     for (const k of v.childKeys()) {
       const e = v.entry(k);
       const range = e?.keyRange ?? v.keyRange(k);
       if (!range) continue;
       if (known.has(k)) {
         const onlyTA = !(k in TRL_ARGS && dialect === "trl") && !(dialect === "llamafactory" && (k in LLAMAFACTORY_ARGS || SEQ2SEQ_ARGS.includes(k)));
-        if (sampled && onlyTA && taKeyAt(k, sampled) === false) {
-          const [first, last] = TRAINING_ARGS[k]!;
-          const when = `TrainingArguments has \`${k}\` from ${first} to ${last} (sampled releases)`;
+        if (at !== undefined && onlyTA && taKeyAtIndex(k, at) === false) {
+          const when = `TrainingArguments declares \`${k}\` at ${taSpans(k)} (every release from ${TA_RELEASES[0]} read), not at ${TA_RELEASES[at]}`;
           d.add("HF6", "warning", range, `\`${k}\` is not a TrainingArguments key at transformers ${versions.transformers.value}: the parser rejects it`, undefined, undefined, `${when}; ${versions.transformers.detail}. HfArgumentParser rejects keys its dataclasses do not declare.`);
         }
         continue;
