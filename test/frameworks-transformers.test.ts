@@ -299,6 +299,21 @@ fsdp: hybrid_shard auto_wrap
     assert.equal(analyzeDocument(uri, text, {}, pins({}, "transformers==5.10.1\n")).layoutName, "FSDP2 (accelerate)");
   });
 
+  it("TRL `accelerate_config: zero3` is the TRL CLI's launcher key: known (no HF6), DeepSpeed ZeRO-3 with fp32 master weights, named in the hover", () => {
+    // trl/cli/accelerate_config.py@v1.9.0: `--accelerate_config NAME` → `--config_file trl/accelerate_configs/NAME.yaml`.
+    const r = checkDiagnostics(`${TRL}bf16: true\naccelerate_config: zero3\n`, { uri, env: pins({}, "trl==1.9.0\ntransformers==4.57.1\n") });
+    assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
+    assert.deepEqual(prec(r), ["float32", "bfloat16", "bfloat16"]);
+    assert.equal(r.worldSize?.value, 8);
+    assert.match(r.reportMarkdown ?? "", /Mechanism: \*\*bf16 model cast \(no autocast\), fp32 master weights\*\*/);
+    assert.doesNotMatch(r.reportMarkdown ?? "", /Mechanism: \*\*none/);
+    const fsdp = analyzeDocument(uri, `${TRL}bf16: true\naccelerate_config: fsdp2\n`, {}, pins({}, "trl==1.9.0\n"));
+    assert.equal(fsdp.layoutName, "FSDP2 (accelerate)");
+    // A name TRL does not ship and no such file: unknown, the launcher stays assumed.
+    const none = analyzeDocument(uri, `${TRL}bf16: true\naccelerate_config: zero9\n`, {}, pins({}, "trl==1.9.0\n"));
+    assert.notEqual(none.layoutName, "DeepSpeed ZeRO-3");
+  });
+
   it("HF8 bf16 and fp16 both true: error, with the fix removing fp16", () => {
     checkDiagnostics(
       `${PLAIN}bf16: true

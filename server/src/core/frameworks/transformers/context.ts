@@ -193,7 +193,7 @@ function transformersFacts(versions: Versions, launcher: TransformersContext["la
   const name = launcher === "deepspeed" ? "DeepSpeed" : launcher === "fsdp" ? `FSDP${fsdpVersion?.value ?? ""}` : "single-GPU/DDP";
   const launcherFact: FactValue =
     launcherFrom === "file" ? { value: name, kind: "file", detail: `\`${launcher === "deepspeed" ? "deepspeed" : "fsdp"}\` in this file` }
-    : launcherFrom === "accelerate" ? { value: name, kind: accel!.source === "directive" ? "directive" : "run-script", detail: `${accel!.rel} (${accel!.how})` }
+    : launcherFrom === "accelerate" ? { value: name, kind: accel!.source === "directive" ? "directive" : accel!.source === "file" ? "file" : "run-script", detail: `${accel!.rel} (${accel!.how})` }
     : { value: name, kind: "default", detail: "none named" };
   let linkedConfig: FactValue | undefined;
   if (ds && (dsSource === "file" || dsSource === "inline")) linkedConfig = { value: dsSource === "inline" ? "the inline `deepspeed:` mapping" : dsRel, kind: "file", detail: dsSource === "inline" ? "written in this file" : `read from ${ds.path}` };

@@ -77,6 +77,9 @@ export const FSDP1_ONLY_STRATEGIES: readonly string[] = ["no_shard", "hybrid_sha
 /** The TrainingArguments defaults the DeepSpeed `fill_match` compares (training_args.py@4.57.1 field defaults). */
 export const TA_DEFAULTS = { per_device_train_batch_size: 8, gradient_accumulation_steps: 1, max_grad_norm: 1.0 } as const;
 
+/** Keys a TRL `--config` file may hold for `accelerate launch` (via the TRL CLI): TRL's own `accelerate_config` and the launch flags most used. */
+export const ACCELERATE_LAUNCH_KEYS: readonly string[] = ["accelerate_config", "config_file", "num_processes", "num_machines", "machine_rank", "main_process_ip", "main_process_port", "mixed_precision", "multi_gpu", "use_deepspeed", "use_fsdp", "zero_stage", "deepspeed_config_file", "gpu_ids", "dynamo_backend"];
+
 /** Every key the dialect's parser knows (union over the sampled releases). */
 export function knownKeys(dialect: "llamafactory" | "trl" | "trainer"): Set<string> {
   const s = new Set<string>(Object.keys(TRAINING_ARGS));
@@ -85,8 +88,9 @@ export function knownKeys(dialect: "llamafactory" | "trl" | "trainer"): Set<stri
     for (const k of Object.keys(LLAMAFACTORY_ARGS)) s.add(k);
     for (const k of SEQ2SEQ_ARGS) s.add(k);
   }
-  // TRL's loader reads `env` itself (trl/scripts/utils.py:330-334@v1.9.0).
-  if (dialect === "trl") s.add("env");
+  // TRL's loader reads `env` itself (trl/scripts/utils.py:330-334@v1.9.0); the TRL CLI passes `accelerate_config`
+  // and any other key its dataclasses lack on to `accelerate launch` (trl/cli/commands/training.py:61-64@v1.9.0).
+  if (dialect === "trl") for (const k of ["env", ...ACCELERATE_LAUNCH_KEYS]) s.add(k);
   return s;
 }
 

@@ -27,8 +27,8 @@ export interface AccelerateLauncher {
   rel: string;
   /** Where the link came from, user-facing: "`# precision-lens: accelerate-config=…` (line 1)" or "scripts/train.sh line 4". */
   how: string;
-  /** "directive" or "run-script". */
-  source: "directive" | "run-script";
+  /** "directive", "run-script", or "file" (TRL's `accelerate_config` key in this file). */
+  source: "directive" | "run-script" | "file";
   location?: SourceLocation;
   doc: ConfigDocument;
   v: View;
@@ -50,8 +50,41 @@ export interface AccelerateLauncher {
 const SCRIPT = /\.(sh|bash|slurm|sbatch)$/i;
 const MAX_SCRIPTS = 40;
 
-/** The launcher config named by a directive or a run script, or undefined. */
+/**
+ * The accelerate configs the TRL CLI ships (trl/accelerate_configs/*.yaml, the same at v0.19.0 and v1.9.0), as
+ * the facts this product reads from them: every one sets `mixed_precision: bf16` and `num_processes: 8`.
+ * `trl <cmd> --config x.yaml` passes the config's keys its dataclasses do not declare on to `accelerate launch`,
+ * and turns `accelerate_config NAME` into `--config_file` (a path if it is a file, else one of these names;
+ * trl/cli/accelerate_config.py@v1.9.0, trl/cli.py:52-76@v0.19.0).
+ */
+const TRL_ACCELERATE_CONFIGS: Readonly<Record<string, string>> = {
+  zero1: "distributed_type: DEEPSPEED\nmixed_precision: bf16\nnum_processes: 8\ndeepspeed_config:\n  zero_stage: 1\n  gradient_accumulation_steps: 1\n",
+  zero2: "distributed_type: DEEPSPEED\nmixed_precision: bf16\nnum_processes: 8\ndeepspeed_config:\n  zero_stage: 2\n",
+  zero3: "distributed_type: DEEPSPEED\nmixed_precision: bf16\nnum_processes: 8\ndeepspeed_config:\n  zero_stage: 3\n",
+  fsdp1: "distributed_type: FSDP\nmixed_precision: bf16\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 1\n",
+  fsdp2: "distributed_type: FSDP\nmixed_precision: bf16\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n",
+  multi_gpu: "distributed_type: MULTI_GPU\nmixed_precision: bf16\nnum_processes: 8\n",
+  single_gpu: "distributed_type: 'NO'\nmixed_precision: bf16\nnum_processes: 8\n",
+};
+
+/** TRL's `accelerate_config` key (a TRL `--config` file launched by `trl <cmd>`): a file, or a config TRL ships. */
+function trlAccelerateConfig(doc: ConfigDocument, env: AnalysisEnv): AccelerateLauncher | undefined {
+  const v = new View(doc);
+  const name = v.str("accelerate_config");
+  const e = v.entry("accelerate_config");
+  if (!name || !e) return undefined;
+  const how = `\`accelerate_config: ${name}\` in this file (the TRL CLI)`;
+  const loc = { uri: doc.uri, range: e.value.range };
+  const l = readLinked(env, name);
+  if (l) return load(l.path, l.text, name, how, "file", env, loc);
+  const shipped = TRL_ACCELERATE_CONFIGS[name];
+  return shipped ? load(`trl/accelerate_configs/${name}.yaml`, shipped, `TRL's ${name} accelerate config`, how, "file", env, loc) : undefined;
+}
+
+/** The launcher config named by a directive, TRL's `accelerate_config` key or a run script, or undefined. */
 export function findLauncher(doc: ConfigDocument, env: AnalysisEnv): AccelerateLauncher | undefined {
+  const trl = trlAccelerateConfig(doc, env);
+  if (trl) return trl;
   const d = directiveValue(parseDirectives(doc.comments), "accelerate-config");
   if (d && d.value) {
     const l = readLinked(env, d.value);
