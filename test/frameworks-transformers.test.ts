@@ -96,6 +96,29 @@ describe("transformers: versions and resolution", () => {
     assert.deepEqual(r.diagnostics.filter((d) => d.severity !== "hint"), []);
   });
 
+  it("DeepSpeed JSON without a bf16 block under `bf16: true`: accelerate inserts bf16.enabled (set_mixed_precision), bf16 with fp32 master weights", () => {
+    const ds = JSON.stringify({ zero_optimization: { stage: 3 }, gradient_accumulation_steps: "auto", train_micro_batch_size_per_gpu: "auto" });
+    const r = analyzeDocument(uri, `${PLAIN}bf16: true\ndeepspeed: ds_z3.json\n`, {}, pins({ "/w/recipes/ds_z3.json": ds }));
+    assert.deepEqual(prec(r), ["float32", "bfloat16", "bfloat16"]);
+    assert.match(r.reportMarkdown ?? "", /accelerate inserts `bf16.enabled: true`/);
+    assert.match(r.reportMarkdown ?? "", /Mechanism: \*\*bf16 model cast \(no autocast\), fp32 master weights/);
+    // Without bf16/fp16 nothing is inserted: fp32.
+    const fp32 = analyzeDocument(uri, `${PLAIN}deepspeed: ds_z3.json\n`, {}, pins({ "/w/recipes/ds_z3.json": ds }));
+    assert.deepEqual(prec(fp32), ["float32", "float32", "float32"]);
+  });
+
+  it("DeepSpeed `\"enabled\": \"true\"` (a string) is bf16 to DeepSpeed (pydantic) and a fill_match mismatch to the Trainer (HF3)", () => {
+    const ds = JSON.stringify({ zero_optimization: { stage: 2 }, bf16: { enabled: "true" } });
+    const r = analyzeDocument(uri, `${PLAIN}bf16: true\ndeepspeed: ds.json\n`, {}, pins({ "/w/recipes/ds.json": ds }));
+    assert.deepEqual(prec(r), ["float32", "bfloat16", "bfloat16"]);
+    const hf3 = r.diagnostics.filter((d) => d.code === "transformers/HF3");
+    assert.equal(hf3.length, 1);
+    assert.equal(hf3[0]!.severity, "error");
+    assert.match(hf3[0]!.message, /sets `bf16.enabled: "true"` but `bf16: true` here/);
+    const standalone = analyzeDocument("file:///w/recipes/ds.json", ds);
+    assert.equal(standalone.precision?.compute.dtype, "bfloat16");
+  });
+
   it("FSDP through `fsdp`/`fsdp_config`: the version from `fsdp_config.version`, reduction in bf16", () => {
     const r = analyzeDocument(uri, `${TRL}bf16: true\nfsdp: full_shard auto_wrap\nfsdp_config:\n  version: 2\n`, { worldSize: 8 }, pins());
     assert.equal(r.layoutName, "FSDP2 (accelerate)");

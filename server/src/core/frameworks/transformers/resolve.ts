@@ -54,7 +54,15 @@ function resolve(ctx: TransformersContext): TransformersResolution {
     if (ds) {
       // `"auto"` is filled by the Trainer from TrainingArguments: name the key (or the default) that decided it.
       const by = !low ? undefined : amp.source === "file" ? `${pureBf16 ? "`pure_bf16: true`" : `\`${amp.value}: true\``} in this file` : amp.source === "launcher" ? `\`mixed_precision: ${amp.value}\` in ${accel?.rel ?? "the accelerate config"}` : `\`bf16\` (${bf16.detail})`;
-      const t = dsTable(ds.facts, requested, by);
+      // accelerate's DeepSpeedPlugin.set_mixed_precision inserts `{"enabled": true}` for the mixed precision when the
+      // file has no such block (utils/dataclasses.py:1416-1420@v1.14.0); the Trainer's Accelerator calls it for a
+      // `deepspeed:` file too.
+      let facts = ds.facts;
+      if (requested !== "fp32" && facts.mode === "fp32" && (requested === "bf16" ? facts.bf16Enabled : facts.fp16Enabled) === undefined) {
+        facts = { ...facts, mode: requested, ...(requested === "bf16" ? { bf16Enabled: true } : { fp16Enabled: true }) };
+        notes.push(`The DeepSpeed config has no \`${requested}\` block: accelerate inserts \`${requested}.enabled: true\` from ${by ?? "the mixed precision"} (DeepSpeedPlugin.set_mixed_precision).`);
+      }
+      const t = dsTable(facts, requested, by);
       const stage = ds.facts.stage;
       const where = ctx.dsSource === "inline" ? ds.path : ctx.dsSource === "launcher" ? (accel?.ds ? `the DeepSpeed file ${accel.dsRel} (from ${accel.rel})` : ds.path) : `the DeepSpeed file ${ctx.dsRel}`;
       notes.push(`Precision from ${where}; its \`"auto"\` values are filled from this file by the Trainer (transformers integrations/deepspeed.py \`trainer_config_process\`).`);
@@ -65,7 +73,7 @@ function resolve(ctx: TransformersContext): TransformersResolution {
     const lw = low ?? "float32";
     return {
       layoutName: "DeepSpeed (config file not found)",
-      mechanism: low ? "fully_shard" : "none",
+      mechanism: "none",
       meaning: `DeepSpeed in ${SHORT[lw]} (from ${ampKey || "no `bf16`/`fp16`"}), fp32 master weights in its optimizer.`,
       table: { P: dt("float32", "DeepSpeed's fp32 master weights (assumed: file not found)"), C: dt(lw, ampKey || "no `bf16`/`fp16`"), G: dt(lw, "DeepSpeed mode"), R: dt(lw, "DeepSpeed mode (no `communication_data_type` known)"), O: dt("float32", "DeepSpeed's ZeRO optimizer") },
       notes,

@@ -59,16 +59,18 @@ export const HF3: TransformersRule = {
       const hfVal = c.hf.value;
       if (typeof dsVal === typeof hfVal ? dsVal === hfVal : Number(dsVal) === Number(hfVal)) continue;
       const key = c.ds.join(".");
+      // A string boolean ("true") is bool to DeepSpeed but not equal to the Trainer's bool: quote it in the message.
+      const shown = typeof dsVal === "string" ? JSON.stringify(dsVal) : String(dsVal);
       const at = c.hf.at?.value.range ?? ctx.dsEntry?.value.range ?? ctx.v.keyRange("deepspeed");
       const fixes = dsSource === "inline" ? [fix(`Set \`${key}\` to "auto"`, [replaceValue(e, '"auto"')], true)] : undefined;
       d.add(
         "HF3",
         "error",
         at,
-        `${name} sets \`${key}: ${String(dsVal)}\` but ${c.hf.label} here: the Trainer raises ValueError (set it to "auto")`,
+        `${name} sets \`${key}: ${shown}\` but ${c.hf.label} here: the Trainer raises ValueError (set it to "auto")`,
         fixes,
         undefined,
-        `The Trainer fills the DeepSpeed config from TrainingArguments and refuses explicit values that differ: \`${key}: ${String(dsVal)}\` in ${name} against ${c.hf.label} here (\`${c.hfKey}\`). It raises ValueError "Please correct the following DeepSpeed config values that mismatch TrainingArguments values … The easiest method is to set these DeepSpeed config values to 'auto'."${c.hf.fromVersion ? " The value here is a default that depends on the version; say it explicitly to be sure." : ""}`,
+        `The Trainer fills the DeepSpeed config from TrainingArguments and refuses explicit values that differ: \`${key}: ${String(dsVal)}\` in ${name} against ${c.hf.label} here (\`${c.hfKey}\`)${typeof dsVal === "string" ? " (a string: DeepSpeed alone would read it as a boolean, the Trainer compares it as written)" : ""}. It raises ValueError "Please correct the following DeepSpeed config values that mismatch TrainingArguments values … The easiest method is to set these DeepSpeed config values to 'auto'."${c.hf.fromVersion ? " The value here is a default that depends on the version; say it explicitly to be sure." : ""}`,
       );
       restingOn(d.out[d.out.length - 1]!, c.hf.fromVersion ? ["linkedConfig", "version"] : ["linkedConfig"]);
       if (dsSource !== "inline") relateLast(d, "transformers/HF3", ds.path, e.range, `${key} is set here`);
