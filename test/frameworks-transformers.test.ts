@@ -16,6 +16,7 @@ import { fakeEnv } from "./support/fakeEnv";
 import { formatBytes, simulate } from "../server/src/core/engine";
 import { engineModelOf } from "../server/src/core/frameworks/transformers/memory";
 import { checkDiagnostics, checkFix } from "./support/fixture";
+import { expand, findLaunchCommand, logicalLines, parseCommand } from "../server/src/core/frameworks/transformers/launchLine";
 
 const uri = "file:///w/recipes/sft.yaml";
 const DOC = "/w/recipes/sft.yaml";
@@ -128,7 +129,7 @@ describe("transformers: versions and resolution", () => {
   it("plain/DDP with a bf16 load: pure bf16, and the hover names the launcher assumption", () => {
     const r = analyzeDocument(uri, `${TRL}torch_dtype: bfloat16\nbf16: true\n`, { worldSize: 4 }, pins());
     assert.deepEqual(prec(r), ["bfloat16", "bfloat16", "bfloat16"]);
-    assert.match(r.reportMarkdown ?? "", /Assumption: no `deepspeed`\/`fsdp` key here/);
+    assert.match(r.reportMarkdown ?? "", /launcher not found: assumed single GPU\/DDP/);
     assert.match(r.reportMarkdown ?? "", /Memory estimate: unknown/);
     assert.ok((r.inlayHints ?? []).some((h) => h.label.includes("params bf16")));
   });
@@ -138,7 +139,7 @@ describe("transformers diagnostics", () => {
   it("HF1 bf16 AMP over a bf16 load with no DeepSpeed/FSDP key (information through the gate: the launcher assumed)", () => {
     checkDiagnostics(
       `${TRL}torch_dtype: bfloat16
-             #^^^^^^^ information[transformers/HF1]: Assuming the single-GPU/DDP launcher, none named: model loaded in bf16 with \`bf16\` AMP
+             #^^^^^^^ information[transformers/HF1]: Assuming the single-GPU/DDP launcher, none found: model loaded in bf16 with \`bf16\` AMP
 bf16: true
 `,
       { uri, env: pins() },
@@ -150,15 +151,15 @@ bf16: true
     // TRL pinned: only the launcher is assumed.
     checkDiagnostics(
       `${TRL}torch_dtype: bfloat16
-             #^^^^^^^ information[transformers/HF1]: Assuming the single-GPU/DDP launcher, none named: model loaded in bf16
+             #^^^^^^^ information[transformers/HF1]: Assuming the single-GPU/DDP launcher, none found: model loaded in bf16
 `,
       { uri, env: pins({}, "trl==0.20.0\n") },
     );
     // No TRL pin: TRL's default `bf16` is the newest read's, an assumption named after the launcher's.
     const [d] = analyzeDocument(uri, `${TRL}torch_dtype: bfloat16\n`, {}, fakeEnv({}, DOC)).diagnostics.filter((x) => x.code === "transformers/HF1");
     assert.equal(d?.severity, "information");
-    assert.match(d!.message, /^Assuming the single-GPU\/DDP launcher, none named and TRL 1\.9\.0, infer…: model loaded in bf16/);
-    assert.match(d!.detail ?? "", /^Assuming the single-GPU\/DDP launcher, none named and TRL 1\.9\.0, inferred: unpinned, newest read: The model is loaded in bf16/);
+    assert.match(d!.message, /^Assuming the single-GPU\/DDP launcher, none found and TRL 1\.9\.0, infer…: model loaded in bf16/);
+    assert.match(d!.detail ?? "", /^Assuming the single-GPU\/DDP launcher, none found and TRL 1\.9\.0, inferred: unpinned, newest read: The model is loaded in bf16/);
     assert.equal(d!.data?.facts?.assumed, "launcher,version");
     checkDiagnostics(`${TRL}torch_dtype: bfloat16\nbf16: true\nuse_peft: true\n`, { uri, env: pins() });
     checkDiagnostics(`${TRL}torch_dtype: float32\nbf16: true\n`, { uri, env: pins() });
@@ -251,7 +252,7 @@ attn_implementation: flash_attention_2
       `${TRL}torch_dtype: float32
 bf16: false
 attn_implementation: flash_attention_2
-                     #^^^^^^^^^^^^^^^^ warning[transformers/HF5]: Assuming the single-GPU/DDP launcher, none named: \`flash_attention_2\` with fp32 compute
+                     #^^^^^^^^^^^^^^^^ warning[transformers/HF5]: Assuming the single-GPU/DDP launcher, none found: \`flash_attention_2\` with fp32 compute
 `,
       { uri, env: pins() },
     );
@@ -547,5 +548,80 @@ describe("transformers: the three-file case through the CLI", () => {
     assert.equal(hf3[0].severity, "error");
     assert.match(hf3[0].message, /recipes\/ds\/zero3\.json sets `gradient_accumulation_steps: 2`/);
     assert.equal(r.code, 1);
+  });
+});
+
+describe("transformers: the launch chain, link by link (issue #31)", () => {
+  it("launch line: continuations joined, comments dropped, `${VAR:-x}`/`$VAR` expanded, each command of a line read", () => {
+    const text = "#!/bin/bash\nNPROC=${NPROC:-4}\nexport ACC=configs/zero3.yaml\nCFG=recipes/sft.yaml # the recipe\ncd /x && accelerate launch --config_file $ACC \\\n  --num_processes ${NPROC} --mixed_precision bf16 \\\n  train.py --config ${CFG}\n";
+    const cmd = findLaunchCommand(text, "sft", (t) => t === "recipes/sft.yaml");
+    assert.deepEqual(cmd, { kind: "accelerate", line: 4, configFile: "configs/zero3.yaml", mixedPrecision: "bf16", numProcesses: 4 });
+    assert.equal(expand("${A:-x} ${B} $C ${D:=y}", new Map([["B", "b"]])), "x b $C y");
+    assert.deepEqual(logicalLines("a \\\n b # c\n$ torchrun x\n"), [{ line: 0, text: "a   b" }, { line: 2, text: "torchrun x" }]);
+  });
+
+  it("launchers: torchrun, python -m torch.distributed.run, deepspeed --deepspeed, trl --accelerate_config, llamafactory-cli with FORCE_TORCHRUN, python", () => {
+    const env = new Map<string, string>([["FORCE_TORCHRUN", "1"], ["NPROC_PER_NODE", "8"]]);
+    const w = (s: string) => s.split(" ");
+    assert.deepEqual(parseCommand(w("torchrun --nproc_per_node=4 --nnodes 2 train.py a.yaml"), new Map()), { kind: "torchrun", numProcesses: 8 });
+    assert.deepEqual(parseCommand(w("python -m torch.distributed.run --nproc-per-node 2 train.py a.json"), new Map()), { kind: "torchrun", numProcesses: 2 });
+    assert.deepEqual(parseCommand(w("deepspeed --num_gpus 8 train.py --deepspeed ds_z3.json a.json"), new Map()), { kind: "deepspeed", numProcesses: 8, deepspeedFile: "ds_z3.json" });
+    assert.deepEqual(parseCommand(w("trl sft --config a.yaml --accelerate_config zero3"), new Map()), { kind: "trl", configFile: "zero3" });
+    assert.deepEqual(parseCommand(w("llamafactory-cli train a.yaml"), env), { kind: "llamafactory-cli", forceTorchrun: true, numProcesses: 8 });
+    assert.deepEqual(parseCommand(w("python3 train.py a.json"), new Map()), { kind: "python", numProcesses: 1 });
+    assert.equal(parseCommand(w("echo a.yaml"), new Map()), undefined);
+  });
+
+  const ACC_DS = "compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\nmixed_precision: bf16\nnum_processes: 8\ndeepspeed_config:\n  zero_stage: 3\n  gradient_accumulation_steps: 32\n";
+  const CFG = "/w/recipes/sft.yaml";
+
+  it("a run script in any folder (bash_scrips/), with variables: the accelerate config's deepspeed_config gas 32 vs 8 here is HF3's ValueError", () => {
+    const env = fakeEnv({ [CFG]: "", "/w/bash_scrips/go.sh": "ACC=configs/ds.yaml\nRECIPE=${RECIPE:-recipes/sft.yaml}\naccelerate launch --config_file $ACC train.py --config $RECIPE\n", "/w/configs/ds.yaml": ACC_DS, "/w/requirements.txt": "trl==1.9.0\ntransformers==4.57.1\n" }, CFG, ["/w"]);
+    const r = analyzeDocument(`file://${CFG}`, `${TRL}bf16: true\ngradient_accumulation_steps: 8\n`, {}, env);
+    assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
+    assert.equal(r.worldSize?.value, 8);
+    const hf3 = r.diagnostics.filter((d) => d.code === "transformers/HF3");
+    assert.equal(hf3.length, 1);
+    assert.equal(hf3[0]!.severity, "error");
+    assert.match(hf3[0]!.message, /sets `gradient_accumulation_steps: 32` but `gradient_accumulation_steps: 8`/);
+    assert.deepEqual(hf3[0]!.related?.map((x) => [x.location.uri, x.location.range.start.line]), [["file:///w/configs/ds.yaml", 6]]);
+  });
+
+  it("command-line flags win over the config: --mixed_precision and --num_processes; an absolute path from another machine matches by its tail", () => {
+    const acc = "distributed_type: MULTI_GPU\nmixed_precision: 'no'\nnum_processes: 2\n";
+    const env = fakeEnv({ [CFG]: "", "/w/README.md": "Train:\n\n```bash\naccelerate launch --config_file /home/me/proj/configs/ddp.yaml --mixed_precision bf16 --num_processes 4 train.py /home/me/proj/recipes/sft.yaml\n```\n", "/w/configs/ddp.yaml": acc }, CFG, ["/w"]);
+    const r = analyzeDocument(`file://${CFG}`, `${PLAIN}torch_dtype: float32\n`, {}, env);
+    assert.equal(r.layoutName, "DDP");
+    assert.equal(r.worldSize?.value, 4);
+    assert.match(r.worldSize!.detail, /`--num_processes` on README\.md line 4/);
+    assert.deepEqual(prec(r), ["float32", "bfloat16", "float32"]);
+    assert.match(r.reportMarkdown ?? "", /`--mixed_precision bf16` on the command line overrides the config's `mixed_precision: no`/);
+  });
+
+  it("torchrun from a script: DDP known, world size from --nproc_per_node; HF1 rests on a known launcher (warning)", () => {
+    const env = fakeEnv({ [CFG]: "", "/w/scripts/run": "torchrun --nproc_per_node 4 train.py recipes/sft.yaml\n" }, CFG, ["/w"]);
+    const r = analyzeDocument(`file://${CFG}`, `${PLAIN}torch_dtype: bfloat16\nbf16: true\n`, {}, env);
+    assert.equal(r.worldSize?.value, 4);
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === "transformers/HF1").map((d) => d.severity), ["warning"]);
+    assert.doesNotMatch(r.reportMarkdown ?? "", /launcher not found/);
+  });
+
+  it("deepspeed launcher with `--deepspeed ds.json`: DeepSpeed from the command line, bf16 block inserted", () => {
+    const env = fakeEnv({ [CFG]: "", "/w/train.sh": "deepspeed --num_gpus 8 train.py --deepspeed ds/z2.json recipes/sft.yaml\n", "/w/ds/z2.json": JSON.stringify({ zero_optimization: { stage: 2 } }) }, CFG, ["/w"]);
+    const r = analyzeDocument(`file://${CFG}`, `${PLAIN}bf16: true\n`, {}, env);
+    assert.equal(r.layoutName, "DeepSpeed ZeRO-2");
+    assert.deepEqual(prec(r), ["float32", "bfloat16", "bfloat16"]);
+  });
+
+  it("HF10 a named-but-broken link: a missing accelerate config, a DeepSpeed JSON as the accelerate config; the header says the launcher is not found", () => {
+    const env = fakeEnv({ [CFG]: "", "/w/train.sh": "accelerate launch --config_file configs/gone.yaml train.py recipes/sft.yaml\n" }, CFG, ["/w"]);
+    const r = analyzeDocument(`file://${CFG}`, `${PLAIN}bf16: true\n`, {}, env);
+    const hf10 = r.diagnostics.filter((x) => x.code === "transformers/HF10");
+    assert.deepEqual(hf10.map((x) => [x.severity, x.range.start.line]), [["warning", 0]]);
+    assert.match(hf10[0]!.message, /^train\.sh line 1 launches this file with `configs\/gone\.yaml`, which is not in the workspace/);
+    assert.match(r.reportMarkdown ?? "", /launcher not found: train\.sh line 1 names `configs\/gone\.yaml`, which is not in the workspace; assumed single GPU\/DDP/);
+    const env2 = fakeEnv({ [CFG]: "", "/w/train.sh": "accelerate launch --config_file ds.json train.py recipes/sft.yaml\n", "/w/ds.json": JSON.stringify({ zero_optimization: { stage: 3 }, train_micro_batch_size_per_gpu: "auto" }) }, CFG, ["/w"]);
+    const d = analyzeDocument(`file://${CFG}`, `${PLAIN}bf16: true\n`, {}, env2).diagnostics.filter((x) => x.code === "transformers/HF10");
+    assert.match(d[0]!.message, /passes the DeepSpeed JSON `ds\.json` as the accelerate config/);
   });
 });

@@ -146,16 +146,23 @@ export function transformersContext(doc: ConfigDocument, settings: AnalysisSetti
   let launcher: TransformersContext["launcher"] = dsRel || dsInline ? "deepspeed" : fsdpOn ? "fsdp" : "plain";
   let launcherFrom: TransformersContext["launcherFrom"] = launcher !== "plain" ? "file" : "assumed";
   let fsdpVersion: Sourced<1 | 2> | undefined;
-  if (launcherFrom === "assumed" && accel) {
+  if (launcherFrom === "assumed" && accel && !accel.missing) {
     launcherFrom = "accelerate";
     if (accel.distType === "DEEPSPEED") {
       launcher = "deepspeed";
       if (accel.ds) ds = accel.ds;
       else {
-        // accelerate builds the DeepSpeed config from `deepspeed_config` (zero_stage, mixed precision filled in).
+        // accelerate builds the DeepSpeed config from `deepspeed_config` (DeepSpeedPlugin.__post_init__ without a
+        // file, utils/dataclasses.py:1296-1318@v1.14.0): the stage, and `gradient_accumulation_steps` /
+        // `gradient_clipping` as the launcher passes them (ACCELERATE_GRADIENT_ACCUMULATION_STEPS, "auto" when
+        // unset); the mixed precision is filled in by set_mixed_precision.
         const stage = accel.zeroStage ?? "auto";
-        const view = new View(parseJsonDocument("transformers-launcher:deepspeed.json", JSON.stringify({ zero_optimization: { stage }, bf16: { enabled: "auto" }, fp16: { enabled: "auto" } })));
-        ds = { path: `the accelerate config ${accel.rel} (\`deepspeed_config.zero_stage: ${String(stage)}\`)`, doc: view.doc, view, facts: dsFacts(view), ...(accel.dsRel ? { missing: "unknown" as const } : {}) };
+        const gas = accel.v.num("deepspeed_config", "gradient_accumulation_steps");
+        const clip = accel.v.num("deepspeed_config", "gradient_clipping");
+        const built: Record<string, unknown> = { zero_optimization: { stage }, bf16: { enabled: "auto" }, fp16: { enabled: "auto" }, gradient_accumulation_steps: gas ?? "auto" };
+        if (clip) built.gradient_clipping = clip;
+        const view = new View(parseJsonDocument("transformers-launcher:deepspeed.json", JSON.stringify(built)));
+        ds = { path: `the accelerate config ${accel.rel} (\`deepspeed_config\`)`, doc: view.doc, view, facts: dsFacts(view), ...(accel.dsRel ? { missing: "unknown" as const } : {}) };
       }
       dsSource = "launcher";
     } else if (accel.distType === "FSDP") {
@@ -193,8 +200,9 @@ function transformersFacts(versions: Versions, launcher: TransformersContext["la
   const name = launcher === "deepspeed" ? "DeepSpeed" : launcher === "fsdp" ? `FSDP${fsdpVersion?.value ?? ""}` : "single-GPU/DDP";
   const launcherFact: FactValue =
     launcherFrom === "file" ? { value: name, kind: "file", detail: `\`${launcher === "deepspeed" ? "deepspeed" : "fsdp"}\` in this file` }
-    : launcherFrom === "accelerate" ? { value: name, kind: accel!.source === "directive" ? "directive" : accel!.source === "file" ? "file" : "run-script", detail: `${accel!.rel} (${accel!.how})` }
-    : { value: name, kind: "default", detail: "none named" };
+    : launcherFrom === "accelerate" ? { value: name, kind: accel!.guessed ? "inferred" : accel!.source === "directive" ? "directive" : accel!.source === "file" ? "file" : "run-script", detail: accel!.guessed ? `${accel!.how}, no config file: accelerate's default config decides` : `${accel!.rel} (${accel!.how})` }
+    : accel?.missing ? { value: name, kind: "default", detail: `not found: ${accel.how} names ${accel.missing}` }
+    : { value: name, kind: "default", detail: "none found" };
   let linkedConfig: FactValue | undefined;
   if (ds && (dsSource === "file" || dsSource === "inline")) linkedConfig = { value: dsSource === "inline" ? "the inline `deepspeed:` mapping" : dsRel, kind: "file", detail: dsSource === "inline" ? "written in this file" : `read from ${ds.path}` };
   else if (ds && dsSource === "launcher" && accel) linkedConfig = { value: accel.dsRel ?? accel.rel, kind: ds.missing ? "inferred" : accel.source === "directive" ? "directive" : "run-script", detail: accel.ds ? `named by ${accel.rel} (${accel.how})` : `built by accelerate from ${accel.rel}` };

@@ -45,7 +45,12 @@ function resolve(ctx: TransformersContext): TransformersResolution {
   const low: DType | undefined = amp.value === "bf16" ? "bfloat16" : amp.value === "fp16" ? "float16" : undefined;
   const ampKey = !low ? "" : amp.source === "file" ? (pureBf16 ? "`pure_bf16`" : `\`${amp.value}: true\``) : amp.source === "launcher" ? amp.detail : `\`bf16\` (${bf16.detail})`;
   void fp16;
-  if (accel && ctx.launcherFrom === "accelerate") notes.push(`Launched with the accelerate config ${accel.rel} (${accel.how}): \`distributed_type: ${accel.distType ?? "?"}\`${accel.mixed ? `, \`mixed_precision: ${accel.mixed}\`` : ""}.`);
+  if (accel && ctx.launcherFrom === "accelerate") {
+    notes.push(`Launched with ${accel.path.endsWith("#launch") ? accel.rel : `the accelerate config ${accel.rel}`} (${accel.how}): \`distributed_type: ${accel.distType ?? "?"}\`${accel.mixed ? `, \`mixed_precision: ${accel.mixed}\`` : ""}.`);
+    for (const f of accel.flagNotes ?? []) notes.push(`${f}.`);
+    if (accel.guessed) assumptions.push(`${accel.how} names no accelerate config file: accelerate's default config on the machine decides the launcher; multi-GPU DDP assumed.`);
+  }
+  if (accel?.missing) assumptions.push(`launcher not found: ${accel.how} names \`${accel.missing}\`, which ${accel.isDeepSpeedJson ? "is a DeepSpeed JSON, not an accelerate config" : "is not in the workspace"}; assumed single GPU/DDP.`);
   const L = load.value;
   const loadRow = (why: string): Row => (L === "auto" || L === "unknown" ? dt(L === "auto" ? "checkpoint dtype" : "load dtype", `${load.detail}${why}`) : dt(L, `${load.detail}${why}`));
 
@@ -106,7 +111,7 @@ function resolve(ctx: TransformersContext): TransformersResolution {
   }
 
   // Plain / DDP: torch.autocast over the parameters as loaded.
-  if (ctx.launcherFrom === "assumed") assumptions.push("no `deepspeed`/`fsdp` key here: read as a single GPU or DDP launch (an `accelerate launch --config_file` with DeepSpeed or FSDP changes the table: fp32 master weights).");
+  if (ctx.launcherFrom === "assumed" && !accel?.missing) assumptions.push("launcher not found: assumed single GPU/DDP (no `deepspeed`/`fsdp` key here and no launch line naming this file; an `accelerate launch --config_file` with DeepSpeed or FSDP changes the table: fp32 master weights).");
   const parallel = W ? layout({ dp_replicate: W }) : undefined;
   const layoutName = W && W > 1 ? "DDP" : "single GPU / DDP";
   const base = { layoutName, ...(parallel ? { parallel } : {}), notes, assumptions };
