@@ -56,6 +56,13 @@ describe("transformers: detection and dialects", () => {
     }
   });
 
+  it("a YAML whose keys are mostly not TrainingArguments/TRL fields is not claimed (another tool's fp8 config with `lora:`); a project's argument file with some extra keys still is", () => {
+    const other = "model: llama\nlora:\n  enabled: true\nlora_rank: 16\nfp8_recipe: delayed\namax_history_len: 16\nseq_len: 4096\noutput_dir: out\nlearning_rate: 1.0e-4\nmax_steps: 100\ngradient_accumulation_steps: 4\nwandb_project: x\n";
+    assert.equal(analyzeDocument(uri, other).framework, null);
+    const mine = `${PLAIN}model_name_or_path: x/y\ndata_path: d.json\n`;
+    assert.equal(analyzeDocument(uri, mine).framework, "transformers");
+  });
+
   it("files other frameworks own stay theirs", () => {
     const axolotl = analyzeDocument(uri, "base_model: x/y\ndatasets:\n  - path: a\n    type: alpaca\nsequence_len: 512\noutput_dir: o\nlearning_rate: 1e-4\ngradient_accumulation_steps: 2\n");
     assert.equal(axolotl.framework, "axolotl");
@@ -336,6 +343,16 @@ fsdp: hybrid_shard auto_wrap
     // A name TRL does not ship and no such file: unknown, the launcher stays assumed.
     const none = analyzeDocument(uri, `${TRL}bf16: true\naccelerate_config: zero9\n`, {}, pins({}, "trl==1.9.0\n"));
     assert.notEqual(none.layoutName, "DeepSpeed ZeRO-3");
+  });
+
+  it("HF6 knows the project's own argument dataclasses: HfArgumentParser((ModelArguments, TrainingArguments)) in a workspace script", () => {
+    const py = "from dataclasses import dataclass, field\n\n@dataclass\nclass ModelArguments:\n    lora_rank: int = 8\n    model_name_or_path: str = None\n";
+    const script = "from transformers import HfArgumentParser, TrainingArguments\nfrom args import ModelArguments\nparser = HfArgumentParser((ModelArguments, TrainingArguments))\n";
+    const text = `${PLAIN}lora_rank: 16\n`;
+    checkDiagnostics(text, { uri, env: pins({ "/w/args.py": py, "/w/train.py": script }) });
+    // Without the script, `lora_rank` is a near miss of `local_rank`.
+    const r = analyzeDocument(uri, text, {}, pins());
+    assert.match(r.diagnostics.find((d) => d.code === "transformers/HF6")?.message ?? "", /did you mean `local_rank`/);
   });
 
   it("HF8 bf16 and fp16 both true: error, with the fix removing fp16", () => {
