@@ -355,6 +355,26 @@ fsdp: hybrid_shard auto_wrap
     assert.match(r.diagnostics.find((d) => d.code === "transformers/HF6")?.message ?? "", /did you mean `local_rank`/);
   });
 
+  it("HF11 TRL's model dtype: `torch_dtype` rejected at a pinned TRL 1.x (load falls back to ModelConfig's fp32); model_init_kwargs ignored by the TRL CLI", () => {
+    // trl/trainer/model_config.py:89@v1.9.0 (`dtype`), `torch_dtype` up to v0.25.0; trl/scripts/sft.py:74-79@v1.9.0.
+    const r = analyzeDocument(uri, `${TRL}bf16: true\ntorch_dtype: bfloat16\n`, {}, pins({}, "trl==1.9.0\n"));
+    const hf11 = r.diagnostics.filter((d) => d.code === "transformers/HF11");
+    assert.deepEqual(hf11.map((d) => [d.severity, d.range.start.line]), [["error", 6]]);
+    assert.match(hf11[0]!.message, /`torch_dtype` is not a TRL 1\.9\.0 argument/);
+    assert.equal(r.precision?.paramStorage.dtype, "float32");
+    checkDiagnostics(`${TRL}bf16: true\ntorch_dtype: bfloat16\n`, { uri, env: pins({}, "trl==0.25.0\n"), ignore: ["transformers/HF1"] });
+    const cli = analyzeDocument(uri, `${TRL}bf16: true\naccelerate_config: zero3\nmodel_init_kwargs:\n  dtype: bfloat16\n`, {}, pins({}, "trl==1.9.0\n"));
+    const w = cli.diagnostics.filter((d) => d.code === "transformers/HF11");
+    assert.deepEqual(w.map((d) => d.severity), ["warning"]);
+    assert.match(w[0]!.message, /`model_init_kwargs.dtype` is ignored by the TRL CLI: the model loads in float32/);
+  });
+
+  it("QLoRA under TRL ≥ 1.0.0: the quantized model's trainable adapters are cast to bf16 (sft_trainer.py:1127-1130@v1.9.0); fp32 at 0.25.0", () => {
+    const text = `${TRL}bf16: true\nuse_peft: true\nload_in_4bit: true\n`;
+    assert.equal(analyzeDocument(uri, text, {}, pins({}, "trl==1.9.0\n")).precision?.paramStorage.dtype, "bfloat16");
+    assert.equal(analyzeDocument(uri, text, {}, pins({}, "trl==0.25.0\n")).precision?.paramStorage.dtype, "float32");
+  });
+
   it("HF8 bf16 and fp16 both true: error, with the fix removing fp16", () => {
     checkDiagnostics(
       `${PLAIN}bf16: true

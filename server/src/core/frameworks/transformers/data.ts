@@ -48,6 +48,12 @@ export const trlBf16DefaultTrue = (trl: string): boolean => versionAtLeast(trl, 
 export const TRL_DTYPE_FP32_SINCE = "1.0.0";
 
 /**
+ * SFTTrainer casts a quantized model's trainable (PEFT adapter) parameters to bf16 from TRL v1.0.0
+ * (trl/trainer/sft_trainer.py:1127-1130@v1.9.0; absent at v0.25.0).
+ */
+export const TRL_QLORA_BF16_SINCE = "1.0.0";
+
+/**
  * accelerate's FSDP2 upcast of low-precision trainable parameters to fp32 only rebinds a local variable in
  * v1.13.0 (src/accelerate/utils/fsdp_utils.py:740@v1.13.0), so nothing is upcast (accelerate#3979); v1.14.0
  * assigns `param.data` (fsdp_utils.py:714@v1.14.0, accelerate#3985). v1.12.0 upcasts the whole model

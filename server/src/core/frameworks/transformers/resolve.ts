@@ -11,7 +11,8 @@ import type { DType } from "../../model/types";
 import { dsTable } from "../deepspeed/resolve";
 import { dt, noReduce, type PrecisionTable, type Row } from "../common/precisionTable";
 import { layout } from "../common/resolvedLayout";
-import { fsdp2UpcastNoOp } from "./data";
+import { fsdp2UpcastNoOp, TRL_QLORA_BF16_SINCE } from "./data";
+import { versionAtLeast } from "../../workspace/packagePin";
 import type { TransformersContext } from "./context";
 import { table } from "../../model/table";
 
@@ -119,6 +120,8 @@ function resolve(ctx: TransformersContext): TransformersResolution {
   if (ctx.dialect === "llamafactory" && !pureBf16 && !ctx.v.bool("use_badam")) {
     // Trainable parameters are upcast to fp32 unless pure_bf16 / BAdam (model/adapter.py:313-323@v0.9.5).
     P = dt("float32", `LLaMA-Factory upcasts the trainable ${adapters ? `${adapters} ` : ""}parameters to fp32 (model/adapter.py)`);
+  } else if (adapters && ctx.quantized && ctx.dialect === "trl" && versionAtLeast(ctx.versions.trl.value, TRL_QLORA_BF16_SINCE)) {
+    P = dt("bfloat16", `TRL casts a quantized model's trainable adapter parameters to bf16 (QLoRA; trl/trainer/sft_trainer.py:1127-1130@v1.9.0, TRL ≥ ${TRL_QLORA_BF16_SINCE}; ${ctx.versions.trl.detail})`);
   } else if (adapters) P = dt("float32", "LoRA adapters (PEFT's autocast_adapter_dtype keeps them fp32)");
   else P = loadRow(pureBf16 ? "; `pure_bf16`: nothing upcasts them" : "");
   const C = low ? dt(low, `torch.autocast from ${ampKey}`) : P;
