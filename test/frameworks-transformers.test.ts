@@ -125,6 +125,11 @@ describe("transformers: versions and resolution", () => {
     assert.match(hf3[0]!.message, /sets `bf16.enabled: "true"` but `bf16: true` here/);
     const standalone = analyzeDocument("file:///w/recipes/ds.json", ds);
     assert.equal(standalone.precision?.compute.dtype, "bfloat16");
+    // deepspeed/DS10 on the JSON itself, with the fix writing the boolean.
+    const ds10 = standalone.diagnostics.filter((d) => d.code === "deepspeed/DS10");
+    assert.deepEqual(ds10.map((d) => d.severity), ["information"]);
+    assert.match(ds10[0]!.message, /`bf16.enabled` is the string "true": DeepSpeed reads true/);
+    checkFix(ds, "deepspeed/DS10", "Write true", JSON.stringify({ zero_optimization: { stage: 2 }, bf16: { enabled: true } }), { uri: "file:///w/recipes/ds.json" });
   });
 
   it("FSDP through `fsdp`/`fsdp_config`: the version from `fsdp_config.version`, reduction in bf16", () => {

@@ -171,6 +171,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "deepspeed/DS7": { summary: "An invalid DeepSpeed value (communication dtype, loss scale, optimizer clipping)." },
   "deepspeed/DS8": { summary: "The batch-size trio does not multiply out." },
   "deepspeed/DS9": { summary: "This DeepSpeed file and the config that references it disagree on precision." },
+  "deepspeed/DS10": { summary: "A precision switch written as a string boolean (\"enabled\": \"true\"): DeepSpeed reads the boolean, HF Trainer rejects it." },
   "deepspeed/duplicate-key": { summary: "A key defined twice in one JSON object: DeepSpeed refuses the file." },
 });
 
