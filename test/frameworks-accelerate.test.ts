@@ -29,7 +29,7 @@ mixed_precision: bf16
       `compute_environment: LOCAL_MACHINE
 distributed_type: NO
 mixed_precision: no
-                 #^ error[accelerate/AC1]: \`mixed_precision: no\` is read by
+                 #^ warning[accelerate/AC1]: Assuming accelerate 1.14.0, inferred: unpinned, newest read: \`mixed_precision: no\` is the boolean False
 downcast_bf16: no
                #^ information[yaml-1.1-boolean]: \`downcast_bf16: no\` is read as
 use_cpu: no
@@ -37,6 +37,23 @@ num_processes: 1
 `,
       { uri },
     );
+  });
+
+  it("AC1 `mixed_precision: no` by the accelerate pin: 0.33.0 reads False as \"no\" (information), 0.34.0 crashes (error); `yes` crashes at any version", () => {
+    // config_args.py from_yaml_file's isinstance(bool) branch at v0.26.0–v0.33.0; gone in process_config at v0.34.0.
+    const at = (v: string) => ({ readFile: (p: string) => (p === "/x/requirements.txt" ? `accelerate==${v}\n` : undefined), listDir: (d: string) => (d === "/x" ? ["requirements.txt", "accelerate.yaml"] : []), documentPath: "/x/accelerate.yaml" }) as AnalysisEnv;
+    const text = "compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmixed_precision: no\nnum_processes: 2\n";
+    const old = analyzeDocument(uri, text, {}, at("0.33.0")).diagnostics.filter((d) => d.code === "accelerate/AC1");
+    assert.deepEqual(old.map((d) => d.severity), ["information"]);
+    assert.match(old[0]!.message, /accelerate 0\.33\.0 reads it as "no"/);
+    const r33 = analyzeDocument(uri, text, {}, at("0.33.0"));
+    assert.equal(r33.mechanism, "none");
+    const neu = analyzeDocument(uri, text, {}, at("0.34.0")).diagnostics.filter((d) => d.code === "accelerate/AC1");
+    assert.deepEqual(neu.map((d) => d.severity), ["error"]);
+    const yes = analyzeDocument(uri, text.replace("mixed_precision: no", "mixed_precision: yes"), {}, at("0.30.0")).diagnostics.filter((d) => d.code === "accelerate/AC1");
+    assert.deepEqual(yes.map((d) => d.severity), ["error"]);
+    const yesUnpinned = analyzeDocument(uri, text.replace("mixed_precision: no", "mixed_precision: yes")).diagnostics.filter((d) => d.code === "accelerate/AC1");
+    assert.deepEqual(yesUnpinned.map((d) => d.severity), ["error"]);
   });
 
   it("AC2 on a key accelerate removed (ipex_config, gone in 1.13.0): silent on an older pin, an error on a newer one, a warning naming the release when nothing is pinned (issue #17)", () => {

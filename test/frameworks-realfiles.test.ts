@@ -223,6 +223,12 @@ describe("workspace package pins", () => {
     assert.equal(findPackagePin('[[package]]\nname = "torchtune"\nversion = "0.6.0"\n', "torchtune", true), "0.6.0");
     assert.equal(findPackagePin("mytorchtune==1.0\n", "torchtune", false), undefined);
   });
+  it("reads setup.py `_deps` and conda-format requirements (issue #31)", () => {
+    assert.equal(findPackagePin('_deps = [\n    "accelerate==0.33.0",\n    "transformers==4.43.1",\n]\n', "transformers", false), "4.43.1");
+    assert.equal(findPackagePin("transformers=4.43.1=pypi_0\naccelerate=0.33.0=pypi_0\n", "transformers", false), "4.43.1");
+    assert.equal(findPackagePin("transformers=4.43.1\n", "transformers", false), "4.43.1");
+    assert.equal(findPackagePin("sentence-transformers=2.2.0=pypi_0\n", "transformers", false), undefined);
+  });
   it("compares release numbers", () => {
     assert.equal(versionAtLeast("0.6.1", "0.7.0"), false);
     assert.equal(versionAtLeast("0.7.0", "0.7.0"), true);

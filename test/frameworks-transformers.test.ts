@@ -16,6 +16,7 @@ import { fakeEnv } from "./support/fakeEnv";
 import { formatBytes, simulate } from "../server/src/core/engine";
 import { engineModelOf } from "../server/src/core/frameworks/transformers/memory";
 import { checkDiagnostics, checkFix } from "./support/fixture";
+import { expand, findLaunchCommand, logicalLines, parseCommand } from "../server/src/core/frameworks/transformers/launchLine";
 
 const uri = "file:///w/recipes/sft.yaml";
 const DOC = "/w/recipes/sft.yaml";
@@ -53,6 +54,13 @@ describe("transformers: detection and dialects", () => {
       assert.equal(r.framework, null, name);
       assert.deepEqual(r.diagnostics, [], name);
     }
+  });
+
+  it("a YAML whose keys are mostly not TrainingArguments/TRL fields is not claimed (another tool's fp8 config with `lora:`); a project's argument file with some extra keys still is", () => {
+    const other = "model: llama\nlora:\n  enabled: true\nlora_rank: 16\nfp8_recipe: delayed\namax_history_len: 16\nseq_len: 4096\noutput_dir: out\nlearning_rate: 1.0e-4\nmax_steps: 100\ngradient_accumulation_steps: 4\nwandb_project: x\n";
+    assert.equal(analyzeDocument(uri, other).framework, null);
+    const mine = `${PLAIN}model_name_or_path: x/y\ndata_path: d.json\n`;
+    assert.equal(analyzeDocument(uri, mine).framework, "transformers");
   });
 
   it("files other frameworks own stay theirs", () => {
@@ -96,6 +104,34 @@ describe("transformers: versions and resolution", () => {
     assert.deepEqual(r.diagnostics.filter((d) => d.severity !== "hint"), []);
   });
 
+  it("DeepSpeed JSON without a bf16 block under `bf16: true`: accelerate inserts bf16.enabled (set_mixed_precision), bf16 with fp32 master weights", () => {
+    const ds = JSON.stringify({ zero_optimization: { stage: 3 }, gradient_accumulation_steps: "auto", train_micro_batch_size_per_gpu: "auto" });
+    const r = analyzeDocument(uri, `${PLAIN}bf16: true\ndeepspeed: ds_z3.json\n`, {}, pins({ "/w/recipes/ds_z3.json": ds }));
+    assert.deepEqual(prec(r), ["float32", "bfloat16", "bfloat16"]);
+    assert.match(r.reportMarkdown ?? "", /accelerate inserts `bf16.enabled: true`/);
+    assert.match(r.reportMarkdown ?? "", /Mechanism: \*\*bf16 model cast \(no autocast\), fp32 master weights/);
+    // Without bf16/fp16 nothing is inserted: fp32.
+    const fp32 = analyzeDocument(uri, `${PLAIN}deepspeed: ds_z3.json\n`, {}, pins({ "/w/recipes/ds_z3.json": ds }));
+    assert.deepEqual(prec(fp32), ["float32", "float32", "float32"]);
+  });
+
+  it("DeepSpeed `\"enabled\": \"true\"` (a string) is bf16 to DeepSpeed (pydantic) and a fill_match mismatch to the Trainer (HF3)", () => {
+    const ds = JSON.stringify({ zero_optimization: { stage: 2 }, bf16: { enabled: "true" } });
+    const r = analyzeDocument(uri, `${PLAIN}bf16: true\ndeepspeed: ds.json\n`, {}, pins({ "/w/recipes/ds.json": ds }));
+    assert.deepEqual(prec(r), ["float32", "bfloat16", "bfloat16"]);
+    const hf3 = r.diagnostics.filter((d) => d.code === "transformers/HF3");
+    assert.equal(hf3.length, 1);
+    assert.equal(hf3[0]!.severity, "error");
+    assert.match(hf3[0]!.message, /sets `bf16.enabled: "true"` but `bf16: true` here/);
+    const standalone = analyzeDocument("file:///w/recipes/ds.json", ds);
+    assert.equal(standalone.precision?.compute.dtype, "bfloat16");
+    // deepspeed/DS10 on the JSON itself, with the fix writing the boolean.
+    const ds10 = standalone.diagnostics.filter((d) => d.code === "deepspeed/DS10");
+    assert.deepEqual(ds10.map((d) => d.severity), ["information"]);
+    assert.match(ds10[0]!.message, /`bf16.enabled` is the string "true": DeepSpeed reads true/);
+    checkFix(ds, "deepspeed/DS10", "Write true", JSON.stringify({ zero_optimization: { stage: 2 }, bf16: { enabled: true } }), { uri: "file:///w/recipes/ds.json" });
+  });
+
   it("FSDP through `fsdp`/`fsdp_config`: the version from `fsdp_config.version`, reduction in bf16", () => {
     const r = analyzeDocument(uri, `${TRL}bf16: true\nfsdp: full_shard auto_wrap\nfsdp_config:\n  version: 2\n`, { worldSize: 8 }, pins());
     assert.equal(r.layoutName, "FSDP2 (accelerate)");
@@ -105,7 +141,7 @@ describe("transformers: versions and resolution", () => {
   it("plain/DDP with a bf16 load: pure bf16, and the hover names the launcher assumption", () => {
     const r = analyzeDocument(uri, `${TRL}torch_dtype: bfloat16\nbf16: true\n`, { worldSize: 4 }, pins());
     assert.deepEqual(prec(r), ["bfloat16", "bfloat16", "bfloat16"]);
-    assert.match(r.reportMarkdown ?? "", /Assumption: no `deepspeed`\/`fsdp` key here/);
+    assert.match(r.reportMarkdown ?? "", /launcher not found: assumed single GPU\/DDP/);
     assert.match(r.reportMarkdown ?? "", /Memory estimate: unknown/);
     assert.ok((r.inlayHints ?? []).some((h) => h.label.includes("params bf16")));
   });
@@ -115,7 +151,7 @@ describe("transformers diagnostics", () => {
   it("HF1 bf16 AMP over a bf16 load with no DeepSpeed/FSDP key (information through the gate: the launcher assumed)", () => {
     checkDiagnostics(
       `${TRL}torch_dtype: bfloat16
-             #^^^^^^^ information[transformers/HF1]: Assuming the single-GPU/DDP launcher, none named: model loaded in bf16 with \`bf16\` AMP
+             #^^^^^^^ information[transformers/HF1]: Assuming the single-GPU/DDP launcher, none found: model loaded in bf16 with \`bf16\` AMP
 bf16: true
 `,
       { uri, env: pins() },
@@ -127,15 +163,15 @@ bf16: true
     // TRL pinned: only the launcher is assumed.
     checkDiagnostics(
       `${TRL}torch_dtype: bfloat16
-             #^^^^^^^ information[transformers/HF1]: Assuming the single-GPU/DDP launcher, none named: model loaded in bf16
+             #^^^^^^^ information[transformers/HF1]: Assuming the single-GPU/DDP launcher, none found: model loaded in bf16
 `,
       { uri, env: pins({}, "trl==0.20.0\n") },
     );
     // No TRL pin: TRL's default `bf16` is the newest read's, an assumption named after the launcher's.
     const [d] = analyzeDocument(uri, `${TRL}torch_dtype: bfloat16\n`, {}, fakeEnv({}, DOC)).diagnostics.filter((x) => x.code === "transformers/HF1");
     assert.equal(d?.severity, "information");
-    assert.match(d!.message, /^Assuming the single-GPU\/DDP launcher, none named and TRL 1\.9\.0, infer…: model loaded in bf16/);
-    assert.match(d!.detail ?? "", /^Assuming the single-GPU\/DDP launcher, none named and TRL 1\.9\.0, inferred: unpinned, newest read: The model is loaded in bf16/);
+    assert.match(d!.message, /^Assuming the single-GPU\/DDP launcher, none found and TRL 1\.9\.0, infer…: model loaded in bf16/);
+    assert.match(d!.detail ?? "", /^Assuming the single-GPU\/DDP launcher, none found and TRL 1\.9\.0, inferred: unpinned, newest read: The model is loaded in bf16/);
     assert.equal(d!.data?.facts?.assumed, "launcher,version");
     checkDiagnostics(`${TRL}torch_dtype: bfloat16\nbf16: true\nuse_peft: true\n`, { uri, env: pins() });
     checkDiagnostics(`${TRL}torch_dtype: float32\nbf16: true\n`, { uri, env: pins() });
@@ -228,7 +264,7 @@ attn_implementation: flash_attention_2
       `${TRL}torch_dtype: float32
 bf16: false
 attn_implementation: flash_attention_2
-                     #^^^^^^^^^^^^^^^^ warning[transformers/HF5]: Assuming the single-GPU/DDP launcher, none named: \`flash_attention_2\` with fp32 compute
+                     #^^^^^^^^^^^^^^^^ warning[transformers/HF5]: Assuming the single-GPU/DDP launcher, none found: \`flash_attention_2\` with fp32 compute
 `,
       { uri, env: pins() },
     );
@@ -262,6 +298,86 @@ dataset_mixer: {a: 1.0}
       { uri, env: pins({}, "transformers==5.24.0\n") },
     );
     checkDiagnostics(`${PLAIN}overwrite_output_dir: true\n`, { uri, env: pins({}, "transformers==4.57.1\n") });
+  });
+
+  it("HF6 reads every transformers release: eval_strategy at 4.43.1 is known (4.41.0 added it), evaluation_strategy at 5.0.0 is not", () => {
+    // trainingArgs.json: eval_strategy from 4.41.0; evaluation_strategy up to 4.50.3.
+    checkDiagnostics(`${PLAIN}eval_strategy: steps\neval_steps: 10\n`, { uri, env: pins({}, "transformers==4.43.1\n") });
+    checkDiagnostics(
+      `${PLAIN}eval_strategy: steps
+#^^^^^^^^^^^^ warning[transformers/HF6]: \`eval_strategy\` is not a TrainingArguments key at transformers 4.40.2
+`,
+      { uri, env: pins({}, "transformers==4.40.2\n") },
+    );
+    checkDiagnostics(
+      `${PLAIN}evaluation_strategy: steps
+#^^^^^^^^^^^^^^^^^^ warning[transformers/HF6]: \`evaluation_strategy\` is not a TrainingArguments key at transformers 5.0.0
+`,
+      { uri, env: pins({}, "transformers==5.0.0\n") },
+    );
+    const r = analyzeDocument(uri, `${PLAIN}evaluation_strategy: steps\n`, {}, pins({}, "transformers==5.0.0\n"));
+    assert.match(r.diagnostics[0]!.detail ?? "", /declares `evaluation_strategy` at 4\.36\.0–4\.50\.3/);
+  });
+
+  it("HF9 an FSDP1-only strategy under the FSDP2 default (transformers 5.10.1 on): error with a pin, nothing at 5.9.0 or with version 1", () => {
+    const text = `${PLAIN}bf16: true\nfsdp: hybrid_shard auto_wrap\n`;
+    checkDiagnostics(
+      `${PLAIN}bf16: true
+fsdp: hybrid_shard auto_wrap
+#     ^^^^^^^^^^^^^^^^^^^^^^ error[transformers/HF9]: \`fsdp: hybrid_shard\` with FSDP2 (the default from transformers 5.10.1)
+`,
+      { uri, env: pins({}, "transformers==5.10.1\n"), ignore: ["transformers/HF2"] },
+    );
+    checkDiagnostics(text, { uri, env: pins({}, "transformers==5.9.0\n"), ignore: ["transformers/HF2"] });
+    checkDiagnostics(`${text}fsdp_config:\n  version: 1\n`, { uri, env: pins({}, "transformers==5.24.0\n"), ignore: ["transformers/HF2"] });
+    const unpinned = analyzeDocument(uri, text, {}, pins()).diagnostics.filter((d) => d.code === "transformers/HF9");
+    assert.deepEqual(unpinned.map((d) => d.severity), ["warning"]);
+    assert.equal(analyzeDocument(uri, text, {}, pins({}, "transformers==5.10.1\n")).layoutName, "FSDP2 (accelerate)");
+  });
+
+  it("TRL `accelerate_config: zero3` is the TRL CLI's launcher key: known (no HF6), DeepSpeed ZeRO-3 with fp32 master weights, named in the hover", () => {
+    // trl/cli/accelerate_config.py@v1.9.0: `--accelerate_config NAME` → `--config_file trl/accelerate_configs/NAME.yaml`.
+    const r = checkDiagnostics(`${TRL}bf16: true\naccelerate_config: zero3\n`, { uri, env: pins({}, "trl==1.9.0\ntransformers==4.57.1\n") });
+    assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
+    assert.deepEqual(prec(r), ["float32", "bfloat16", "bfloat16"]);
+    assert.equal(r.worldSize?.value, 8);
+    assert.match(r.reportMarkdown ?? "", /Mechanism: \*\*bf16 model cast \(no autocast\), fp32 master weights\*\*/);
+    assert.doesNotMatch(r.reportMarkdown ?? "", /Mechanism: \*\*none/);
+    const fsdp = analyzeDocument(uri, `${TRL}bf16: true\naccelerate_config: fsdp2\n`, {}, pins({}, "trl==1.9.0\n"));
+    assert.equal(fsdp.layoutName, "FSDP2 (accelerate)");
+    // A name TRL does not ship and no such file: unknown, the launcher stays assumed.
+    const none = analyzeDocument(uri, `${TRL}bf16: true\naccelerate_config: zero9\n`, {}, pins({}, "trl==1.9.0\n"));
+    assert.notEqual(none.layoutName, "DeepSpeed ZeRO-3");
+  });
+
+  it("HF6 knows the project's own argument dataclasses: HfArgumentParser((ModelArguments, TrainingArguments)) in a workspace script", () => {
+    const py = "from dataclasses import dataclass, field\n\n@dataclass\nclass ModelArguments:\n    lora_rank: int = 8\n    model_name_or_path: str = None\n";
+    const script = "from transformers import HfArgumentParser, TrainingArguments\nfrom args import ModelArguments\nparser = HfArgumentParser((ModelArguments, TrainingArguments))\n";
+    const text = `${PLAIN}lora_rank: 16\n`;
+    checkDiagnostics(text, { uri, env: pins({ "/w/args.py": py, "/w/train.py": script }) });
+    // Without the script, `lora_rank` is a near miss of `local_rank`.
+    const r = analyzeDocument(uri, text, {}, pins());
+    assert.match(r.diagnostics.find((d) => d.code === "transformers/HF6")?.message ?? "", /did you mean `local_rank`/);
+  });
+
+  it("HF11 TRL's model dtype: `torch_dtype` rejected at a pinned TRL 1.x (load falls back to ModelConfig's fp32); model_init_kwargs ignored by the TRL CLI", () => {
+    // trl/trainer/model_config.py:89@v1.9.0 (`dtype`), `torch_dtype` up to v0.25.0; trl/scripts/sft.py:74-79@v1.9.0.
+    const r = analyzeDocument(uri, `${TRL}bf16: true\ntorch_dtype: bfloat16\n`, {}, pins({}, "trl==1.9.0\n"));
+    const hf11 = r.diagnostics.filter((d) => d.code === "transformers/HF11");
+    assert.deepEqual(hf11.map((d) => [d.severity, d.range.start.line]), [["error", 6]]);
+    assert.match(hf11[0]!.message, /`torch_dtype` is not a TRL 1\.9\.0 argument/);
+    assert.equal(r.precision?.paramStorage.dtype, "float32");
+    checkDiagnostics(`${TRL}bf16: true\ntorch_dtype: bfloat16\n`, { uri, env: pins({}, "trl==0.25.0\n"), ignore: ["transformers/HF1"] });
+    const cli = analyzeDocument(uri, `${TRL}bf16: true\naccelerate_config: zero3\nmodel_init_kwargs:\n  dtype: bfloat16\n`, {}, pins({}, "trl==1.9.0\n"));
+    const w = cli.diagnostics.filter((d) => d.code === "transformers/HF11");
+    assert.deepEqual(w.map((d) => d.severity), ["warning"]);
+    assert.match(w[0]!.message, /`model_init_kwargs.dtype` is ignored by the TRL CLI: the model loads in float32/);
+  });
+
+  it("QLoRA under TRL ≥ 1.0.0: the quantized model's trainable adapters are cast to bf16 (sft_trainer.py:1127-1130@v1.9.0); fp32 at 0.25.0", () => {
+    const text = `${TRL}bf16: true\nuse_peft: true\nload_in_4bit: true\n`;
+    assert.equal(analyzeDocument(uri, text, {}, pins({}, "trl==1.9.0\n")).precision?.paramStorage.dtype, "bfloat16");
+    assert.equal(analyzeDocument(uri, text, {}, pins({}, "trl==0.25.0\n")).precision?.paramStorage.dtype, "float32");
   });
 
   it("HF8 bf16 and fp16 both true: error, with the fix removing fp16", () => {
@@ -474,5 +590,80 @@ describe("transformers: the three-file case through the CLI", () => {
     assert.equal(hf3[0].severity, "error");
     assert.match(hf3[0].message, /recipes\/ds\/zero3\.json sets `gradient_accumulation_steps: 2`/);
     assert.equal(r.code, 1);
+  });
+});
+
+describe("transformers: the launch chain, link by link (issue #31)", () => {
+  it("launch line: continuations joined, comments dropped, `${VAR:-x}`/`$VAR` expanded, each command of a line read", () => {
+    const text = "#!/bin/bash\nNPROC=${NPROC:-4}\nexport ACC=configs/zero3.yaml\nCFG=recipes/sft.yaml # the recipe\ncd /x && accelerate launch --config_file $ACC \\\n  --num_processes ${NPROC} --mixed_precision bf16 \\\n  train.py --config ${CFG}\n";
+    const cmd = findLaunchCommand(text, "sft", (t) => t === "recipes/sft.yaml");
+    assert.deepEqual(cmd, { kind: "accelerate", line: 4, configFile: "configs/zero3.yaml", mixedPrecision: "bf16", numProcesses: 4 });
+    assert.equal(expand("${A:-x} ${B} $C ${D:=y}", new Map([["B", "b"]])), "x b $C y");
+    assert.deepEqual(logicalLines("a \\\n b # c\n$ torchrun x\n"), [{ line: 0, text: "a   b" }, { line: 2, text: "torchrun x" }]);
+  });
+
+  it("launchers: torchrun, python -m torch.distributed.run, deepspeed --deepspeed, trl --accelerate_config, llamafactory-cli with FORCE_TORCHRUN, python", () => {
+    const env = new Map<string, string>([["FORCE_TORCHRUN", "1"], ["NPROC_PER_NODE", "8"]]);
+    const w = (s: string) => s.split(" ");
+    assert.deepEqual(parseCommand(w("torchrun --nproc_per_node=4 --nnodes 2 train.py a.yaml"), new Map()), { kind: "torchrun", numProcesses: 8 });
+    assert.deepEqual(parseCommand(w("python -m torch.distributed.run --nproc-per-node 2 train.py a.json"), new Map()), { kind: "torchrun", numProcesses: 2 });
+    assert.deepEqual(parseCommand(w("deepspeed --num_gpus 8 train.py --deepspeed ds_z3.json a.json"), new Map()), { kind: "deepspeed", numProcesses: 8, deepspeedFile: "ds_z3.json" });
+    assert.deepEqual(parseCommand(w("trl sft --config a.yaml --accelerate_config zero3"), new Map()), { kind: "trl", configFile: "zero3" });
+    assert.deepEqual(parseCommand(w("llamafactory-cli train a.yaml"), env), { kind: "llamafactory-cli", forceTorchrun: true, numProcesses: 8 });
+    assert.deepEqual(parseCommand(w("python3 train.py a.json"), new Map()), { kind: "python", numProcesses: 1 });
+    assert.equal(parseCommand(w("echo a.yaml"), new Map()), undefined);
+  });
+
+  const ACC_DS = "compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\nmixed_precision: bf16\nnum_processes: 8\ndeepspeed_config:\n  zero_stage: 3\n  gradient_accumulation_steps: 32\n";
+  const CFG = "/w/recipes/sft.yaml";
+
+  it("a run script in any folder (bash_scrips/), with variables: the accelerate config's deepspeed_config gas 32 vs 8 here is HF3's ValueError", () => {
+    const env = fakeEnv({ [CFG]: "", "/w/bash_scrips/go.sh": "ACC=configs/ds.yaml\nRECIPE=${RECIPE:-recipes/sft.yaml}\naccelerate launch --config_file $ACC train.py --config $RECIPE\n", "/w/configs/ds.yaml": ACC_DS, "/w/requirements.txt": "trl==1.9.0\ntransformers==4.57.1\n" }, CFG, ["/w"]);
+    const r = analyzeDocument(`file://${CFG}`, `${TRL}bf16: true\ngradient_accumulation_steps: 8\n`, {}, env);
+    assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
+    assert.equal(r.worldSize?.value, 8);
+    const hf3 = r.diagnostics.filter((d) => d.code === "transformers/HF3");
+    assert.equal(hf3.length, 1);
+    assert.equal(hf3[0]!.severity, "error");
+    assert.match(hf3[0]!.message, /sets `gradient_accumulation_steps: 32` but `gradient_accumulation_steps: 8`/);
+    assert.deepEqual(hf3[0]!.related?.map((x) => [x.location.uri, x.location.range.start.line]), [["file:///w/configs/ds.yaml", 6]]);
+  });
+
+  it("command-line flags win over the config: --mixed_precision and --num_processes; an absolute path from another machine matches by its tail", () => {
+    const acc = "distributed_type: MULTI_GPU\nmixed_precision: 'no'\nnum_processes: 2\n";
+    const env = fakeEnv({ [CFG]: "", "/w/README.md": "Train:\n\n```bash\naccelerate launch --config_file /home/me/proj/configs/ddp.yaml --mixed_precision bf16 --num_processes 4 train.py /home/me/proj/recipes/sft.yaml\n```\n", "/w/configs/ddp.yaml": acc }, CFG, ["/w"]);
+    const r = analyzeDocument(`file://${CFG}`, `${PLAIN}torch_dtype: float32\n`, {}, env);
+    assert.equal(r.layoutName, "DDP");
+    assert.equal(r.worldSize?.value, 4);
+    assert.match(r.worldSize!.detail, /`--num_processes` on README\.md line 4/);
+    assert.deepEqual(prec(r), ["float32", "bfloat16", "float32"]);
+    assert.match(r.reportMarkdown ?? "", /`--mixed_precision bf16` on the command line overrides the config's `mixed_precision: no`/);
+  });
+
+  it("torchrun from a script: DDP known, world size from --nproc_per_node; HF1 rests on a known launcher (warning)", () => {
+    const env = fakeEnv({ [CFG]: "", "/w/scripts/run": "torchrun --nproc_per_node 4 train.py recipes/sft.yaml\n" }, CFG, ["/w"]);
+    const r = analyzeDocument(`file://${CFG}`, `${PLAIN}torch_dtype: bfloat16\nbf16: true\n`, {}, env);
+    assert.equal(r.worldSize?.value, 4);
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === "transformers/HF1").map((d) => d.severity), ["warning"]);
+    assert.doesNotMatch(r.reportMarkdown ?? "", /launcher not found/);
+  });
+
+  it("deepspeed launcher with `--deepspeed ds.json`: DeepSpeed from the command line, bf16 block inserted", () => {
+    const env = fakeEnv({ [CFG]: "", "/w/train.sh": "deepspeed --num_gpus 8 train.py --deepspeed ds/z2.json recipes/sft.yaml\n", "/w/ds/z2.json": JSON.stringify({ zero_optimization: { stage: 2 } }) }, CFG, ["/w"]);
+    const r = analyzeDocument(`file://${CFG}`, `${PLAIN}bf16: true\n`, {}, env);
+    assert.equal(r.layoutName, "DeepSpeed ZeRO-2");
+    assert.deepEqual(prec(r), ["float32", "bfloat16", "bfloat16"]);
+  });
+
+  it("HF10 a named-but-broken link: a missing accelerate config, a DeepSpeed JSON as the accelerate config; the header says the launcher is not found", () => {
+    const env = fakeEnv({ [CFG]: "", "/w/train.sh": "accelerate launch --config_file configs/gone.yaml train.py recipes/sft.yaml\n" }, CFG, ["/w"]);
+    const r = analyzeDocument(`file://${CFG}`, `${PLAIN}bf16: true\n`, {}, env);
+    const hf10 = r.diagnostics.filter((x) => x.code === "transformers/HF10");
+    assert.deepEqual(hf10.map((x) => [x.severity, x.range.start.line]), [["warning", 0]]);
+    assert.match(hf10[0]!.message, /^train\.sh line 1 launches this file with `configs\/gone\.yaml`, which is not in the workspace/);
+    assert.match(r.reportMarkdown ?? "", /launcher not found: train\.sh line 1 names `configs\/gone\.yaml`, which is not in the workspace; assumed single GPU\/DDP/);
+    const env2 = fakeEnv({ [CFG]: "", "/w/train.sh": "accelerate launch --config_file ds.json train.py recipes/sft.yaml\n", "/w/ds.json": JSON.stringify({ zero_optimization: { stage: 3 }, train_micro_batch_size_per_gpu: "auto" }) }, CFG, ["/w"]);
+    const d = analyzeDocument(`file://${CFG}`, `${PLAIN}bf16: true\n`, {}, env2).diagnostics.filter((x) => x.code === "transformers/HF10");
+    assert.match(d[0]!.message, /passes the DeepSpeed JSON `ds\.json` as the accelerate config/);
   });
 });

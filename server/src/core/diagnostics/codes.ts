@@ -163,6 +163,9 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "transformers/HF6": { summary: "A key the argument parser does not know (or not at the pinned transformers release)." },
   "transformers/HF7": { summary: "The accelerate launcher's mixed_precision and TrainingArguments bf16/fp16 disagree (a ValueError under DeepSpeed)." },
   "transformers/HF8": { summary: "bf16 and fp16 both true: TrainingArguments raises ValueError." },
+  "transformers/HF10": { summary: "A launch line names this file with an accelerate config that is missing or is a DeepSpeed JSON: the launcher is unknown." },
+  "transformers/HF11": { summary: "The model dtype as TRL's scripts set it: `torch_dtype` rejected at TRL 1.x; `model_init_kwargs` dtype ignored by the TRL CLI." },
+  "transformers/HF9": { summary: "An FSDP1-only `fsdp` strategy (hybrid_shard, no_shard) with FSDP2, the default from transformers 5.10.1: ValueError." },
   "axolotl/AX1": { summary: "A bf16 value (or key) Axolotl's schema rejects." },
   "axolotl/AX2": { summary: "bf16 and fp16 both on: Axolotl silently drops fp16.", tags: U },
   "axolotl/AX3": { summary: "bfloat16/float16: true only sets the load dtype; bf16 AMP stays on." },
@@ -183,6 +186,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "deepspeed/DS7": { summary: "An invalid DeepSpeed value (communication dtype, loss scale, optimizer clipping)." },
   "deepspeed/DS8": { summary: "The batch-size trio does not multiply out." },
   "deepspeed/DS9": { summary: "This DeepSpeed file and the config that references it disagree on precision." },
+  "deepspeed/DS10": { summary: "A precision switch written as a string boolean (\"enabled\": \"true\"): DeepSpeed reads the boolean, HF Trainer rejects it." },
   "deepspeed/duplicate-key": { summary: "A key defined twice in one JSON object: DeepSpeed refuses the file." },
 });
 

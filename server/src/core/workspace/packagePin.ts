@@ -1,6 +1,7 @@
 /**
  * The exact version of a Python package pinned in the workspace (requirements*.txt, pyproject.toml, uv.lock,
- * poetry.lock, pdm.lock, and the `pip install X==V` lines of a Dockerfile or a conda environment.yml: a
+ * poetry.lock, pdm.lock, setup.py (`_deps`), conda-format requirements (`name=1.2.3=build`), setup/install
+ * shell scripts, and the `pip install X==V` lines of a Dockerfile or a conda environment.yml: a
  * repository may pin its training stack only there, e.g. flash-attention's training/Dockerfile:81
  * `pip install … pytorch-lightning==1.8.6`), walking up from the config's folder like the torchtitan version inference
  * (version.ts). Used by the YAML frameworks whose rules depend on the library version (torchtune).
@@ -44,6 +45,9 @@ export function findPackagePin(text: string, pkg: string, lock: boolean): string
     if (eq) return eq[1]!;
     const git = new RegExp(`/${name}(?:\\.git)?@v?([0-9][\\w.-]*)`, "i").exec(line);
     if (git) return git[1]!;
+    // conda's `conda list --export` format: `name=1.2.3=build` (one "=").
+    const conda = new RegExp(`^${name}=v?([0-9][\\w.+]*)(?:=\\S*)?$`, "i").exec(line);
+    if (conda) return conda[1]!;
     const poetry = new RegExp(`^${name}\\s*=\\s*"\\s*(?:==\\s*)?v?([0-9][\\w.+-]*)\\s*"`, "i").exec(line);
     if (poetry) return poetry[1]!;
   }
@@ -60,6 +64,8 @@ export function packagePin(env: AnalysisEnv, pkg: string): PackagePin | undefine
       ...names.filter((n) => LOCKS.includes(n)),
       ...names.filter((n) => /^(?:Dockerfile|Containerfile)(?:\.[\w-]+)?$|\.[Dd]ockerfile$/.test(n)),
       ...names.filter((n) => /^environment[\w-]*\.ya?ml$/i.test(n)),
+      // setup.py (`_deps = ["transformers==4.43.1", …]`) and setup/install shell scripts (`pip install x==v`).
+      ...names.filter((n) => n === "setup.py" || /^(?:setup|install)[\w-]*\.sh$/i.test(n)),
     ];
     for (const n of files) {
       const path = join(dir, n);

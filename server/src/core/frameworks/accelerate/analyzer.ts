@@ -24,7 +24,7 @@ export const accelerateAnalyzer: FrameworkAnalyzer = {
 
 function analyzeAccelerate(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis {
   const ctx = accelerateContext(doc, settings, env);
-  const diagnostics = runRules(ctx, ACCELERATE_RULES, { worldSize: ctx.worldSize });
+  const diagnostics = runRules(ctx, ACCELERATE_RULES, { worldSize: ctx.worldSize, version: ctx.version });
   const r = resolveAccelerate(ctx);
   const hover = () => accelerateHover(ctx, r, failedLaunch(diagnostics));
   return frameworkAnalysis({ resolution: r, diagnostics, hover, worldSize: ctx.worldSize, engine: r.engine, });

@@ -3,6 +3,8 @@
  * `mixed_precision` as accelerate reads them, the FSDP version, `parallelism_config`, the linked DeepSpeed
  * file and the world size.
  */
+import type { FactValue } from "../../provenance";
+import { packagePin, versionAtLeast } from "../../workspace/packagePin";
 import type { AnalysisEnv, AnalysisSettings, Sourced } from "../../analysis";
 import type { ConfigDocument, ConfigEntry } from "../../model/document";
 import { settingWorldSize } from "../common/resolvedLayout";
@@ -36,7 +38,20 @@ export interface AccelerateContext {
   dsFileEntry: ConfigEntry | undefined;
   dsRel: string | undefined;
   ds: LinkedDs | undefined;
+  /** The accelerate version pinned in the workspace (requirements, setup.py, …), as a fact; inferred (the newest read) without a pin. */
+  version: FactValue;
+  /** `mixed_precision: false` (YAML 1.1 `no`/`off`) that the pinned accelerate converts to "no" (before 0.34.0). */
+  falseIsNo: boolean;
 }
+
+/**
+ * accelerate before 0.34.0 turns a boolean False `mixed_precision` into "no" when it loads a YAML config
+ * (commands/config/config_args.py `from_yaml_file`, the `isinstance(..., bool)` branch, present at v0.26.0–v0.33.0);
+ * 0.34.0 moved the defaults into `process_config` without it (config_args.py:113@v0.34.0), so the bool reaches
+ * `args.mixed_precision.lower()` (utils/launch.py:150@v0.34.0, :169@v1.14.0) and the launch crashes.
+ */
+export const ACCELERATE_BOOL_MIXED_CRASH_SINCE = "0.34.0";
+export const ACCELERATE_NEWEST = "1.14.0";
 
 export function accelerateContext(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): AccelerateContext {
   const v = new View(doc);
@@ -48,7 +63,10 @@ export function accelerateContext(doc: ConfigDocument, settings: AnalysisSetting
   // A boolean mixed_precision crashes the launcher (`.lower()` on a bool). A boolean distributed_type does
   // not: config_args.py L169-173 (accelerate 16cb6eb) converts only a str to DistributedType, and launch.py
   // L1222-1240 compares it with each multi-process type, so a bool launches one process (issue #17 §5).
-  if (mixedEntry && mixedEntry.value.kind === "boolean") broken = true;
+  const pin = packagePin(env, "accelerate");
+  const version: FactValue = pin ? { value: `accelerate ${pin.version}`, kind: "workspace-pin", detail: pin.where } : { value: `accelerate ${ACCELERATE_NEWEST}`, kind: "inferred", detail: "unpinned, newest read" };
+  const falseIsNo = !!pin && !versionAtLeast(pin.version, ACCELERATE_BOOL_MIXED_CRASH_SINCE) && mixedEntry?.value.kind === "boolean" && mixedEntry.value.value === false;
+  if (mixedEntry && mixedEntry.value.kind === "boolean" && !falseIsNo) broken = true;
   if (distEntry && distEntry.value.kind === "string") distType = (distEntry.value.value as string).toUpperCase();
   else if (distEntry?.value.kind === "boolean") distType = "NO";
   if (mixedEntry && mixedEntry.value.kind === "string") {
@@ -66,7 +84,7 @@ export function accelerateContext(doc: ConfigDocument, settings: AnalysisSetting
     dsRel = v.str("deepspeed_config", "deepspeed_config_file");
     if (dsFileEntry && dsRel) ds = loadDs(env, dsRel);
   }
-  const out: AccelerateContext = { doc, settings, env, v, distEntry, mixedEntry, broken, fsdpVersion: fsdpVersionOf(v), par: parallelismSizes(v), worldSize: worldSizeOf(v, settings), dsFileEntry, dsRel, ds };
+  const out: AccelerateContext = { doc, settings, env, v, distEntry, mixedEntry, broken, fsdpVersion: fsdpVersionOf(v), par: parallelismSizes(v), worldSize: worldSizeOf(v, settings), dsFileEntry, dsRel, ds, version, falseIsNo };
   if (distType !== undefined) out.distType = distType;
   if (mixed !== undefined) out.mixed = mixed;
   return out;

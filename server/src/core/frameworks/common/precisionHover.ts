@@ -34,6 +34,17 @@ export interface Summary {
 /** The detection line when a `# precision-lens: framework=...` comment chose the framework. */
 export const FORCED = "set by a `# precision-lens: framework=...` comment";
 
+/**
+ * The mechanism as the run applies it, from the table: "none" is only said when nothing runs in 16 bits. A whole
+ * model cast to bf16/fp16 without autocast (DeepSpeed's bf16/fp16 mode, a model loaded in bf16, torchtune) names
+ * the cast and whether an fp32 master copy is kept (issue #31: "Mechanism: none" above a bf16 table).
+ */
+export function mechanismPhrase(mechanism: Mechanism, t: PrecisionTable | undefined): string {
+  if (mechanism !== "none" || !t || !isDType(t.C.dtype) || t.C.dtype === "float32" || t.C.dtype === "float64") return MECHANISM_TEXT[mechanism];
+  const low = short(t.C.dtype);
+  return `${low} model cast (no autocast), ${t.P.dtype === "float32" ? "fp32 master weights" : `no fp32 master weights: pure ${low}`}`;
+}
+
 export function summaryMarkdown(s: Summary): string {
   const lines: string[] = [];
   lines.push(`**Precision Lens** · ${s.framework}`);
@@ -47,8 +58,8 @@ export function summaryMarkdown(s: Summary): string {
   }
   lines.push("");
   if (s.failed?.length) {
-    lines.push(`Mechanism: **${MECHANISM_TEXT.error}** — ${s.failed.length} error${s.failed.length === 1 ? "" : "s"} (first: ${s.failed[0]!.code}). Once fixed: ${MECHANISM_TEXT[s.mechanism === "error" ? "none" : s.mechanism]} — ${s.meaning}`);
-  } else lines.push(`Mechanism: **${s.mechanismText ?? MECHANISM_TEXT[s.mechanism]}** — ${s.meaning}`);
+    lines.push(`Mechanism: **${MECHANISM_TEXT.error}** — ${s.failed.length} error${s.failed.length === 1 ? "" : "s"} (first: ${s.failed[0]!.code}). Once fixed: ${s.mechanism === "error" ? MECHANISM_TEXT.none : mechanismPhrase(s.mechanism, s.table)} — ${s.meaning}`);
+  } else lines.push(`Mechanism: **${s.mechanismText ?? mechanismPhrase(s.mechanism, s.table)}** — ${s.meaning}`);
   if (s.table) {
     const t = s.table;
     const cell = (r: Row) => (isDType(r.dtype) ? `\`${r.dtype}\`` : r.dtype);

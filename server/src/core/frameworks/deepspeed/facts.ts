@@ -37,6 +37,18 @@ function enabled(v: View, block: string): boolean | "auto" | undefined {
   if (!e) return v.has(block) ? false : undefined;
   if (e.value.kind === "boolean") return e.value.value as boolean;
   if (e.value.kind === "string" && e.value.value === "auto") return "auto";
+  // A string boolean is a boolean to DeepSpeed: its precision configs are pydantic models (`enabled: bool`,
+  // runtime/precision_config.py:44 and :91@v0.18.0), and pydantic 2 coerces "true"/"True"/"yes"/"on"/"1" and their
+  // opposites (checked with pydantic 2.14.4). HF Trainer's fill_match compares the string with a bool, though.
+  if (e.value.kind === "string") return stringBool(e.value.value as string);
+  return undefined;
+}
+
+/** The boolean pydantic 2 reads from a string (case-insensitive), or undefined when it rejects it. */
+export function stringBool(s: string): boolean | undefined {
+  const t = s.trim().toLowerCase();
+  if (["true", "t", "yes", "y", "on", "1"].includes(t)) return true;
+  if (["false", "f", "no", "n", "off", "0"].includes(t)) return false;
   return undefined;
 }
 

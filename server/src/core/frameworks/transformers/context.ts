@@ -52,6 +52,8 @@ export interface TransformersContext {
   amp: Sourced<"bf16" | "fp16" | "no">;
   /** The accelerate config this file is launched with (directive or run script), when found. */
   accel: AccelerateLauncher | undefined;
+  /** Run by the TRL CLI (`trl <cmd>`): TRL's own script loads the model, with ModelConfig's dtype. */
+  trlCli: boolean;
   /** LLaMA-Factory `pure_bf16`. */
   pureBf16: boolean;
   /** The dtype the model is loaded in, with the key that set it. */
@@ -130,13 +132,16 @@ export function transformersContext(doc: ConfigDocument, settings: AnalysisSetti
   } else if (v.bool("use_peft") === true) adapters = "lora";
   const quantized = v.has("quantization_bit") && v.scalar("quantization_bit") !== null ? true : v.bool("load_in_4bit") === true || v.bool("load_in_8bit") === true;
 
-  const load = loadDtype(v, dialect, versions, bf16.value, fp16.value, pureBf16);
+  // The launcher first: the TRL CLI (`trl sft`, or TRL's `accelerate_config` key, which only the CLI reads) runs
+  // TRL's own script, which loads the model with ModelConfig's dtype whatever `model_init_kwargs` says.
+  const accel = findLauncher(doc, env);
+  const trlCli = dialect === "trl" && !!accel && (accel.command === "trl" || accel.source === "file");
+  const load = loadDtype(v, dialect, versions, bf16.value, fp16.value, pureBf16, trlCli);
 
   const attnE = v.entry("attn_implementation") ?? v.entry("model_init_kwargs", "attn_implementation") ?? (dialect === "llamafactory" ? v.entry("flash_attn") : undefined);
   const attn = attnE && attnE.value.kind === "string" ? { value: attnE.value.value as string, entry: attnE } : undefined;
 
-  // Launcher: this file's `deepspeed`/`fsdp` keys, else the accelerate config it is launched with.
-  const accel = findLauncher(doc, env);
+  // Launcher: this file's `deepspeed`/`fsdp` keys, else the accelerate config it is launched with (found above).
   const dsEntry = v.entry("deepspeed");
   const dsRel = v.str("deepspeed");
   const dsInline = v.isSection("deepspeed");
@@ -146,16 +151,23 @@ export function transformersContext(doc: ConfigDocument, settings: AnalysisSetti
   let launcher: TransformersContext["launcher"] = dsRel || dsInline ? "deepspeed" : fsdpOn ? "fsdp" : "plain";
   let launcherFrom: TransformersContext["launcherFrom"] = launcher !== "plain" ? "file" : "assumed";
   let fsdpVersion: Sourced<1 | 2> | undefined;
-  if (launcherFrom === "assumed" && accel) {
+  if (launcherFrom === "assumed" && accel && !accel.missing) {
     launcherFrom = "accelerate";
     if (accel.distType === "DEEPSPEED") {
       launcher = "deepspeed";
       if (accel.ds) ds = accel.ds;
       else {
-        // accelerate builds the DeepSpeed config from `deepspeed_config` (zero_stage, mixed precision filled in).
+        // accelerate builds the DeepSpeed config from `deepspeed_config` (DeepSpeedPlugin.__post_init__ without a
+        // file, utils/dataclasses.py:1296-1318@v1.14.0): the stage, and `gradient_accumulation_steps` /
+        // `gradient_clipping` as the launcher passes them (ACCELERATE_GRADIENT_ACCUMULATION_STEPS, "auto" when
+        // unset); the mixed precision is filled in by set_mixed_precision.
         const stage = accel.zeroStage ?? "auto";
-        const view = new View(parseJsonDocument("transformers-launcher:deepspeed.json", JSON.stringify({ zero_optimization: { stage }, bf16: { enabled: "auto" }, fp16: { enabled: "auto" } })));
-        ds = { path: `the accelerate config ${accel.rel} (\`deepspeed_config.zero_stage: ${String(stage)}\`)`, doc: view.doc, view, facts: dsFacts(view), ...(accel.dsRel ? { missing: "unknown" as const } : {}) };
+        const gas = accel.v.num("deepspeed_config", "gradient_accumulation_steps");
+        const clip = accel.v.num("deepspeed_config", "gradient_clipping");
+        const built: Record<string, unknown> = { zero_optimization: { stage }, bf16: { enabled: "auto" }, fp16: { enabled: "auto" }, gradient_accumulation_steps: gas ?? "auto" };
+        if (clip) built.gradient_clipping = clip;
+        const view = new View(parseJsonDocument("transformers-launcher:deepspeed.json", JSON.stringify(built)));
+        ds = { path: `the accelerate config ${accel.rel} (\`deepspeed_config\`)`, doc: view.doc, view, facts: dsFacts(view), ...(accel.dsRel ? { missing: "unknown" as const } : {}) };
       }
       dsSource = "launcher";
     } else if (accel.distType === "FSDP") {
@@ -180,7 +192,7 @@ export function transformersContext(doc: ConfigDocument, settings: AnalysisSetti
   const bf16FromVersion = dialect === "trl" && bf16.source !== "file" && !fp16.value;
   const loadFromVersion = load.source !== "file" && (load.value === "float32" || load.value === "auto") && dialect === "trl";
   const facts = transformersFacts(versions, launcher, launcherFrom, accel, ds, dsSource, dsRel, fsdpVersion);
-  return { doc, settings, env, v, dialect, reason: det.reason, versions, bf16E, fp16E, bf16, fp16, amp, accel, pureBf16, load, adapters, quantized, attn, launcher, launcherFrom, fsdpVersion, dsEntry, dsRel, ds, dsSource, worldSize, bf16FromVersion, loadFromVersion, facts };
+  return { doc, settings, env, v, dialect, reason: det.reason, trlCli, versions, bf16E, fp16E, bf16, fp16, amp, accel, pureBf16, load, adapters, quantized, attn, launcher, launcherFrom, fsdpVersion, dsEntry, dsRel, ds, dsSource, worldSize, bf16FromVersion, loadFromVersion, facts };
 }
 
 /**
@@ -193,8 +205,9 @@ function transformersFacts(versions: Versions, launcher: TransformersContext["la
   const name = launcher === "deepspeed" ? "DeepSpeed" : launcher === "fsdp" ? `FSDP${fsdpVersion?.value ?? ""}` : "single-GPU/DDP";
   const launcherFact: FactValue =
     launcherFrom === "file" ? { value: name, kind: "file", detail: `\`${launcher === "deepspeed" ? "deepspeed" : "fsdp"}\` in this file` }
-    : launcherFrom === "accelerate" ? { value: name, kind: accel!.source === "directive" ? "directive" : "run-script", detail: `${accel!.rel} (${accel!.how})` }
-    : { value: name, kind: "default", detail: "none named" };
+    : launcherFrom === "accelerate" ? { value: name, kind: accel!.guessed ? "inferred" : accel!.source === "directive" ? "directive" : accel!.source === "file" ? "file" : "run-script", detail: accel!.guessed ? `${accel!.how}, no config file: accelerate's default config decides` : `${accel!.rel} (${accel!.how})` }
+    : accel?.missing ? { value: name, kind: "default", detail: `not found: ${accel.how} names ${accel.missing}` }
+    : { value: name, kind: "default", detail: "none found" };
   let linkedConfig: FactValue | undefined;
   if (ds && (dsSource === "file" || dsSource === "inline")) linkedConfig = { value: dsSource === "inline" ? "the inline `deepspeed:` mapping" : dsRel, kind: "file", detail: dsSource === "inline" ? "written in this file" : `read from ${ds.path}` };
   else if (ds && dsSource === "launcher" && accel) linkedConfig = { value: accel.dsRel ?? accel.rel, kind: ds.missing ? "inferred" : accel.source === "directive" ? "directive" : "run-script", detail: accel.ds ? `named by ${accel.rel} (${accel.how})` : `built by accelerate from ${accel.rel}` };
@@ -206,7 +219,7 @@ function transformersFacts(versions: Versions, launcher: TransformersContext["la
 }
 
 /** The load dtype and the key that set it (or the default that applies). */
-function loadDtype(v: View, dialect: Dialect, versions: Versions, bf16: boolean, fp16: boolean, pureBf16: boolean): Sourced<LoadDtype> & { entry?: ConfigEntry } {
+function loadDtype(v: View, dialect: Dialect, versions: Versions, bf16: boolean, fp16: boolean, pureBf16: boolean, trlCli: boolean): Sourced<LoadDtype> & { entry?: ConfigEntry } {
   if (dialect === "llamafactory") {
     // LLaMA-Factory loads in `compute_dtype` = bf16 if `bf16`/`pure_bf16`, fp16 if `fp16` (hparams/parser.py:512-515@v0.9.5),
     // else `infer_dtype` / the checkpoint's dtype (model/patcher.py:321-325@v0.9.5).
@@ -216,7 +229,13 @@ function loadDtype(v: View, dialect: Dialect, versions: Versions, bf16: boolean,
     if (inf && DTYPES[inf]) return { value: DTYPES[inf]!, source: "file", kind: "file", detail: "`infer_dtype`", entry: v.entry("infer_dtype")! };
     return { value: "auto", source: "default", kind: "default", detail: "no `bf16`/`fp16`: LLaMA-Factory infers the dtype from the checkpoint (infer_optim_dtype)" };
   }
-  for (const path of [["torch_dtype"], ["dtype"], ["model_init_kwargs", "torch_dtype"], ["model_init_kwargs", "dtype"]]) {
+  // TRL's scripts load with ModelConfig's `dtype` (trl/scripts/sft.py:97-101@v0.25.0, :79-83@v1.0.0; at v1.9.0
+  // :74-79 overwrites `model_init_kwargs` with it), and ModelConfig has no `torch_dtype` from v1.0.0.
+  // Only with a TRL pin: an assumed version does not drop a key the file sets (HF11 reports it with a pin).
+  const trl1 = dialect === "trl" && versions.pinned.trl && versionAtLeast(versions.trl.value, TRL_DTYPE_FP32_SINCE);
+  const paths = trlCli ? [["torch_dtype"], ["dtype"]] : [["torch_dtype"], ["dtype"], ["model_init_kwargs", "torch_dtype"], ["model_init_kwargs", "dtype"]];
+  for (const path of paths) {
+    if (trl1 && path[0] === "torch_dtype" && path.length === 1) continue;
     const e = v.entry(...path);
     if (!e || e.value.kind !== "string") continue;
     const s = e.value.value as string;

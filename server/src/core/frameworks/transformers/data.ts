@@ -6,9 +6,9 @@
 import { table } from "../../model/table";
 import { versionAtLeast } from "../../workspace/packagePin";
 import type { KeyCompletion } from "../../analysis";
-import { LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TRAINING_ARGS, TRANSFORMERS_SAMPLED, TRL_ARGS, TRL_SAMPLED } from "./keys";
+import { LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TA_RELEASES, taKeyAtIndex, taReleaseIndex, taSpans, TRAINING_ARGS, TRL_ARGS, TRL_SAMPLED } from "./keys";
 
-export { LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TRAINING_ARGS, TRANSFORMERS_SAMPLED, TRL_ARGS };
+export { LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TA_RELEASES, taKeyAtIndex, taReleaseIndex, taSpans, TRAINING_ARGS, TRL_ARGS };
 
 /** TrainingArguments keys that mark a training-argument file (none of them is in a model/generation/tokenizer config or a dataset card). */
 export const TRAINER_MARKERS: ReadonlySet<string> = new Set([
@@ -48,6 +48,12 @@ export const trlBf16DefaultTrue = (trl: string): boolean => versionAtLeast(trl, 
 export const TRL_DTYPE_FP32_SINCE = "1.0.0";
 
 /**
+ * SFTTrainer casts a quantized model's trainable (PEFT adapter) parameters to bf16 from TRL v1.0.0
+ * (trl/trainer/sft_trainer.py:1127-1130@v1.9.0; absent at v0.25.0).
+ */
+export const TRL_QLORA_BF16_SINCE = "1.0.0";
+
+/**
  * accelerate's FSDP2 upcast of low-precision trainable parameters to fp32 only rebinds a local variable in
  * v1.13.0 (src/accelerate/utils/fsdp_utils.py:740@v1.13.0), so nothing is upcast (accelerate#3979); v1.14.0
  * assigns `param.data` (fsdp_utils.py:714@v1.14.0, accelerate#3985). v1.12.0 upcasts the whole model
@@ -58,30 +64,27 @@ export function fsdp2UpcastNoOp(accelerate: string): boolean {
 }
 
 /**
- * The FSDP version when `fsdp_config.version` is not set: 1 at transformers 5.0.0
- * (training_args.py:2753@5.0.0), 2 at 5.24.0 (training_args.py:2916@5.24.0); the switch lies between the two
- * sampled releases, so a pin in between is read as the older default.
+ * The FSDP version when `fsdp_config.version` is not set: 1 up to transformers 5.9.0
+ * (training_args.py:2812@5.9.0 `fsdp_config.get("version", 1)`), 2 from 5.10.1, the next release
+ * (training_args.py:2736@5.10.1 `get("version", 2)`; there is no 5.10.0 on PyPI).
  */
+export const FSDP2_DEFAULT_SINCE = "5.10.1";
 export function defaultFsdpVersion(transformers: string): 1 | 2 {
-  return versionAtLeast(transformers, "5.24.0") ? 2 : 1;
+  return versionAtLeast(transformers, FSDP2_DEFAULT_SINCE) ? 2 : 1;
 }
+
+/**
+ * `fsdp` strategies FSDP2 cannot run: from transformers 5.10.1, with FSDP version 2 only `full_shard` and
+ * `shard_grad_op` map to `reshard_after_forward`; any other sharding strategy raises ValueError "`fsdp=…` is only
+ * available with FSDP1" (training_args.py:2826-2839@5.10.1). Before 5.10.1 the strategy was passed to accelerate.
+ */
+export const FSDP1_ONLY_STRATEGIES: readonly string[] = ["no_shard", "hybrid_shard", "hybrid_shard_zero2"];
 
 /** The TrainingArguments defaults the DeepSpeed `fill_match` compares (training_args.py@4.57.1 field defaults). */
 export const TA_DEFAULTS = { per_device_train_batch_size: 8, gradient_accumulation_steps: 1, max_grad_norm: 1.0 } as const;
 
-/** The sampled transformers release whose table applies to a pinned version (the newest sampled one not after it). */
-export function sampledFor(version: string): string {
-  let best: string = TRANSFORMERS_SAMPLED[0];
-  for (const s of TRANSFORMERS_SAMPLED) if (versionAtLeast(version, s)) best = s;
-  return best;
-}
-
-/** Whether a TrainingArguments key exists at a sampled release (the table's first/last sampled releases bound it). */
-export function taKeyAt(key: string, sampled: string): boolean | undefined {
-  const r = TRAINING_ARGS[key];
-  if (!r) return undefined;
-  return versionAtLeast(sampled, r[0]) && versionAtLeast(r[1], sampled);
-}
+/** Keys a TRL `--config` file may hold for `accelerate launch` (via the TRL CLI): TRL's own `accelerate_config` and the launch flags most used. */
+export const ACCELERATE_LAUNCH_KEYS: readonly string[] = ["accelerate_config", "config_file", "num_processes", "num_machines", "machine_rank", "main_process_ip", "main_process_port", "mixed_precision", "multi_gpu", "use_deepspeed", "use_fsdp", "zero_stage", "deepspeed_config_file", "gpu_ids", "dynamo_backend"];
 
 /** Every key the dialect's parser knows (union over the sampled releases). */
 export function knownKeys(dialect: "llamafactory" | "trl" | "trainer"): Set<string> {
@@ -91,8 +94,9 @@ export function knownKeys(dialect: "llamafactory" | "trl" | "trainer"): Set<stri
     for (const k of Object.keys(LLAMAFACTORY_ARGS)) s.add(k);
     for (const k of SEQ2SEQ_ARGS) s.add(k);
   }
-  // TRL's loader reads `env` itself (trl/scripts/utils.py:330-334@v1.9.0).
-  if (dialect === "trl") s.add("env");
+  // TRL's loader reads `env` itself (trl/scripts/utils.py:330-334@v1.9.0); the TRL CLI passes `accelerate_config`
+  // and any other key its dataclasses lack on to `accelerate launch` (trl/cli/commands/training.py:61-64@v1.9.0).
+  if (dialect === "trl") for (const k of ["env", ...ACCELERATE_LAUNCH_KEYS]) s.add(k);
   return s;
 }
 
@@ -110,12 +114,13 @@ export function trlSampledFor(version: string): string {
  * Seq2SeqTrainingArguments' additions. Sorted by key.
  */
 export function completionKeys(dialect: "llamafactory" | "trl" | "trainer", v: { transformers: string; trl: string; llamafactory: string; pinned: { transformers: boolean; trl: boolean; llamafactory: boolean } }): KeyCompletion[] {
-  const ta = sampledFor(v.transformers);
+  const at = taReleaseIndex(v.transformers);
   const assumed = (pinned: boolean) => (pinned ? "" : ", assumed: no pin found");
   const out = new Map<string, KeyCompletion>();
   for (const [k, [first, last]] of Object.entries(TRAINING_ARGS)) {
-    if (!taKeyAt(k, ta)) continue;
-    out.set(k, { key: k, detail: `TrainingArguments · transformers ${first}–${last}`, documentation: `\`${k}\`: a \`TrainingArguments\` field (src/transformers/training_args.py) in the sampled releases ${first} to ${last}; listed for transformers ${v.transformers} (table of ${ta}${assumed(v.pinned.transformers)}).` });
+    // Below the oldest release read, every key read is offered.
+    if (at !== undefined && !taKeyAtIndex(k, at)) continue;
+    out.set(k, { key: k, detail: `TrainingArguments · transformers ${first}–${last}`, documentation: `\`${k}\`: a \`TrainingArguments\` field (src/transformers/training_args.py) in the releases ${taSpans(k)}; listed for transformers ${v.transformers} (table of ${at === undefined ? "every release read" : TA_RELEASES[at]}${assumed(v.pinned.transformers)}).` });
   }
   if (dialect === "trl") {
     const tag = trlSampledFor(v.trl);

@@ -8,6 +8,7 @@
 import type { ConfigDocument } from "../../model/document";
 import { View } from "../common/view";
 import { LLAMAFACTORY_STAGES, TRAINER_MARKERS, TRL_MARKERS } from "./data";
+import { TRAINING_ARGS, TRL_ARGS } from "./keys";
 
 export type Dialect = "llamafactory" | "trl" | "trainer";
 
@@ -27,6 +28,11 @@ export function detectDialect(doc: ConfigDocument): { dialect: Dialect; reason: 
     return { dialect: "llamafactory", reason: `has ${which} with training arguments (LLaMA-Factory \`llamafactory-cli train\` config)` };
   }
   if (markers.length < 3) return undefined;
+  // Another tool's config that shares a few names (`output_dir`, `learning_rate`, `max_steps`) is not an argument
+  // file: at least half of the top-level keys must be TrainingArguments or TRL fields (issue #31: an fp8 training
+  // config with `lora:` and `lora_rank:` was read as TrainingArguments).
+  const known = top.filter((k) => k in TRAINING_ARGS || k in TRL_ARGS || k === "accelerate_config").length;
+  if (known * 2 < top.length) return undefined;
   const trl = top.filter((k) => TRL_MARKERS.has(k));
   const list = (xs: string[]) => xs.slice(0, 3).map((x) => `\`${x}\``).join(", ");
   if (trl.length) return { dialect: "trl", reason: `has TrainingArguments keys (${list(markers)}) and TRL keys (${list(trl)}) (TRL \`--config\` file)` };

@@ -1,164 +1,53 @@
-// Generated from the sources named in each table's comment (field names of the argument dataclasses, read with
-// Python's ast); the list of names is a fact table, no upstream code. Regenerate when a new release is read.
-
-/** The transformers releases whose `TrainingArguments` were read (src/transformers/training_args.py at each tag). */
+// The TRL and LLaMA-Factory tables below were generated from the sources named in each table's comment (field
+// names of the argument dataclasses, read with Python's ast); the list of names is a fact table, no upstream code.
+// The TrainingArguments table is data: trainingArgs.json, every release's fields, written by
+// scripts/transformers-keys.py and bundled by esbuild at build time. Regenerate when a new release is out.
 import { table } from "../../model/table";
+import { versionAtLeast } from "../../workspace/packagePin";
+import TA from "./trainingArgs.json";
 
-export const TRANSFORMERS_SAMPLED = ["4.40.0", "4.46.0", "4.51.0", "4.57.1", "5.0.0", "5.24.0"] as const;
+/** Every transformers release whose `TrainingArguments` was read, oldest first (src/transformers/training_args.py). */
+export const TA_RELEASES: readonly string[] = TA.releases;
 
-/** TrainingArguments fields: [first sampled release that has it, last sampled release that has it]. */
-export const TRAINING_ARGS: Readonly<Record<string, readonly [string, string]>> = table({
-  accelerator_config: ["4.40.0", "5.24.0"],
-  activation_checkpointing: ["5.24.0", "5.24.0"],
-  activation_checkpointing_kwargs: ["5.24.0", "5.24.0"],
-  adafactor: ["4.40.0", "4.57.1"],
-  adam_beta1: ["4.40.0", "5.24.0"],
-  adam_beta2: ["4.40.0", "5.24.0"],
-  adam_epsilon: ["4.40.0", "5.24.0"],
-  auto_find_batch_size: ["4.40.0", "5.24.0"],
-  average_tokens_across_devices: ["4.51.0", "5.24.0"],
-  batch_eval_metrics: ["4.46.0", "5.24.0"],
-  bf16: ["4.40.0", "5.24.0"],
-  bf16_full_eval: ["4.40.0", "5.24.0"],
-  data_seed: ["4.40.0", "5.24.0"],
-  dataloader_drop_last: ["4.40.0", "5.24.0"],
-  dataloader_in_order: ["5.24.0", "5.24.0"],
-  dataloader_multiprocessing_context: ["5.24.0", "5.24.0"],
-  dataloader_num_workers: ["4.40.0", "5.24.0"],
-  dataloader_persistent_workers: ["4.40.0", "5.24.0"],
-  dataloader_pin_memory: ["4.40.0", "5.24.0"],
-  dataloader_prefetch_factor: ["4.40.0", "5.24.0"],
-  ddp_backend: ["4.40.0", "5.24.0"],
-  ddp_broadcast_buffers: ["4.40.0", "5.24.0"],
-  ddp_bucket_cap_mb: ["4.40.0", "5.24.0"],
-  ddp_find_unused_parameters: ["4.40.0", "5.24.0"],
-  ddp_static_graph: ["5.24.0", "5.24.0"],
-  ddp_timeout: ["4.40.0", "5.24.0"],
-  debug: ["4.40.0", "5.24.0"],
-  deepspeed: ["4.40.0", "5.24.0"],
-  disable_tqdm: ["4.40.0", "5.24.0"],
-  dispatch_batches: ["4.40.0", "4.46.0"],
-  do_eval: ["4.40.0", "5.24.0"],
-  do_predict: ["4.40.0", "5.24.0"],
-  do_train: ["4.40.0", "5.24.0"],
-  enable_jit_checkpoint: ["5.0.0", "5.24.0"],
-  eval_accumulation_steps: ["4.40.0", "5.24.0"],
-  eval_delay: ["4.40.0", "5.24.0"],
-  eval_do_concat_batches: ["4.40.0", "5.24.0"],
-  eval_on_start: ["4.46.0", "5.24.0"],
-  eval_steps: ["4.40.0", "5.24.0"],
-  eval_strategy: ["4.46.0", "5.24.0"],
-  eval_use_gather_object: ["4.46.0", "5.24.0"],
-  evaluation_strategy: ["4.40.0", "4.46.0"],
-  fp16: ["4.40.0", "5.24.0"],
-  fp16_backend: ["4.40.0", "4.57.1"],
-  fp16_full_eval: ["4.40.0", "5.24.0"],
-  fp16_opt_level: ["4.40.0", "4.57.1"],
-  fsdp: ["4.40.0", "5.24.0"],
-  fsdp_config: ["4.40.0", "5.24.0"],
-  fsdp_min_num_params: ["4.40.0", "4.57.1"],
-  fsdp_transformer_layer_cls_to_wrap: ["4.40.0", "4.57.1"],
-  full_determinism: ["4.40.0", "5.24.0"],
-  gradient_accumulation_steps: ["4.40.0", "5.24.0"],
-  gradient_checkpointing: ["4.40.0", "5.24.0"],
-  gradient_checkpointing_kwargs: ["4.40.0", "5.24.0"],
-  greater_is_better: ["4.40.0", "5.24.0"],
-  group_by_length: ["4.40.0", "5.0.0"],
-  half_precision_backend: ["4.40.0", "4.57.1"],
-  hub_always_push: ["4.40.0", "5.24.0"],
-  hub_model_id: ["4.40.0", "5.24.0"],
-  hub_private_repo: ["4.40.0", "5.24.0"],
-  hub_revision: ["4.57.1", "5.24.0"],
-  hub_strategy: ["4.40.0", "5.24.0"],
-  hub_token: ["4.40.0", "5.24.0"],
-  ignore_data_skip: ["4.40.0", "5.24.0"],
-  include_for_metrics: ["4.46.0", "5.24.0"],
-  include_inputs_for_metrics: ["4.40.0", "4.57.1"],
-  include_num_input_tokens_seen: ["4.40.0", "5.24.0"],
-  include_tokens_per_second: ["4.40.0", "4.57.1"],
-  jit_mode_eval: ["4.40.0", "4.57.1"],
-  label_names: ["4.40.0", "5.24.0"],
-  label_smoothing_factor: ["4.40.0", "5.24.0"],
-  learning_rate: ["4.40.0", "5.24.0"],
-  length_column_name: ["4.40.0", "5.24.0"],
-  liger_kernel_config: ["4.57.1", "5.24.0"],
-  load_best_model_at_end: ["4.40.0", "5.24.0"],
-  local_rank: ["4.40.0", "5.24.0"],
-  log_level: ["4.40.0", "5.24.0"],
-  log_level_replica: ["4.40.0", "5.24.0"],
-  log_on_each_node: ["4.40.0", "5.24.0"],
-  logging_dir: ["4.40.0", "5.0.0"],
-  logging_first_step: ["4.40.0", "5.24.0"],
-  logging_nan_inf_filter: ["4.40.0", "5.24.0"],
-  logging_steps: ["4.40.0", "5.24.0"],
-  logging_strategy: ["4.40.0", "5.24.0"],
-  lr_scheduler_kwargs: ["4.40.0", "5.24.0"],
-  lr_scheduler_type: ["4.40.0", "5.24.0"],
-  max_grad_norm: ["4.40.0", "5.24.0"],
-  max_steps: ["4.40.0", "5.24.0"],
-  metric_for_best_model: ["4.40.0", "5.24.0"],
-  mp_parameters: ["4.40.0", "4.57.1"],
-  neftune_noise_alpha: ["4.40.0", "5.24.0"],
-  no_cuda: ["4.40.0", "4.57.1"],
-  num_train_epochs: ["4.40.0", "5.24.0"],
-  optim: ["4.40.0", "5.24.0"],
-  optim_args: ["4.40.0", "5.24.0"],
-  optim_target_modules: ["4.40.0", "5.24.0"],
-  output_dir: ["4.40.0", "5.24.0"],
-  overwrite_output_dir: ["4.40.0", "4.57.1"],
-  parallelism_config: ["4.57.1", "5.24.0"],
-  past_index: ["4.40.0", "4.57.1"],
-  per_device_eval_batch_size: ["4.40.0", "5.24.0"],
-  per_device_train_batch_size: ["4.40.0", "5.24.0"],
-  per_gpu_eval_batch_size: ["4.40.0", "4.57.1"],
-  per_gpu_train_batch_size: ["4.40.0", "4.57.1"],
-  prediction_loss_only: ["4.40.0", "5.24.0"],
-  project: ["4.57.1", "5.24.0"],
-  push_to_hub: ["4.40.0", "5.24.0"],
-  push_to_hub_model_id: ["4.40.0", "4.57.1"],
-  push_to_hub_organization: ["4.40.0", "4.57.1"],
-  push_to_hub_token: ["4.40.0", "4.57.1"],
-  ray_scope: ["4.40.0", "4.57.1"],
-  remove_unused_columns: ["4.40.0", "5.24.0"],
-  report_to: ["4.40.0", "5.24.0"],
-  restore_callback_states_from_checkpoint: ["4.46.0", "5.24.0"],
-  resume_from_checkpoint: ["4.40.0", "5.24.0"],
-  run_name: ["4.40.0", "5.24.0"],
-  save_on_each_node: ["4.40.0", "5.24.0"],
-  save_only_model: ["4.40.0", "5.24.0"],
-  save_safetensors: ["4.40.0", "4.57.1"],
-  save_steps: ["4.40.0", "5.24.0"],
-  save_strategy: ["4.40.0", "5.24.0"],
-  save_total_limit: ["4.40.0", "5.24.0"],
-  seed: ["4.40.0", "5.24.0"],
-  skip_memory_metrics: ["4.40.0", "5.24.0"],
-  split_batches: ["4.40.0", "4.46.0"],
-  tf32: ["4.40.0", "5.24.0"],
-  torch_compile: ["4.40.0", "5.24.0"],
-  torch_compile_backend: ["4.40.0", "5.24.0"],
-  torch_compile_mode: ["4.40.0", "5.24.0"],
-  torch_empty_cache_steps: ["4.46.0", "5.24.0"],
-  torchdynamo: ["4.40.0", "4.57.1"],
-  tp_size: ["4.51.0", "4.51.0"],
-  tpu_metrics_debug: ["4.40.0", "4.57.1"],
-  tpu_num_cores: ["4.40.0", "4.57.1"],
-  trackio_bucket_id: ["5.24.0", "5.24.0"],
-  trackio_space_id: ["4.57.1", "5.24.0"],
-  trackio_static_space_id: ["5.24.0", "5.24.0"],
-  train_sampling_strategy: ["5.24.0", "5.24.0"],
-  use_cache: ["5.0.0", "5.24.0"],
-  use_cpu: ["4.40.0", "5.24.0"],
-  use_ipex: ["4.40.0", "4.51.0"],
-  use_legacy_prediction_loop: ["4.40.0", "4.57.1"],
-  use_liger_kernel: ["4.46.0", "5.24.0"],
-  use_mps_device: ["4.40.0", "4.57.1"],
-  warmup_ratio: ["4.40.0", "5.0.0"],
-  warmup_steps: ["4.40.0", "5.24.0"],
-  weight_decay: ["4.40.0", "5.24.0"],
-});
+/** Per field, the index runs of `TA_RELEASES` that declare it. */
+function runsOf(spec: string): [number, number][] {
+  return spec.split(",").map((p) => {
+    const [a, b] = p.split("-");
+    return [Number(a), Number(b ?? a)];
+  });
+}
+const TA_RUNS: ReadonlyMap<string, [number, number][]> = new Map(Object.entries(TA.TrainingArguments as Record<string, string>).map(([k, v]) => [k, runsOf(v)]));
 
-/** Seq2SeqTrainingArguments adds these (training_args_seq2seq.py at 4.57.1); LLaMA-Factory's TrainingArguments extends it. */
-export const SEQ2SEQ_ARGS: readonly string[] = ["generation_config", "generation_max_length", "generation_num_beams", "predict_with_generate", "sortish_sampler"];
+/** TrainingArguments fields: [first release that has it, last release that has it] (it may be absent in between: `taSpans`). */
+export const TRAINING_ARGS: Readonly<Record<string, readonly [string, string]>> = table(Object.fromEntries([...TA_RUNS].map(([k, r]) => [k, [TA_RELEASES[r[0]![0]]!, TA_RELEASES[r[r.length - 1]![1]]!] as const])));
+
+/** The releases that declare a field, for messages: "4.41.0–5.25.0" (runs joined by ", "). */
+export function taSpans(key: string): string {
+  const r = TA_RUNS.get(key);
+  if (!r) return "none";
+  return r.map(([a, b]) => (a === b ? TA_RELEASES[a]! : `${TA_RELEASES[a]!}–${TA_RELEASES[b]!}`)).join(", ");
+}
+
+/**
+ * The release whose table applies to a version: the newest read release not after it (a dev or rc build of a
+ * release counts as that release). Undefined below the oldest release read: nothing is known there.
+ */
+export function taReleaseIndex(version: string): number | undefined {
+  if (!versionAtLeast(version, TA_RELEASES[0]!)) return undefined;
+  let best = 0;
+  for (let i = 0; i < TA_RELEASES.length; i++) if (versionAtLeast(version, TA_RELEASES[i]!)) best = i;
+  return best;
+}
+
+/** Whether `TrainingArguments` declares `key` at the release with index `at` (undefined for a key never declared). */
+export function taKeyAtIndex(key: string, at: number): boolean | undefined {
+  const r = TA_RUNS.get(key);
+  if (!r) return undefined;
+  return r.some(([a, b]) => a <= at && at <= b);
+}
+
+/** Seq2SeqTrainingArguments' own fields (training_args_seq2seq.py), over every release read. */
+export const SEQ2SEQ_ARGS: readonly string[] = Object.keys(TA.Seq2SeqTrainingArguments);
 
 /** The TRL tags read (trl/trainer/*_config.py, trl/trainer/model_config.py, trl/scripts/utils.py). */
 export const TRL_SAMPLED = ["v0.19.0", "v0.25.0", "v1.0.0", "v1.9.0"] as const;

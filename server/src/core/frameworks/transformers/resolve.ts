@@ -11,7 +11,8 @@ import type { DType } from "../../model/types";
 import { dsTable } from "../deepspeed/resolve";
 import { dt, noReduce, type PrecisionTable, type Row } from "../common/precisionTable";
 import { layout } from "../common/resolvedLayout";
-import { fsdp2UpcastNoOp } from "./data";
+import { fsdp2UpcastNoOp, TRL_QLORA_BF16_SINCE } from "./data";
+import { versionAtLeast } from "../../workspace/packagePin";
 import type { TransformersContext } from "./context";
 import { table } from "../../model/table";
 
@@ -45,7 +46,12 @@ function resolve(ctx: TransformersContext): TransformersResolution {
   const low: DType | undefined = amp.value === "bf16" ? "bfloat16" : amp.value === "fp16" ? "float16" : undefined;
   const ampKey = !low ? "" : amp.source === "file" ? (pureBf16 ? "`pure_bf16`" : `\`${amp.value}: true\``) : amp.source === "launcher" ? amp.detail : `\`bf16\` (${bf16.detail})`;
   void fp16;
-  if (accel && ctx.launcherFrom === "accelerate") notes.push(`Launched with the accelerate config ${accel.rel} (${accel.how}): \`distributed_type: ${accel.distType ?? "?"}\`${accel.mixed ? `, \`mixed_precision: ${accel.mixed}\`` : ""}.`);
+  if (accel && ctx.launcherFrom === "accelerate") {
+    notes.push(`Launched with ${accel.path.endsWith("#launch") ? accel.rel : `the accelerate config ${accel.rel}`} (${accel.how}): \`distributed_type: ${accel.distType ?? "?"}\`${accel.mixed ? `, \`mixed_precision: ${accel.mixed}\`` : ""}.`);
+    for (const f of accel.flagNotes ?? []) notes.push(`${f}.`);
+    if (accel.guessed) assumptions.push(`${accel.how} names no accelerate config file: accelerate's default config on the machine decides the launcher; multi-GPU DDP assumed.`);
+  }
+  if (accel?.missing) assumptions.push(`launcher not found: ${accel.how} names \`${accel.missing}\`, which ${accel.isDeepSpeedJson ? "is a DeepSpeed JSON, not an accelerate config" : "is not in the workspace"}; assumed single GPU/DDP.`);
   const L = load.value;
   const loadRow = (why: string): Row => (L === "auto" || L === "unknown" ? dt(L === "auto" ? "checkpoint dtype" : "load dtype", `${load.detail}${why}`) : dt(L, `${load.detail}${why}`));
 
@@ -54,7 +60,15 @@ function resolve(ctx: TransformersContext): TransformersResolution {
     if (ds) {
       // `"auto"` is filled by the Trainer from TrainingArguments: name the key (or the default) that decided it.
       const by = !low ? undefined : amp.source === "file" ? `${pureBf16 ? "`pure_bf16: true`" : `\`${amp.value}: true\``} in this file` : amp.source === "launcher" ? `\`mixed_precision: ${amp.value}\` in ${accel?.rel ?? "the accelerate config"}` : `\`bf16\` (${bf16.detail})`;
-      const t = dsTable(ds.facts, requested, by);
+      // accelerate's DeepSpeedPlugin.set_mixed_precision inserts `{"enabled": true}` for the mixed precision when the
+      // file has no such block (utils/dataclasses.py:1416-1420@v1.14.0); the Trainer's Accelerator calls it for a
+      // `deepspeed:` file too.
+      let facts = ds.facts;
+      if (requested !== "fp32" && facts.mode === "fp32" && (requested === "bf16" ? facts.bf16Enabled : facts.fp16Enabled) === undefined) {
+        facts = { ...facts, mode: requested, ...(requested === "bf16" ? { bf16Enabled: true } : { fp16Enabled: true }) };
+        notes.push(`The DeepSpeed config has no \`${requested}\` block: accelerate inserts \`${requested}.enabled: true\` from ${by ?? "the mixed precision"} (DeepSpeedPlugin.set_mixed_precision).`);
+      }
+      const t = dsTable(facts, requested, by);
       const stage = ds.facts.stage;
       const where = ctx.dsSource === "inline" ? ds.path : ctx.dsSource === "launcher" ? (accel?.ds ? `the DeepSpeed file ${accel.dsRel} (from ${accel.rel})` : ds.path) : `the DeepSpeed file ${ctx.dsRel}`;
       notes.push(`Precision from ${where}; its \`"auto"\` values are filled from this file by the Trainer (transformers integrations/deepspeed.py \`trainer_config_process\`).`);
@@ -65,7 +79,7 @@ function resolve(ctx: TransformersContext): TransformersResolution {
     const lw = low ?? "float32";
     return {
       layoutName: "DeepSpeed (config file not found)",
-      mechanism: low ? "fully_shard" : "none",
+      mechanism: "none",
       meaning: `DeepSpeed in ${SHORT[lw]} (from ${ampKey || "no `bf16`/`fp16`"}), fp32 master weights in its optimizer.`,
       table: { P: dt("float32", "DeepSpeed's fp32 master weights (assumed: file not found)"), C: dt(lw, ampKey || "no `bf16`/`fp16`"), G: dt(lw, "DeepSpeed mode"), R: dt(lw, "DeepSpeed mode (no `communication_data_type` known)"), O: dt("float32", "DeepSpeed's ZeRO optimizer") },
       notes,
@@ -98,7 +112,7 @@ function resolve(ctx: TransformersContext): TransformersResolution {
   }
 
   // Plain / DDP: torch.autocast over the parameters as loaded.
-  if (ctx.launcherFrom === "assumed") assumptions.push("no `deepspeed`/`fsdp` key here: read as a single GPU or DDP launch (an `accelerate launch --config_file` with DeepSpeed or FSDP changes the table: fp32 master weights).");
+  if (ctx.launcherFrom === "assumed" && !accel?.missing) assumptions.push("launcher not found: assumed single GPU/DDP (no `deepspeed`/`fsdp` key here and no launch line naming this file; an `accelerate launch --config_file` with DeepSpeed or FSDP changes the table: fp32 master weights).");
   const parallel = W ? layout({ dp_replicate: W }) : undefined;
   const layoutName = W && W > 1 ? "DDP" : "single GPU / DDP";
   const base = { layoutName, ...(parallel ? { parallel } : {}), notes, assumptions };
@@ -106,6 +120,8 @@ function resolve(ctx: TransformersContext): TransformersResolution {
   if (ctx.dialect === "llamafactory" && !pureBf16 && !ctx.v.bool("use_badam")) {
     // Trainable parameters are upcast to fp32 unless pure_bf16 / BAdam (model/adapter.py:313-323@v0.9.5).
     P = dt("float32", `LLaMA-Factory upcasts the trainable ${adapters ? `${adapters} ` : ""}parameters to fp32 (model/adapter.py)`);
+  } else if (adapters && ctx.quantized && ctx.dialect === "trl" && versionAtLeast(ctx.versions.trl.value, TRL_QLORA_BF16_SINCE)) {
+    P = dt("bfloat16", `TRL casts a quantized model's trainable adapter parameters to bf16 (QLoRA; trl/trainer/sft_trainer.py:1127-1130@v1.9.0, TRL ≥ ${TRL_QLORA_BF16_SINCE}; ${ctx.versions.trl.detail})`);
   } else if (adapters) P = dt("float32", "LoRA adapters (PEFT's autocast_adapter_dtype keeps them fp32)");
   else P = loadRow(pureBf16 ? "; `pure_bf16`: nothing upcasts them" : "");
   const C = low ? dt(low, `torch.autocast from ${ampKey}`) : P;

@@ -31,7 +31,8 @@ export const HF3: TransformersRule = {
     const d = diagnostics("transformers");
     const { ds, dsSource, v, dialect, bf16, fp16, accel } = ctx;
     // The accelerate launcher's DeepSpeed file goes through the same fill_match (trainer.py:5537-5538 and 5565-5575@4.57.1).
-    if (!ds || !(dsSource === "file" || dsSource === "inline" || (dsSource === "launcher" && accel?.ds))) return d.out;
+    // The accelerate launcher's DeepSpeed config, read from its file or built from its `deepspeed_config` section.
+    if (!ds || !(dsSource === "file" || dsSource === "inline" || (dsSource === "launcher" && accel && (accel.ds || !accel.dsRel)))) return d.out;
     const num = (key: keyof typeof TA_DEFAULTS): Check["hf"] => {
       const e = v.entry(key);
       const n = v.num(key);
@@ -50,7 +51,7 @@ export const HF3: TransformersRule = {
       { ds: ["gradient_clipping"], hfKey: "max_grad_norm", hf: num("max_grad_norm") },
       { ds: ["train_micro_batch_size_per_gpu"], hfKey: "per_device_train_batch_size", hf: v.bool("auto_find_batch_size") === true ? undefined : num("per_device_train_batch_size") },
     ];
-    const name = dsSource === "inline" ? "the inline `deepspeed:` mapping" : dsSource === "launcher" ? accel!.dsRel! : ctx.dsRel!;
+    const name = dsSource === "inline" ? "the inline `deepspeed:` mapping" : dsSource === "launcher" ? accel!.dsRel ?? `the \`deepspeed_config\` of ${accel!.rel}` : ctx.dsRel!;
     for (const c of checks) {
       if (!c.hf) continue;
       const e = ds.view.entry(...c.ds);
@@ -59,19 +60,24 @@ export const HF3: TransformersRule = {
       const hfVal = c.hf.value;
       if (typeof dsVal === typeof hfVal ? dsVal === hfVal : Number(dsVal) === Number(hfVal)) continue;
       const key = c.ds.join(".");
+      // A string boolean ("true") is bool to DeepSpeed but not equal to the Trainer's bool: quote it in the message.
+      const shown = typeof dsVal === "string" ? JSON.stringify(dsVal) : String(dsVal);
       const at = c.hf.at?.value.range ?? ctx.dsEntry?.value.range ?? ctx.v.keyRange("deepspeed");
       const fixes = dsSource === "inline" ? [fix(`Set \`${key}\` to "auto"`, [replaceValue(e, '"auto"')], true)] : undefined;
       d.add(
         "HF3",
         "error",
         at,
-        `${name} sets \`${key}: ${String(dsVal)}\` but ${c.hf.label} here: the Trainer raises ValueError (set it to "auto")`,
+        `${name} sets \`${key}: ${shown}\` but ${c.hf.label} here: the Trainer raises ValueError (set it to "auto")`,
         fixes,
         undefined,
-        `The Trainer fills the DeepSpeed config from TrainingArguments and refuses explicit values that differ: \`${key}: ${String(dsVal)}\` in ${name} against ${c.hf.label} here (\`${c.hfKey}\`). It raises ValueError "Please correct the following DeepSpeed config values that mismatch TrainingArguments values … The easiest method is to set these DeepSpeed config values to 'auto'."${c.hf.fromVersion ? " The value here is a default that depends on the version; say it explicitly to be sure." : ""}`,
+        `The Trainer fills the DeepSpeed config from TrainingArguments and refuses explicit values that differ: \`${key}: ${String(dsVal)}\` in ${name} against ${c.hf.label} here (\`${c.hfKey}\`)${typeof dsVal === "string" ? " (a string: DeepSpeed alone would read it as a boolean, the Trainer compares it as written)" : ""}. It raises ValueError "Please correct the following DeepSpeed config values that mismatch TrainingArguments values … The easiest method is to set these DeepSpeed config values to 'auto'."${c.hf.fromVersion ? " The value here is a default that depends on the version; say it explicitly to be sure." : ""}`,
       );
       restingOn(d.out[d.out.length - 1]!, c.hf.fromVersion ? ["linkedConfig", "version"] : ["linkedConfig"]);
-      if (dsSource !== "inline") relateLast(d, "transformers/HF3", ds.path, e.range, `${key} is set here`);
+      if (dsSource === "launcher" && !accel!.ds) {
+        const src = accel!.v.entry("deepspeed_config", key);
+        if (src) relateLast(d, "transformers/HF3", accel!.path, src.value.range, `deepspeed_config.${key} is set here`);
+      } else if (dsSource !== "inline") relateLast(d, "transformers/HF3", ds.path, e.range, `${key} is set here`);
     }
     return d.out;
   },

@@ -4,38 +4,44 @@
  * (src/llamafactory/hparams/parser.py:103-112, 261-262@v0.9.5); TRL's loader raises "Unknown arguments from
  * config file" (trl/scripts/utils.py:351-354@v1.9.0), but a script may add its own dataclasses (open-r1 does),
  * so for TRL and plain argument files only a near miss (edit distance ≤ 2) of a known key is reported. With transformers pinned,
- * a TrainingArguments key that the sampled release at or below the pin lacks is reported with the releases
- * that have it (keys.ts). Warnings: the tables are sampled releases, not every one.
+ * a TrainingArguments key that the release at or below the pin lacks is reported with the releases
+ * that have it (keys.ts, every release from 4.36.0). A field of the project's own argument dataclasses
+ * (argClasses.ts: the classes a workspace script hands to HfArgumentParser / TrlParser) is known.
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix } from "../../common/edits";
 import { editDistance, nearest } from "../../common/wording";
 import type { TransformersRule } from "../context";
-import { knownKeys, LLAMAFACTORY_ARGS, sampledFor, SEQ2SEQ_ARGS, taKeyAt, TRAINING_ARGS, TRL_ARGS } from "../data";
+import { projectArgs } from "../argClasses";
+import { knownKeys, LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TA_RELEASES, taKeyAtIndex, taReleaseIndex, taSpans, TRL_ARGS } from "../data";
 
 export const HF6: TransformersRule = {
   codes: ["transformers/HF6"],
   // Only the removed-key check rests on the transformers pin (it runs only with one); unknown keys on the file alone.
   restsOn: [],
-  run({ v, dialect, versions }) {
+  run({ v, dialect, versions, env }) {
     const d = diagnostics("transformers");
+    // The project's own argument dataclasses (HfArgumentParser / TrlParser in a workspace script), read once and only
+    // when a key is not one of the framework's.
+    let project: ReturnType<typeof projectArgs> | null = null;
+    const projectHas = (k: string) => (project ??= projectArgs(env) ?? undefined)?.fields.has(k) === true;
     const known = knownKeys(dialect);
     const all = [...known];
     const owner = dialect === "llamafactory" ? "LLaMA-Factory" : dialect === "trl" ? "TRL's configs and TrainingArguments" : "TrainingArguments";
-    const sampled = versions.pinned.transformers ? sampledFor(versions.transformers.value) : undefined;
+    const at = versions.pinned.transformers ? taReleaseIndex(versions.transformers.value) : undefined;
     for (const k of v.childKeys()) {
       const e = v.entry(k);
       const range = e?.keyRange ?? v.keyRange(k);
       if (!range) continue;
       if (known.has(k)) {
         const onlyTA = !(k in TRL_ARGS && dialect === "trl") && !(dialect === "llamafactory" && (k in LLAMAFACTORY_ARGS || SEQ2SEQ_ARGS.includes(k)));
-        if (sampled && onlyTA && taKeyAt(k, sampled) === false) {
-          const [first, last] = TRAINING_ARGS[k]!;
-          const when = `TrainingArguments has \`${k}\` from ${first} to ${last} (sampled releases)`;
+        if (at !== undefined && onlyTA && taKeyAtIndex(k, at) === false) {
+          const when = `TrainingArguments declares \`${k}\` at ${taSpans(k)} (every release from ${TA_RELEASES[0]} read), not at ${TA_RELEASES[at]}`;
           d.add("HF6", "warning", range, `\`${k}\` is not a TrainingArguments key at transformers ${versions.transformers.value}: the parser rejects it`, undefined, undefined, `${when}; ${versions.transformers.detail}. HfArgumentParser rejects keys its dataclasses do not declare.`);
         }
         continue;
       }
+      if (dialect !== "llamafactory" && projectHas(k)) continue;
       const near = nearest(k, all);
       const fixes = near ? [fix(`Rename to \`${near}\``, [{ range, newText: near }], true)] : undefined;
       if (dialect === "llamafactory") {
