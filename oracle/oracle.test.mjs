@@ -53,3 +53,15 @@ test("oracle/run.py --files DIR checks a folder of one's own configs, with a sid
   assert.equal(load["good.json"].note, "world size 4");
   assert.equal(report.totals.undocumented, 0);
 });
+
+// Mutation testing, CI's subset (the whole set: `npm run test:oracle:mutants`): two product mutants, a launch
+// error dropped and a dtype flipped, must each make the oracle fail (issue #32 §3).
+test("the oracle catches product mutants (CI subset: ds-error-dropped-unknown-precision-key, ds-compute-flip)", { skip, timeout: 20 * 60_000 }, () => {
+  for (const name of ["ds-error-dropped-unknown-precision-key", "ds-compute-flip"]) {
+    const r = spawnSync(python, [join(root, "oracle", "mutants.py"), "--only", name], { cwd: root, encoding: "utf8", env: { ...process.env, ORACLE_VENV: venv } });
+    process.stdout.write(r.stdout.slice(-2000));
+    assert.equal(r.status, 0, `${name} survived or failed: ${r.stdout.slice(-1000)}${r.stderr.slice(-2000)}`);
+    const res = JSON.parse(readFileSync(join(root, "oracle", "out", "mutants.json"), "utf8"));
+    assert.deepEqual(res.mutants.map((m) => [m.name, m.status]), [[name, "caught"]]);
+  }
+});

@@ -23,6 +23,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 VENV = os.environ.get("ORACLE_VENV", os.path.join(ROOT, ".oracle-venv"))
+# The product under test: this checkout's build, or a mutant's (oracle/mutants.py builds each into its own dist/).
+CLI = os.path.join(os.environ.get("PL_PRODUCT_DIST", os.path.join(ROOT, "dist")), "cli.js")
 EXTS = (".toml", ".yaml", ".yml", ".json")
 
 # The product's error codes that say "ConfigManager refuses the file" (the schema family and TOML syntax).
@@ -52,7 +54,7 @@ def product(files: list[str], *extra: str) -> dict[str, dict]:
     out: dict[str, dict] = {}
     # chunks keep the command line bounded
     for i in range(0, len(files), 200):
-        r = subprocess.run(["node", os.path.join(ROOT, "dist", "cli.js"), "check", "--format", "json", *extra, "--", *files[i : i + 200]],
+        r = subprocess.run(["node", CLI, "check", "--format", "json", *extra, "--", *files[i : i + 200]],
                            cwd=ROOT, capture_output=True, text=True)
         if r.returncode not in (0, 1):
             raise SystemExit(f"precision-lens check failed ({r.returncode}): {r.stderr[-2000:]}")
@@ -219,7 +221,7 @@ def check_probe(files: list[str], base: dict[str, dict], led: Ledger, out_dir: s
     for f in mine:
         stem = os.path.splitext(os.path.basename(f))[0]
         script = os.path.join(pdir, stem + ".py")
-        r = subprocess.run(["node", os.path.join(ROOT, "dist", "cli.js"), "probe", f, "--device", "cpu", "--out", script], cwd=ROOT, capture_output=True, text=True)
+        r = subprocess.run(["node", CLI, "probe", f, "--device", "cpu", "--out", script], cwd=ROOT, capture_output=True, text=True)
         if r.returncode != 0:
             led.claim("probe.generate", f, "a script", r.stderr.strip()[-300:], False)
             continue
@@ -236,7 +238,7 @@ def check_probe(files: list[str], base: dict[str, dict], led: Ledger, out_dir: s
             path = os.path.join(pdir, f"{stem}.observed-as-{device}.json")
             with open(path, "w") as fh:
                 json.dump(dict(obs, device=device), fh, indent=1)
-            r = subprocess.run(["node", os.path.join(ROOT, "dist", "cli.js"), "probe", "--compare", path, f, "--format", "json"], cwd=ROOT, capture_output=True, text=True)
+            r = subprocess.run(["node", CLI, "probe", "--compare", path, f, "--format", "json"], cwd=ROOT, capture_output=True, text=True)
             if r.returncode not in (0, 1):
                 led.claim("probe.compare", f, "a comparison", r.stderr.strip()[-300:], False)
                 continue
