@@ -3,7 +3,8 @@
 // when the oracle environment is absent (create it with `bash oracle/setup.sh`; CI does).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -28,4 +29,39 @@ test("the frameworks agree with Precision Lens on every config, or the differenc
   else console.log(`# no corpus at ${corpus}: only examples/ and test/fixtures/ were checked (${report.configs} configs)`);
   assert.equal(report.totals.undocumented, 0);
   assert.deepEqual(report.unused_documented, [], "documented differences no claim needs any more: remove them from oracle/known_differences.json");
+});
+
+// `run.py --files DIR`: anyone's folder of configs, with per-file arguments in a sidecar (issue #32 §5). The
+// two DeepSpeed files: one with a key DeepSpeedFP16Config forbids (the product's unknown-precision-key and
+// DeepSpeedConfig's ValidationError must agree), one accepted at the sidecar's world size 4 (at the default
+// world size 1 its batch trio 32 = 2 × 4 × W would fail, so the claim shows the sidecar was read).
+test("oracle/run.py --files DIR checks a folder of one's own configs, with a sidecar's arguments", { skip, timeout: 10 * 60_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), "pl-oracle-files-"));
+  const out = mkdtempSync(join(tmpdir(), "pl-oracle-out-"));
+  writeFileSync(join(dir, "bad_fp16.json"), '{"train_micro_batch_size_per_gpu": 2, "gradient_accumulation_steps": 1, "zero_optimization": {"stage": 2}, "fp16": {"enabled": true, "opt_level": "O2"}}\n');
+  writeFileSync(join(dir, "good.json"), '{"train_batch_size": 32, "train_micro_batch_size_per_gpu": 2, "gradient_accumulation_steps": 4, "zero_optimization": {"stage": 2}, "bf16": {"enabled": true}, "communication_data_type": "fp32"}\n');
+  writeFileSync(join(dir, "good.json.precision-lens"), "precision-lens: world-size=4\n");
+  const r = spawnSync(python, [join(root, "oracle", "run.py"), "--files", dir, "--only", "deepspeed", "--out", out], { cwd: root, encoding: "utf8", env: { ...process.env, ORACLE_VENV: venv } });
+  assert.equal(r.status, 0, r.stderr.slice(-3000));
+  const report = JSON.parse(readFileSync(join(out, "agreement.json"), "utf8"));
+  assert.equal(report.configs, 2);
+  const load = Object.fromEntries(report.claims.filter((c) => c.kind === "ds.load").map((c) => [c.path.split("/").pop(), c]));
+  assert.deepEqual(load["bad_fp16.json"].product, ["deepspeed/unknown-precision-key"]);
+  assert.match(load["bad_fp16.json"].oracle, /ValidationError.*DeepSpeedFP16Config/);
+  assert.equal(load["bad_fp16.json"].agree, true);
+  assert.equal(load["good.json"].oracle, "accepts");
+  assert.equal(load["good.json"].note, "world size 4");
+  assert.equal(report.totals.undocumented, 0);
+});
+
+// Mutation testing, CI's subset (the whole set: `npm run test:oracle:mutants`): two product mutants, a launch
+// error dropped and a dtype flipped, must each make the oracle fail (issue #32 §3).
+test("the oracle catches product mutants (CI subset: ds-error-dropped-unknown-precision-key, ds-compute-flip)", { skip, timeout: 20 * 60_000 }, () => {
+  for (const name of ["ds-error-dropped-unknown-precision-key", "ds-compute-flip"]) {
+    const r = spawnSync(python, [join(root, "oracle", "mutants.py"), "--only", name], { cwd: root, encoding: "utf8", env: { ...process.env, ORACLE_VENV: venv } });
+    process.stdout.write(r.stdout.slice(-2000));
+    assert.equal(r.status, 0, `${name} survived or failed: ${r.stdout.slice(-1000)}${r.stderr.slice(-2000)}`);
+    const res = JSON.parse(readFileSync(join(root, "oracle", "out", "mutants.json"), "utf8"));
+    assert.deepEqual(res.mutants.map((m) => [m.name, m.status]), [[name, "caught"]]);
+  }
 });

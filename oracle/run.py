@@ -23,6 +23,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 VENV = os.environ.get("ORACLE_VENV", os.path.join(ROOT, ".oracle-venv"))
+# The product under test: this checkout's build, or a mutant's (oracle/mutants.py builds each into its own dist/).
+CLI = os.path.join(os.environ.get("PL_PRODUCT_DIST", os.path.join(ROOT, "dist")), "cli.js")
 EXTS = (".toml", ".yaml", ".yml", ".json")
 
 # The product's error codes that say "ConfigManager refuses the file" (the schema family and TOML syntax).
@@ -31,9 +33,12 @@ DIMS_CODES_PREFIX = "parallel-dims-"
 MESH_CODES = {"ep-without-fsdp-mesh"}
 
 
-def collect(corpus: str | None) -> list[str]:
-    roots = [os.path.join(ROOT, "examples"), os.path.join(ROOT, "test", "fixtures")]
-    if corpus and os.path.isdir(corpus):
+def collect(corpus: str | None, dirs: list[str] | None = None) -> list[str]:
+    """The configs to check: examples/, test/fixtures/ and the corpus, or only the folders given with --files.
+    Per-file arguments are the product's own: a `# precision-lens: world-size=N torchtitan-version=vX` line in
+    the file (or `"//"`-free JSON: a sidecar `<file>.precision-lens` holding that line, see --files)."""
+    roots = [os.path.join(ROOT, "examples"), os.path.join(ROOT, "test", "fixtures")] if not dirs else [os.path.abspath(d) for d in dirs]
+    if corpus and os.path.isdir(corpus) and not dirs:
         roots.append(corpus)
     files = []
     for r in roots:
@@ -49,12 +54,36 @@ def product(files: list[str], *extra: str) -> dict[str, dict]:
     out: dict[str, dict] = {}
     # chunks keep the command line bounded
     for i in range(0, len(files), 200):
-        r = subprocess.run(["node", os.path.join(ROOT, "dist", "cli.js"), "check", "--format", "json", *extra, "--", *files[i : i + 200]],
+        r = subprocess.run(["node", CLI, "check", "--format", "json", *extra, "--", *files[i : i + 200]],
                            cwd=ROOT, capture_output=True, text=True)
         if r.returncode not in (0, 1):
             raise SystemExit(f"precision-lens check failed ({r.returncode}): {r.stderr[-2000:]}")
         for f in json.loads(r.stdout)["files"]:
             out[f["path"]] = f
+    return out
+
+
+def sidecar_args(path: str) -> list[str]:
+    """`<file>.precision-lens` beside a config: one `precision-lens: key=value ...` line (the directive JSON
+    files cannot carry as a comment), turned into the CLI's options."""
+    side = os.path.join(ROOT, path) + ".precision-lens"
+    if not os.path.isfile(side):
+        return []
+    out = []
+    for tok in open(side).read().replace("precision-lens:", " ").replace("#", " ").split():
+        k, _, v = tok.partition("=")
+        if k in ("world-size", "torchtitan-version", "gpu") and v:
+            out += [f"--{k}", v]
+    return out
+
+
+def product_with_sidecars(files: list[str]) -> dict[str, dict]:
+    plain = [f for f in files if not sidecar_args(f)]
+    out = product(plain) if plain else {}
+    for f in files:
+        extra = sidecar_args(f)
+        if extra:
+            out.update(product([f], *extra))
     return out
 
 
@@ -175,6 +204,10 @@ def check_torch(led: Ledger) -> None:
 
 # ---------------------------------------------------------------- the probe: a real training step on CPU
 
+# Parts of `probe --compare` that read back what the product put in the script, not what the step observed.
+SELF_ECHO = {"mechanism", "dtypes"}
+
+
 def check_probe(files: list[str], base: dict[str, dict], led: Ledger, out_dir: str) -> dict:
     """`precision-lens probe --device cpu` for every torchtitan config in examples/, run with gloo (world <= 4),
     then `probe --compare` (the CPU prediction: exact) and the CUDA prediction against the same CPU run (every
@@ -188,7 +221,7 @@ def check_probe(files: list[str], base: dict[str, dict], led: Ledger, out_dir: s
     for f in mine:
         stem = os.path.splitext(os.path.basename(f))[0]
         script = os.path.join(pdir, stem + ".py")
-        r = subprocess.run(["node", os.path.join(ROOT, "dist", "cli.js"), "probe", f, "--device", "cpu", "--out", script], cwd=ROOT, capture_output=True, text=True)
+        r = subprocess.run(["node", CLI, "probe", f, "--device", "cpu", "--out", script], cwd=ROOT, capture_output=True, text=True)
         if r.returncode != 0:
             led.claim("probe.generate", f, "a script", r.stderr.strip()[-300:], False)
             continue
@@ -205,22 +238,22 @@ def check_probe(files: list[str], base: dict[str, dict], led: Ledger, out_dir: s
             path = os.path.join(pdir, f"{stem}.observed-as-{device}.json")
             with open(path, "w") as fh:
                 json.dump(dict(obs, device=device), fh, indent=1)
-            r = subprocess.run(["node", os.path.join(ROOT, "dist", "cli.js"), "probe", "--compare", path, f, "--format", "json"], cwd=ROOT, capture_output=True, text=True)
+            r = subprocess.run(["node", CLI, "probe", "--compare", path, f, "--format", "json"], cwd=ROOT, capture_output=True, text=True)
             if r.returncode not in (0, 1):
                 led.claim("probe.compare", f, "a comparison", r.stderr.strip()[-300:], False)
                 continue
             cmp = json.loads(r.stdout)
             for c in cmp["checked"]:
-                kind = ("probe." if how == "probe" else "probe.torchtitan-parallelize.") + re.split(r"[. ]", c["claim"], maxsplit=1)[0] if device == "cpu" else "probe.cuda-vs-cpu"
+                head = re.split(r"[. ]", c["claim"], maxsplit=1)[0]
+                # probe.mechanism / probe.dtypes echo the product's own plan (the script copies the variant it was
+                # given): they compare the product with itself, so they are not claims (issue #32).
+                if head in SELF_ECHO:
+                    continue
+                kind = ("probe." if how == "probe" else "probe.torchtitan-parallelize.") + head if device == "cpu" else "probe.cuda-vs-cpu"
                 led.claim(kind, f, c["predicted"], c["observed"], c["agree"], note=f'{c["variant"]}: {c["claim"]}')
             if device == "cpu" and how == "probe":
                 throughput += [dict(t, path=f) for t in cmp["throughput"]]
-        if how != "probe":
-            continue
-        for v in obs["variants"]:
-            conf, sc = v["configuredLayout"], v["layout"]
-            dropped = {k: conf[k] for k in ("cp", "pp") if conf.get(k, 1) > 1}
-            led.claim("probe.layout", f, {k: conf[k] for k in ("dp_replicate", "dp_shard", "cp", "tp", "pp")}, {k: sc[k] for k in ("dp_replicate", "dp_shard", "cp", "tp", "pp")}, not dropped, note=v["label"])
+        # (no probe.layout claim: the layout the step ran is the product's plan scaled by the script itself)
     return {"seconds": seconds, "groups": res["seconds"], "throughput": throughput}
 
 
@@ -277,10 +310,14 @@ def main() -> int:
     ap.add_argument("--corpus", default=os.environ.get("PL_CORPUS", os.path.join(ROOT, "..", "shared", "corpus")))
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     ap.add_argument("--only", default="", help="comma-separated frameworks")
+    ap.add_argument("--files", action="append", default=[], metavar="DIR",
+                    help="check only the configs under DIR (repeatable) instead of examples/, test/fixtures/ and the corpus; "
+                         "per-file arguments: a `# precision-lens: world-size=N torchtitan-version=vX` line in the file, or, "
+                         "for JSON, in a sidecar <file>.precision-lens")
     a = ap.parse_args()
     t0 = time.time()
-    files = collect(a.corpus)
-    base = product(files)
+    files = collect(a.corpus, a.files)
+    base = product_with_sidecars(files)
     files = [f for f in files if f in base]
     with open(os.path.join(HERE, "known_differences.json")) as fh:
         known = json.load(fh)

@@ -136,6 +136,33 @@ describe("DeepSpeed resolution", () => {
     assert.equal(r.precision?.compute.dtype, "float32");
     assert.equal(r.precision?.setBy, undefined);
   });
+  it("no-batch-size: no batch key in a file a `deepspeed` launcher runs directly is an error; with no launcher, or with \"auto\", silent", () => {
+    const ds = '{"zero_optimization": {"stage": 2}, "gradient_accumulation_steps": 4, "bf16": {"enabled": true}}';
+    const files = { "/p/ds.json": ds, "/p/run.sh": "deepspeed train.py --deepspeed_config ds.json\n" };
+    const r = analyze(ds, fakeEnv(files, "/p/ds.json"), "file:///p/ds.json");
+    const d = r.diagnostics.find((x) => x.code === "deepspeed/no-batch-size");
+    assert.ok(d, codes(r).join(", "));
+    assert.equal(d.severity, "error");
+    assert.equal(d.range.start.character, ds.indexOf('"gradient_accumulation_steps"'));
+    assert.match(d.message, /No `train_batch_size` or `train_micro_batch_size_per_gpu`, and .*run\.sh runs this file directly: DeepSpeed asserts/);
+    assert.ok(!analyze(ds).diagnostics.some((x) => x.code === "deepspeed/no-batch-size"));
+    const withBatch = ds.replace("}}", '}, "train_micro_batch_size_per_gpu": 2}');
+    assert.ok(!analyze(withBatch, fakeEnv({ ...files, "/p/ds.json": withBatch }, "/p/ds.json"), "file:///p/ds.json").diagnostics.some((x) => x.code === "deepspeed/no-batch-size"));
+    const auto = ds.replace('"enabled": true', '"enabled": "auto"');
+    assert.ok(!analyze(auto, fakeEnv({ ...files, "/p/ds.json": auto }, "/p/ds.json"), "file:///p/ds.json").diagnostics.some((x) => x.code === "deepspeed/no-batch-size"));
+  });
+  it("unknown-precision-key: a key DeepSpeedFP16Config / DeepSpeedBF16Config forbids is an error on the key; known keys are silent", () => {
+    const text = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "fp16": {"enabled": true, "opt_level": "O2", "loss_scale": 0},\n  "bf16": {"enabled": false, "loss_scale": 0}\n}\n';
+    const r = analyze(text);
+    const got = r.diagnostics.filter((x) => x.code === "deepspeed/unknown-precision-key").map((x) => `${x.severity}@${x.range.start.line}:${x.range.start.character} ${x.message}`);
+    assert.deepEqual(got, [
+      "error@2:28 `fp16.opt_level` is not a field of DeepSpeed's fp16 config: deepspeed.initialize raises a ValidationError",
+      "error@3:29 `bf16.loss_scale` is not a field of DeepSpeed's bf16 config: deepspeed.initialize raises a ValidationError",
+    ]);
+    assert.equal(r.mechanism, "error");
+    const ok = analyze('{"train_micro_batch_size_per_gpu": 1, "fp16": {"enabled": true, "auto_cast": false, "loss_scale": 0, "initial_scale_power": 16, "loss_scale_window": 1000, "hysteresis": 2, "consecutive_hysteresis": false, "min_loss_scale": 1}}');
+    assert.deepEqual(ok.diagnostics.filter((x) => x.code === "deepspeed/unknown-precision-key"), []);
+  });
   it("bf16 with torch_autocast keeps the bf16 cast and bf16 master weights (bf16_full.json style)", () => {
     // engine.py:1713-1720 at v0.19.5: the module is cast to the enabled mode whether or not torch_autocast is on;
     // base_optimizer.py:522-525: bf16_master_weights_and_grads makes the master weights/grads bf16.

@@ -161,6 +161,18 @@ describe("Lightning on real layouts", () => {
     assert.equal(one.layoutName, "single device");
     assert.deepEqual(P(one), ["float32", "bfloat16", null]);
   });
+  it("LitGPT thunder pretrain: `strategy: ddp` (or auto) on more than one device is DDP, not FSDP", () => {
+    const litgpt = (extra: string) => analyzeDocument("file:///p/l.yaml", `precision: bf16-mixed\ncheckpoint_dir: c\nout_dir: o\ntrain:\n  epochs: 1\ndevices: 4\n${extra}`);
+    for (const s of ["ddp", "auto"]) {
+      const r = litgpt(`strategy: ${s}\n`);
+      assert.equal(r.layoutName, "DDP (LitGPT)", s);
+      assert.equal(r.parallel?.dp_replicate, 4, s);
+      assert.equal(r.parallel?.dp_shard, 1, s);
+      assert.equal(r.mechanism, "autocast", s);
+      assert.deepEqual(P(r), ["float32", "bfloat16", "float32"], s);
+    }
+    assert.equal(litgpt("strategy: fsdp\n").layoutName, "FSDP (LitGPT)");
+  });
 });
 
 describe("Lightning rules that depend on the Lightning version", () => {

@@ -434,6 +434,30 @@ expert_parallel_degree = 12
     assert.match(r.diagnostics[0]!.detail!, /dp_shard·cp·tp = 1 .*DeviceMesh\._unflatten raises ValueError/);
   });
 
+  it("v0.2.0: EP 3 with CP 2 fails `ep % cp == 0` at every world size: an error with the world size only assumed", () => {
+    const r = checkDiagnostics(`# precision-lens: torchtitan-version=v0.2.0
+${MODEL}
+[parallelism]
+data_parallel_shard_degree = -1
+context_parallel_degree = 2
+expert_parallel_degree = 3
+#^^^^^^^^^^^^^^^^^^^^^^^^^ error[parallel-dims-ep-divisibility]: expert_parallel_degree = 3 does not divide the ranks torchtitan v0.2.0 needs
+`);
+    assert.equal(r.worldSize?.source, "default");
+  });
+
+  it("v0.2.0: EP 3 with TP 2 (expert TP 1) fails `ep % (cp*tp) == 0` at every world size: an error", () => {
+    checkDiagnostics(`# precision-lens: torchtitan-version=v0.2.0
+${MODEL}
+[parallelism]
+data_parallel_shard_degree = -1
+tensor_parallel_degree = 2
+expert_tensor_parallel_degree = 1
+expert_parallel_degree = 3
+#^^^^^^^^^^^^^^^^^^^^^^^^^ error[parallel-dims-ep-divisibility]: expert_parallel_degree = 3 does not divide the ranks torchtitan v0.2.0 needs
+`);
+  });
+
   it("EP 8 on 8 GPUs factors the world: silent", () => {
     checkDiagnostics(`# precision-lens: world-size=8 torchtitan-version=v0.2.2
 [job]

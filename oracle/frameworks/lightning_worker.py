@@ -2,9 +2,8 @@
 num_nodes, with CUDA mocked (num_cuda_devices, is_available), and the precision plugin it picks.
 
 Claims: pl.connector (the connector raises or not) vs the product's error-level diagnostics; pl.compute,
-pl.params and pl.reduce (from the plugin: MixedPrecision autocasts over fp32 parameters and DDP reduces in
-the parameter dtype; HalfPrecision converts the module; FSDPPrecision's MixedPrecision config has
-param_dtype / reduce_dtype) vs the precision table.
+pl.params and pl.reduce read from what the plugin does (observe(): no dtype mapping of the oracle's own) vs
+the precision table.
 """
 from __future__ import annotations
 
@@ -23,6 +22,39 @@ def trainer_args(doc):
     if "Trainer" in str(doc.get("_target_", "")) or "precision" in doc:
         return doc
     return None
+
+
+def observe(plugin, names):
+    """What the plugin itself does to a module, on CPU: a Linear built under its module_init_context and
+    converted by its convert_module (the parameters' dtype); the dtype its forward computes in (the autocast
+    context it opens, else the output dtype of that Linear under its forward_context); the gradient-reduction
+    dtype (FSDPPrecision: its MixedPrecision config's reduce_dtype, else the parameters' dtype, which is the
+    dtype of the .grad buffers DDP all-reduces: read from a backward through the Linear)."""
+    import torch
+    how = {}
+    with plugin.module_init_context():
+        lin = torch.nn.Linear(4, 4)
+    lin = plugin.convert_module(lin)
+    pdt = lin.weight.dtype
+    how["params"] = "Linear under module_init_context + convert_module"
+    ac = plugin.autocast_context_manager() if hasattr(plugin, "autocast_context_manager") else None
+    mp = getattr(plugin, "mixed_precision_config", None)
+    if mp is not None and mp.param_dtype is not None:
+        compute, how["compute"] = names.get(mp.param_dtype), "mixed_precision_config.param_dtype"
+    elif isinstance(ac, torch.autocast):
+        compute, how["compute"] = names.get(ac.fast_dtype), "autocast_context_manager().fast_dtype"
+    else:
+        with plugin.forward_context():
+            y = lin(plugin.convert_input(torch.ones(2, 4)))
+        compute, how["compute"] = names.get(y.dtype), "Linear output under forward_context"
+    if mp is not None:
+        rd = mp.reduce_dtype if mp.reduce_dtype is not None else mp.param_dtype
+        reduce, how["reduce"] = names.get(rd) if rd is not None else names.get(pdt), "mixed_precision_config.reduce_dtype"
+    else:
+        x = plugin.convert_input(torch.ones(2, 4, dtype=pdt))
+        lin(x).float().sum().backward()
+        reduce, how["reduce"] = names.get(lin.weight.grad.dtype), ".grad dtype after backward (DDP all-reduces it)"
+    return names.get(pdt), compute, reduce, how
 
 
 def main() -> None:
@@ -70,20 +102,21 @@ def main() -> None:
         claims.append({"kind": "pl.connector", "product": conn_errs or "accepts", "oracle": verdict, "agree": bool(conn_errs) == (plugin is None)})
         prec = prod.get("precision") or {}
         if plugin is not None and not conn_errs:
-            p = str(getattr(plugin, "precision", precision))
-            half = {"16": "float16", "bf16": "bfloat16", "64": "float64", "32": "float32"}.get(p.split("-")[0], "float32")
             cls = type(plugin).__name__
-            mp = getattr(plugin, "mixed_precision_config", None) if cls == "FSDPPrecision" else None
-            if p.endswith("-mixed"):
-                params, compute = "float32", half
-            else:
-                params, compute = half, half
-            reduce = names.get(mp.reduce_dtype) if mp is not None and mp.reduce_dtype is not None else (compute if mp is not None else params)
+            p = str(getattr(plugin, "precision", precision))
+            try:
+                params, compute, reduce, how = observe(plugin, names)
+            except BaseException as e:  # a plugin this CPU step cannot drive: not compared, with the reason
+                claims.append({"kind": "pl.not-compared", "product": (prod.get("precision") or {}).get("compute"),
+                               "oracle": f"{cls}: {type(e).__name__}: {e}"[:300], "agree": True, "note": "the plugin could not run on CPU"})
+                out.append({"path": path, "claims": claims})
+                continue
+            prec = prod.get("precision") or {}
             ws = job.get("worldSize") or 1
-            claims.append({"kind": "pl.compute", "product": prec.get("compute"), "oracle": f"{compute} ({cls} {p})", "agree": prec.get("compute") == compute})
-            claims.append({"kind": "pl.params", "product": prec.get("paramStorage"), "oracle": f"{params} ({cls} {p})", "agree": prec.get("paramStorage") == params})
+            claims.append({"kind": "pl.compute", "product": prec.get("compute"), "oracle": f"{compute} ({cls} {p}: {how['compute']})", "agree": prec.get("compute") == compute})
+            claims.append({"kind": "pl.params", "product": prec.get("paramStorage"), "oracle": f"{params} ({cls} {p}: {how['params']})", "agree": prec.get("paramStorage") == params})
             if ws > 1:
-                claims.append({"kind": "pl.reduce", "product": prec.get("gradReduce"), "oracle": f"{reduce} ({cls} {p}, strategy {strategy})", "agree": prec.get("gradReduce") == reduce})
+                claims.append({"kind": "pl.reduce", "product": prec.get("gradReduce"), "oracle": f"{reduce} ({cls} {p}, strategy {strategy}: {how['reduce']})", "agree": prec.get("gradReduce") == reduce})
         out.append({"path": path, "claims": claims})
     json.dump(out, sys.stdout)
 

@@ -188,6 +188,8 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "deepspeed/DS9": { summary: "This DeepSpeed file and the config that references it disagree on precision." },
   "deepspeed/DS10": { summary: "A precision switch written as a string boolean (\"enabled\": \"true\"): DeepSpeed reads the boolean, HF Trainer rejects it." },
   "deepspeed/duplicate-key": { summary: "A key defined twice in one JSON object: DeepSpeed refuses the file." },
+  "deepspeed/no-batch-size": { summary: "Neither train_batch_size nor train_micro_batch_size_per_gpu: DeepSpeed asserts." },
+  "deepspeed/unknown-precision-key": { summary: "A key the fp16/bf16 block's config model forbids: DeepSpeed raises a ValidationError." },
 });
 
 export function codeInfo(code: string): CodeInfo | undefined {

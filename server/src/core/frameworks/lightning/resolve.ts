@@ -28,12 +28,12 @@ function resolve(precision: string, valid: boolean, st: Strategy, ds: LinkedDs |
   const lowName = low === "bfloat16" ? "bf16" : "fp16";
   const full: DType = precision === "64-true" ? "float64" : "float32";
   const name = st.derived
-    ? st.family === "fsdp" ? "FSDP (LitGPT)" : st.family === "model_parallel" ? "FSDP2 (LitGPT LoRA, ModelParallelStrategy)" : "single device"
+    ? st.family === "fsdp" ? "FSDP (LitGPT)" : st.family === "model_parallel" ? "FSDP2 (LitGPT LoRA, ModelParallelStrategy)" : st.family === "ddp" ? "DDP (LitGPT)" : "single device"
     : st.family === "fsdp" ? "FSDP" : st.family === "deepspeed" ? `DeepSpeed${st.stage !== undefined ? ` ZeRO-${st.stage}` : ""}` : st.family === "model_parallel" ? "ModelParallel (FSDP2+TP)" : st.family === "ddp" ? `DDP (${st.name})` : st.family === "xla" ? "XLA" : W && W > 1 ? "DDP (auto)" : "single device";
   const sharded = st.family === "fsdp" || (st.family === "model_parallel" && st.derived) || (st.family === "deepspeed" && st.stage === 3);
   const parallel = W ? layout(sharded ? { dp_shard: W } : { dp_replicate: W }) : undefined;
   const base = { layoutName: name, ...(parallel ? { parallel } : {}), notes };
-  if (st.derived) notes.push(`Strategy: ${st.name} (LitGPT chooses it from \`devices\` × \`num_nodes\`; the config has no strategy key).`);
+  if (st.derived) notes.push(`Strategy: ${st.name} (LitGPT chooses it from \`devices\` × \`num_nodes\`${st.entry ? " and the script's `strategy` argument" : "; the config has no strategy key"}).`);
   if (!valid) return { ...base, mechanism: "error", meaning: "Lightning rejects the `precision` value before training." };
   if (st.family === "deepspeed") {
     if (ds) {

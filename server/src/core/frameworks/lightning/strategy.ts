@@ -57,6 +57,14 @@ export function litgptStrategy(t: View): Strategy {
   if (n <= 1) return { family: "single", name: "LitGPT: one device, no strategy", derived: true };
   const lora = t.has("lora_r") || t.has("lora_alpha");
   const why = auto && devices === undefined ? "`devices: auto`: more than one visible GPU" : "more than one device";
+  // Only extensions/thunder/pretrain.py takes a `strategy` argument (Literal["auto", "ddp", "fsdp"], default
+  // "fsdp"; L84 and L139-159 at 2685705): "ddp" is (Thunder)DDP, and "auto" goes to Fabric as is, whose own
+  // choice for more than one device is DDP. The finetune/pretrain scripts have no such argument.
+  const written = t.str("strategy");
+  const entry = t.entry("strategy");
+  if (written === "ddp" || written === "auto") {
+    return { family: "ddp", name: `LitGPT (thunder pretrain): \`strategy: ${written}\` → DDP, ${why}`, derived: true, ...(entry ? { entry } : {}) };
+  }
   return lora ? { family: "model_parallel", name: `LitGPT LoRA: ModelParallelStrategy (FSDP2 without a policy), ${why}`, derived: true } : { family: "fsdp", name: `LitGPT: FSDPStrategy, ${why}`, derived: true };
 }
 

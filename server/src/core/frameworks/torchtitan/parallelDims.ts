@@ -48,6 +48,12 @@ export interface DimsError {
   detail?: string;
   /** The fields the error is about, most relevant first (the diagnostic goes on the first written one). */
   fields: DimField[];
+  /**
+   * The layout fails at every world size, not only at this one: an expert-parallel check whose operands do not
+   * involve the world size (dp_shard written, or `ep % cp` / `ep % (cp*tp)`), and at any other world size
+   * the degrees' product check fails instead. Such an error rests on no world size.
+   */
+  everyWorldSize?: boolean;
 }
 
 export interface DimsResolution {
@@ -195,7 +201,8 @@ export function resolveDims(read: DimsRead, worldSize: number, opts: { epDivisib
     const ok = ETP === T ? E % C === 0 && (S * C) % E === 0 : E % (C * T) === 0 && (S * C * T) % E === 0;
     if (!ok) {
       const rule = ETP === T ? `ep % cp == 0 and (dp_shard*cp) % ep == 0` : `ep % (cp*tp) == 0 and (dp_shard*cp*tp) % ep == 0`;
-      res.errors.push({ kind: "ep-divisibility", fields: ["ep"], message: `expert_parallel_degree = ${E} fails torchtitan's assertion ${rule} (dp_shard=${S}, cp=${C}, tp=${T}); the launch stops with a bare AssertionError.` });
+      const fixedPart = ETP === T ? E % C === 0 : E % (C * T) === 0;
+      res.errors.push({ kind: "ep-divisibility", fields: ["ep"], message: `expert_parallel_degree = ${E} fails torchtitan's assertion ${rule} (dp_shard=${S}, cp=${C}, tp=${T}); the launch stops with a bare AssertionError.`, ...(!fixedPart || !res.dpShardInferred ? { everyWorldSize: true } : {}) });
       return res;
     }
   }
@@ -208,6 +215,7 @@ export function resolveDims(read: DimsRead, worldSize: number, opts: { epDivisib
       kind: "ep-divisibility",
       fields: ["ep"],
       message: `expert_parallel_degree = ${E}${ETP > 1 ? ` × expert_tensor_parallel_degree = ${ETP}` : ""} does not divide dp_shard·cp·tp = ${S * C * T} (dp_shard=${S}, cp=${C}, tp=${T}): the expert mesh pp × dp_replicate × efsdp × ep × etp is not the world, and DeviceMesh._unflatten raises ValueError at launch.`,
+      ...(!res.dpShardInferred ? { everyWorldSize: true } : {}),
     });
     return res;
   }

@@ -12,5 +12,7 @@ import { DS8 } from "./DS8";
 import { DS9 } from "./DS9";
 import { DS10 } from "./DS10";
 import { duplicateKey } from "./duplicate-key";
+import { noBatchSize } from "./no-batch-size";
+import { unknownPrecisionKey } from "./unknown-precision-key";
 
-export const DEEPSPEED_RULES: readonly FrameworkRule<DeepSpeedContext>[] = [DS1, DS2, DS4, DS5, DS6, DS7, DS8, duplicateKey, DS3, DS9, DS10];
+export const DEEPSPEED_RULES: readonly FrameworkRule<DeepSpeedContext>[] = [DS1, DS2, DS4, DS5, DS6, DS7, DS8, noBatchSize, unknownPrecisionKey, duplicateKey, DS3, DS9, DS10];

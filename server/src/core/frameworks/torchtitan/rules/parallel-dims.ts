@@ -23,7 +23,7 @@ export const parallelDims: TitanRule = {
         short(ctx, e),
         { facts: { worldSize: ctx.worldSize.value, worldSizeSource: ctx.worldSize.source } },
         { detail: `${e.message} — on ${worldSizePhrase(ctx)}. torchtitan stops at launch before training.`, related: decidedBy(ctx, { worldSize: true, version: e.kind === "ep-divisibility" }) },
-      ), RESTS_ON[e.kind]);
+      ), e.everyWorldSize ? RESTS_ON_EVERY_WORLD_SIZE : RESTS_ON[e.kind]);
     });
   },
 };
@@ -39,6 +39,9 @@ const RESTS_ON: Readonly<Record<DimsError["kind"], readonly FactName[]>> = table
   product: ["worldSize"],
   "ep-divisibility": ["worldSize", "version"],
 });
+
+/** An EP check that fails whatever the world size (see DimsError.everyWorldSize): it rests on the era only. */
+const RESTS_ON_EVERY_WORLD_SIZE: readonly FactName[] = ["version"];
 
 /** One sentence per failure; the torchtitan wording stays in the detail. */
 function short(ctx: TitanContext, e: DimsError): string {
