@@ -393,7 +393,7 @@ describe("torchtitan Python: severity follows the facts (core/provenance.ts gate
     const d = r.diagnostics.find((x) => x.code === "parallel-dims-product");
     assert.equal(d?.severity, "warning");
     assert.equal(d?.data?.facts?.assumed, "evaluation");
-    assert.match(d!.message, /^Assuming odd\(\) as read, inferred: parallelism\.pipeline_parallel_degre…: odd\(\): Invalid parallel dims/);
+    assert.equal(d!.message, "Assuming odd() as read (inferred): odd(): Invalid parallel dims: dp_replicate(1) * dp_shard(2) * cp(1) * tp(3) * pp(1) != WORLD_SIZE(8)");
     assert.match(d!.detail ?? "", /^Assuming odd\(\) as read, inferred: parallelism\.pipeline_parallel_degree not known: /);
   });
 });

@@ -170,7 +170,7 @@ data_parallel_shard_degree = -1
 tensor_parallel_degree = 16
 #^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[no-mixed-precision]: TP-only on 16 GPUs trains in fp32
 `);
-    assert.deepEqual([r.worldSize?.value, r.worldSize?.kind, r.worldSize?.detail], [16, "inferred", "≥ 16, from the degrees (the smallest world size they allow)"]);
+    assert.deepEqual([r.worldSize?.value, r.worldSize?.kind, r.worldSize?.detail], [16, "inferred", "the degrees, which need at least 16 GPUs"]);
   });
 
   it("product != world size quotes torchtitan's message", () => {

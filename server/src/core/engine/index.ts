@@ -12,4 +12,4 @@ export type * from "./types";
 export { simulationInputFromConfig, readFloat8, type DecidedInputs } from "./fromConfig";
 export { GPUS, GPU_IDS, DEFAULT_GPU, parseGpu, type GpuId, type GpuSpec } from "./gpus";
 export { estimateThroughput } from "./estimate";
-export { throughputToJson, type ThroughputEstimate, type ThroughputAlternative, type ThroughputJson } from "./throughput";
+export { CALIBRATED_MIN_PARAMS, shownTokensPerSecond, throughputToJson, type ThroughputEstimate, type ThroughputAlternative, type ThroughputJson } from "./throughput";

@@ -263,7 +263,8 @@ export function renderReportHtml(view: ReportView, opts: HtmlOptions): string {
     const cap = view.memory?.capacity;
     if (view.memory && cap && view.memory.peakBytes > cap.bytes) body.push(`<p class="pl-warn" role="note">⚠ Does not fit: the estimated peak ${gib(view.memory.peakBytes)} per GPU is over the ${gib(cap.bytes)} of an ${esc(cap.label)} (an estimate).</p>`);
     body.push("</section>");
-    body.push('<section id="pl-throughput"><h2>Throughput: as written and the alternatives</h2>', scroll(throughputSvg), throughputCaption(view), "</section>");
+    if (view.throughput.withheld) body.push('<section id="pl-throughput"><h2>Throughput</h2>', `<p class="pl-note">Throughput ${esc(view.throughput.withheld)}.</p>`, "</section>");
+    else body.push('<section id="pl-throughput"><h2>Throughput: as written and the alternatives</h2>', scroll(throughputSvg), throughputCaption(view), "</section>");
     body.push("</div>");
     if (view.dtypeStrip?.length) body.push('<section id="pl-dtypes"><h2>dtype of each op (forward output and its gradient)</h2>', scroll(dtypeStripSvg(view.dtypeStrip)), "</section>");
     if (view.whatIf) {
