@@ -7,7 +7,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { configurationContribution } from "../src/settings";
 
 const CMD = "Precision Lens";
-const CONFIG_FILES = "resourceExtname =~ /^\\.(toml|ya?ml|json)$/";
+/** Where the commands show in the Command Palette: configs, and Python files (torchtitan's config registries). */
+const CONFIG_FILES = "resourceExtname =~ /^\\.(toml|ya?ml|json|py)$/";
 
 export function manifestFields(): Record<string, unknown> {
   return {
