@@ -3,7 +3,7 @@
  * Pure functions, no editor or I/O dependencies.
  */
 export { simulate } from "./simulate";
-export { simulationToJson, renderSimulationMarkdown, renderDtypeTableMarkdown, overCapacity } from "./render";
+export { simulationToJson, renderSimulationMarkdown, renderDtypeTableMarkdown, overCapacity, lensMemory } from "./render";
 export { formatBytes, DTYPE_BYTES, type EDType } from "./dtypes";
 export { ASSUMPTIONS, type AssumptionName, type AssumptionUse } from "./assumptions";
 export { modelArch, paramCounts, LLAMA3_FLAVORS, ffnHiddenDim } from "./models";

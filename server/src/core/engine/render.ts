@@ -132,6 +132,14 @@ export function overCapacity(sim: Simulation): { text: string; capacityBytes: nu
   return { text: `over the ${formatBytes(gpu.memoryBytes)} of an ${gpu.label} (estimate)`, capacityBytes: gpu.memoryBytes };
 }
 
+/** The code lens's memory figure (" · ≈X peak per GPU (estimate)", with a warning when over the GPU); "" without one. */
+export function lensMemory(sim: Simulation | undefined): string {
+  const peak = sim?.memory.perGpuBytes?.reserved;
+  if (!sim || !peak) return "";
+  const over = overCapacity(sim);
+  return ` · ≈${formatBytes(peak)} peak per GPU (estimate)${over ? ` ⚠ over the GPU's ${formatBytes(over.capacityBytes)}` : ""}`;
+}
+
 export function fmtTps(n: number): string {
   if (n >= 100) return String(Math.round(n / 10) * 10).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return n >= 10 ? String(Math.round(n)) : n.toFixed(1);
