@@ -153,3 +153,16 @@ test("Python files get the commands and versions TOML files get (issue #34)", ()
   assert.ok(!re.test("v0.5.0"));
   assert.ok(VERSION_PICKS.some((p) => p.id === "v0.3.0") && VERSION_PICKS.some((p) => p.id === "v0.4.0"));
 });
+
+test("diagnostic links point at the repository package.json declares, and every code's page is a file in docs/ (issue #34)", async () => {
+  const { REPOSITORY_URL, DIAGNOSTIC_CODES, codeDocPath, codeHref } = await import("../server/src/core/diagnostics/codes");
+  assert.deepEqual((pkg as unknown as { repository: unknown }).repository, { type: "git", url: REPOSITORY_URL });
+  const codes = Object.keys(DIAGNOSTIC_CODES);
+  assert.ok(codes.length > 50);
+  for (const code of codes) {
+    assert.ok(codeHref(code).startsWith(`${REPOSITORY_URL}/blob/main/`), code);
+    const path = codeHref(code).slice(`${REPOSITORY_URL}/blob/main/`.length);
+    assert.equal(path, codeDocPath(code));
+    assert.ok(readFileSync(new URL(`../${path}`, `file://${__filename}`)).length > 0, `${path} exists`);
+  }
+});
