@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { analyzeDocument } from "../server/src/core/analyze";
+import { hoverAt } from "../server/src/core/features/index";
 import { CALIBRATED_MIN_PARAMS, modelArch, paramCounts } from "../server/src/core/engine";
 import { fileJson } from "../server/src/cli/stream";
 import { buildReportView, renderReportHtml } from "../server/src/core/report";
@@ -125,5 +126,20 @@ describe("words", () => {
     assert.ok(!linked.hovers.some((h) => /ds-auto-dropped/.test(h.markdown)));
     const alone = analyzeDocument("file:///x/ds.json", ds, {}, fakeEnv({ "/x/ds.json": ds }, "/x/ds.json"));
     assert.match(alone.reportMarkdown ?? "", /`ds-auto-dropped` — standalone DeepSpeed drops `"auto"` values .* \[inferred\]\./);
+  });
+
+  it("the hover on a key opens with the key's documentation, then a three-line summary and the way to the full report", () => {
+    const r = analyzeDocument("file:///w/examples/tp_only_8gpu.toml", SEED, { worldSize: 8 });
+    const h = hoverAt(r, { line: 25, character: 3 })!;
+    const parts = h.markdown.split("\n\n---\n\n");
+    // After the diagnostic on this line: the key, then the summary.
+    const key = parts.findIndex((p) => p.startsWith("**parallelism.tensor_parallel_degree**"));
+    assert.ok(key >= 0, h.markdown);
+    assert.equal(parts[key + 1], [
+      "**TP-only on 8 GPUs** (world size: precisionLens.worldSize setting (8))",
+      "Mechanism: **none: no mixed precision is applied** — TP or PP without FSDP: maybe_enable_amp returns a null context.",
+      "≈ 77.49 GiB peak per GPU (estimate, reserved; 73.80 GiB allocated, 14.96 GiB persistent): ⚠ over the 74.51 GiB of an H100 SXM 80GB (estimate)",
+      "_The full precision report (per-op dtypes, memory, what-if matrix): the code lens at the top of the file, or the Open Precision Report command._",
+    ].join("\n\n"));
   });
 });

@@ -303,7 +303,17 @@ function mergeHovers(precision: HoverTarget[], keys: HoverTarget[]): HoverTarget
     const k = byRange.get(id(p));
     if (!k) return p;
     byRange.delete(id(p));
-    return { range: p.range, markdown: `${p.markdown}\n\n---\n\n${k.markdown}` };
+    // The key's own documentation first, then a three-line summary (issue #34); the whole picture is the
+    // report, one click away on the code lens at the top of the file.
+    return { range: p.range, markdown: `${k.markdown}\n\n---\n\n${precisionSummary(p.markdown)}` };
   });
   return [...out, ...byRange.values()];
+}
+
+/** Three paragraphs of a precision hover: the layout's headline, the mechanism, the memory estimate. */
+function precisionSummary(markdown: string): string {
+  const paras = markdown.split("\n\n");
+  const pick = [paras.find((x, i) => i > 0 && /^\*\*[^*]+\*\*/.test(x)), paras.find((x) => x.startsWith("Mechanism:")), paras.find((x) => /^≈ .* peak per GPU/.test(x))].filter((x): x is string => !!x);
+  if (!pick.length) return markdown;
+  return [...pick, "_The full precision report (per-op dtypes, memory, what-if matrix): the code lens at the top of the file, or the Open Precision Report command._"].join("\n\n");
 }
