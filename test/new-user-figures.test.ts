@@ -136,6 +136,7 @@ describe("words", () => {
     const key = parts.findIndex((p) => p.startsWith("**parallelism.tensor_parallel_degree**"));
     assert.ok(key >= 0, h.markdown);
     assert.equal(parts[key + 1], [
+      "**Precision Lens** · torchtitan v0.2.2",
       "**TP-only on 8 GPUs** (world size: precisionLens.worldSize setting (8))",
       "Mechanism: **none: no mixed precision is applied** — TP or PP without FSDP: maybe_enable_amp returns a null context.",
       "≈ 77.49 GiB peak per GPU (estimate, reserved; 73.80 GiB allocated, 14.96 GiB persistent): ⚠ over the 74.51 GiB of an H100 SXM 80GB (estimate)",
