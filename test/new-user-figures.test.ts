@@ -143,4 +143,16 @@ describe("words", () => {
       "_The full precision report (per-op dtypes, memory, what-if matrix): the code lens at the top of the file, or the Open Precision Report command._",
     ].join("\n\n"));
   });
+
+  it("what-if cells whose peak is over the GPU's memory are marked (16 GPUs of a 70B model on 80 GB A100s)", () => {
+    const text = `# NOTE: this toml config is a preset for 64 A100 GPUs.\n${SEED.replace(/flavor = "8B"/, 'flavor = "70B"')}`;
+    const r = analyzeDocument("file:///w/llama3_70b.toml", text, {}, fakeEnv({}, "/w/llama3_70b.toml"));
+    const html = renderReportHtml(buildReportView(r), { nonce: "abcdefgh12345678" });
+    const cell = /<g class="pl-cell pl-mech-fully_shard pl-over" data-world-size="16" data-version="v0\.2\.2">[\s\S]*?<\/g>/.exec(html)?.[0];
+    assert.ok(cell, "the 16-GPU v0.2.2 cell is marked over");
+    assert.match(cell, />⚠ [\d.]+ GiB: no fit</);
+    assert.match(cell, /does not fit in the GPU&#39;s 74\.5 GiB<\/title>/);
+    const fits = /<g class="pl-cell pl-mech-fully_shard( pl-current)?" data-world-size="64" data-version="v0\.2\.2"/.exec(html);
+    assert.ok(fits, "64 GPUs fit and are not marked");
+  });
 });
