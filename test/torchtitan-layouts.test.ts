@@ -30,7 +30,7 @@ describe("torchtitan layouts (v0.2.2)", () => {
     // One device: no gradient reduction at all (null in JSON, "none" in text), as for the YAML/JSON frameworks.
     assert.equal(r.precision?.gradReduce.dtype, null);
     assert.match(r.precision!.gradReduce.knob, /^one device: no gradient reduction/);
-    assert.match(r.hovers.map((h) => h.markdown).join("\n"), /\| gradient reduction \| none \| one device/);
+    assert.match(r.hovers.map((h) => h.markdown).join("\n"), /Mechanism: \*\*torch\.autocast around forward and loss/);
   });
 
   it("DDP: autocast, fp32 all-reduce", () => {

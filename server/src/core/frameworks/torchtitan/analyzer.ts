@@ -310,10 +310,13 @@ function mergeHovers(precision: HoverTarget[], keys: HoverTarget[]): HoverTarget
   return [...out, ...byRange.values()];
 }
 
-/** A precision hover's title, then three paragraphs: the layout's headline, the mechanism, the memory estimate. */
+/**
+ * A precision hover's title, then three paragraphs: the layout's headline, the mechanism, the memory estimate
+ * (and the version's source when it overrides a setting: which source won stays in view).
+ */
 function precisionSummary(markdown: string): string {
   const paras = markdown.split("\n\n");
-  const pick = [paras.find((x, i) => i > 0 && /^\*\*[^*]+\*\*/.test(x)), paras.find((x) => x.startsWith("Mechanism:")), paras.find((x) => /^≈ .* peak per GPU/.test(x))].filter((x): x is string => !!x);
+  const pick = [paras.find((x, i) => i > 0 && /^\*\*[^*]+\*\*/.test(x)), paras.find((x) => x.startsWith("Mechanism:")), paras.find((x) => /^≈ .* peak per GPU/.test(x)), paras.find((x) => x.startsWith("_Version:") && /overrides/.test(x))].filter((x): x is string => !!x);
   if (!pick.length) return markdown;
   return [paras[0]!, ...pick, "_The full precision report (per-op dtypes, memory, what-if matrix): the code lens at the top of the file, or the Open Precision Report command._"].join("\n\n");
 }
