@@ -137,7 +137,7 @@ describe("transformers key completion at the pinned versions (keys.ts, one table
   const at = (text: string, req: string, line: number, character: number, uri = "file:///w/a.yaml") =>
     completionsAt(analyzeDocument(uri, text, {}, fakeEnv({ "/w/requirements.txt": req }, uri.slice("file://".length))), { line, character });
 
-  it("TrainingArguments at transformers 4.46.0 has `evaluation_strategy` (4.40.0–4.46.0); at 5.24.0 it is gone", () => {
+  it("TrainingArguments at transformers 4.46.0 has `evaluation_strategy` (4.36.0–4.50.3: every release read); at 5.24.0 it is gone", () => {
     const old = at(`${PLAIN}eval\n`, "transformers==4.46.0\n", 5, 4);
     assert.deepEqual(old.map((i) => i.label), ["eval_accumulation_steps", "eval_delay", "eval_do_concat_batches", "eval_on_start", "eval_steps", "eval_strategy", "eval_use_gather_object", "evaluation_strategy"]);
     const now = at(`${PLAIN}eval\n`, "transformers==5.24.0\n", 5, 4);
@@ -146,10 +146,10 @@ describe("transformers key completion at the pinned versions (keys.ts, one table
     assert.equal(e.kind, "key");
     assert.equal(e.insertText, "evaluation_strategy: ");
     assert.deepEqual(e.range, { start: { line: 5, character: 0 }, end: { line: 5, character: 4 } });
-    assert.equal(e.detail, "TrainingArguments · transformers 4.40.0–4.46.0");
-    assert.match(e.documentation ?? "", /listed for transformers 4\.46\.0 \(table of 4\.46\.0\)/);
+    assert.equal(e.detail, "TrainingArguments · transformers 4.36.0–4.50.3");
+    assert.match(e.documentation ?? "", /listed for transformers 4\.46\.0 \(table of 4\.45\.2\)/);
     // A pin between sampled releases reads the table of the sampled release below it.
-    assert.match(at(`${PLAIN}eval\n`, "transformers==4.50.0\n", 5, 4).find((i) => i.label === "eval_strategy")!.documentation ?? "", /transformers 4\.50\.0 \(table of 4\.46\.0\)/);
+    assert.match(at(`${PLAIN}eval\n`, "transformers==4.50.0\n", 5, 4).find((i) => i.label === "eval_strategy")!.documentation ?? "", /transformers 4\.50\.0 \(table of 4\.50\.0\)/);
   });
 
   it("TRL at 0.19.0 offers `max_seq_length` and `max_prompt_length`; at 1.9.0 `max_tool_calling_iterations` instead; keys written are left out", () => {

@@ -170,7 +170,7 @@ describe("memory: reserved, pipeline schedules, CPU offload", () => {
 });
 
 describe("memory-exceeds-gpu (information, ≥ 15% over the GPU's memory)", () => {
-  it("an 8B model in fp32 with AdamW on one GPU: information naming the dominant terms", () => {
+  it("an 8B model in fp32 with AdamW on one GPU: a warning (over 1.5× the GPU) naming the dominant terms", () => {
     checkDiagnostics(`# precision-lens: world-size=1
 [model]
 name = "llama3"
@@ -178,12 +178,18 @@ flavor = "8B"
 
 [training]
 local_batch_size = 1
-#^^^^^^^^^^^^^^^^^^^ information[memory-exceeds-gpu]: This is an estimate; the largest terms: optimizer_states
+#^^^^^^^^^^^^^^^^^^^ warning[memory-exceeds-gpu]: This is an estimate; the largest terms: optimizer_states
 seq_len = 2048
 
 [parallelism]
 data_parallel_shard_degree = -1
 `);
+  });
+  it("information from 15% to 1.5× over: seq_len 10240 is 41% over an H100 SXM's 80 GB", () => {
+    const r = analyzeDocument("file:///w/seed.toml", SEED.replace(/seq_len = 8192/, "seq_len = 10240"), { worldSize: 8 });
+    const d = r.diagnostics.find((x) => x.code === "memory-exceeds-gpu")!;
+    assert.equal(d.severity, "information");
+    assert.match(d.message, /is 41% above the H100 SXM 80GB's 74\.51 GiB: it may run out of memory$/);
   });
   it("none below the margin: the seed case is ≈ 4% over an H100 SXM's 80 GB", () => {
     const r = analyzeDocument("file:///w/seed.toml", SEED);
@@ -191,12 +197,13 @@ data_parallel_shard_degree = -1
     assert.ok(reserved > 80e9 && reserved < 80e9 * 1.15, String(reserved));
     assert.deepEqual(r.diagnostics.filter((d) => d.code === "memory-exceeds-gpu"), []);
   });
-  it("the GPU setting decides the capacity: the seed case on an L40S (48 GB) gets it", () => {
+  it("the GPU setting decides the capacity: the seed case on an L40S (48 GB), 73% over, gets a warning naming its assumptions", () => {
     const r = analyzeDocument("file:///w/seed.toml", SEED, { gpu: "l40s", worldSize: 8 });
     const d = r.diagnostics.find((x) => x.code === "memory-exceeds-gpu")!;
-    assert.equal(d.severity, "information");
-    assert.match(d.message, /L40S 48GB's 44\.70 GiB: it may run out of memory$/);
+    assert.equal(d.severity, "warning");
+    assert.match(d.message, /is 73% above the L40S 48GB's 44\.70 GiB: it will not fit$/);
     assert.match(d.detail ?? "", /L40S 48GB's 44\.70 GiB \(GPU from the precisionLens\.gpu setting\)/);
+    assert.match(d.detail ?? "", /It rests on these assumptions: the GPU is an L40S 48GB \(the precisionLens\.gpu setting\); the world size is 8 \(from precisionLens\.worldSize setting \(8\)\); reserved = allocated × allocator_reserved_overhead 1\.05; the model's sizes are upstream's llama3 8B table\.$/);
     assert.equal(r.diagnostics.filter((x) => x.code === "memory-exceeds-gpu").length, 1);
   });
   it("a `# precision-lens: gpu=…` directive picks the GPU for this file (over the setting); a bad one is ignored with a warning", () => {

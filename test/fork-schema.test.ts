@@ -74,7 +74,7 @@ describe("a fork's torchtitan/config/job_config.py in the workspace", () => {
     const got = r.diagnostics.map((d) => `${d.range.start.line + 1} ${d.severity} ${d.code}`);
     // The version is inferred from the keys, not pinned: a warning that names the assumption (issue #17).
     assert.deepEqual(got, [`${lineOf(FORK_CFG, "stepz") + 1} warning unknown-key`]);
-    assert.match(r.diagnostics[0]!.message, /^Assuming torchtitan v0\.2\.2 \(inferred from the keys\): unknown key "stepz"/);
+    assert.match(r.diagnostics[0]!.message, /^Assuming torchtitan v0\.2\.2 \(inferred\): unknown key "stepz" in \[training\]: upstream torchtitan v0\.2\.2 rejects it at launch; did you mean steps\?$/);
     assert.match(r.diagnostics[0]!.detail ?? "", /upstream torchtitan v0\.2\.2 rejects it at launch .*Did you mean steps\? It is not defined in torchtitan\/config\/job_config\.py either\./);
   });
 

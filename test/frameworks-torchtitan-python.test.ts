@@ -232,9 +232,15 @@ describe("torchtitan Python: editor features", () => {
     const r = analyzeFixture(text, { uri: URI });
     const lenses = codeLenses(r);
     assert.deepEqual(lenses.map((l) => [l.range.start.line, l.title]), [
-      [4, "Precision Lens: a: FSDP on 8 GPUs: fp32 params, bf16 compute, fp32 reduce, fp32 optimizer state"],
-      [8, "Precision Lens: b: FSDP on 8 GPUs: fp32 params, bf16 compute, fp32 reduce, fp32 optimizer state"],
+      [4, "Precision Lens: a: FSDP on 8 GPUs: fp32 params, bf16 compute, fp32 reduce, fp32 optimizer state · ≈1.27 GiB peak per GPU (estimate)"],
+      // b() turns compile on: its own step, its own figure.
+      [8, "Precision Lens: b: FSDP on 8 GPUs: fp32 params, bf16 compute, fp32 reduce, fp32 optimizer state · ≈834.94 MiB peak per GPU (estimate)"],
     ]);
+  });
+  it("the code lens and the inlay hints do not repeat each other on the def line (issue #34)", () => {
+    const r = analyzeFixture(text, { uri: URI });
+    const defLines = new Set(codeLenses(r).map((l) => l.range.start.line));
+    assert.deepEqual((r.inlayHints ?? []).filter((h) => defLines.has(h.position.line)), []);
   });
   it("hover on a precision field: its doc, default with its source, the resolved picture", () => {
     const r = analyzeFixture(text, { uri: URI });
@@ -242,6 +248,15 @@ describe("torchtitan Python: editor features", () => {
     assert.ok(h);
     assert.match(h.markdown, /\*\*`training\.mixed_precision_param`\*\* = `"bfloat16"` in `a\(\)`/);
     assert.match(h.markdown, /configs\.py@b5bcd76c6:94/);
+  });
+  it("hover on a field's name (`mixed_precision_param=`, `config.compile.enable =`): the same documentation as on its value (issue #34)", () => {
+    const r = analyzeFixture(text, { uri: URI });
+    const onName = hoverAt(r, { line: 5, character: 52 });
+    assert.ok(onName, "a hover on the keyword's name");
+    assert.match(onName.markdown, /\*\*`training\.mixed_precision_param`\*\* = `"bfloat16"` in `a\(\)`/);
+    const attr = hoverAt(r, { line: 10, character: 20 });
+    assert.ok(attr, "a hover on an attribute assignment's name");
+    assert.match(attr.markdown, /\*\*`compile\.enable`\*\* = `true` in `b\(\)`/);
   });
   it("completion offers the fields of the constructor around the cursor, minus those written", () => {
     const t = `${HEAD}\ndef c() -> Trainer.Config:\n    return Trainer.Config(training=TrainingConfig(dtype="bfloat16", ))\n`;

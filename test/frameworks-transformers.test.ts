@@ -151,7 +151,7 @@ describe("transformers diagnostics", () => {
   it("HF1 bf16 AMP over a bf16 load with no DeepSpeed/FSDP key (information through the gate: the launcher assumed)", () => {
     checkDiagnostics(
       `${TRL}torch_dtype: bfloat16
-             #^^^^^^^ information[transformers/HF1]: Assuming the single-GPU/DDP launcher, none found: model loaded in bf16 with \`bf16\` AMP
+             #^^^^^^^ information[transformers/HF1]: Assuming the single-GPU/DDP launcher (the default): model loaded in bf16 with \`bf16\` AMP
 bf16: true
 `,
       { uri, env: pins() },
@@ -163,14 +163,14 @@ bf16: true
     // TRL pinned: only the launcher is assumed.
     checkDiagnostics(
       `${TRL}torch_dtype: bfloat16
-             #^^^^^^^ information[transformers/HF1]: Assuming the single-GPU/DDP launcher, none found: model loaded in bf16
+             #^^^^^^^ information[transformers/HF1]: Assuming the single-GPU/DDP launcher (the default): model loaded in bf16
 `,
       { uri, env: pins({}, "trl==0.20.0\n") },
     );
     // No TRL pin: TRL's default `bf16` is the newest read's, an assumption named after the launcher's.
     const [d] = analyzeDocument(uri, `${TRL}torch_dtype: bfloat16\n`, {}, fakeEnv({}, DOC)).diagnostics.filter((x) => x.code === "transformers/HF1");
     assert.equal(d?.severity, "information");
-    assert.match(d!.message, /^Assuming the single-GPU\/DDP launcher, none found and TRL 1\.9\.0, infer…: model loaded in bf16/);
+    assert.match(d!.message, /^Assuming the single-GPU\/DDP launcher \(the default\) and TRL 1\.9\.0 \(inferred\): model loaded in bf16 with `bf16` AMP: pure bf16, no fp32 master weights$/);
     assert.match(d!.detail ?? "", /^Assuming the single-GPU\/DDP launcher, none found and TRL 1\.9\.0, inferred: unpinned, newest read: The model is loaded in bf16/);
     assert.equal(d!.data?.facts?.assumed, "launcher,version");
     checkDiagnostics(`${TRL}torch_dtype: bfloat16\nbf16: true\nuse_peft: true\n`, { uri, env: pins() });
@@ -227,7 +227,7 @@ deepspeed: ds.json
     checkDiagnostics(
       `${TRL}torch_dtype: float32
 deepspeed: ds.json
-           #^^^^^^ warning[transformers/HF3]: Assuming TRL 1.9.0, inferred: unpinned, newest read: ds.json sets \`bf16.enabled: false\`
+           #^^^^^^ warning[transformers/HF3]: Assuming TRL 1.9.0 (inferred): ds.json sets \`bf16.enabled: false\`
 `,
       { uri, env: fakeEnv({ "/w/recipes/ds.json": `{"zero_optimization": {"stage": 2}, "bf16": {"enabled": false}}` }, DOC) },
     );
@@ -264,7 +264,7 @@ attn_implementation: flash_attention_2
       `${TRL}torch_dtype: float32
 bf16: false
 attn_implementation: flash_attention_2
-                     #^^^^^^^^^^^^^^^^ warning[transformers/HF5]: Assuming the single-GPU/DDP launcher, none found: \`flash_attention_2\` with fp32 compute
+                     #^^^^^^^^^^^^^^^^ warning[transformers/HF5]: Assuming the single-GPU/DDP launcher (the default): \`flash_attention_2\` with fp32 compute
 `,
       { uri, env: pins() },
     );

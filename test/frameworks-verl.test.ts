@@ -82,7 +82,7 @@ ARGS=(
   actor_rollout_ref.actor.fsdp_config.model_dtype=bf16
   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[verl/VL1]: actor \`model_dtype=bf16\`: AdamW on bf16 weights, no fp32 master copy (lr = 5e-7: small updates round away)
   actor_rollout_ref.actor.fsdp_config.mixed_precision.param_dtype=bf16
-  #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[verl/VL6]: Assuming verl 0.9.1, the newest release: verl's config has no \`mixed_precision\`
+  #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[verl/VL6]: Assuming verl 0.9.1 (the default): verl's config has no \`mixed_precision\`
   +actor_rollout_ref.actor.fsdp_config.mixed_precision.reduce_dtype=bf16
   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ information[verl/VL5]: actor: gradients reduced in bf16 across 16 GPUs
   trainer.n_gpus_per_node=8

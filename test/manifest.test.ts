@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { manifestFields } from "../client/scripts/manifest";
 import { DOCUMENT_SELECTOR } from "../client/src/selector";
-import { SETTINGS, TORCHTITAN_VERSIONS, isValidTorchtitanVersion } from "../client/src/settings";
+import { SETTINGS, TORCHTITAN_VERSIONS, VERSION_PICKS, isValidTorchtitanVersion } from "../client/src/settings";
 import { VERSION_CHOICES } from "../server/src/core/frameworks/torchtitan/versions";
 
 interface Manifest {
@@ -111,7 +111,7 @@ test("the client selects YAML/JSON by file pattern, never by claiming their lang
   }
   assert.deepEqual(
     DOCUMENT_SELECTOR.map((f) => ("pattern" in f ? f.pattern : f.language)),
-    ["**/*.toml", "toml", "**/*.{yaml,yml,json}", "**/*.py"],
+    ["**/*.toml", "toml", "**/*.{yaml,yml,json}", "**/*.py", "**/*.{sh,bash,slurm,sbatch}"],
   );
 });
 
@@ -136,4 +136,33 @@ test("categories are ones VS Code knows; engine matches @types/vscode; workspace
   assert.equal(pkg.capabilities.untrustedWorkspaces.supported, true);
   assert.deepEqual(pkg.capabilities.virtualWorkspaces, manifestFields().capabilities && (manifestFields().capabilities as { virtualWorkspaces: unknown }).virtualWorkspaces);
   assert.match(pkg.devDependencies["@vscode/vsce"] ?? "", /^3\.\d+\.\d+$/, "@vscode/vsce must be pinned to an exact 3.x (4.x needs Node 22)");
+});
+
+test("Python files get the commands and versions TOML files get (issue #34)", () => {
+  const palette = (pkg.contributes as unknown as { menus: { commandPalette: { command: string; when: string }[] } }).menus.commandPalette;
+  for (const id of ["precisionLens.openReport", "precisionLens.setWorldSize", "precisionLens.setTorchtitanVersion"]) {
+    const when = palette.find((m) => m.command === id)?.when ?? "";
+    const m = /^resourceExtname =~ \/(.+)\/$/.exec(when);
+    assert.ok(m, `${id}: ${when}`);
+    const re = new RegExp(m[1]!.replace(/\\\\/g, "\\"));
+    for (const ext of [".py", ".toml", ".yaml", ".yml", ".json"]) assert.ok(re.test(ext), `${id} shows for ${ext}`);
+    assert.ok(!re.test(".md"), `${id} stays off Markdown`);
+  }
+  const re = new RegExp((pkg.contributes.configuration.properties["precisionLens.torchtitanVersion"] as { pattern: string }).pattern);
+  for (const v of ["v0.3.0", "v0.4.0", "main@2026-09-11"]) assert.ok(re.test(v), `${v} should be accepted`);
+  assert.ok(!re.test("v0.5.0"));
+  assert.ok(VERSION_PICKS.some((p) => p.id === "v0.3.0") && VERSION_PICKS.some((p) => p.id === "v0.4.0"));
+});
+
+test("diagnostic links point at the repository package.json declares, and every code's page is a file in docs/ (issue #34)", async () => {
+  const { REPOSITORY_URL, DIAGNOSTIC_CODES, codeDocPath, codeHref } = await import("../server/src/core/diagnostics/codes");
+  assert.deepEqual((pkg as unknown as { repository: unknown }).repository, { type: "git", url: REPOSITORY_URL });
+  const codes = Object.keys(DIAGNOSTIC_CODES);
+  assert.ok(codes.length > 50);
+  for (const code of codes) {
+    assert.ok(codeHref(code).startsWith(`${REPOSITORY_URL}/blob/main/`), code);
+    const path = codeHref(code).slice(`${REPOSITORY_URL}/blob/main/`.length);
+    assert.equal(path, codeDocPath(code));
+    assert.ok(readFileSync(new URL(`../${path}`, `file://${__filename}`)).length > 0, `${path} exists`);
+  }
 });

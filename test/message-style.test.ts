@@ -35,7 +35,11 @@ function tooLong(files: readonly string[], root: string): string[] {
     const r = analyzeDocument(pathToFileURL(f).href, text, {}, nodeEnv(f, [root]));
     for (const d of r.diagnostics) {
       if (stillLong(d.code)) continue;
-      if (d.message.length > MAX_MESSAGE || /\n/.test(d.message)) out.push(`${f}:${d.range.start.line + 1} ${d.code} (${d.message.length}): ${d.message}`);
+      // Never cut mid-word (issue #34: "…KeyErro…"): an elided list ("(`a`, …)") is fine, a cut word is not.
+      if (/\w…/.test(d.message)) out.push(`${f}:${d.range.start.line + 1} ${d.code} is cut mid-word: ${d.message}`);
+      // An assumption-led message keeps its whole body: the lead may take it past MAX_MESSAGE, the body may not.
+      const body = /^Assuming [^:]+: /.test(d.message) ? d.message.replace(/^Assuming [^:]+: /, "") : d.message;
+      if (body.length > MAX_MESSAGE || /\n/.test(d.message)) out.push(`${f}:${d.range.start.line + 1} ${d.code} (${d.message.length}): ${d.message}`);
       // A message is plain text (terminals, SARIF, the Problems panel print it as is): no Markdown emphasis.
       if (/\*\*|__/.test(d.message)) out.push(`${f}:${d.range.start.line + 1} ${d.code} has Markdown emphasis in its message: ${d.message}`);
     }

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, it } from "node:test";
@@ -71,7 +71,7 @@ describe("Neovim as an LSP client", { skip }, () => {
   it("a hover on the TP degree shows the resolved precision", () => {
     assert.ok(o, "the Lua client ran");
     assert.match(o.hover ?? "", /\*\*TP-only on 8 GPUs\*\*/);
-    assert.match(o.hover ?? "", /\| compute \(matmuls\) \| `float32` \|/);
+    assert.match(o.hover ?? "", /Mechanism: \*\*none: no mixed precision is applied\*\*/);
   });
 
   it("applying the quick fix lowers the degree and the warning goes", () => {
@@ -79,6 +79,44 @@ describe("Neovim as an LSP client", { skip }, () => {
     assert.equal(o.actions?.length, 3, JSON.stringify(o.actions));
     assert.match(o.applied ?? "", /^Lower tensor_parallel_degree to 4/);
     assert.equal(o.after_line, "tensor_parallel_degree = 4");
-    assert.deepEqual(o.after_diagnostics?.map((d) => d.code), []);
+    // The seed warning is gone; FSDP2+TP leaves only the TP all-reduce note (information, issue #30).
+    assert.deepEqual(o.after_diagnostics?.map((d) => d.code), ["fsdp-tp-grad-allreduce-dtype"]);
+  });
+});
+
+describe("the docs/editors.md Neovim snippet, as written (issue #34: vim.fs is nil on 0.7.2, no python filetype)", { skip }, () => {
+  it("attaches to a TOML config and a Python config registry and gets their diagnostics", () => {
+    assert.ok(have, why);
+    const doc = readFileSync(join(ROOT, "docs", "editors.md"), "utf8");
+    const block = /\*\*Neovim\*\*[\s\S]*?```lua\n([\s\S]*?)```/.exec(doc)?.[1];
+    assert.ok(block, "the Neovim section has a lua block");
+    assert.doesNotMatch(block, /vim\.fs\./, "vim.fs is nil on Neovim 0.7");
+    assert.match(block, /pattern = \{ "toml", "yaml", "json", "python" \}/);
+    // The one change: the installed command becomes this checkout's server.
+    const cmd = '{ "precision-lens-language-server", "--stdio" }';
+    assert.ok(block.includes(cmd));
+    const dir = mkdtempSync(join(tmpdir(), "pl-nvim-docs-"));
+    try {
+      const init = join(dir, "init.lua");
+      writeFileSync(init, block.replace(cmd, '{ os.getenv("PL_NODE"), os.getenv("PL_SERVER"), "--stdio" }'));
+      const toml = join(dir, "tp_only_8gpu.toml");
+      copyFileSync(join(ROOT, "examples", "tp_only_8gpu.toml"), toml);
+      const py = join(dir, "config_registry.py");
+      copyFileSync(join(ROOT, "test", "fixtures", "python-registry", "mytitan", "config_registry.py"), py);
+      copyFileSync(join(ROOT, "test", "fixtures", "python-registry", "mytitan", "base.py"), join(dir, "base.py"));
+      const outFile = join(dir, "out.json");
+      const r = spawnSync("nvim", ["--headless", "-u", init, "-i", "NONE", "-n", "-c", `luafile ${join(ROOT, "test", "nvim", "docs-snippet-check.lua")}`], {
+        encoding: "utf8",
+        timeout: 90_000,
+        env: { ...process.env, PL_NODE: process.execPath, PL_SERVER: join(ROOT, "dist", "server.js"), PL_FILES: `${toml};${py}`, PL_OUT: outFile, HOME: dir, XDG_CONFIG_HOME: dir, XDG_STATE_HOME: dir, XDG_DATA_HOME: dir, XDG_CACHE_HOME: dir },
+      });
+      assert.equal(r.status, 0, `nvim exited ${r.status} ${r.signal ?? ""}: ${r.stderr}`);
+      const o = JSON.parse(readFileSync(outFile, "utf8")) as { nvim: { major: number; minor: number }; files: { file: string; filetype: string; attached: boolean; codes: string[] }[] };
+      assert.deepEqual(o.files.map((f) => [f.filetype, f.attached]), [["toml", true], ["python", true]], JSON.stringify(o));
+      assert.ok(o.files[0]!.codes.includes("no-mixed-precision"), JSON.stringify(o.files[0]));
+      assert.ok(o.files[1]!.codes.length > 0, JSON.stringify(o.files[1]));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

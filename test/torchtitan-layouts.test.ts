@@ -30,7 +30,7 @@ describe("torchtitan layouts (v0.2.2)", () => {
     // One device: no gradient reduction at all (null in JSON, "none" in text), as for the YAML/JSON frameworks.
     assert.equal(r.precision?.gradReduce.dtype, null);
     assert.match(r.precision!.gradReduce.knob, /^one device: no gradient reduction/);
-    assert.match(r.hovers.map((h) => h.markdown).join("\n"), /\| gradient reduction \| none \| one device/);
+    assert.match(r.hovers.map((h) => h.markdown).join("\n"), /Mechanism: \*\*torch\.autocast around forward and loss/);
   });
 
   it("DDP: autocast, fp32 all-reduce", () => {
@@ -171,7 +171,7 @@ data_parallel_shard_degree = -1
 tensor_parallel_degree = 16
 #^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[no-mixed-precision]: TP-only on 16 GPUs trains in fp32
 `);
-    assert.deepEqual([r.worldSize?.value, r.worldSize?.kind, r.worldSize?.detail], [16, "inferred", "≥ 16, from the degrees (the smallest world size they allow)"]);
+    assert.deepEqual([r.worldSize?.value, r.worldSize?.kind, r.worldSize?.detail], [16, "inferred", "the degrees, which need at least 16 GPUs"]);
   });
 
   it("product != world size quotes torchtitan's message", () => {

@@ -5,12 +5,16 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { configurationContribution } from "../src/settings";
+import { REPOSITORY_URL } from "../../server/src/core/diagnostics/codes";
 
 const CMD = "Precision Lens";
-const CONFIG_FILES = "resourceExtname =~ /^\\.(toml|ya?ml|json)$/";
+/** Where the commands show in the Command Palette: configs, and Python files (torchtitan's config registries). */
+const CONFIG_FILES = "resourceExtname =~ /^\\.(toml|ya?ml|json|py)$/";
 
 export function manifestFields(): Record<string, unknown> {
   return {
+    // The repository every diagnostic link of the CLI and SARIF points at (codes.ts PUBLISHED_DOCS), declared.
+    repository: { type: "git", url: REPOSITORY_URL },
     icon: "images/icon.png",
     galleryBanner: { color: "#1b2330", theme: "dark" },
     categories: ["Linters", "Machine Learning", "Programming Languages"],

@@ -5,12 +5,19 @@
  */
 import { SETTINGS_SECTION, type ServerSettings } from "../../server/src/protocol";
 import { DEFAULT_GPU, GPUS, GPU_IDS } from "../../server/src/core/engine/gpus";
+import { PY_RELEASES } from "../../server/src/core/frameworks/torchtitan/python/context";
 
 export { SETTINGS_SECTION };
 
 /** torchtitan versions offered in pickers and accepted by the setting (besides `main@YYYY-MM-DD`). */
 export const TORCHTITAN_VERSIONS = ["auto", "v0.1.0", "v0.2.0", "v0.2.1", "v0.2.2", "v0.2.2+pr2213"] as const;
 export const MAIN_DATE_PATTERN = /^main@\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The releases of torchtitan's Python config registries (`config_registry.py`, from 2026-02-23), accepted by the
+ * setting and offered in the picker beside the TOML ones (issue #34: the setting's pattern rejected them).
+ */
+export const TORCHTITAN_PY_VERSIONS = Object.keys(PY_RELEASES) as readonly string[];
 
 const VERSION_DESCRIPTIONS: Record<(typeof TORCHTITAN_VERSIONS)[number], string> = {
   auto: "Detect from the workspace (pinned torchtitan version) or from the keys the config uses; v0.2.2 otherwise.",
@@ -22,7 +29,7 @@ const VERSION_DESCRIPTIONS: Record<(typeof TORCHTITAN_VERSIONS)[number], string>
 };
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-export const TORCHTITAN_VERSION_PATTERN = `^(${TORCHTITAN_VERSIONS.map(escapeRe).join("|")}|main@\\d{4}-\\d{2}-\\d{2})$`;
+export const TORCHTITAN_VERSION_PATTERN = `^(${[...TORCHTITAN_VERSIONS, ...TORCHTITAN_PY_VERSIONS].map(escapeRe).join("|")}|main@\\d{4}-\\d{2}-\\d{2})$`;
 
 /** JSON-schema fragment for one setting, as VS Code reads it from `contributes.configuration.properties`. */
 export type SettingSchema = Record<string, unknown> & { default: unknown; scope: "resource" | "window" | "application" };
@@ -42,12 +49,14 @@ export const SETTINGS: Record<string, SettingSchema> = {
     default: "auto",
     scope: "resource",
     pattern: TORCHTITAN_VERSION_PATTERN,
-    patternErrorMessage: `One of ${TORCHTITAN_VERSIONS.join(", ")} or main@YYYY-MM-DD.`,
-    examples: [...TORCHTITAN_VERSIONS, "main@2026-01-15"],
+    patternErrorMessage: `One of ${[...TORCHTITAN_VERSIONS, ...TORCHTITAN_PY_VERSIONS].join(", ")} or main@YYYY-MM-DD.`,
+    examples: [...TORCHTITAN_VERSIONS, ...TORCHTITAN_PY_VERSIONS, "main@2026-01-15"],
     markdownDescription:
       "torchtitan version the configs are checked against: " +
       TORCHTITAN_VERSIONS.map((v) => `\`${v}\``).join(", ") +
-      ", or `main@YYYY-MM-DD` for a main-branch checkout of that date. A `# precision-lens: torchtitan-version=…` comment in the file wins over this setting.",
+      " for TOML configs; " +
+      TORCHTITAN_PY_VERSIONS.map((v) => `\`${v}\``).join(", ") +
+      " for Python config registries (`config_registry.py`); or `main@YYYY-MM-DD` for a main-branch checkout of that date (TOML up to 2026-02-23, Python from then on). A version that does not apply to a file is not used for it. A `# precision-lens: torchtitan-version=…` comment in the file wins over this setting.",
   },
   gpu: {
     type: "string",
@@ -75,10 +84,10 @@ export const SETTINGS: Record<string, SettingSchema> = {
   },
 };
 
-export const VERSION_PICKS: readonly { id: string; description: string }[] = TORCHTITAN_VERSIONS.map((id) => ({
-  id,
-  description: VERSION_DESCRIPTIONS[id],
-}));
+export const VERSION_PICKS: readonly { id: string; description: string }[] = [
+  ...TORCHTITAN_VERSIONS.map((id) => ({ id, description: VERSION_DESCRIPTIONS[id] })),
+  ...TORCHTITAN_PY_VERSIONS.map((id) => ({ id, description: `torchtitan ${id}, for Python config registries (config_registry.py).` })),
+];
 
 /** The `contributes.configuration` object package.json must carry. */
 export function configurationContribution(): { title: string; properties: Record<string, SettingSchema> } {

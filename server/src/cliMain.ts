@@ -13,7 +13,7 @@ import { WorkspaceSnapshot } from "./host/nodeEnv";
 import { htmlFormat, parseCheckArgs } from "./cli/options";
 import { probe } from "./cli/probeCommand";
 import { schema } from "./cli/schemaCommand";
-import { USAGE, UsageError } from "./cli/usage";
+import { USAGE, USAGE_HINT, UsageError } from "./cli/usage";
 import { logLine } from "./host/terminal";
 
 export type { CliIO } from "./cli/io";
@@ -48,7 +48,8 @@ export function runCli(argv: string[], cliIo: CliIO): number {
     throw new UsageError(`unknown command "${cmd}"`);
   } catch (e) {
     if (e instanceof UsageError || e instanceof StdinUsageError) {
-      io.stderr(`${logLine(`precision-lens: ${e.message}`)}\n\n${USAGE}`);
+      // A short hint, as git does: the 40-line usage would bury the one line that matters (issue #34).
+      io.stderr(`${logLine(`precision-lens: ${e.message}`)}\n${USAGE_HINT}\n`);
       return 2;
     }
     throw e;

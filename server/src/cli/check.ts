@@ -6,6 +6,7 @@ import type { AnalysisResult, AnalysisSettings } from "../core/analysis";
 import { nodeEnv, type WorkspaceSnapshot } from "../host/nodeEnv";
 import { addEncodingDiagnostic, decodeConfig } from "./encoding";
 import { copyLazy } from "../core/model/lazy";
+import { LAST_TOML_DATE } from "../core/frameworks/torchtitan/versions";
 
 export class StdinUsageError extends Error {}
 
@@ -46,4 +47,15 @@ export function errorsOnly(r: AnalysisResult): AnalysisResult {
   out.diagnostics = r.diagnostics.filter((d) => d.severity === "error");
   if (r.configFunctions) out.configFunctions = r.configFunctions.map((f) => ({ ...f, diagnostics: (f.diagnostics ?? []).filter((d) => d.severity === "error") }));
   return out;
+}
+
+/**
+ * `--torchtitan-version V` that this file's analysis did not use (a TOML release on a Python registry, or
+ * the reverse): said on stderr rather than ignored (issue #34). Undefined when it applied or was not given.
+ */
+export function versionNotApplied(settings: AnalysisSettings, r: AnalysisResult): string | undefined {
+  const asked = settings.torchtitanVersion;
+  if (!asked || asked === "auto" || r.framework !== "torchtitan" || !r.torchtitanVersion || r.torchtitanVersion.kind === "cli") return undefined;
+  const kind = r.format === "python" ? `a torchtitan Python config registry (v0.3.0, v0.4.0, or main@YYYY-MM-DD from ${LAST_TOML_DATE})` : `a torchtitan TOML config (v0.1.0 to v0.2.2+pr2213, or main@YYYY-MM-DD up to ${LAST_TOML_DATE})`;
+  return `--torchtitan-version ${asked} does not apply to ${kind}; analysed as ${r.torchtitanVersion.value} (${r.torchtitanVersion.detail ?? r.torchtitanVersion.source})`;
 }

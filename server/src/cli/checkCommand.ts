@@ -1,8 +1,8 @@
 /** `precision-lens check`: every path, streamed file by file; the exit code from counters. */
-import { relative } from "node:path";
+import { relative, resolve } from "node:path";
 import { collectConfigs, MAX_FILE_BYTES } from "../host/files";
 import { logLine, stderrLine } from "../host/terminal";
-import { analyzeStdin, errorsOnly } from "./check";
+import { analyzeStdin, errorsOnly, versionNotApplied } from "./check";
 import { checkFile, missingFunction, splitFunction } from "./checkFile";
 import type { CliIO } from "./io";
 import type { CheckOptions } from "./options";
@@ -12,7 +12,7 @@ import { EXIT_INTERNAL } from "./usage";
 export function check(opts: CheckOptions, io: CliIO): number {
   // Streaming (cli/stream.ts): each file is written and released as soon as it is analysed; the exit code
   // and --max-warnings come from counters. Read errors go to stderr at the end, as before.
-  const out = checkWriter(opts.format, io.cwd, (s) => io.stdout(s));
+  const out = checkWriter(opts.format, io.cwd, (s) => io.stdout(s), { verbose: opts.verbose, quiet: opts.quiet });
   const counters: CheckCounters = { internal: false, failed: false, errors: false, warnings: 0 };
   const readErrors: string[] = [];
   const fixErrors: string[] = [];
@@ -21,7 +21,14 @@ export function check(opts: CheckOptions, io: CliIO): number {
     count(counters, o);
     if (o.error) readErrors.push(stderrLine(o.path, o.error));
     if (o.fixError) fixErrors.push(stderrLine(o.path, o.fixError));
-    if (opts.quiet && o.result) o.result = errorsOnly(o.result);
+    if (o.result) {
+      const note = versionNotApplied(opts.settings, o.result);
+      if (note) io.stderr(stderrLine(o.path, note));
+    }
+    if (opts.quiet && o.result) {
+      o.quietWarnings = o.result.diagnostics.filter((d) => d.severity === "warning").length;
+      o.result = errorsOnly(o.result);
+    }
     out.file(o);
   };
   for (const arg of opts.paths) {
@@ -36,6 +43,7 @@ export function check(opts: CheckOptions, io: CliIO): number {
     const fileOpts = fn ? { ...opts, settings: { ...opts.settings, configFunction: fn } } : opts;
     for (const f of files) {
       const o: FileOutcome = { ...checkFile(f, relative(io.cwd, f) || f, fileOpts, io, raw.get(f)), absPath: f };
+      if (f === resolve(io.cwd, p)) o.named = true;
       const missing = fn && o.result ? missingFunction(o.result, fn) : undefined;
       done(missing ? { path: o.path, error: missing } : o);
     }

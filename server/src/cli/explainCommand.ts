@@ -10,6 +10,7 @@ import { missingFunction, splitFunction } from "./checkFile";
 import { addEncodingDiagnostic, decodeConfig } from "./encoding";
 import type { CliIO } from "./io";
 import { parseCheckArgs } from "./options";
+import { versionNotApplied } from "./check";
 import { USAGE, UsageError } from "./usage";
 
 /**
@@ -23,7 +24,7 @@ function htmlNonce(): string {
 
 /** `html`: the visual report (charts, what-if matrix) as one self-contained page instead of Markdown. */
 export function explain(args: string[], io: CliIO, html = false): number {
-  const opts = parseCheckArgs(args, io.cwd);
+  const opts = parseCheckArgs(args, io.cwd, "explain");
   if (opts.help) {
     io.stdout(USAGE);
     return 0;
@@ -47,6 +48,8 @@ export function explain(args: string[], io: CliIO, html = false): number {
   const env = nodeEnv(f, [io.cwd], io.snapshot);
   const r = analyzeDocument(pathToFileURL(f).href, text, opts.settings, env, formatOf(f));
   addEncodingDiagnostic(r, read.bytes, encoding);
+  const notApplied = versionNotApplied(opts.settings, r);
+  if (notApplied) io.stderr(stderrLine(opts.paths[0]!, notApplied));
   const missing = fn ? missingFunction(r, fn) : undefined;
   if (missing) {
     io.stderr(stderrLine(opts.paths[0]!, missing));

@@ -100,7 +100,7 @@ const CHECK_OPTIONS: Readonly<Record<string, OptionSpec>> = table({
   "-h": { apply: (opts) => void (opts.help = true) },
 });
 
-export function parseCheckArgs(args: string[], cwd: string): CheckOptions {
+export function parseCheckArgs(args: string[], cwd: string, command: "check" | "explain" = "check"): CheckOptions {
   // origin "cli": --world-size / --torchtitan-version win over in-file directives (workspace/precedence.ts).
   const opts: CheckOptions = { settings: { origin: "cli" }, format: "text", paths: [], fix: false, verbose: false, help: false };
   let onlyPaths = false;
@@ -129,7 +129,7 @@ export function parseCheckArgs(args: string[], cwd: string): CheckOptions {
   }
   // Relative to the folder the CLI runs in, as every path on its command line.
   if (opts.settings.torchtitanConfigSource) opts.settings.torchtitanConfigSource = resolve(cwd, opts.settings.torchtitanConfigSource);
-  if (opts.paths.length === 0 && !opts.help) throw new UsageError("check needs at least one file or folder");
+  if (opts.paths.length === 0 && !opts.help) throw new UsageError(command === "explain" ? "explain needs one config file (FILE, or FILE.py::FUNCTION)" : "check needs at least one file or folder");
   if (!opts.help) checkStdinOptions(opts.paths, opts.stdinFilename, opts.fix);
   return opts;
 }

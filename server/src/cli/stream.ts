@@ -25,6 +25,18 @@ export interface FileOutcome {
   fixes?: FixAllResult;
   /** Why --fix did not write the fixed text (the file changed meanwhile, a write failed, ...). */
   fixError?: string;
+  /** Named on the command line (not found by a folder walk): a file that is not a config says why. */
+  named?: boolean;
+  /** Warnings --quiet took out of `result` (still counted in the summary, issue #34). */
+  quietWarnings?: number;
+}
+
+/** What the text output shows beyond one line per diagnostic. */
+export interface TextOptions {
+  /** Each diagnostic's detail (the long explanation, with the fix) under its line. */
+  verbose?: boolean;
+  /** Only errors are listed (--quiet); the summary says so. */
+  quiet?: boolean;
 }
 
 export type CheckFormat = "text" | "json" | "sarif" | "github";
@@ -43,7 +55,7 @@ export interface CheckWriter {
   end(): void;
 }
 
-export function checkWriter(format: CheckFormat, cwd: string, write: (s: string) => void): CheckWriter {
+export function checkWriter(format: CheckFormat, cwd: string, write: (s: string) => void, text: TextOptions = {}): CheckWriter {
   switch (format) {
     case "json":
       return jsonWriter(write);
@@ -59,7 +71,7 @@ export function checkWriter(format: CheckFormat, cwd: string, write: (s: string)
         end() {},
       };
     case "text":
-      return textWriter(write);
+      return textWriter(write, text);
   }
 }
 
@@ -150,18 +162,30 @@ export function fileJson(path: string, r: AnalysisResult): Record<string, unknow
   return out;
 }
 
-function textWriter(write: (s: string) => void): CheckWriter {
+function textWriter(write: (s: string) => void, opts: TextOptions): CheckWriter {
   let errors = 0;
   let warnings = 0;
   let analysed = 0;
   let skipped = 0;
+  let written = 0;
+  let unreadable = 0;
   const emit = (lines: string[]) => {
+    written += lines.length;
     if (lines.length) write(lines.map(logLine).join("\n") + "\n");
+  };
+  const diagnosticLines = (path: string, d: AnalysisResult["diagnostics"][number]): string[] => {
+    const line = `  ${path}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} [${d.code}] ${d.message}`;
+    // --verbose: the long explanation (what to do about it) under the message, whole (issue #34).
+    return opts.verbose && d.detail ? [line, `      ${d.detail}`] : [line];
   };
   return {
     file(o) {
-      if (!o.result) return;
+      if (!o.result) {
+        if (o.error) unreadable++;
+        return;
+      }
       const r = o.result;
+      warnings += o.quietWarnings ?? 0;
       const lines: string[] = [];
       if (r.doc.skipped) {
         lines.push(`${o.path}: not analysed: ${r.doc.skipped}`);
@@ -171,14 +195,15 @@ function textWriter(write: (s: string) => void): CheckWriter {
           // Counted like an analysed file's (a nul-bytes error makes the exit code 1: the summary says so).
           if (d.severity === "error") errors++;
           if (d.severity === "warning") warnings++;
-          lines.push(`  ${o.path}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} [${d.code}] ${d.message}`);
+          lines.push(...diagnosticLines(o.path, d));
         }
         return emit(lines);
       }
       if (!r.framework) {
-        if (r.diagnostics.length === 0 && !o.fixes?.changed) return;
+        // A file named on the command line says why it is not a config (a folder walk stays quiet on those).
+        if (r.diagnostics.length === 0 && !o.fixes?.changed && !o.named) return;
       } else analysed++;
-      const parts = [r.framework ?? "not a training config"];
+      const parts: string[] = [r.framework ?? `not a training config: ${r.frameworkReason}`];
       if (r.torchtitanVersion) parts[0] += ` ${r.torchtitanVersion.value}`;
       const fns = r.configFunctions ?? [];
       if (fns.length > 1) parts.push(`${fns.length} config functions`);
@@ -194,14 +219,17 @@ function textWriter(write: (s: string) => void): CheckWriter {
       for (const d of r.diagnostics) {
         if (d.severity === "error") errors++;
         if (d.severity === "warning") warnings++;
-        lines.push(`  ${o.path}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} [${d.code}] ${d.message}`);
+        lines.push(...diagnosticLines(o.path, d));
       }
       emit(lines);
     },
     end() {
+      // Nothing but unreadable paths (`check nonexist.toml`): the error on stderr says it all, no "0 checked".
+      if (unreadable && !written && !analysed) return;
       const lines: string[] = [];
       if (skipped) lines.push(`${skipped} file${skipped === 1 ? "" : "s"} not analysed (over a size limit, binary, or too deeply nested)`);
-      lines.push(`${analysed} training config${analysed === 1 ? "" : "s"} checked: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`);
+      const quiet = opts.quiet && warnings ? " (--quiet: warnings not listed)" : "";
+      lines.push(`${analysed} training config${analysed === 1 ? "" : "s"} checked: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}${quiet}`);
       emit(lines);
     },
   };

@@ -6,9 +6,10 @@ export const USAGE = `Usage:
                        [--format text|json|sarif|github] [--quiet] [--max-warnings N]
                        [--fix] [--verbose] [--] PATH...
   precision-lens check [OPTIONS] --stdin-filename NAME -
-      Analyse training configs (files, or folders searched recursively for .toml, .yaml, .yml, .json;
-      only regular files, each real folder once; - reads one config from standard input, analysed as if
-      it were NAME). Exit 0 when no error-level diagnostic, 1 when any (or more warnings than
+      Analyse training configs: files, or folders searched recursively for .toml, .yaml, .yml, .json
+      and config_registry.py (torchtitan's Python config registries; any .py file named here is read
+      as one, FILE.py::FUNCTION checks one of its config functions); only regular files, each real
+      folder once; - reads one config from standard input, analysed as if it were NAME. Exit 0 when no error-level diagnostic, 1 when any (or more warnings than
       --max-warnings), 2 on usage errors or unreadable input, 3 when Precision Lens itself failed on a
       file (internal-error).
       --fix rewrites the files in place with every fix that needs no choice (moved and renamed keys,
@@ -46,10 +47,14 @@ Options:
   --max-warnings N          exit 1 when there are more than N warnings
   --stdin-filename NAME     the name of the config read from standard input (-)
   --fix                     apply the fixes that need no choice, in place (atomically; see README)
-  --verbose                 also list what the folder walk skipped (special files, link cycles,
-                            links out of the tree, dependency and build folders)
+  --verbose                 print each diagnostic's explanation (what to change) under it, and list
+                            what the folder walk skipped (special files, link cycles, links out of
+                            the tree, dependency and build folders)
   --                        everything after it is a path, even if it starts with "-"
 `;
+
+/** What a usage error prints after its one line. */
+export const USAGE_HINT = "Run 'precision-lens --help' for usage.";
 
 /** Exit code when Precision Lens itself failed on some file (an internal-error diagnostic). */
 export const EXIT_INTERNAL = 3;

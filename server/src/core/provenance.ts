@@ -140,7 +140,7 @@ export function gateDiagnostics(out: Diagnostic[], rule: RestsOn, facts: Facts):
     const full = `${lead}: ${body}`;
     if (!d.detail) d.detail = full.endsWith(".") ? full : `${full}.`;
     else d.detail = `${lead}: ${d.detail}`;
-    d.message = full.length <= MAX_MESSAGE ? full : fitted([lead, compactLead], [body, ...(shorterBodies.get(d) ?? []).map(lowerFirst)]) ?? fitShort(lead, body);
+    d.message = full.length <= MAX_MESSAGE ? full : fitted([lead, compactLead], [body, ...(shorterBodies.get(d) ?? []).map(lowerFirst)]) ?? fitShort(compactLead, body);
     d.data = { ...d.data, facts: { ...d.data?.facts, assumed: assumed.join(",") } };
   }
   return out;
@@ -156,9 +156,10 @@ function fitted(leads: readonly string[], bodies: readonly string[]): string | u
   return undefined;
 }
 
-/** The lead with as much of the message as fits (the full text is in the detail). */
+/**
+ * The compact lead with the whole message (issue #34: never cut mid-word, "…KeyErro…"); longer than
+ * MAX_MESSAGE only when no shorter wording was given (`withShorter`).
+ */
 function fitShort(lead: string, body: string): string {
-  const shortLead = lead.length > 70 ? `${lead.slice(0, 69)}…` : lead;
-  const room = MAX_MESSAGE - shortLead.length - 2;
-  return room > 10 && body.length > room ? `${shortLead}: ${body.slice(0, room - 1).trimEnd()}…` : `${shortLead}: ${body}`;
+  return `${lead}: ${body}`;
 }

@@ -12,12 +12,27 @@ export interface DiagExtra {
 export const MAX_MESSAGE = 120;
 
 /**
+ * A message is never cut mid-word (issue #34: "…the Trainer r…" in a CI log): one whose head is longer than
+ * MAX_MESSAGE stays whole up to this many characters, a bound only a hostile key or path (thousands of
+ * characters) reaches; such a head is cut at a word boundary, and the full text is in the detail.
+ */
+export const MAX_WHOLE_MESSAGE = 400;
+
+/** `s` cut to at most `max` characters at a word boundary, with "…" (never inside a word). */
+export function cutAtWord(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const room = s.slice(0, max - 1);
+  const space = room.search(/\s\S*$/);
+  return (space > max / 2 ? room.slice(0, space) : room).trimEnd() + " …";
+}
+
+/**
  * One short message: `head`, then each optional clause (already punctuated, e.g. "; did you mean x?") that
- * still fits MAX_MESSAGE. A head longer than that (a very long key or path) is cut with "…": the full text
- * is always in the diagnostic's detail.
+ * still fits MAX_MESSAGE. A head longer than that stays whole (the message is never cut mid-word), up to
+ * MAX_WHOLE_MESSAGE; the full text is always in the diagnostic's detail.
  */
 export function fitMessage(head: string, ...optional: (string | undefined | false)[]): string {
-  let m = head.length > MAX_MESSAGE ? head.slice(0, MAX_MESSAGE - 1).trimEnd() + "…" : head;
+  let m = cutAtWord(head, MAX_WHOLE_MESSAGE);
   for (const o of optional) if (o && m.length + o.length <= MAX_MESSAGE) m += o;
   return m;
 }

@@ -3,7 +3,7 @@
  * Pure functions, no editor or I/O dependencies.
  */
 export { simulate } from "./simulate";
-export { simulationToJson, renderSimulationMarkdown, renderDtypeTableMarkdown, overCapacity } from "./render";
+export { simulationToJson, renderSimulationMarkdown, renderDtypeTableMarkdown, overCapacity, lensMemory } from "./render";
 export { formatBytes, DTYPE_BYTES, type EDType } from "./dtypes";
 export { ASSUMPTIONS, type AssumptionName, type AssumptionUse } from "./assumptions";
 export { modelArch, paramCounts, LLAMA3_FLAVORS, ffnHiddenDim } from "./models";
@@ -12,4 +12,4 @@ export type * from "./types";
 export { simulationInputFromConfig, readFloat8, type DecidedInputs } from "./fromConfig";
 export { GPUS, GPU_IDS, DEFAULT_GPU, parseGpu, type GpuId, type GpuSpec } from "./gpus";
 export { estimateThroughput } from "./estimate";
-export { throughputToJson, type ThroughputEstimate, type ThroughputAlternative, type ThroughputJson } from "./throughput";
+export { CALIBRATED_MIN_PARAMS, shownTokensPerSecond, throughputToJson, type ThroughputEstimate, type ThroughputAlternative, type ThroughputJson } from "./throughput";

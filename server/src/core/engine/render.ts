@@ -105,6 +105,7 @@ export function renderThroughputMarkdown(sim: Simulation): string[] {
   if (!t) return [];
   const gpu = GPUS[t.gpu.value];
   const out: string[] = [];
+  if (t.withheld) return [`**Throughput** on ${gpu.label}: ${t.withheld}.`];
   out.push(`**Throughput (estimate)** on ${gpu.label} (GPU from ${t.gpu.source}) — ≈ ${fmtTps(t.tokensPerSecondPerGpu)} tokens/s per GPU, ${t.stepSeconds.toFixed(2)} s per step, MFU ${(t.mfu * 100).toFixed(0)}%`);
   out.push("", "| term | seconds | detail |", "|---|---|---|");
   for (const x of t.terms) out.push(`| ${x.name} | ${x.seconds.toFixed(3)} | ${cell(x.detail)} |`);
@@ -129,6 +130,14 @@ export function overCapacity(sim: Simulation): { text: string; capacityBytes: nu
   const peak = Math.max(bytes.reserved, bytes.peak);
   if (peak <= gpu.memoryBytes) return undefined;
   return { text: `over the ${formatBytes(gpu.memoryBytes)} of an ${gpu.label} (estimate)`, capacityBytes: gpu.memoryBytes };
+}
+
+/** The code lens's memory figure (" · ≈X peak per GPU (estimate)", with a warning when over the GPU); "" without one. */
+export function lensMemory(sim: Simulation | undefined): string {
+  const peak = sim?.memory.perGpuBytes?.reserved;
+  if (!sim || !peak) return "";
+  const over = overCapacity(sim);
+  return ` · ≈${formatBytes(peak)} peak per GPU (estimate)${over ? ` ⚠ over the GPU's ${formatBytes(over.capacityBytes)}` : ""}`;
 }
 
 export function fmtTps(n: number): string {
@@ -156,7 +165,8 @@ export function renderDtypeTableMarkdown(sim: Simulation): string {
     const over = overCapacity(sim);
     lines.push("", `≈ ${formatBytes(sim.memory.perGpuBytes.reserved)} peak per GPU (estimate, reserved; ${formatBytes(sim.memory.perGpuBytes.peak)} allocated, ${formatBytes(sim.memory.perGpuBytes.persistent)} persistent)${sim.memory.cpuBytes ? `; ${formatBytes(sim.memory.cpuBytes)} offloaded to the CPU` : ""}${over ? `: ⚠ ${over.text}` : ""}`);
   }
-  if (sim.throughput) lines.push("", `≈ ${fmtTps(sim.throughput.tokensPerSecondPerGpu)} tokens/s per GPU on ${GPUS[sim.throughput.gpu.value].label} (estimate; MFU ${(sim.throughput.mfu * 100).toFixed(0)}%)`);
+  if (sim.throughput?.withheld) lines.push("", `Throughput: ${sim.throughput.withheld}.`);
+  else if (sim.throughput) lines.push("", `≈ ${fmtTps(sim.throughput.tokensPerSecondPerGpu)} tokens/s per GPU on ${GPUS[sim.throughput.gpu.value].label} (estimate; MFU ${(sim.throughput.mfu * 100).toFixed(0)}%)`);
   return lines.join("\n");
 }
 

@@ -78,6 +78,24 @@ function groupBandwidth(ctx: SimContext, gpu: GpuSpec, size: number, stride: num
   return { bps: (gbps / 8) * 1e9 * eff, where: `inter-node ${gbps} Gb/s per GPU` };
 }
 
+/**
+ * The smallest model the throughput estimate is calibrated on: Llama 3.1 8B, the smallest of torchtitan's
+ * published runs (docs/estimates.md, "How good are the estimates"; test/engine-calibration.test.ts). Below
+ * it no tokens/s, step time or MFU is shown: a model that small is bound by kernel launches, the optimizer
+ * step and host overheads, which the FLOPs model does not see (the debug model read 5.7 million tokens/s).
+ */
+export const CALIBRATED_MIN_PARAMS = 8.0e9;
+
+function belowCalibration(params: number): string {
+  const size = params >= 1e9 ? `${(params / 1e9).toFixed(1)}B` : params >= 1e6 ? `${Math.round(params / 1e6)}M` : `${Math.round(params / 1e3)}K`;
+  return `not estimated for a ${size}-parameter model: the estimate is calibrated from 8B parameters up, and a model this small is bound by kernel launches and overheads, not by its FLOPs`;
+}
+
+/** Tokens/s per GPU of an estimate, or null when it is withheld (a model below the calibrated size). */
+export function shownTokensPerSecond(t: ThroughputEstimate | undefined): number | null {
+  return t && !t.withheld ? t.tokensPerSecondPerGpu : null;
+}
+
 export function estimateStepThroughput(
   ctx: SimContext,
   forward: OpResult[],
@@ -207,10 +225,11 @@ export function estimateStepThroughput(
   const counts = paramCounts(arch);
   const modelFlops = 6 * (counts.total - counts.embedding) + 12 * layers * D * seq;
   const mfu = (tps * modelFlops) / (gpu.tflops.bf16 * 1e12);
-  return { tokensPerSecondPerGpu: tps, stepSeconds: step, mfu, gpu: { value: gpuId, source: ctx.input.gpu ? "input" : "default" }, terms, alternatives: [], notes: [...notes] };
+  const withheld = counts.total < CALIBRATED_MIN_PARAMS ? belowCalibration(counts.total) : undefined;
+  return { ...(withheld ? { withheld } : {}), tokensPerSecondPerGpu: tps, stepSeconds: step, mfu, gpu: { value: gpuId, source: ctx.input.gpu ? "input" : "default" }, terms, alternatives: [], notes: [...notes] };
 }
 
 export function throughputToJson(t: ThroughputEstimate): ThroughputJson {
-  return { tokensPerSecondPerGpu: t.tokensPerSecondPerGpu, stepSeconds: t.stepSeconds, mfu: t.mfu, gpu: { ...t.gpu }, alternatives: t.alternatives.map((a) => ({ ...a })) };
+  return { ...(t.withheld ? { withheld: t.withheld } : {}), tokensPerSecondPerGpu: t.tokensPerSecondPerGpu, stepSeconds: t.stepSeconds, mfu: t.mfu, gpu: { ...t.gpu }, alternatives: t.alternatives.map((a) => ({ ...a })) };
 }
 

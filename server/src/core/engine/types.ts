@@ -260,6 +260,12 @@ export interface ThroughputAlternative {
 }
 
 export interface ThroughputEstimate {
+  /**
+   * Why no figure is shown (issue #34): the model is below the smallest one the estimate is calibrated on
+   * (`CALIBRATED_MIN_PARAMS`, docs/estimates.md), where kernel launches and overheads, not FLOPs, bound the
+   * step. The numbers below are still computed (the JSON keeps them beside this reason); no view prints them.
+   */
+  withheld?: string;
   tokensPerSecondPerGpu: number;
   stepSeconds: number;
   mfu: number;
@@ -272,6 +278,8 @@ export interface ThroughputEstimate {
 }
 
 export interface ThroughputJson {
+  /** Why the figures below are not shown (a model below the calibrated size); absent when they are. */
+  withheld?: string;
   tokensPerSecondPerGpu: number;
   stepSeconds: number;
   mfu: number;

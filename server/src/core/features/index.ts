@@ -3,7 +3,7 @@
  */
 import type { AnalysisResult } from "../analysis";
 import { complete, topLevelKeyItems, type CompletionItem } from "./completion";
-import { formatBytes, overCapacity } from "../engine";
+import { lensMemory } from "../engine";
 import { diagnosticMarkdown } from "./explain";
 import { parseVersion } from "../frameworks/torchtitan/versions";
 import { pythonCompletions } from "../frameworks/torchtitan/python/completion";
@@ -98,10 +98,7 @@ export function codeLenses(result: AnalysisResult): CodeLensData[] {
   const h = headline(result);
   if (!h || !result.reportMarkdown) return [];
   const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-  const peak = result.simulation?.memory.perGpuBytes?.reserved;
-  const over = result.simulation ? overCapacity(result.simulation) : undefined;
-  const mem = peak ? ` · ≈${formatBytes(peak)} peak per GPU (estimate)${over ? ` ⚠ over the GPU's ${formatBytes(over.capacityBytes)}` : ""}` : "";
-  return [{ range: top, title: `Precision Lens: ${h}${mem}`, command: OPEN_REPORT_COMMAND, arguments: [result.uri] }];
+  return [{ range: top, title: `Precision Lens: ${h}${lensMemory(result.simulation)}`, command: OPEN_REPORT_COMMAND, arguments: [result.uri] }];
 }
 
 /**

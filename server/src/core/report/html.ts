@@ -105,6 +105,7 @@ p { margin: 4px 0; }
 .pl-mech-autocast .pl-cellbg { fill: var(--pl-blue); fill-opacity: 0.22; }
 .pl-mech-none .pl-cellbg { fill: var(--pl-orange); fill-opacity: 0.25; }
 .pl-mech-error .pl-cellbg { fill: var(--pl-red); fill-opacity: 0.12; }
+.pl-over .pl-cellbg { stroke: var(--pl-red); stroke-width: 2; stroke-dasharray: 4 3; }
 .pl-current .pl-cellbg { stroke: var(--pl-accent); stroke-width: 3; }
 .pl-interactive .pl-cell { cursor: pointer; }
 /* Hover and keyboard focus: a thin dashed outline in the text colour, unlike the current cell's solid accent. */
@@ -263,7 +264,8 @@ export function renderReportHtml(view: ReportView, opts: HtmlOptions): string {
     const cap = view.memory?.capacity;
     if (view.memory && cap && view.memory.peakBytes > cap.bytes) body.push(`<p class="pl-warn" role="note">⚠ Does not fit: the estimated peak ${gib(view.memory.peakBytes)} per GPU is over the ${gib(cap.bytes)} of an ${esc(cap.label)} (an estimate).</p>`);
     body.push("</section>");
-    body.push('<section id="pl-throughput"><h2>Throughput: as written and the alternatives</h2>', scroll(throughputSvg), throughputCaption(view), "</section>");
+    if (view.throughput.withheld) body.push('<section id="pl-throughput"><h2>Throughput</h2>', `<p class="pl-note">Throughput ${esc(view.throughput.withheld)}.</p>`, "</section>");
+    else body.push('<section id="pl-throughput"><h2>Throughput: as written and the alternatives</h2>', scroll(throughputSvg), throughputCaption(view), "</section>");
     body.push("</div>");
     if (view.dtypeStrip?.length) body.push('<section id="pl-dtypes"><h2>dtype of each op (forward output and its gradient)</h2>', scroll(dtypeStripSvg(view.dtypeStrip)), "</section>");
     if (view.whatIf) {
@@ -271,7 +273,7 @@ export function renderReportHtml(view: ReportView, opts: HtmlOptions): string {
       body.push(
         `<p class="pl-note">Each cell is this file analysed at that world size and version: mechanism · compute dtype, tokens/s per GPU, estimated peak memory per GPU. FSDP MP = FSDP's MixedPrecisionPolicy; no MP = no mixed precision. The outlined cell is the current one${opts.interactive ? "; click a cell to write its world size or version into the file" : ""}.</p>`,
       );
-      body.push(scroll(whatIfMatrixSvg(view.whatIf)), "</section>");
+      body.push(scroll(whatIfMatrixSvg(view.whatIf, view.memory?.capacity?.bytes)), "</section>");
     }
   }
   if (view.diagnostics.length) {

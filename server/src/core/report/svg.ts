@@ -222,12 +222,14 @@ const MATRIX_Y0 = 26;
 
 const MECH_LABEL: Readonly<Record<string, string>> = table({ fully_shard: "FSDP MP", autocast: "autocast", none: "no MP", error: "launch fails" });
 
-export function cellLines(c: WhatIfCell): [string, string, string] {
+/** `capacityBytes`: the GPU's memory; a cell whose peak is over it is marked (issue #34: 102.5 GiB on an 80 GB A100 was green). */
+export function cellLines(c: WhatIfCell, capacityBytes?: number): [string, string, string] {
   if (c.mechanism === "error") return ["launch fails", c.layoutName ?? "", ""];
-  return [`${MECH_LABEL[c.mechanism] ?? c.mechanism} · ${shortDtype(c.compute)}`, c.tokensPerSecondPerGpu === undefined ? "— tok/s" : tokensText(c.tokensPerSecondPerGpu), c.peakBytes !== undefined ? `${gib(c.peakBytes)} peak` : "— memory"];
+  const over = c.peakBytes !== undefined && capacityBytes !== undefined && c.peakBytes > capacityBytes;
+  return [`${MECH_LABEL[c.mechanism] ?? c.mechanism} · ${shortDtype(c.compute)}`, c.tokensPerSecondPerGpu === undefined ? "— tok/s" : tokensText(c.tokensPerSecondPerGpu), c.peakBytes !== undefined ? (over ? `⚠ ${gib(c.peakBytes)}: no fit` : `${gib(c.peakBytes)} peak`) : "— memory"];
 }
 
-export function whatIfMatrixSvg(w: WhatIfView): string {
+export function whatIfMatrixSvg(w: WhatIfView, capacityBytes?: number): string {
   const cols = w.versions.length;
   const width = MATRIX_X0 + cols * MATRIX_CELL_W + 4;
   const height = MATRIX_Y0 + w.worldSizes.length * MATRIX_CELL_H + 4;
@@ -241,10 +243,11 @@ export function whatIfMatrixSvg(w: WhatIfView): string {
     w.versions.forEach((v, ci) => {
       const c = w.cells[r * cols + ci]!;
       const x = MATRIX_X0 + ci * MATRIX_CELL_W;
-      const [l1, l2, l3] = cellLines(c);
-      const tip = c.mechanism === "error" ? `${ws} GPUs, ${v.label}: the launch fails — ${c.error ?? ""}` : `${ws} GPUs, ${v.label}: ${c.layoutName ?? ""}, ${c.mechanism}, ${c.compute ?? ""} compute, ${tokensText(c.tokensPerSecondPerGpu)}, ${c.peakBytes !== undefined ? gib(c.peakBytes) : "—"} peak per GPU`;
+      const [l1, l2, l3] = cellLines(c, capacityBytes);
+      const over = c.mechanism !== "error" && c.peakBytes !== undefined && capacityBytes !== undefined && c.peakBytes > capacityBytes;
+      const tip = c.mechanism === "error" ? `${ws} GPUs, ${v.label}: the launch fails — ${c.error ?? ""}` : `${ws} GPUs, ${v.label}: ${c.layoutName ?? ""}, ${c.mechanism}, ${c.compute ?? ""} compute, ${tokensText(c.tokensPerSecondPerGpu)}, ${c.peakBytes !== undefined ? gib(c.peakBytes) : "—"} peak per GPU${over ? `: does not fit in the GPU's ${gib(capacityBytes!)}` : ""}`;
       out.push(
-        `<g class="pl-cell pl-mech-${c.mechanism}${c.current ? " pl-current" : ""}" data-world-size="${ws}" data-version="${esc(v.id)}"${c.current ? ' aria-current="true"' : ""}>` +
+        `<g class="pl-cell pl-mech-${c.mechanism}${over ? " pl-over" : ""}${c.current ? " pl-current" : ""}" data-world-size="${ws}" data-version="${esc(v.id)}"${c.current ? ' aria-current="true"' : ""}>` +
           `<rect class="pl-cellbg" x="${px(x + 2)}" y="${px(y + 2)}" width="${px(MATRIX_CELL_W - 4)}" height="${px(MATRIX_CELL_H - 4)}" rx="3"/>` +
           textEl(x + 10, y + 17, l1, "pl-text pl-strong") +
           textEl(x + 10, y + 31, l2, "pl-text pl-small") +

@@ -16,6 +16,8 @@ export interface ThroughputData {
   stepSeconds?: number;
   /** Model FLOPs utilisation, 0…1. */
   mfu?: number;
+  /** Why there is no figure (a model below the calibrated size), when the model withholds it. */
+  withheld?: string;
   /** The GPU type the estimate is for, and where that choice came from (setting, --gpu, default). */
   gpu?: { value: string; source: string };
   /** The same config under other mechanisms / layouts (mixed precision off / on, the nearest FSDP layout). */
@@ -43,12 +45,16 @@ export function throughputOf(sim: Simulation | undefined): ThroughputData | unde
   if (!raw || typeof raw !== "object") return undefined;
   const t = raw as Record<string, unknown>;
   const out: ThroughputData = {};
-  const tps = finite(t.tokensPerSecondPerGpu);
-  if (tps !== undefined) out.tokensPerSecondPerGpu = tps;
-  const step = finite(t.stepSeconds);
-  if (step !== undefined) out.stepSeconds = step;
-  const mfu = finite(t.mfu);
-  if (mfu !== undefined) out.mfu = mfu;
+  const withheld = typeof t.withheld === "string" && t.withheld ? t.withheld : undefined;
+  if (withheld) out.withheld = withheld;
+  else {
+    const tps = finite(t.tokensPerSecondPerGpu);
+    if (tps !== undefined) out.tokensPerSecondPerGpu = tps;
+    const step = finite(t.stepSeconds);
+    if (step !== undefined) out.stepSeconds = step;
+    const mfu = finite(t.mfu);
+    if (mfu !== undefined) out.mfu = mfu;
+  }
   const g = t.gpu as Record<string, unknown> | undefined;
   if (g && typeof g === "object" && text(g.value)) out.gpu = { value: text(g.value)!, source: text(g.source) ?? "unknown" };
   if (Array.isArray(t.alternatives)) {

@@ -67,6 +67,8 @@ export interface ThroughputBar {
 
 export interface ThroughputView {
   gpu?: { value: string; source: string };
+  /** Why no tokens/s figure is shown (a model below the calibrated size); the section says this instead. */
+  withheld?: string;
   stepSeconds?: number;
   mfu?: number;
   /** The configuration as written first, then the alternatives. */
@@ -147,6 +149,12 @@ function dtypeStrip(sim: Simulation): DtypeStripOp[] {
 }
 
 function throughputView(result: AnalysisResult, t: ThroughputData | undefined): ThroughputView {
+  const view = throughputBars(result, t);
+  if (t?.withheld) view.withheld = t.withheld;
+  return view;
+}
+
+function throughputBars(result: AnalysisResult, t: ThroughputData | undefined): ThroughputView {
   // The model's first alternative is the configured run itself: it is the current bar.
   if (t?.alternatives?.length) {
     const view: ThroughputView = { bars: t.alternatives.map((a, i) => ({ ...a, current: i === 0 })) };

@@ -17,9 +17,10 @@ import type { ConfigDocument, ConfigEntry } from "../../model/document";
 import type { DType } from "../../model/types";
 import type { FactValue } from "../../provenance";
 import { View } from "../common/view";
+import { table } from "../../model/table";
 
 /** `dtype_from_str`'s table (lower-cased; a bare name is also tried with a `torch.` prefix). */
-const LUT: Readonly<Record<string, DType | "other">> = {
+const LUT: Readonly<Record<string, DType | "other">> = table({
   "torch.float": "float32",
   "torch.float32": "float32",
   "torch.float64": "float64",
@@ -39,7 +40,7 @@ const LUT: Readonly<Record<string, DType | "other">> = {
   "torch.int64": "other",
   "torch.long": "other",
   "torch.bool": "other",
-};
+});
 
 /** A dtype string as `dtype_from_str` reads it: the dtype, "other" (not floating), or undefined (KeyError). */
 export function dtypeFromStr(s: string): DType | "other" | undefined {

@@ -90,7 +90,7 @@ export function resolveAxolotl(v: View, m: Mode, worldSize: Sourced<number> | un
       table: { P: dt("float32", "accelerate's FSDP1 upcast"), C: dt(low, "FSDP MixedPrecision param_dtype"), G: dt("float32", "gradients cast back to fp32"), R: dt(low, "FSDP MixedPrecision reduce_dtype"), O: dt("float32", "optimizer over fp32 parameters") },
     };
   }
-  assumptions.push("`axolotl-no-upcast` — full fine-tune: the model is loaded in the AMP dtype and nothing upcasts it (Axolotl's FSDP2 patch of accelerate has no fp32 upcast) [spec §4.3, inferred; to verify on a GPU].");
+  assumptions.push("`axolotl-no-upcast` — full fine-tune: the model is loaded in the AMP dtype and nothing upcasts it (Axolotl's FSDP2 patch of accelerate has no fp32 upcast) [inferred; not yet verified on a GPU].");
   return {
     ...base,
     engine: m.fsdp2

@@ -129,6 +129,7 @@ export function resolveDeepSpeed(ctx: DeepSpeedContext): DeepSpeedResolution {
   if (isNeox(v)) notes.push("gpt-neox config: NeoX hands its DeepSpeed keys (`fp16`/`bf16`, `zero_optimization`, batch sizes) to DeepSpeed; its own keys (`pipe_parallel_size`, `model_parallel_size`, `te_*` Transformer Engine options, …) are not modelled here.");
   if (referrers.length) notes.push(`Used by: ${referrers.map((r) => `${r.relPath} (${r.framework})`).join(", ")}.`);
   const assumptions: string[] = [];
-  if (f.autoPrecision) assumptions.push('`ds-auto-dropped` — standalone DeepSpeed drops `"auto"` values (DeepSpeedConfigModel filters them), so `"enabled": "auto"` means off unless HF Trainer/accelerate fills it in [spec §5.2, inferred].');
+  // Only when nothing fills the "auto" in: a referring YAML that asks for a mode fills it (issue #34).
+  if (f.autoPrecision && !requested) assumptions.push('`ds-auto-dropped` — standalone DeepSpeed drops `"auto"` values (DeepSpeedConfigModel filters them), so `"enabled": "auto"` means off unless HF Trainer/accelerate fills it in [inferred].');
   return { layoutName: name, parallel, table, mechanism, meaning, setBy, notes, assumptions };
 }

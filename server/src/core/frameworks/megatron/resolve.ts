@@ -9,6 +9,7 @@ import type { ParallelLayout } from "../../analysis";
 import { dt, noReduce, type PrecisionTable } from "../common/precisionTable";
 import { layout } from "../common/resolvedLayout";
 import type { MegatronContext } from "./context";
+import { table } from "../../model/table";
 
 export interface MegatronResolution {
   layoutName: string;
@@ -19,7 +20,7 @@ export interface MegatronResolution {
   setBy: string;
 }
 
-const DT: Record<string, string> = { fp32: "float32", bf16: "bfloat16", fp16: "float16", fp8: "float8_e4m3fn" };
+const DT: Record<string, string> = table({ fp32: "float32", bf16: "bfloat16", fp16: "float16", fp8: "float8_e4m3fn" });
 
 export function resolveMegatron(ctx: MegatronContext): MegatronResolution {
   const { flag, int, paramsDtype, fp32Grads, worldSize } = ctx;

@@ -231,9 +231,13 @@ function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: Analysi
   const explicit = pickExplicit(settings, worldSizeFromSettings(bounded), fromDirective);
   if (explicit) return explicit;
   const script = inferWorldSize(env);
-  if (script && script.value <= MAX_WORLD_SIZE) return script.location ? { value: script.value, source: script.source, kind: script.kind, detail: script.detail, location: script.location } : { value: script.value, source: script.source, kind: script.kind, detail: script.detail };
   // A stated size that the degrees contradict is stale (a fork's copy of an upstream preset's header): skipped.
   const stated = worldSizeFromComments(doc);
+  if (script && script.value <= MAX_WORLD_SIZE) {
+    // Two sources that disagree are both named (issue #34: a slurm file says 32, the preset's comment 64).
+    const detail = stated && stated.value !== script.value ? `${script.detail}; ${stated.detail} says ${stated.value}` : script.detail;
+    return script.location ? { value: script.value, source: script.source, kind: script.kind, detail, location: script.location } : { value: script.value, source: script.source, kind: script.kind, detail };
+  }
   if (stated && (read.typeErrors.length || consistent(stated.value))) return stated;
   const { configured, typeErrors } = read;
   if (!typeErrors.length && configured.dp_shard !== -1) {
@@ -243,10 +247,10 @@ function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: Analysi
   }
   // The size a file's name states (`llama3_405b-16xgb300-8k.toml`, fileName.ts): an inference, kept only when
   // the degrees allow it, like a comment's.
-  if (named !== undefined && named <= MAX_WORLD_SIZE && !typeErrors.length && consistent(named)) return { value: named, source: "file-name", kind: "inferred", detail: "stated in the file name" };
+  if (named !== undefined && named <= MAX_WORLD_SIZE && !typeErrors.length && consistent(named)) return { value: named, source: "file-name", kind: "inferred", detail: "the file name" };
   if (!typeErrors.length && !consistent(DEFAULT_WORLD_SIZE)) {
     const smallest = smallestConsistent(configured, consistent);
-    if (smallest !== undefined) return { value: smallest, source: "degrees", kind: "inferred", detail: `≥ ${smallest}, from the degrees (the smallest world size they allow)` };
+    if (smallest !== undefined) return { value: smallest, source: "degrees", kind: "inferred", detail: `the degrees, which need at least ${smallest} GPUs` };
   }
   return { value: DEFAULT_WORLD_SIZE, source: "default", kind: "default", detail: `run_train.sh default (NGPU=${DEFAULT_WORLD_SIZE})` };
 }
@@ -280,7 +284,7 @@ export function statedGpus(doc: ConfigDocument): { count: number; gpu?: string; 
 function worldSizeFromComments(doc: ConfigDocument): Sourced<number> | undefined {
   const s = statedGpus(doc);
   if (!s) return undefined;
-  return { value: s.count, source: "comment", kind: "comment", detail: `stated in the comment on line ${s.line + 1}`, location: { uri: doc.uri, range: s.range } };
+  return { value: s.count, source: "comment", kind: "comment", detail: `the comment on line ${s.line + 1}`, location: { uri: doc.uri, range: s.range } };
 }
 
 /**
@@ -294,7 +298,20 @@ function mergeHovers(precision: HoverTarget[], keys: HoverTarget[]): HoverTarget
     const k = byRange.get(id(p));
     if (!k) return p;
     byRange.delete(id(p));
-    return { range: p.range, markdown: `${p.markdown}\n\n---\n\n${k.markdown}` };
+    // The key's own documentation first, then a three-line summary (issue #34); the whole picture is the
+    // report, one click away on the code lens at the top of the file.
+    return { range: p.range, markdown: `${k.markdown}\n\n---\n\n${precisionSummary(p.markdown)}` };
   });
   return [...out, ...byRange.values()];
+}
+
+/**
+ * A precision hover's title, then three paragraphs: the layout's headline, the mechanism, the memory estimate
+ * (and the version's source when it overrides a setting: which source won stays in view).
+ */
+function precisionSummary(markdown: string): string {
+  const paras = markdown.split("\n\n");
+  const pick = [paras.find((x, i) => i > 0 && /^\*\*[^*]+\*\*/.test(x)), paras.find((x) => x.startsWith("Mechanism:")), paras.find((x) => /^≈ .* peak per GPU/.test(x)), paras.find((x) => x.startsWith("_Version:") && /overrides/.test(x))].filter((x): x is string => !!x);
+  if (!pick.length) return markdown;
+  return [paras[0]!, ...pick, "_The full precision report (per-op dtypes, memory, what-if matrix): the code lens at the top of the file, or the Open Precision Report command._"].join("\n\n");
 }

@@ -10,7 +10,7 @@ import { directiveValue, type Directive } from "../../diagnostics/directives";
 import { DEFAULT_GPU, GPU_IDS, parseGpu, type GpuId } from "../../engine/gpus";
 import type { Diagnostic } from "../../model/types";
 import { simulate } from "../../engine/simulate";
-import type { ThroughputAlternative } from "../../engine/throughput";
+import { shownTokensPerSecond, type ThroughputAlternative } from "../../engine/throughput";
 import type { Simulation, SimulationInput } from "../../engine/types";
 import { lowerToEnableFsdp } from "./rules/no-mixed-precision";
 
@@ -29,7 +29,7 @@ export function resolveGpu(settings: AnalysisSettings, directives: readonly Dire
   if (id) return { value: id, source: "setting", kind: "setting", detail: `set by the precisionLens.gpu setting to ${raw}` };
   // The GPU type a preset's comment names ("a preset for 64 A100 GPUs"): evidence, not a fact (core/provenance.ts).
   const fromComment = stated?.gpu ? parseGpu(stated.gpu) : undefined;
-  if (fromComment) return { value: fromComment, source: "comment", kind: "comment", detail: `${stated!.gpu} stated in the comment on line ${stated!.line + 1}` };
+  if (fromComment) return { value: fromComment, source: "comment", kind: "comment", detail: `${stated!.gpu} in the comment on line ${stated!.line + 1}` };
   // `named`: the GPU family the file's name names (fileName.ts, `llama3_70b-8xb200-8k.toml`): an inference. One we have no figures for
   // (GB300) still tells that the default is not this file's GPU: `default-contradicted` (issue #17 §2).
   if (named) {
@@ -57,7 +57,7 @@ function variant(label: string, input: SimulationInput): ThroughputAlternative {
     label,
     mechanism: input.mechanism,
     compute: s?.computeDtype ?? "?",
-    tokensPerSecondPerGpu: s?.throughput?.tokensPerSecondPerGpu ?? null,
+    tokensPerSecondPerGpu: shownTokensPerSecond(s?.throughput),
     peakBytes: s?.memory.perGpuBytes?.reserved ?? null,
   };
 }
@@ -102,7 +102,7 @@ export function throughputAlternatives(input: SimulationInput, sim: Simulation, 
       label: `${name} as configured (${sim.mixedPrecisionApplied ? "mixed precision" : sim.computeDtype})`,
       mechanism: input.mechanism,
       compute: sim.computeDtype,
-      tokensPerSecondPerGpu: sim.throughput?.tokensPerSecondPerGpu ?? null,
+      tokensPerSecondPerGpu: shownTokensPerSecond(sim.throughput),
       peakBytes: sim.memory.perGpuBytes?.reserved ?? null,
     },
     ...variantInputs(input, sim, worldSize).map((v) => variant(v.label, v.input)),

@@ -41,7 +41,7 @@ export function projectArgs(env: AnalysisEnv): ProjectArgs | undefined {
     const t = env.readFile(f);
     if (t === undefined || t.length > 256_000) continue;
     texts.set(f, t);
-    for (const m of t.matchAll(/\b(?:HfArgumentParser|TrlParser)\s*\(\s*\(?([\w\s,.[\]]*)/g)) {
+    for (const m of t.matchAll(/\b(?:HfArgumentParser|TrlParser)\s*\(([\w\s,.([\]]*)/g)) {
       for (const name of m[1]!.split(/[\s,()[\]]+/)) if (/^[A-Za-z_]\w*$/.test(name.replace(/^.*\./, ""))) named.add(name.replace(/^.*\./, ""));
       where ??= f;
     }

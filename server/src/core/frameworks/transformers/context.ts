@@ -90,9 +90,17 @@ export type VersionedPackage = "transformers" | "trl" | "llamafactory" | "accele
 
 const PACKAGE_LABEL: Readonly<Record<VersionedPackage, string>> = table({ transformers: "transformers", trl: "TRL", llamafactory: "LLaMA-Factory", accelerate: "accelerate" });
 
+/** A release version as pins write it (1.2.3, 0.9.6.dev0, 1.0rc1, 2.1.0+cu121); a commit hash is none. */
+const RELEASE = /^\d+(?:\.\d+)*(?:\.?(?:a|b|rc|dev|post)\d*)?(?:\+[\w.]+)?$/i;
+
 function pin(env: AnalysisEnv, pkgs: string[], newest: string, name: string): [Sourced<string>, boolean] {
   for (const p of pkgs) {
     const found = packagePin(env, p);
+    // A pin to a git commit (`trl @ git+…@69ad852e…`) names no release: the version it holds is unknown, so it is
+    // no pin a rule may rest on (named assumption `git-commit-pin`), and the newest release read stands in, inferred.
+    if (found && !RELEASE.test(found.version)) {
+      return [{ value: newest, source: "assumed", kind: "inferred", detail: `${name} is pinned to a git commit (${found.version.slice(0, 12)}, ${found.where}), not a release; assuming the newest release read (${newest})` }, false];
+    }
     if (found) return [{ value: found.version, source: "pin", kind: "workspace-pin", detail: found.where }, true];
   }
   return [{ value: newest, source: "assumed", kind: "inferred", detail: `no ${name} pin found in the workspace; assuming the newest release read (${newest})` }, false];
@@ -164,7 +172,7 @@ export function transformersContext(doc: ConfigDocument, settings: AnalysisSetti
         const stage = accel.zeroStage ?? "auto";
         const gas = accel.v.num("deepspeed_config", "gradient_accumulation_steps");
         const clip = accel.v.num("deepspeed_config", "gradient_clipping");
-        const built: Record<string, unknown> = { zero_optimization: { stage }, bf16: { enabled: "auto" }, fp16: { enabled: "auto" }, gradient_accumulation_steps: gas ?? "auto" };
+        const built: Record<string, unknown> = table({ zero_optimization: { stage }, bf16: { enabled: "auto" }, fp16: { enabled: "auto" }, gradient_accumulation_steps: gas ?? "auto" });
         if (clip) built.gradient_clipping = clip;
         const view = new View(parseJsonDocument("transformers-launcher:deepspeed.json", JSON.stringify(built)));
         ds = { path: `the accelerate config ${accel.rel} (\`deepspeed_config\`)`, doc: view.doc, view, facts: dsFacts(view), ...(accel.dsRel ? { missing: "unknown" as const } : {}) };

@@ -20,6 +20,7 @@ import { readLinked } from "../common/linkedFiles";
 import { View } from "../common/view";
 import { loadDs, type LinkedDs } from "../deepspeed/linked";
 import { findLaunchCommand, type LaunchCommand, type LauncherKind } from "./launchLine";
+import { table } from "../../model/table";
 
 export interface AccelerateLauncher {
   /** Absolute path of the accelerate YAML. */
@@ -68,7 +69,7 @@ const MAX_SCRIPTS = 40;
  * and turns `accelerate_config NAME` into `--config_file` (a path if it is a file, else one of these names;
  * trl/cli/accelerate_config.py@v1.9.0, trl/cli.py:52-76@v0.19.0).
  */
-const TRL_ACCELERATE_CONFIGS: Readonly<Record<string, string>> = {
+const TRL_ACCELERATE_CONFIGS: Readonly<Record<string, string>> = table({
   zero1: "distributed_type: DEEPSPEED\nmixed_precision: bf16\nnum_processes: 8\ndeepspeed_config:\n  zero_stage: 1\n  gradient_accumulation_steps: 1\n",
   zero2: "distributed_type: DEEPSPEED\nmixed_precision: bf16\nnum_processes: 8\ndeepspeed_config:\n  zero_stage: 2\n",
   zero3: "distributed_type: DEEPSPEED\nmixed_precision: bf16\nnum_processes: 8\ndeepspeed_config:\n  zero_stage: 3\n",
@@ -76,7 +77,7 @@ const TRL_ACCELERATE_CONFIGS: Readonly<Record<string, string>> = {
   fsdp2: "distributed_type: FSDP\nmixed_precision: bf16\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n",
   multi_gpu: "distributed_type: MULTI_GPU\nmixed_precision: bf16\nnum_processes: 8\n",
   single_gpu: "distributed_type: 'NO'\nmixed_precision: bf16\nnum_processes: 8\n",
-};
+});
 
 /** TRL's `accelerate_config` key (a TRL `--config` file launched by `trl <cmd>`): a file, or a config TRL ships. */
 function trlAccelerateConfig(doc: ConfigDocument, env: AnalysisEnv): AccelerateLauncher | undefined {

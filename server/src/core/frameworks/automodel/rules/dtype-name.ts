@@ -9,8 +9,9 @@ import { fix, replaceValue } from "../../common/edits";
 import type { FrameworkRule } from "../../common/rule";
 import type { ConfigEntry } from "../../../model/document";
 import { dtypeFromStr, type AutomodelContext } from "../context";
+import { table } from "../../../model/table";
 
-const NEAR: Readonly<Record<string, string>> = { fp32: "float32", fp16: "float16", float: "float32", half: "float16", bfloat: "bfloat16" };
+const NEAR: Readonly<Record<string, string>> = table({ fp32: "float32", fp16: "float16", float: "float32", half: "float16", bfloat: "bfloat16" });
 
 export const AM2: FrameworkRule<AutomodelContext> = {
   codes: ["automodel/AM2"],

@@ -11,12 +11,13 @@ import type { FrameworkRule } from "../../common/rule";
 import type { DeepSpeedContext } from "../context";
 import { isNeox } from "../detect";
 import { MAX_REPEATED_DIAGNOSTICS } from "../../../model/limits";
+import { table } from "../../../model/table";
 
 /** The fields of each block's model at v0.19.8 (runtime/precision_config.py). */
-const FIELDS: Readonly<Record<"fp16" | "bf16", readonly string[]>> = {
+const FIELDS: Readonly<Record<"fp16" | "bf16", readonly string[]>> = table({
   fp16: ["enabled", "auto_cast", "loss_scale", "initial_scale_power", "loss_scale_window", "hysteresis", "consecutive_hysteresis", "min_loss_scale", "fp16_master_weights_and_grads"],
   bf16: ["enabled", "immediate_grad_update", "check_grad_overflow", "bf16_master_weights_and_grads", "bf16_optimizer_states"],
-};
+});
 
 export const unknownPrecisionKey: FrameworkRule<DeepSpeedContext> = {
   codes: ["deepspeed/unknown-precision-key"],

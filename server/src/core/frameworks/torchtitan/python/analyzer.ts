@@ -14,7 +14,7 @@ import { configFunctions, evaluateConfig, ModuleSet, type FieldValue } from "./e
 import { pyTitanContext, pyTitanDiagnostics } from "./titanContext";
 import { choicesAt } from "./schema";
 import { table } from "../../../model/table";
-import { simulate, renderSimulationMarkdown } from "../../../engine";
+import { lensMemory, simulate, renderSimulationMarkdown } from "../../../engine";
 import type { Simulation } from "../../../engine/types";
 import { defineLazy } from "../../../model/lazy";
 import { throughputAlternatives } from "../throughput";
@@ -102,8 +102,7 @@ function analyzeTorchtitanPython(doc: ConfigDocument, settings: AnalysisSettings
   for (const f of results) {
     hovers.push(...fieldHovers(doc, f, ctx));
     hovers.push({ range: f.nameRange, markdown: f.markdown });
-    const header = f.r.evaluated.fn.headerRange;
-    inlayHints.push({ position: header.end, label: ` ${f.headline}`, tooltip: "Precision Lens: the resolved layout and precision of this config function" });
+    // No inlay hint on the `def` line: the code lens above it says the same (issue #34), with the memory figure.
     const dps = f.r.fields.get("parallelism.data_parallel_shard_degree");
     if (dps?.state === "set" && dps.value === -1 && dps.origin?.file === doc.uri && f.r.dims.resolved) inlayHints.push({ position: dps.origin.range.end, label: ` = ${f.r.dims.resolved.dp_shard}`, tooltip: `-1 takes the remaining GPUs: ${f.r.worldSize.value} GPUs (${f.r.worldSize.detail})` });
   }
@@ -113,7 +112,7 @@ function analyzeTorchtitanPython(doc: ConfigDocument, settings: AnalysisSettings
     hovers,
     inlayHints,
     torchtitanVersion: { value: ctx.version.value.id, source: ctx.version.source, kind: ctx.version.kind, detail: ctx.version.detail },
-    codeLenses: results.map((f) => ({ range: { start: f.r.evaluated.fn.headerRange.start, end: f.r.evaluated.fn.headerRange.start }, title: `Precision Lens: ${f.name}: ${f.headline}`, configFunction: f.name })),
+    codeLenses: [],
     configFunctions: results.map((f) => ({
       name: f.name,
       range: f.range,
@@ -127,6 +126,14 @@ function analyzeTorchtitanPython(doc: ConfigDocument, settings: AnalysisSettings
       diagnostics: f.diagnostics,
     })),
   };
+  // Lazy (core/model/lazy.ts): each function's step is simulated for its memory figure only when the lenses are asked for.
+  defineLazy(out, "codeLenses", () =>
+    results.map((f) => ({
+      range: { start: f.r.evaluated.fn.headerRange.start, end: f.r.evaluated.fn.headerRange.start },
+      title: `Precision Lens: ${f.name}: ${f.headline}${lensMemory(f.r.simulationInput ? simulate(f.r.simulationInput) : undefined)}`,
+      configFunction: f.name,
+    })),
+  );
   if (first) {
     out.worldSize = first.r.worldSize;
     out.layoutName = first.r.layoutName;
@@ -264,6 +271,20 @@ function fieldHovers(doc: ConfigDocument, f: PyFunctionResult, ctx: PyContext): 
     const choices = choicesAt(v.spec, ctx.version.value.date);
     const lines = [`**\`${key}\`** = ${codeSpan(JSON.stringify(v.value))} in \`${f.name}()\``, "", v.spec.doc, "", `Default \`${JSON.stringify(v.spec.default)}\` (${v.spec.source})${choices ? `; choices in torchtitan ${ctx.version.value.id}: ${choices.map((c) => `\`${c}\``).join(", ")}` : ""}.`, "", `Resolved: ${f.headline}.`];
     out.push({ range: v.origin.range, markdown: lines.join("\n") });
+    // The field's name (`tensor_parallel_degree=`, `config.compile.enable =`) gets the same hover (issue #34).
+    const name = fieldNameRange(doc, v.origin.range, key.split(".").pop()!);
+    if (name) out.push({ range: name, markdown: lines.join("\n") });
   }
   return out;
+}
+
+/** The range of `name` written just before a value (`name=value`, `x.name = value`) on the value's line. */
+function fieldNameRange(doc: ConfigDocument, value: Range, name: string): Range | undefined {
+  const line = value.start.line;
+  const start = doc.lines.offsetAt({ line, character: 0 });
+  const before = doc.text.slice(start, doc.lines.offsetAt(value.start));
+  if (before.length > 2000) return undefined;
+  const m = /([A-Za-z_][A-Za-z0-9_]*)\s*=\s*$/.exec(before);
+  if (!m || m[1] !== name) return undefined;
+  return { start: { line, character: m.index }, end: { line, character: m.index + name.length } };
 }

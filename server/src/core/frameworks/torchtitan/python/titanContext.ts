@@ -34,6 +34,7 @@ import type { TitanVersion } from "../versions";
 import type { PyResolution, PyVersion } from "./context";
 import type { FieldValue } from "./evaluate";
 import type { Simulation } from "../../../engine/types";
+import { table } from "../../../model/table";
 
 /** The rules that check a TOML file's keys against the TOML releases' schema (not a Python config's). */
 export const TOML_SCHEMA_RULES: readonly TitanRule[] = [unknownKey, unknownSection, movedKey, removedKey, deprecatedKey, extensionSectionWithoutModule, forkConfig, wrongType, invalidValue];
@@ -84,12 +85,12 @@ export function pyTitanContext(r: PyResolution, version: Sourced<PyVersion>, set
  * The function's converters (`Float8LinearConverter.Config()` …) as the TOML-era names the quantize rules read
  * (`model.converters`), each item at its constructor call in this file (or the call site that reaches it).
  */
-const CONVERTER_NAMES: Readonly<Record<string, string>> = {
+const CONVERTER_NAMES: Readonly<Record<string, string>> = table({
   "Float8LinearConverter.Config": "quantize.linear.float8",
   "MXFP8LinearConverter.Config": "quantize.linear.mx",
   "Float8GroupedMMConverter.Config": "quantize.grouped_mm.float8",
   "MXFP8GroupedMMConverter.Config": "quantize.grouped_mm.mx",
-};
+});
 
 function converterEntries(r: PyResolution, at: Range): ConfigEntry[] {
   const conv = r.evaluated.converters;

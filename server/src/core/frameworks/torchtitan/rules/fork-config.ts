@@ -7,7 +7,7 @@
  * optimizer other than Adam/AdamW (torchtitan/components/optimizer.py build_optimizers); a fork that
  * defines or registers them runs fine, so neither is asserted here.
  */
-import { diag, fitMessage } from "../../../diagnostics/build";
+import { diag, firstFitting, fitMessage } from "../../../diagnostics/build";
 import type { Diagnostic } from "../../../model/types";
 import type { TitanRule } from "../context";
 import { TOML_NAMESPACE_UNTIL, unfoundModule, type ForkEvidence, type ForkItem } from "../fork";
@@ -48,7 +48,8 @@ export const forkConfig: TitanRule = {
     const n = fork.items.length;
     const names = `${n} name${n === 1 ? "" : "s"}`;
     const labels = fork.items.map((i) => i.label);
-    const shown = labels.slice(0, 3).join(", ") + (n > 3 ? `, +${n - 3} more` : "");
+    // Up to three names, as many as keep the message short (never a name cut in the middle, issue #34).
+    const shownOf = (k: number): string => labels.slice(0, k).join(", ") + (n > k ? `, +${n - k} more` : "");
     const listed = labels.slice(0, MAX_LISTED).join(", ") + (n > MAX_LISTED ? ` and ${n - MAX_LISTED} more` : "");
     const module = fork.unknownModule ? ` The custom config module ${fork.unknownModule} it names was not found in the workspace; it may define them.` : "";
     // Folded names may exist upstream at another date (a table of a later release): "unknown to upstream" then.
@@ -57,21 +58,21 @@ export const forkConfig: TitanRule = {
     const src = fork.passedThrough?.join(", ");
     const note = src
       ? {
-          msg: `torchtitan fork config: ${names} outside its config source, not checked: ${shown}`,
+          msg: (shown: string) => `torchtitan fork config: ${names} outside its config source, not checked: ${shown}`,
           detail:
             `This config uses ${names} that neither upstream torchtitan ${id} nor the fork's config source (${src}) declares: ${listed}. ` +
             `torchtitan before ${TOML_NAMESPACE_UNTIL} (the argparse JobConfig) sets every key of the TOML as an attribute of its section, so the fork's code may read them; Precision Lens cannot check them. The rest of the file is checked against upstream torchtitan ${id} and that source.`,
           each: "not declared by the config source",
         }
       : {
-          msg: `torchtitan fork config: ${names} ${never}, not checked: ${shown}`,
+          msg: (shown: string) => `torchtitan fork config: ${names} ${never}, not checked: ${shown}`,
           detail:
             `This config uses ${names} ${folded.length ? `that upstream torchtitan ${id} does not have (nor, for most, any release or date)` : "that upstream torchtitan never had at any release or date"}: ${listed}. ` +
             `They are a fork's (its own keys, tables, optimizers or converters): Precision Lens cannot check them, nor what the fork changes in upstream's behaviour; ` +
             `the rest of the file is checked against upstream torchtitan ${id}.${module}${unread} To check them, ${HOW}. A fork checked out around the config (up to the repository root) is found by itself.`,
           each: "not in upstream torchtitan",
         };
-    const d: Diagnostic = diag("fork-config", "information", fork.items[0]!.range, fitMessage(note.msg), undefined, {
+    const d: Diagnostic = diag("fork-config", "information", fork.items[0]!.range, firstFitting([3, 2, 1].filter((k) => k <= Math.max(1, n)).map((k) => note.msg(shownOf(k)))), undefined, {
       detail: note.detail,
       related: fork.items.slice(1, 20).map((i) => ({ location: { uri: ctx.doc.uri, range: i.range }, message: `${i.label}: ${note.each}` })),
     });

@@ -13,6 +13,11 @@ import { KNOB_SPECS } from "../knobs";
 import { dimsAnchor, setDim, worldSizePhrase } from "../locate";
 import { decidedBy, gpus } from "../related";
 import type { DimField } from "../parallelDims";
+import { simulate } from "../../../engine/simulate";
+import { GPUS } from "../../../engine/gpus";
+import { formatBytes } from "../../../engine/dtypes";
+import type { SimulationInput } from "../../../engine/types";
+import { shapeOverride } from "./memory-exceeds-gpu";
 
 export const noMixedPrecision: TitanRule = {
   codes: ["no-mixed-precision"],
@@ -48,8 +53,24 @@ export const noMixedPrecision: TitanRule = {
   },
 };
 
+/**
+ * The estimated reserved peak per GPU of a fix's run, and whether it is over the GPU's memory (issue #34: the
+ * preferred fix for llama3_70b on 8 GPUs left 200 GiB per GPU on 80 GB cards). Undefined when the model or
+ * the GPU is not known: the fix is then offered as before, with nothing said about memory.
+ */
+function fixMemory(ctx: TitanContext, input: SimulationInput | undefined): { over: boolean; text: string } | undefined {
+  if (!input || shapeOverride(ctx.doc) || ctx.gpu.source === "default-contradicted") return undefined;
+  const peak = simulate(input)?.memory.perGpuBytes?.reserved;
+  const gpu = GPUS[ctx.gpu.value];
+  if (peak === undefined || !gpu) return undefined;
+  return peak > gpu.memoryBytes ? { over: true, text: ` — does not fit: ≈ ${formatBytes(peak)} per GPU, over the ${gpu.label}'s ${formatBytes(gpu.memoryBytes)} (estimate)` } : { over: false, text: "" };
+}
+
 function seedFixes(ctx: TitanContext, d: ParallelLayout, cause: DimField | undefined): Fix[] {
-  const fixes: Fix[] = [];
+  // Candidates in order of preference; the first that fits the GPU (or whose memory is not known) is preferred.
+  const candidates: { title: string; edits: Fix["edits"]; memory?: { over: boolean; text: string } }[] = [];
+  const input = ctx.simulationInput;
+  let layoutFix = false;
   if (cause) {
     const lowered = lowerToEnableFsdp(d, cause, ctx.worldSize.value);
     if (lowered) {
@@ -57,12 +78,20 @@ function seedFixes(ctx: TitanContext, d: ParallelLayout, cause: DimField | undef
       const edits = setDim(ctx, cause, lowered.degree);
       // An explicit dp_shard must change too; -1 absorbs the freed ranks by itself.
       if (!ctx.dims.dpShardInferred) edits.push(...setDim(ctx, "dp_shard", lowered.dpShard));
-      fixes.push(fix(`Lower ${key} to ${lowered.degree} so FSDP shards over ${lowered.dpShard} GPUs (bf16 mixed precision)`, edits, true));
+      const layout: ParallelLayout = { ...d, [cause]: lowered.degree, dp_shard: lowered.dpShard };
+      const memory = fixMemory(ctx, input && { ...input, mechanism: "fully_shard", ddp: false, layout, paramDtype: "bfloat16" });
+      layoutFix = true;
+      candidates.push({ title: `Lower ${key} to ${lowered.degree} so FSDP shards over ${lowered.dpShard} GPUs (bf16 mixed precision)`, edits, ...(memory ? { memory } : {}) });
     }
   }
   if (ctx.version.value.date >= (KNOB_SPECS.trainingDtype.since ?? "")) {
-    fixes.push(fix('Train fully in bf16: training.dtype = "bfloat16" (no fp32 master weights)', setKey(ctx.doc, ["training"], "dtype", '"bfloat16"')));
+    const memory = fixMemory(ctx, input && { ...input, trainingDtype: "bfloat16", paramDtype: "bfloat16" });
+    candidates.push({ title: 'Train fully in bf16: training.dtype = "bfloat16" (no fp32 master weights)', edits: setKey(ctx.doc, ["training"], "dtype", '"bfloat16"'), ...(memory ? { memory } : {}) });
   }
+  // The layout fix is preferred when it fits; when it does not, the next one that fits is (never one over the
+  // GPU's memory). Without a layout fix nothing is preferred, as before: full bf16 changes what is trained.
+  const preferred = layoutFix ? candidates.findIndex((c) => !c.memory?.over) : -1;
+  const fixes = candidates.map((c, i) => fix(`${c.title}${c.memory?.text ?? ""}`, c.edits, i === preferred));
   fixes.push(fix('Keep fp32 on purpose: mixed_precision_param = "float32" (silences this warning)', setKey(ctx.doc, ["training"], "mixed_precision_param", '"float32"')));
   return fixes;
 }

@@ -1,0 +1,104 @@
+/**
+ * What a new user trips over on the command line (issue #34): whole messages (never cut mid-word, JSON
+ * `message` and `detail` whole, `--verbose` prints the detail), short usage errors, no "0 checked" before a
+ * read error, `--quiet` counting right, a named non-config saying why, a `--torchtitan-version` that does not
+ * apply said, and `--help` naming the Python registries.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, it } from "node:test";
+import { runCli } from "../server/src/cliMain";
+import { runCliCaptured } from "./support/cli";
+
+const ROOT = resolve(__dirname, "..");
+
+/** A TRL-style recipe: bf16 weights with `bf16` AMP and no launcher named (HF1 leads with its assumption). */
+const RECIPE = "model_name_or_path: Qwen/Qwen2.5-7B\ntorch_dtype: bfloat16\nbf16: true\nlearning_rate: 3.0e-06\nper_device_train_batch_size: 4\nnum_train_epochs: 1\noutput_dir: out\n";
+
+function withStdin(args: string[], text: string): { code: number; out: string; err: string } {
+  let out = "";
+  let err = "";
+  const code = runCli(args, { stdout: (s) => (out += s), stderr: (s) => (err += s), cwd: ROOT, stdin: () => text });
+  return { code, out, err };
+}
+
+describe("whole messages (issue #34)", () => {
+  it("JSON carries the message and the detail whole; text shows the same message; --verbose prints the detail", () => {
+    const j = JSON.parse(withStdin(["check", "--format", "json", "--stdin-filename", "grpo.yaml", "-"], RECIPE).out) as { files: { diagnostics: { code: string; message: string; detail?: string }[] }[] };
+    const hf1 = j.files[0]!.diagnostics.find((d) => d.code === "transformers/HF1");
+    assert.ok(hf1, JSON.stringify(j));
+    // Before: "…: pure bf16, no fp32 master weigh…" (cut at 120 characters, mid-word).
+    assert.equal(hf1.message, "Assuming the single-GPU/DDP launcher (the default): model loaded in bf16 with `bf16` AMP: pure bf16, no fp32 master weights");
+    assert.match(hf1.detail ?? "", /Load in fp32 \(`torch_dtype: float32`\) for fp32 master weights, use DeepSpeed ZeRO \(fp32 master partitions\), or accept pure bf16\.$/);
+    const text = withStdin(["check", "--stdin-filename", "grpo.yaml", "-"], RECIPE).out;
+    assert.ok(text.includes(`[transformers/HF1] ${hf1.message}\n`), text);
+    assert.doesNotMatch(text, /Load in fp32/, "the detail only with --verbose");
+    const verbose = withStdin(["check", "--verbose", "--stdin-filename", "grpo.yaml", "-"], RECIPE).out;
+    assert.ok(verbose.includes(`[transformers/HF1] ${hf1.message}\n      ${hf1.detail}\n`), verbose);
+  });
+
+  it("a list too long for the message names fewer items whole, never half a name", () => {
+    const toml = '# precision-lens: framework=torchtitan world-size=8 torchtitan-version=v0.2.2\n[model]\nname = "llama3"\n\n[training]\na_very_long_fork_specific_option_name_number_one = 1\na_very_long_fork_specific_option_name_number_two = 2\na_very_long_fork_specific_option_name_number_three = 3\n';
+    const j = JSON.parse(withStdin(["check", "--format", "json", "--stdin-filename", "train.toml", "-"], toml).out) as { files: { diagnostics: { code: string; message: string }[] }[] };
+    const d = j.files[0]!.diagnostics.find((x) => x.code === "fork-config");
+    assert.equal(d?.message, "torchtitan fork config: 3 names upstream never had, not checked: training.a_very_long_fork_specific_option_name_number_one, +2 more");
+  });
+});
+
+describe("usage errors (issue #34)", () => {
+  it("explain with no file names explain, in one line and a hint (not the 40-line usage)", () => {
+    const r = runCliCaptured(["explain"], ROOT);
+    assert.equal(r.code, 2);
+    assert.equal(r.out, "");
+    assert.equal(r.err, "precision-lens: explain needs one config file (FILE, or FILE.py::FUNCTION)\nRun 'precision-lens --help' for usage.\n");
+  });
+
+  it("an unknown option is one line and the hint", () => {
+    const r = runCliCaptured(["check", "--wrold-size", "8", "examples"], ROOT);
+    assert.equal(r.code, 2);
+    assert.equal(r.err, `precision-lens: unknown option "--wrold-size"\nRun 'precision-lens --help' for usage.\n`);
+  });
+
+  it("check of a missing file prints the error and no '0 training configs checked'", () => {
+    const r = runCliCaptured(["check", "nonexist.toml"], ROOT);
+    assert.equal(r.code, 2);
+    assert.equal(r.out, "");
+    assert.equal(r.err, "precision-lens: nonexist.toml: no such file or folder\n");
+  });
+
+  it("--quiet still counts the warnings it does not list", () => {
+    const r = runCliCaptured(["check", "--quiet", "examples/tp_only_8gpu.toml"], ROOT);
+    assert.equal(r.code, 0);
+    assert.doesNotMatch(r.out, /no-mixed-precision/);
+    assert.match(r.out, /^1 training config checked: 0 errors, 1 warning \(--quiet: warnings not listed\)$/m);
+  });
+
+  it("a file named on the command line that is not a config says why; a folder walk stays quiet", () => {
+    const dir = mkdtempSync(join(tmpdir(), "pl-notconfig-"));
+    writeFileSync(join(dir, "notes.yaml"), "title: my notes\nitems:\n  - one\n");
+    const named = runCliCaptured(["check", "notes.yaml"], dir);
+    assert.equal(named.code, 0);
+    assert.match(named.out, /^notes\.yaml: not a training config: \S/m);
+    const walked = runCliCaptured(["check", "."], dir);
+    assert.doesNotMatch(walked.out, /notes\.yaml/);
+  });
+
+  it("--torchtitan-version that does not apply to the file is said, not ignored", () => {
+    const py = runCliCaptured(["check", "--torchtitan-version", "v0.2.2", "test/fixtures/python-registry/mytitan/config_registry.py"], ROOT);
+    assert.match(py.err, /config_registry\.py: --torchtitan-version v0\.2\.2 does not apply to a torchtitan Python config registry \(v0\.3\.0, v0\.4\.0, or main@YYYY-MM-DD from 2026-02-23\); analysed as v0\.4\.0/);
+    const toml = runCliCaptured(["check", "--torchtitan-version", "v0.4.0", "examples/tp_only_8gpu.toml"], ROOT);
+    assert.match(toml.err, /tp_only_8gpu\.toml: --torchtitan-version v0\.4\.0 does not apply to a torchtitan TOML config/);
+    const applies = runCliCaptured(["check", "--torchtitan-version", "v0.2.2", "examples/tp_only_8gpu.toml"], ROOT);
+    assert.equal(applies.err, "");
+    const explain = runCliCaptured(["explain", "--torchtitan-version", "v0.2.2", "test/fixtures/python-registry/mytitan/config_registry.py"], ROOT);
+    assert.match(explain.err, /does not apply to a torchtitan Python config registry/);
+  });
+
+  it("--help says Python registries are found and that --verbose prints the explanations", () => {
+    const r = runCliCaptured(["--help"], ROOT);
+    assert.match(r.out, /config_registry\.py \(torchtitan's Python config registries; any \.py file named here is read\s+as one/);
+    assert.match(r.out, /--verbose\s+print each diagnostic's explanation/);
+  });
+});
