@@ -21,7 +21,8 @@ import { TITAN_RULES } from "./rules/index";
 import { detectTorchtitan } from "./detect";
 import { DEFAULT_VERSION, FIRST_MAIN_DATE, LAST_TOML_DATE, parseVersion, type TitanVersion } from "./versions";
 import { simulate, simulationInputFromConfig } from "../../engine";
-import { inferVersion, inferWorldSize } from "../../workspace";
+import { inferVersion, inferWorldSize, versionForWindow, type VersionInference } from "../../workspace";
+import { readForkCode, type ForkCode } from "../../workspace/forkCode";
 import { pickExplicit, versionFromSettings, worldSizeFromSettings, type Explicit } from "../../workspace/precedence";
 import { resolveGpu, throughputAlternatives } from "./throughput";
 import { torchtitanConfigSources } from "../../workspace/forkSchema";
@@ -189,6 +190,9 @@ function resolveVersion(
   if (explicit) return { version: explicit };
   // auto: a pin in the workspace, then the keys the config uses, then the last TOML release.
   const inferred = inferVersion(doc, env);
+  // The workspace's own torchtitan package (a TOML-era fork, a submodule) outranks a pin and the keys (issue #30 §2).
+  const fromCode = tomlVersionFromCode(readForkCode(env), inferred);
+  if (fromCode) return { version: fromCode };
   const v = parseVersion(inferred.value) ?? parseVersion(DEFAULT_VERSION)!;
   const out: { version: TitanContext["version"]; outsideTomlEra?: { pin: string; file: string } } = {
     version: { value: v, source: inferred.source, kind: inferred.kind, detail: inferred.detail, ...(inferred.decidedBy?.length ? { decidedBy: inferred.decidedBy } : {}), ...(inferred.window ? { window: inferred.window } : {}) },
@@ -211,6 +215,37 @@ function resolveVersion(
     );
   }
   return out;
+}
+
+/**
+ * The version a TOML-era fork's code dates it to (workspace/forkCode.ts), narrowed by the config's keys when their
+ * window overlaps; undefined when the workspace holds no torchtitan package or its code dates it outside the TOML
+ * era (a Python-era fork does not read this file; the pin/keys inference then stands).
+ */
+function tomlVersionFromCode(code: ForkCode | undefined, inferred: VersionInference): TitanContext["version"] | undefined {
+  if (!code?.window || !code.decidedBy || code.window.from >= LAST_TOML_DATE) return undefined;
+  let from = code.window.from < FIRST_MAIN_DATE ? FIRST_MAIN_DATE : code.window.from;
+  let until = code.window.until && code.window.until < LAST_TOML_DATE ? code.window.until : undefined;
+  const keys = inferred.source === "config-keys" ? inferred.window : undefined;
+  const kf = keys?.from;
+  const ku = keys?.until;
+  const narrowed = !!keys && (kf === undefined || until === undefined || kf < until) && (ku === undefined || ku > from);
+  if (narrowed) {
+    if (kf !== undefined && kf > from) from = kf;
+    if (ku !== undefined && (until === undefined || ku < until)) until = ku;
+  }
+  const v = parseVersion(versionForWindow(from, until));
+  if (!v) return undefined;
+  const differs = code.parallelize.length ? `; fork parallelize differs: ${code.parallelize.map((p) => `${p.file}: ${p.differs.join(", ")}`).join("; ")} (read as written, the era's mechanism is an assumption)` : "";
+  const pin = inferred.source === "workspace-pin" ? `; the pin (${inferred.detail}) is not what runs here` : "";
+  return {
+    value: v,
+    source: "workspace-code",
+    kind: code.parallelize.length ? "inferred" : "workspace-code",
+    detail: `dated by the workspace's torchtitan code, ${code.decidedBy.file} (${code.decidedBy.fn}): ${code.decidedBy.what}${narrowed ? ", narrowed by the config's keys" : ""}${differs}${pin}`,
+    window: { from, ...(until ? { until } : {}) },
+    location: code.decidedBy.location,
+  };
 }
 
 const FILE_START = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };

@@ -10,6 +10,7 @@ import { MAX_WORLD_SIZE } from "../../../model/limits";
 import type { ConfigDocument, ConfigEntry, ConfigValue } from "../../../model/document";
 import type { DType, Range } from "../../../model/types";
 import { inferVersion } from "../../../workspace";
+import { readForkCode, type ForkCode } from "../../../workspace/forkCode";
 import { ancestorDirs, displayPath, join, lineLocation } from "../../../workspace/paths";
 import { matchingNames } from "../../../workspace/listing";
 import { worldSizeFromScript } from "../../../workspace/worldSize";
@@ -101,6 +102,15 @@ export function resolvePyVersion(doc: ConfigDocument, settings: AnalysisSettings
   if (fromDirective && d) return { version: { value: fromDirective, source: "directive", kind: "directive", detail: `\`# precision-lens: torchtitan-version=${d.value}\` on line ${d.line + 1}`, location: { uri: doc.uri, range: d.range } } };
   if (fromSetting) return { version: { value: fromSetting, source: "setting", kind: "setting", detail: `precisionLens.torchtitanVersion = ${settings.torchtitanVersion}` } };
   const inferred = inferVersion(doc, env);
+  // The workspace's own torchtitan package outranks a pin and the default (issue #30 §2): it is the code that runs.
+  const code = readForkCode(env);
+  if (code) {
+    const pin = inferred.source === "workspace-pin" ? `; the pin (${inferred.detail}) is not what runs here` : "";
+    const fromCode = pyVersionFromCode(code);
+    if (fromCode) return { version: { ...fromCode, detail: fromCode.detail + pin } };
+    const why = code.unmatched ?? `${code.packagePath}'s code dates it before the Python registries (${code.decidedBy?.what ?? "TOML-era config classes"})`;
+    return { version: { value: parsePyVersion(PY_DEFAULT_VERSION)!, source: "workspace-code", kind: "inferred", detail: `the workspace's torchtitan code matches no known Python-era state (${why}); assuming ${PY_DEFAULT_VERSION}${pin}` } };
+  }
   if (inferred.outsideTomlEra) {
     const v = parsePyVersion(inferred.outsideTomlEra.pin);
     if (v) return { version: { value: v, source: "workspace-pin", kind: "workspace-pin", detail: `torchtitan ${inferred.outsideTomlEra.pin} pinned in ${inferred.outsideTomlEra.file}`, ...(inferred.location ? { location: inferred.location } : {}) } };
@@ -108,6 +118,32 @@ export function resolvePyVersion(doc: ConfigDocument, settings: AnalysisSettings
   const def: Sourced<PyVersion> = { value: parsePyVersion(PY_DEFAULT_VERSION)!, source: "default", kind: "default", detail: `no torchtitan pin in the workspace; assuming ${PY_DEFAULT_VERSION} (modelled as main from #4597, 2026-09-11; that release is not verified)` };
   if (inferred.source === "workspace-pin" && !inferred.outsideTomlEra) return { version: def, tomlPin: inferred.detail };
   return { version: def };
+}
+
+/**
+ * The version the workspace's torchtitan code dates a registry to: the start of the code's window within the
+ * Python era (its mechanism period, eras.ts). Known (`workspace-code`) when the models' parallelize are upstream's;
+ * when the fork rewrote one, the era's mechanism does not describe the run: the version is then an inference, so
+ * findings resting on it are capped, and the detail says what differs.
+ */
+export function pyVersionFromCode(code: ForkCode): Sourced<PyVersion> | undefined {
+  if (!code.window || !code.decidedBy) return undefined;
+  const until = code.window.until;
+  if (until !== undefined && until <= PY_FIRST_DATE) return undefined;
+  const from = code.window.from < PY_FIRST_DATE ? PY_FIRST_DATE : code.window.from;
+  // The newest release inside the window, else its first day (the mechanism is the same across the window).
+  const release = Object.keys(PY_RELEASES).filter((id) => PY_RELEASES[id]!.date >= from && (until === undefined || PY_RELEASES[id]!.date < until)).pop();
+  const v = release ? parsePyVersion(release) : parsePyVersion(`main@${from}`);
+  if (!v) return undefined;
+  const span = `main ${from}${until ? ` … ${until}` : " or later"}`;
+  const differs = code.parallelize.length ? `; fork parallelize differs: ${code.parallelize.map((p) => `${p.file}: ${p.differs.join(", ")}`).join("; ")} (read as written, the era's mechanism is an assumption)` : "";
+  return {
+    value: v,
+    source: "workspace-code",
+    kind: code.parallelize.length ? "inferred" : "workspace-code",
+    detail: `${span}, dated by the workspace's torchtitan code: ${code.decidedBy.file} (${code.decidedBy.fn}): ${code.decidedBy.what}${differs}`,
+    location: code.decidedBy.location,
+  };
 }
 
 export interface Override {
