@@ -11,9 +11,8 @@ import type { ConfigDocument, ConfigEntry, ConfigValue } from "../../../model/do
 import type { DType, Range } from "../../../model/types";
 import { inferVersion } from "../../../workspace";
 import { readForkCode, type ForkCode } from "../../../workspace/forkCode";
-import { ancestorDirs, displayPath, join, lineLocation } from "../../../workspace/paths";
-import { matchingNames } from "../../../workspace/listing";
-import { worldSizeFromScript } from "../../../workspace/worldSize";
+import { displayPath, lineLocation } from "../../../workspace/paths";
+import { launchScripts, passesConfig, worldSizeFromScript } from "../../../workspace/worldSize";
 import { eraForDate, type MechanismDecision } from "../eras";
 import { readKnobs } from "../knobs";
 import { DIM_FIELDS, DIM_KEYS, layoutName, readDims, resolveDims, type DimsResolution } from "../parallelDims";
@@ -165,12 +164,9 @@ export interface Launch {
 export function launchOf(fnName: string, env: AnalysisEnv): Launch {
   const out: Launch = { overrides: [] };
   if (!env.documentPath) return out;
-  const needle = new RegExp(`(?:CONFIG=["']?|--config[= ]["']?)${fnName}\\b`);
-  for (const dir of ancestorDirs(env)) {
-    for (const name of matchingNames(env.listDir(dir), "run-scripts", (n) => /\.(sh|bash|slurm|sbatch)$/i.test(n))) {
-      const path = join(dir, name);
-      const text = env.readFile(path);
-      if (text === undefined || !text.includes(fnName) || !needle.test(text)) continue;
+  const needle = passesConfig(fnName);
+  for (const { path, name, text } of launchScripts(env, fnName, true)) {
+    {
       const file = displayPath(path, env);
       const ws = worldSizeFromScript(text, fnName);
       if (ws && ws.value <= MAX_WORLD_SIZE && !out.worldSize) {
