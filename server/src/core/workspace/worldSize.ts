@@ -8,6 +8,7 @@
  * Returns undefined when no script says anything (the caller falls back to 8).
  */
 import type { AnalysisEnv, Sourced } from "../analysis";
+import type { SourceLocation } from "../model/types";
 import { matchingNames } from "./listing";
 import { scanLine, scannedPart } from "./scan";
 import { ancestorDirs, basename, displayPath, join, lineLocation } from "./paths";
@@ -299,4 +300,38 @@ function worldSizeFromScriptUncached(text: string, config: string): Found | unde
     if (r) return { value: r.value, detail: r.via.startsWith("NGPU=${") ? `NGPU=${r.value} (default of ${r.via})` : `NGPU=${r.value}`, line: assigned === undefined ? undefined : at(assigned) };
   }
   return undefined;
+}
+
+export interface ScriptOverride {
+  /** ["parallelism", "tensor_parallel_degree"] */
+  path: [string, string];
+  /** The value as written, unquoted. */
+  raw: string;
+  /** The script, relative to the workspace. */
+  file: string;
+  location: SourceLocation;
+}
+
+/**
+ * `--section.option value` flags on the command lines of the nearest script that runs this config (the line that
+ * names it; upstream's run_train.sh forwards its extra arguments to the trainer), for the sections in `sections`
+ * (issue #30 §3: `--parallelism.*` overrides a TOML's degrees at launch). At most 64.
+ */
+export function scriptOverrides(env: AnalysisEnv, sections: readonly string[]): ScriptOverride[] {
+  for (const { path, text, config } of launchScripts(env)) {
+    const out: ScriptOverride[] = [];
+    const lines = logicalLines(text);
+    const starts = logicalStarts(text);
+    lines.forEach((l, i) => {
+      if (/^\s*#/.test(l) || !l.includes(config)) return;
+      const re = /(?:^|\s)--([a-z_]+)\.([a-z_]+)(?:=|\s+)("[^"]*"|'[^']*'|[^\s"']+)/g;
+      for (let m = re.exec(l); m && out.length < 64; m = re.exec(l)) {
+        if (!sections.includes(m[1]!)) continue;
+        out.push({ path: [m[1]!, m[2]!], raw: m[3]!.replace(/^["']|["']$/g, ""), file: displayPath(path, env), location: lineLocation(path, text, starts[i] ?? 0) });
+      }
+    });
+    if (out.length) return out;
+    if (namingRank(text, config) === 0) return [];
+  }
+  return [];
 }

@@ -6,7 +6,7 @@ import type { AnalysisEnv, AnalysisSettings, HoverTarget, FrameworkAnalysis, Fra
 import { MAX_WORLD_SIZE } from "../../model/limits";
 import { diag } from "../../diagnostics/build";
 import { directiveValue, parseDirectives, type Directive } from "../../diagnostics/directives";
-import { findEntry, stringValue, type ConfigDocument } from "../../model/document";
+import { findEntry, stringValue, type ConfigDocument, type ConfigEntry, type ConfigValue } from "../../model/document";
 import type { Diagnostic } from "../../model/types";
 import { gateDiagnostics, type Facts } from "../../provenance";
 import type { TitanContext } from "./context";
@@ -23,6 +23,7 @@ import { DEFAULT_VERSION, FIRST_MAIN_DATE, LAST_TOML_DATE, parseVersion, type Ti
 import { simulate, simulationInputFromConfig } from "../../engine";
 import { inferVersion, inferWorldSize, versionForWindow, type VersionInference } from "../../workspace";
 import { readForkCode, type ForkCode } from "../../workspace/forkCode";
+import { scriptOverrides, type ScriptOverride } from "../../workspace/worldSize";
 import { pickExplicit, versionFromSettings, worldSizeFromSettings, type Explicit } from "../../workspace/precedence";
 import { resolveGpu, throughputAlternatives } from "./throughput";
 import { torchtitanConfigSources } from "../../workspace/forkSchema";
@@ -45,7 +46,9 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const directives = parseDirectives(doc.comments);
   const extra: Diagnostic[] = [];
   const { version, outsideTomlEra } = resolveVersion(doc, settings, env, directives, extra);
-  const read = readDims(doc, version.value.date);
+  // `--parallelism.*` flags of the script that runs this file override its degrees at launch (issue #30 §3).
+  const overrides = scriptOverrides(env, ["parallelism"]);
+  const read = readDims(overrides.length ? withOverrides(doc, overrides) : doc, version.value.date);
   const dimsOptions = { epDivisibility: version.value.date >= "2025-07-08" && version.value.date < MESH_UNFLATTEN_DATE, epMesh: version.value.date >= MESH_UNFLATTEN_DATE };
   const named = hardwareInFileName(env.documentPath ?? doc.uri);
   const worldSize = resolveWorldSize(doc, read, settings, env, directives, extra, (w) => resolveDims(read, w, dimsOptions).errors.length === 0, named?.count);
@@ -98,6 +101,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
     directives,
     version,
     worldSize,
+    ...(overrides.length ? { scriptOverrides: overrides } : {}),
     dims,
     layout,
     // A layout that fails validation is still named from its configured degrees (the error says why it fails).
@@ -118,6 +122,25 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const fork = forkEvidence(doc, version.value.date, workspace);
   if (fork) ctx.fork = fork;
   return { ctx, extra };
+}
+
+/**
+ * The document as the launch reads it: each script flag replaces (or adds) its key, with an integer, boolean or
+ * string value as argparse / the config manager would type it; the entry keeps the file's own range when the key
+ * is written there (else the file's start), and its `overriddenBy` names the script.
+ */
+function withOverrides(doc: ConfigDocument, overrides: readonly ScriptOverride[]): ConfigDocument {
+  const extra: ConfigEntry[] = overrides.map((o) => {
+    const own = findEntry(doc, ...o.path);
+    const range = own?.value.range ?? FILE_START;
+    const value: ConfigValue = /^-?\d+$/.test(o.raw)
+      ? { kind: "integer", value: Number(o.raw), range }
+      : /^(true|false)$/i.test(o.raw)
+        ? { kind: "boolean", value: /^true$/i.test(o.raw), range }
+        : { kind: "string", value: o.raw, range };
+    return { path: [...o.path], keyRange: own?.keyRange ?? FILE_START, range: own?.range ?? FILE_START, value };
+  });
+  return { ...doc, entries: [...doc.entries, ...extra] };
 }
 
 /** The facts torchtitan's rules rest on (core/provenance.ts): world size, version, GPU type, a fork's schema. */

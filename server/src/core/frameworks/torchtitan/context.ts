@@ -2,6 +2,7 @@
  * Everything a torchtitan rule may read, computed once per document version by the analyser.
  * Rules are small functions `(ctx) => Diagnostic[]`, one concern each, named by their diagnostic code.
  */
+import type { ScriptOverride } from "../../workspace/worldSize";
 import type { AnalysisEnv, AnalysisSettings, ParallelLayout, ResolvedPrecision, Sourced } from "../../analysis";
 import type { Directive } from "../../diagnostics/directives";
 import type { RestsOn } from "../../provenance";
@@ -24,6 +25,8 @@ export interface TitanContext {
   /** window: inferred from the keys, the date window they fit ([from, until)). */
   version: Sourced<TitanVersion> & { decidedBy?: string[]; window?: { from?: string; until?: string } };
   worldSize: Sourced<number>;
+  /** `--parallelism.*` flags of the script that runs this file, applied to the degrees (workspace/worldSize.ts). */
+  scriptOverrides?: ScriptOverride[];
   dims: DimsResolution;
   /** The resolved layout (defaults where dims failed validation, so hovers still show something). */
   layout: ParallelLayout;
