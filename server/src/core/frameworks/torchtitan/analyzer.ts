@@ -294,9 +294,18 @@ function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: Analysi
   const explicit = pickExplicit(settings, worldSizeFromSettings(bounded), fromDirective);
   if (explicit) return explicit;
   const script = inferWorldSize(env);
-  if (script && script.value <= MAX_WORLD_SIZE) return script.location ? { value: script.value, source: script.source, kind: script.kind, detail: script.detail, location: script.location } : { value: script.value, source: script.source, kind: script.kind, detail: script.detail };
   // A stated size that the degrees contradict is stale (a fork's copy of an upstream preset's header): skipped.
   const stated = worldSizeFromComments(doc);
+  if (script && script.value <= MAX_WORLD_SIZE) {
+    const out: Sourced<number> = { value: script.value, source: script.source, kind: script.kind, detail: script.detail };
+    if (script.location) out.location = script.location;
+    // Two sources that disagree are both named (issue #30 §3): the script runs the file, the comment only says.
+    if (stated && stated.value !== script.value) {
+      out.detail = `${script.detail}; the comment on line ${(stated.location?.range.start.line ?? 0) + 1} states ${stated.value} GPUs`;
+      out.overrides = [{ value: stated.value, source: stated.source, kind: stated.kind, detail: stated.detail }];
+    }
+    return out;
+  }
   if (stated && (read.typeErrors.length || consistent(stated.value))) return stated;
   const { configured, typeErrors } = read;
   if (!typeErrors.length && configured.dp_shard !== -1) {
@@ -340,9 +349,32 @@ export function statedGpus(doc: ConfigDocument): { count: number; gpu?: string; 
   return undefined;
 }
 
+/**
+ * The size comments of upstream's presets (v0.2.2 train_configs: `# NOTE: this toml config is a preset for N GPU
+ * GPUs.` on line 1) and the models they were written for. A fork that copies one into a config of another model
+ * keeps a header that is not about its file: that comment is no evidence (issue #30 §3). Named assumption: a
+ * preset comment is about its own model only; a file without model.flavor is not that preset's.
+ */
+const UPSTREAM_PRESET_COMMENTS: readonly { count: number; gpu: string; models: readonly string[] }[] = [
+  { count: 128, gpu: "H100", models: ["llama3:405B"] },
+  { count: 64, gpu: "A100", models: ["llama3:70B", "llama3:8B"] },
+  { count: 64, gpu: "H100", models: ["llama4:17bx16e"] },
+  { count: 8, gpu: "H100", models: ["qwen3:32B"] },
+];
+
+/** True when the stated size is an upstream preset's comment in a file whose model is not that preset's. */
+export function copiedPresetComment(doc: ConfigDocument, s: { count: number; gpu?: string; line: number }): boolean {
+  const text = doc.comments.find((c) => c.line === s.line)?.text ?? "";
+  if (!/NOTE: this toml config is a preset for/i.test(text)) return false;
+  const preset = UPSTREAM_PRESET_COMMENTS.find((p) => p.count === s.count && p.gpu.toLowerCase() === (s.gpu ?? "").toLowerCase());
+  if (!preset) return false;
+  const model = `${stringValue(findEntry(doc, "model", "name")) ?? "llama3"}:${stringValue(findEntry(doc, "model", "flavor")) ?? ""}`;
+  return !preset.models.includes(model);
+}
+
 function worldSizeFromComments(doc: ConfigDocument): Sourced<number> | undefined {
   const s = statedGpus(doc);
-  if (!s) return undefined;
+  if (!s || copiedPresetComment(doc, s)) return undefined;
   return { value: s.count, source: "comment", kind: "comment", detail: `stated in the comment on line ${s.line + 1}`, location: { uri: doc.uri, range: s.range } };
 }
 
