@@ -278,7 +278,7 @@ function worldSizeFromScriptUncached(text: string, config: string): Found | unde
     if (!nodes) continue;
     const shown = (word: string | undefined, r: { value: number; via: string }) => (word && !/^\d+$/.test(word) ? `${word} = ${r.value}` : String(r.value));
     if (/NGPU/.test(procWord)) {
-      const via = proc.via.startsWith("NGPU=${") ? ` (default of ${proc.via})` : "";
+      const via = proc.via.startsWith("NGPU=${") ? ` (default of ${proc.via})` : proc.via.includes("CUDA_VISIBLE_DEVICES") ? proc.via.slice(proc.via.indexOf(" ")) : "";
       const nn = nodesWord ? ` × torchrun --nnodes ${shown(nodesWord, nodes)}` : "";
       return { value: nodes.value * proc.value, detail: `NGPU=${proc.value}${via}${nn}`, line: at(l) };
     }
