@@ -173,3 +173,24 @@ describe("launch scripts as the launcher sees them", () => {
     assert.equal(w.overrides?.[0]?.value, 64);
   });
 });
+
+describe("run-script flags typed as tyro types them (Python configs)", () => {
+  const reg = readFileSync(REGISTRY, "utf8");
+  const run = (flag: string, version: string) => {
+    const files = { "/ws/configs/x.py": reg, "/ws/run.sh": `NGPU=4 CONFIG=tp_only ./run_train.sh --module configs.x ${flag}\n` };
+    return analyzeDocument("file:///ws/configs/x.py", reg, { torchtitanVersion: version, origin: "cli" }, fakeEnv(files, "/ws/configs/x.py", ["/ws"]));
+  };
+  it("--training.mixed_precision_reduce bfloat16 at v0.3.0: tyro exits 2, an error on the function naming the flag", () => {
+    const r = run("--training.mixed_precision_reduce bfloat16", "v0.3.0");
+    const d = r.diagnostics.find((x) => x.code === "invalid-value");
+    assert.ok(d, JSON.stringify(r.diagnostics.map((x) => x.code)));
+    assert.equal(d.severity, "error");
+    assert.match(d.message, /tyro rejects --training\.mixed_precision_reduce bfloat16 from run\.sh \(torchtitan v0\.3\.0 accepts "float32"\)/);
+    assert.equal(d.range.start.line, 4);
+    assert.equal(r.mechanism, "error");
+  });
+  it("the same flag at v0.4.0 (bf16 reduce a choice) and float32 at v0.3.0 are accepted", () => {
+    assert.equal(run("--training.mixed_precision_reduce bfloat16", "v0.4.0").diagnostics.filter((x) => x.code === "invalid-value").length, 0);
+    assert.equal(run("--training.mixed_precision_reduce float32", "v0.3.0").diagnostics.filter((x) => x.code === "invalid-value").length, 0);
+  });
+});

@@ -23,7 +23,7 @@ import type { SimulationInput } from "../../../engine/types";
 import type { GpuId } from "../../../engine/gpus";
 import type { PrecisionKnobs } from "../context";
 import type { EvaluatedConfig, FieldValue } from "./evaluate";
-import { PY_FIELDS, pyField } from "./schema";
+import { choicesAt, PY_FIELDS, pyField } from "./schema";
 import { table } from "../../../model/table";
 
 /** torchtitan's Python-era versions. Dates are main-branch dates the semantics are read at. */
@@ -207,6 +207,8 @@ export interface PyResolution {
   simulationInput?: SimulationInput;
   /** The GPU type the throughput and memory estimates use (--gpu > directive > setting > default). */
   gpu: Sourced<GpuId>;
+  /** Run-script flags tyro rejects at this version (a value outside the field's Literal): the launch fails. */
+  rejectedFlags?: { override: Override; choices: readonly string[] }[];
   /** What the picture rests on that is not written in the file, flags or scripts (user-facing). */
   assumptions: string[];
 }
@@ -214,9 +216,17 @@ export interface PyResolution {
 /** `launch` is read once and reused by the what-if matrix, which resolves one function many times. */
 export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version: PyVersion, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], launch: Launch = launchOf(ev.fn.name, env)): PyResolution {
   const fields = new Map<string, FieldValue & { override?: Override }>(ev.fields);
+  const rejected: { override: Override; choices: readonly string[] }[] = [];
   for (const o of launch.overrides) {
     const base = fields.get(o.key);
     if (!base) continue;
+    // tyro types the flag by the field's annotation: a value outside a Literal's choices exits with status 2
+    // ("invalid choice", checked with tyro 1.0.17), so the run never starts (issue #30 §3).
+    const choices = choicesAt(base.spec, version.date);
+    if (choices && !choices.includes(o.raw)) {
+      rejected.push({ override: o, choices });
+      continue;
+    }
     const value = base.spec.type === "int" || base.spec.type === "float" ? Number(o.raw) : base.spec.type === "bool" ? o.raw === "true" || o.raw === "True" : o.raw;
     fields.set(o.key, { ...base, state: "set", value, override: o });
   }
@@ -238,7 +248,10 @@ export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version:
   const dims = resolveDims(read, worldSize.value);
   const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };
   const era = eraForDate(version.date);
-  const decision: MechanismDecision = dims.resolved
+  const flagError = rejected[0];
+  const decision: MechanismDecision = flagError
+    ? { mechanism: "error", reason: "tyro rejects a flag of the run script", logs: [], error: `tyro rejects --${flagError.override.key} ${flagError.override.raw} in ${flagError.override.file} (choices at ${version.id}: ${flagError.choices.map((c) => `"${c}"`).join(", ")}); the launch exits with status 2`, ddp: false }
+    : dims.resolved
     ? era.decide(dims.resolved, worldSize.value, { date: version.date })
     : { mechanism: "error", reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
   const knobs = readKnobs(view, version.date);
@@ -258,7 +271,7 @@ export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version:
     dims.resolved && decision.mechanism !== "error" && knobs.param.dtype && knobs.reduce.dtype && knobs.trainingDtype.dtype
       ? pySimulationInput(view, ev, fields, { mechanism: decision.mechanism, layout: dims.resolved, ddp: decision.ddp, mechanismReason: decision.reason, paramDtype: knobs.param.dtype, reduceDtype: knobs.reduce.dtype, trainingDtype: knobs.trainingDtype.dtype, versionDate: version.date }, gpu.value)
       : undefined;
-  return { evaluated: ev, fields, view, worldSize, dims, layout, layoutName: layoutName(dims.resolved ?? layout), decision, knobs, ...(precision ? { precision } : {}), optimizerState, ...(simulationInput ? { simulationInput } : {}), gpu, assumptions };
+  return { ...(rejected.length ? { rejectedFlags: rejected } : {}), evaluated: ev, fields, view, worldSize, dims, layout, layoutName: layoutName(dims.resolved ?? layout), decision, knobs, ...(precision ? { precision } : {}), optimizerState, ...(simulationInput ? { simulationInput } : {}), gpu, assumptions };
 }
 
 /** #2900's companion (2026-04-08): the LLM parallelize functions pass cast_forward_inputs=False to fully_shard. */

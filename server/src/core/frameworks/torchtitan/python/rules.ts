@@ -17,7 +17,7 @@ import type { FieldValue } from "./evaluate";
 import type { Sourced } from "../../../analysis";
 import { choicesAt } from "./schema";
 
-export const PY_RULE_CODES = ["unknown-dtype", "reduce-dtype-not-allowed", "pure-bf16", "fsdp-tp-grad-allreduce-dtype", "parallel-dims-degree", "parallel-dims-type", "parallel-dims-limit", "parallel-dims-dp-shard", "parallel-dims-resolved", "parallel-dims-product"] as const;
+export const PY_RULE_CODES = ["invalid-value", "unknown-dtype", "reduce-dtype-not-allowed", "pure-bf16", "fsdp-tp-grad-allreduce-dtype", "parallel-dims-degree", "parallel-dims-type", "parallel-dims-limit", "parallel-dims-dp-shard", "parallel-dims-resolved", "parallel-dims-product"] as const;
 
 export interface RuleInput {
   doc: ConfigDocument;
@@ -187,7 +187,24 @@ const parallelDims: PyRule = {
 };
 
 /** The rules, in reporting order (test/provenance.test.ts checks that each declares its facts). */
-export const PY_RULES: readonly PyRule[] = [unknownDtype, reduceNotAllowed, pureBf16, fsdpTpAllReduce, parallelDims];
+// invalid-value (launch flags): tyro types `--section.option value` by the field's annotation; a value outside a
+// Literal's choices exits with status 2 before training (checked with tyro 1.0.17: "invalid choice"). Only flags
+// of a script that passes this function (python/context.ts launchOf) are read, so the launch is this config's.
+const rejectedFlag: PyRule = {
+  codes: ["invalid-value"],
+  restsOn: ["version"],
+  run(i) {
+    return (i.r.rejectedFlags ?? []).slice(0, 8).map(({ override: o, choices }) => ({
+      diagnostic: diag("invalid-value", "error", i.r.evaluated.fn.nameRange, `The launch fails: tyro rejects --${o.key} ${o.raw} from ${o.file} (torchtitan ${i.version.value.id} accepts ${choices.map((c) => `"${c}"`).join(", ")})`, undefined, {
+        related: [{ location: o.location, message: `--${o.key} ${o.raw}` }],
+        detail: `${o.file} runs this config function with --${o.key} ${o.raw}; tyro parses the flag against the field's Literal[${choices.map((c) => `"${c}"`).join(", ")}] at torchtitan ${i.version.value.id} (${i.version.detail}) and exits with status 2 ("invalid choice").`,
+      }),
+      fields: [o.key],
+    }));
+  },
+};
+
+export const PY_RULES: readonly PyRule[] = [rejectedFlag, unknownDtype, reduceNotAllowed, pureBf16, fsdpTpAllReduce, parallelDims];
 
 function clip(s: string): string {
   return s.length > 24 ? `${s.slice(0, 21)}...` : s;
