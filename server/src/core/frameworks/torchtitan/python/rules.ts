@@ -192,7 +192,7 @@ const parallelDims: PyRule = {
 // of a script that passes this function (python/context.ts launchOf) are read, so the launch is this config's.
 const rejectedFlag: PyRule = {
   codes: ["invalid-value"],
-  restsOn: ["version"],
+  restsOn: ["version", "evaluation"],
   run(i) {
     return (i.r.rejectedFlags ?? []).slice(0, 8).map(({ override: o, choices }) => ({
       diagnostic: diag("invalid-value", "error", i.r.evaluated.fn.nameRange, `The launch fails: tyro rejects --${o.key} ${o.raw} from ${o.file} (torchtitan ${i.version.value.id} accepts ${choices.map((c) => `"${c}"`).join(", ")})`, undefined, {
