@@ -194,3 +194,25 @@ describe("run-script flags typed as tyro types them (Python configs)", () => {
     assert.equal(run("--training.mixed_precision_reduce float32", "v0.3.0").diagnostics.filter((x) => x.code === "invalid-value").length, 0);
   });
 });
+
+describe("fork config classes found by following the config manager's imports", () => {
+  const jobConfig = `from dataclasses import dataclass, field\n\n\n@dataclass\nclass Model:\n    name: str = "llama3"\n    flavor: str = "8B"\n    norm_type: str = "rmsnorm"\n\n\n@dataclass\nclass Training:\n    batch_size: int = 8\n    seq_len: int = 2048\n\n\n@dataclass\nclass JobConfig:\n    model: Model = field(default_factory=Model)\n    training: Training = field(default_factory=Training)\n`;
+  const toml = `[model]\nname = "llama3"\nflavor = "8B"\nnorm_type = "rmsnorm"\n\n[training]\nbatch_size = 8\nseq_len = 2048\n\n[compile]\nenable = false\n`;
+  const files = {
+    "/ws/torchtitan/distributed/utils.py": AMP_PRE_2458,
+    "/ws/torchtitan/config/manager.py": "from torchtitan.experiments.my_cfg.job import JobConfig\n\n\nclass ConfigManager:\n    pass\n",
+    "/ws/torchtitan/experiments/my_cfg/job.py": jobConfig,
+    "/ws/train_configs/a.toml": toml,
+  };
+  it("model.norm_type and training.batch_size, which the fork's classes declare, get no per-key warning", () => {
+    const r = analyzeDocument("file:///ws/train_configs/a.toml", toml, {}, fakeEnv(files, "/ws/train_configs/a.toml", ["/ws"]));
+    const about = r.diagnostics.filter((d) => /norm_type|batch_size/.test(d.message));
+    assert.deepEqual(about.map((d) => `${d.code}: ${d.message}`), []);
+    assert.ok(r.torchtitanSchemaSources?.some((m) => /imported by torchtitan\/config\/manager\.py/.test(m.label) && m.sourcePath === "torchtitan/experiments/my_cfg/job.py"), JSON.stringify(r.torchtitanSchemaSources?.map((m) => m.label)));
+  });
+  it("without the manager's import the same keys are reported against upstream (the test can fail)", () => {
+    const { ["/ws/torchtitan/config/manager.py"]: _, ...rest } = files;
+    const r = analyzeDocument("file:///ws/train_configs/a.toml", toml, {}, fakeEnv(rest, "/ws/train_configs/a.toml", ["/ws"]));
+    assert.ok(r.diagnostics.some((d) => /norm_type|batch_size/.test(d.message)), JSON.stringify(r.diagnostics.map((d) => d.message)));
+  });
+});
