@@ -239,3 +239,9 @@ export function forkCodeSummary(f: ForkCode): string {
   for (const p of f.parallelize) parts.push(`fork parallelize differs: ${p.file}: ${p.differs.join(", ")}`);
   return parts.join("; ");
 }
+
+/** "; fork parallelize differs: <file>: <what> (…)" for a version's detail, or "" when every parallelize is upstream-shaped. */
+export function parallelizeNote(f: ForkCode): string {
+  if (!f.parallelize.length) return "";
+  return `; fork parallelize differs: ${f.parallelize.map((p) => `${p.file}: ${p.differs.join(", ")}`).join("; ")} (read as written, the era's mechanism is an assumption)`;
+}

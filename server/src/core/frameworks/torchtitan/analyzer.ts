@@ -22,7 +22,7 @@ import { detectTorchtitan } from "./detect";
 import { DEFAULT_VERSION, FIRST_MAIN_DATE, LAST_TOML_DATE, parseVersion, type TitanVersion } from "./versions";
 import { simulate, simulationInputFromConfig } from "../../engine";
 import { inferVersion, inferWorldSize, versionForWindow, type VersionInference } from "../../workspace";
-import { readForkCode, type ForkCode } from "../../workspace/forkCode";
+import { parallelizeNote, readForkCode, type ForkCode } from "../../workspace/forkCode";
 import { scriptOverrides, type ScriptOverride } from "../../workspace/worldSize";
 import { pickExplicit, versionFromSettings, worldSizeFromSettings, type Explicit } from "../../workspace/precedence";
 import { resolveGpu, throughputAlternatives } from "./throughput";
@@ -259,7 +259,7 @@ function tomlVersionFromCode(code: ForkCode | undefined, inferred: VersionInfere
   }
   const v = parseVersion(versionForWindow(from, until));
   if (!v) return undefined;
-  const differs = code.parallelize.length ? `; fork parallelize differs: ${code.parallelize.map((p) => `${p.file}: ${p.differs.join(", ")}`).join("; ")} (read as written, the era's mechanism is an assumption)` : "";
+  const differs = parallelizeNote(code);
   const pin = inferred.source === "workspace-pin" ? `; the pin (${inferred.detail}) is not what runs here` : "";
   return {
     value: v,

@@ -10,7 +10,7 @@ import { MAX_WORLD_SIZE } from "../../../model/limits";
 import type { ConfigDocument, ConfigEntry, ConfigValue } from "../../../model/document";
 import type { DType, Range } from "../../../model/types";
 import { inferVersion } from "../../../workspace";
-import { readForkCode, type ForkCode } from "../../../workspace/forkCode";
+import { parallelizeNote, readForkCode, type ForkCode } from "../../../workspace/forkCode";
 import { displayPath, lineLocation } from "../../../workspace/paths";
 import { launchScripts, passesConfig, worldSizeFromScript } from "../../../workspace/worldSize";
 import { eraForDate, type MechanismDecision } from "../eras";
@@ -135,7 +135,7 @@ export function pyVersionFromCode(code: ForkCode): Sourced<PyVersion> | undefine
   const v = release ? parsePyVersion(release) : parsePyVersion(`main@${from}`);
   if (!v) return undefined;
   const span = `main ${from}${until ? ` … ${until}` : " or later"}`;
-  const differs = code.parallelize.length ? `; fork parallelize differs: ${code.parallelize.map((p) => `${p.file}: ${p.differs.join(", ")}`).join("; ")} (read as written, the era's mechanism is an assumption)` : "";
+  const differs = parallelizeNote(code);
   return {
     value: v,
     source: "workspace-code",
