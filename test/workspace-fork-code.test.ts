@@ -210,9 +210,17 @@ describe("fork config classes found by following the config manager's imports", 
     assert.deepEqual(about.map((d) => `${d.code}: ${d.message}`), []);
     assert.ok(r.torchtitanSchemaSources?.some((m) => /imported by torchtitan\/config\/manager\.py/.test(m.label) && m.sourcePath === "torchtitan/experiments/my_cfg/job.py"), JSON.stringify(r.torchtitanSchemaSources?.map((m) => m.label)));
   });
-  it("without the manager's import the same keys are reported against upstream (the test can fail)", () => {
+  it("without the manager's import, in a workspace with its own torchtitan package: upstream's key history joins the one fork note", () => {
     const { ["/ws/torchtitan/config/manager.py"]: _, ...rest } = files;
     const r = analyzeDocument("file:///ws/train_configs/a.toml", toml, {}, fakeEnv(rest, "/ws/train_configs/a.toml", ["/ws"]));
-    assert.ok(r.diagnostics.some((d) => /norm_type|batch_size/.test(d.message)), JSON.stringify(r.diagnostics.map((d) => d.message)));
+    assert.deepEqual(r.diagnostics.filter((d) => ["moved-key", "removed-key", "deprecated-key"].includes(d.code)).map((d) => d.message), []);
+    const note = r.diagnostics.filter((d) => d.code === "fork-config");
+    assert.equal(note.length, 1);
+    assert.match(note[0]!.detail ?? "", /model\.norm_type/);
+    assert.match(note[0]!.detail ?? "", /training\.batch_size/);
+  });
+  it("with no torchtitan package in the workspace the same keys are reported one by one against upstream", () => {
+    const r = analyzeDocument("file:///ws/train_configs/a.toml", toml, {}, fakeEnv({ "/ws/train_configs/a.toml": toml }, "/ws/train_configs/a.toml", ["/ws"]));
+    assert.ok(r.diagnostics.some((d) => d.code !== "fork-config" && /norm_type/.test(d.message)), JSON.stringify(r.diagnostics.map((d) => `${d.code} ${d.message}`)));
   });
 });

@@ -121,6 +121,8 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   if (missing) ctx.configSourceMissing = missing;
   const fork = forkEvidence(doc, version.value.date, workspace);
   if (fork) ctx.fork = fork;
+  const code = readForkCode(env);
+  if (code) ctx.forkCode = code;
   return { ctx, extra };
 }
 

@@ -3,6 +3,7 @@
  * Rules are small functions `(ctx) => Diagnostic[]`, one concern each, named by their diagnostic code.
  */
 import type { ScriptOverride } from "../../workspace/worldSize";
+import type { ForkCode } from "../../workspace/forkCode";
 import type { AnalysisEnv, AnalysisSettings, ParallelLayout, ResolvedPrecision, Sourced } from "../../analysis";
 import type { Directive } from "../../diagnostics/directives";
 import type { RestsOn } from "../../provenance";
@@ -25,6 +26,8 @@ export interface TitanContext {
   /** window: inferred from the keys, the date window they fit ([from, until)). */
   version: Sourced<TitanVersion> & { decidedBy?: string[]; window?: { from?: string; until?: string } };
   worldSize: Sourced<number>;
+  /** The workspace's own torchtitan package, read (workspace/forkCode.ts); absent when there is none. */
+  forkCode?: ForkCode;
   /** `--parallelism.*` flags of the script that runs this file, applied to the degrees (workspace/worldSize.ts). */
   scriptOverrides?: ScriptOverride[];
   dims: DimsResolution;
