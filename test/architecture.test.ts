@@ -128,7 +128,7 @@ const ROOMS: Record<string, string[]> = {
   engine: ["model"],
   "provenance.ts": ["model", "diagnostics"],
   "analysis.ts": ["model", "engine", "frameworks", "provenance.ts"],
-  workspace: ["model", "analysis.ts", "frameworks"],
+  workspace: ["model", "parse", "analysis.ts", "frameworks"],
   // features: only the type of a completion item, which a framework's own completion returns.
   frameworks: ["model", "parse", "edit", "diagnostics", "engine", "provenance.ts", "analysis.ts", "workspace", "features"],
   features: ["model", "edit", "diagnostics", "engine", "frameworks", "analysis.ts", "analyze.ts"],

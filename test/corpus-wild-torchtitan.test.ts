@@ -71,7 +71,7 @@ const CASES: Record<string, Case> = {
       // ARGPARSE has no [data] table, and no extension mechanism yet (custom_args_module: 2025-03-20), so
       // this is not the VLM module's [data]: an unknown table, merged and ignored (L645-647); in a fork's file
       // it is one of the fork's tables, listed in the same note (one fork note per file).
-      { code: "fork-config", line: 14, severity: "information", message: "torchtitan fork config: 9 names unknown to upstream main@2025-02-14, not checked: metrics.eval_freq, model.backbone" },
+      { code: "fork-config", line: 14, severity: "information", message: "torchtitan fork config: 9 names unknown to upstream main@2025-02-14, not checked: metrics.eval_freq, +8 more" },
       // mixed_precision_param = "float32" (ARGPARSE L414) under FSDP: fp32 compute. Pinned on the key only:
       // the message wording belongs to the engine (issue #9 §3).
       { code: "fp32-param-dtype", line: 44, severity: "information", message: "mixed_precision_param" },

@@ -406,7 +406,9 @@ describe("torchtitan Python: severity follows the facts (core/provenance.ts gate
     const script = `NGPU=8 CONFIG=flagged ./run_train.sh --training.mixed_precision_param bf16\n`;
     const text = `${HEAD}\ndef flagged() -> Trainer.Config:\n    return Trainer.Config()\n`;
     const r = analyzeFixture(text, { uri: URI, env: fakeEnv({ "/ws/mytitan/train.sh": script }) });
-    assert.deepEqual(err(r, "unknown-dtype"), [["error", 4, undefined]]);
+    // tyro rejects "bf16" (Literal["bfloat16", "float32"]) before any dtype is read: the flag is the launch failure.
+    assert.deepEqual(err(r, "invalid-value"), [["error", 4, undefined]]);
+    assert.deepEqual(err(r, "unknown-dtype"), []);
   });
   it("parallel-dims on an explicit world size but a degree that is not known: a warning naming it", () => {
     const text = `${HEAD}\ndef odd() -> Trainer.Config:\n    return Trainer.Config(parallelism=ParallelismConfig(tensor_parallel_degree=3, data_parallel_shard_degree=2, pipeline_parallel_degree=PP))\n`;

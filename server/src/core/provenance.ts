@@ -16,15 +16,16 @@ import { table } from "./model/table";
  * Where a fact came from.
  *  - known: `file` (a key of this file, or of a file it links), `directive` (`# precision-lens: k=v`), `setting`
  *    (the editor setting), `cli` (a command-line flag), `run-script` / `slurm` (a launch script that names this
- *    file), `workspace-pin` (a requirements / pyproject pin);
+ *    file), `workspace-pin` (a requirements / pyproject pin), `workspace-code` (the workspace's own torchtitan
+ *    package, matched to a known upstream state: workspace/forkCode.ts);
  *  - evidence: `comment` (a statement in the file's own comments, with its line): it decides a value, but an
  *    error resting on it is gated like an assumption;
  *  - assumed: `inferred` (from other keys: the version from the keys a file uses, the world size from degrees),
  *    `default` (nothing said it: the framework's or Precision Lens's default).
  */
-export type FactKind = "file" | "directive" | "setting" | "cli" | "run-script" | "slurm" | "comment" | "workspace-pin" | "inferred" | "default";
+export type FactKind = "file" | "directive" | "setting" | "cli" | "run-script" | "slurm" | "comment" | "workspace-pin" | "workspace-code" | "inferred" | "default";
 
-export const FACT_KINDS: readonly FactKind[] = ["file", "directive", "setting", "cli", "run-script", "slurm", "comment", "workspace-pin", "inferred", "default"];
+export const FACT_KINDS: readonly FactKind[] = ["file", "directive", "setting", "cli", "run-script", "slurm", "comment", "workspace-pin", "workspace-code", "inferred", "default"];
 
 /** The facts a framework context may rest a finding on. */
 export type FactName = "worldSize" | "version" | "gpu" | "model" | "forkSchema" | "linkedConfig" | "launcher" | "evaluation";

@@ -13,6 +13,9 @@ import { findEntry, stringValue, type ConfigDocument } from "../model/document";
 import type { ExtensionModule, KeySpec } from "../frameworks/torchtitan/schema/data";
 import { ancestorDirs, basename, dirname, displayPath, isInside, join } from "./paths";
 import { scanJobConfig, type ScannedSchema } from "./pyDataclass";
+import { findTorchtitanPackage } from "./forkCode";
+import { parsePythonModule } from "../parse/python";
+import { scannedPart } from "./scan";
 
 /** Where torchtitan kept its config dataclasses, relative to the repository root (spec torchtitan.md §0). */
 export const CONFIG_SOURCE_PATHS: readonly (readonly string[])[] = [
@@ -105,6 +108,10 @@ export function workspaceSchemas(doc: ConfigDocument, env: AnalysisEnv): Extensi
       break search;
     }
   }
+  if (!out.length) {
+    const followed = followedConfigSource(env);
+    if (followed) out.push(followed);
+  }
   const name = (stringValue(findEntry(doc, "job", "custom_config_module")) ?? stringValue(findEntry(doc, "experimental", "custom_args_module")))?.trim();
   if (name && /^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)*$/.test(name)) {
     const parts = name.split(".");
@@ -120,4 +127,41 @@ export function workspaceSchemas(doc: ConfigDocument, env: AnalysisEnv): Extensi
     }
   }
   return out;
+}
+
+/** Imports followed from the config manager, at most. */
+const MAX_FOLLOWED_IMPORTS = 16;
+
+/**
+ * A fork's config classes where upstream does not keep them (issue #30 §2): the workspace's torchtitan package's
+ * config manager (`torchtitan/config/manager.py`, or the older `torchtitan/config_manager.py`) is read as Python and
+ * the modules it imports are followed, when they are files of the workspace (absolute imports resolved from the
+ * folder above the package, relative ones from the manager's folder); the first that declares dataclass fields
+ * (a JobConfig subclass or a replacement) is the fork's config source. Nothing is imported or run.
+ */
+function followedConfigSource(env: AnalysisEnv): ExtensionModule | undefined {
+  const pkg = findTorchtitanPackage(env);
+  if (!pkg) return undefined;
+  const root = dirname(pkg);
+  for (const managerPath of [join(join(pkg, "config"), "manager.py"), join(pkg, "config_manager.py")]) {
+    const text = env.readFile(managerPath);
+    if (text === undefined) continue;
+    const imports = parsePythonModule(scannedPart(text)).module.imports.slice(0, MAX_FOLLOWED_IMPORTS);
+    for (const imp of imports) {
+      if (!imp.names.some((n) => /Config/.test(n.name))) continue;
+      const dots = /^\.*/.exec(imp.module)![0].length;
+      const parts = imp.module.slice(dots).split(".").filter(Boolean);
+      let base = dots ? dirname(managerPath) : root;
+      for (let i = 1; i < dots; i++) base = dirname(base);
+      for (const rel of [[...parts.slice(0, -1), `${parts[parts.length - 1] ?? "__init__"}.py`], [...parts, "__init__.py"]]) {
+        const path = joinAll(base, rel);
+        if (path === managerPath) continue;
+        const t = env.readFile(path);
+        if (t === undefined) continue;
+        const scanned = scanCached(t);
+        if (scanned?.keys.length) return toModule(path, scanned, env, `torchtitan config source (imported by ${displayPath(managerPath, env)})`);
+      }
+    }
+  }
+  return undefined;
 }

@@ -8,6 +8,7 @@
  * Returns undefined when no script says anything (the caller falls back to 8).
  */
 import type { AnalysisEnv, Sourced } from "../analysis";
+import type { SourceLocation } from "../model/types";
 import { matchingNames } from "./listing";
 import { scanLine, scannedPart } from "./scan";
 import { ancestorDirs, basename, displayPath, join, lineLocation } from "./paths";
@@ -20,17 +21,50 @@ export interface WorldSizeInference extends Sourced<number> {
   file: string;
 }
 
-/** Launch scripts beside the config or above it (the upward search of paths.ts) whose text names the config's file. */
-function* scriptsNamingConfig(env: AnalysisEnv): Generator<{ path: string; name: string; text: string; config: string }> {
+/**
+ * Launch scripts beside the config or above it (the upward search of paths.ts) that name `name` (the config's file
+ * name, or a config function's) on a line of code (a comment is not a launch), nearest folder first; within a
+ * folder, the scripts that pass it as the config (`--job.config_file x.toml`, `CONFIG_FILE=…`,
+ * `CONFIG=${CONFIG:-"fn"}`, `--config fn`) before those that only mention it (`passOnly`: those are skipped), then
+ * by name.
+ */
+export function* launchScripts(env: AnalysisEnv, name?: string, passOnly = false): Generator<{ path: string; name: string; text: string; config: string }> {
   if (!env.documentPath) return;
-  const config = basename(env.documentPath);
+  const config = name ?? basename(env.documentPath);
   for (const dir of ancestorDirs(env)) {
-    for (const name of matchingNames(env.listDir(dir), "run-scripts", (n) => SCRIPT.test(n))) {
-      const path = join(dir, name);
+    const found: { path: string; name: string; text: string; config: string; rank: number }[] = [];
+    for (const file of matchingNames(env.listDir(dir), "run-scripts", (n) => SCRIPT.test(n))) {
+      const path = join(dir, file);
       const text = env.readFile(path);
-      if (text !== undefined && text.includes(config)) yield { path, name, text, config };
+      if (text === undefined || !text.includes(config)) continue;
+      const rank = namingRank(text, config);
+      if (rank !== undefined && (!passOnly || rank === 0)) found.push({ path, name: file, text, config, rank });
     }
+    found.sort((a, b) => a.rank - b.rank);
+    for (const { rank: _, ...f } of found) yield f;
   }
+}
+
+const scriptsNamingConfig = (env: AnalysisEnv) => launchScripts(env);
+
+/** A line of code that passes `name` as the config (a path or module prefix allowed, a longer name not). */
+export function passesConfig(name: string): RegExp {
+  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?:--job\\.config[_-]file|--config[_-]?file|--config|CONFIG_FILE|CONFIG)(?:=|\\s+)(?:\\$\\{[A-Za-z_]\\w*:-)?["']?(?:[^\\s"'}]{0,512}[/.:])?${esc}(?![\\w-])`);
+}
+
+/** 0: a line of code passes `name` as the config; 1: a line of code mentions it; undefined: only comments do. */
+export function namingRank(text: string, name: string): number | undefined {
+  const passes = passesConfig(name);
+  let rank: number | undefined;
+  for (const l of logicalLines(text)) {
+    if (/^\s*#/.test(l) || !l.includes(name)) continue;
+    const code = l.replace(/\s#.*$/, "");
+    if (!code.includes(name)) continue;
+    if (passes.test(code)) return 0;
+    rank = 1;
+  }
+  return rank;
 }
 
 export function inferWorldSize(env: AnalysisEnv): WorldSizeInference | undefined {
@@ -97,8 +131,22 @@ function assignments(lines: string[]): Map<string, string> {
       const self = new RegExp(`^["']?\\$\\{?${m[1]}\\}?["']?$`).test(m[2]!);
       if (!self) vars.set(m[1]!, m[2]!);
     }
+    // NGPU=$(echo $CUDA_VISIBLE_DEVICES | tr ',' '\n' | wc -l) and the like: as many as the devices listed.
+    const counted = /(?:^|[\s;])(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=["']?\$\((?=[^)]*CUDA_VISIBLE_DEVICES)/.exec(l);
+    if (counted) vars.set(counted[1]!, COUNT_VISIBLE);
   }
   return vars;
+}
+
+/** The value of a variable that counts the devices CUDA_VISIBLE_DEVICES lists. */
+const COUNT_VISIBLE = "\u0000count(CUDA_VISIBLE_DEVICES)";
+
+/** How many devices `CUDA_VISIBLE_DEVICES=0,1,2,3` lists (assigned in the script or on the line), if literal. */
+function visibleDevices(vars: Map<string, string>, line?: string): number | undefined {
+  const inline = line ? /(?:^|[\s;])CUDA_VISIBLE_DEVICES=("[^"]*"|'[^']*'|\S+)/.exec(line)?.[1] : undefined;
+  const raw = (inline ?? vars.get("CUDA_VISIBLE_DEVICES"))?.replace(/^["']|["']$/g, "");
+  if (raw === undefined || !/^\d+(,\d+)*$/.test(raw)) return undefined;
+  return raw.split(",").length;
 }
 
 /** SLURM variables a torchrun line may use, derived from #SBATCH directives. */
@@ -124,7 +172,10 @@ function slurmVars(lines: string[]): Map<string, number> {
     const gpt = /--gpus-per-task[=\s]+(\d+)/.exec(opt);
     if (gpt) gpusPerTask = Number(gpt[1]);
     const tpn = /--ntasks-per-node[=\s]+(\d+)/.exec(opt);
-    if (tpn) tasksPerNode = Number(tpn[1]);
+    if (tpn) {
+      tasksPerNode = Number(tpn[1]);
+      out.set("SLURM_NTASKS_PER_NODE", tasksPerNode);
+    }
   }
   if (!out.has("SLURM_GPUS_PER_NODE") && gpusPerTask !== undefined) {
     const g = gpusPerTask * (tasksPerNode ?? 1);
@@ -145,6 +196,10 @@ function resolve(word: string, vars: Map<string, string>, slurm: Map<string, num
   const s = slurm.get(name);
   if (s !== undefined) return { value: s, via: `${name}=${s} (#SBATCH)` };
   const assigned = vars.get(name);
+  if (assigned === COUNT_VISIBLE) {
+    const n = visibleDevices(vars);
+    return n === undefined ? undefined : { value: n, via: `${name}=${n} (the devices CUDA_VISIBLE_DEVICES lists)` };
+  }
   if (assigned !== undefined) {
     // NGPU=${NGPU:-8}: the self-reference is unset in a fresh shell, so the default applies.
     const self = new RegExp(`^["']?\\$\\{${name}:?-(.*)\\}["']?$`).exec(assigned);
@@ -210,7 +265,9 @@ function worldSizeFromScriptUncached(text: string, config: string): Found | unde
     if (/^\s*#/.test(l) || !/\btorchrun\b/.test(l)) continue;
     const procWord = flag(l, ["--nproc_per_node", "--nproc-per-node"]);
     if (!procWord) continue;
-    const proc = resolve(procWord, vars, slurm);
+    // `--nproc_per_node gpu` (or auto) starts one process per visible device.
+    const visible = /^["']?(gpu|auto)["']?$/.test(procWord) ? visibleDevices(vars, l) : undefined;
+    const proc = visible !== undefined ? { value: visible, via: `${visible} (CUDA_VISIBLE_DEVICES)` } : resolve(procWord, vars, slurm);
     if (!proc) continue;
     const nodesWord = flag(l, ["--nnodes"]);
     let nodes: { value: number; via: string } | undefined = { value: 1, via: "1" };
@@ -221,13 +278,21 @@ function worldSizeFromScriptUncached(text: string, config: string): Found | unde
     if (!nodes) continue;
     const shown = (word: string | undefined, r: { value: number; via: string }) => (word && !/^\d+$/.test(word) ? `${word} = ${r.value}` : String(r.value));
     if (/NGPU/.test(procWord)) {
-      const via = proc.via.startsWith("NGPU=${") ? ` (default of ${proc.via})` : "";
+      const via = proc.via.startsWith("NGPU=${") ? ` (default of ${proc.via})` : proc.via.includes("CUDA_VISIBLE_DEVICES") ? proc.via.slice(proc.via.indexOf(" ")) : "";
       const nn = nodesWord ? ` × torchrun --nnodes ${shown(nodesWord, nodes)}` : "";
       return { value: nodes.value * proc.value, detail: `NGPU=${proc.value}${via}${nn}`, line: at(l) };
     }
     return { value: nodes.value * proc.value, detail: `torchrun --nnodes ${nodesWord ? shown(nodesWord, nodes) : "1 (default)"} --nproc_per_node ${shown(procWord, proc)}`, line: at(l) };
   }
-  // 3) A plain NGPU assignment (COMM_MODE dry runs take the world size from NGPU).
+  // 3) srun without torchrun: one task per GPU, #SBATCH --nodes × --ntasks-per-node.
+  const srun = lines.find((l) => !/^\s*#/.test(l) && /(?:^|[\s;])srun\b/.test(l));
+  const nodes = slurm.get("SLURM_NNODES");
+  const perNode = slurm.get("SLURM_NTASKS_PER_NODE");
+  if (srun !== undefined && !lines.some((l) => !/^\s*#/.test(l) && /\btorchrun\b|run_train\.sh/.test(l)) && perNode !== undefined) {
+    const n = nodes ?? 1;
+    return { value: n * perNode, detail: `#SBATCH --nodes ${n}${nodes === undefined ? " (default)" : ""} × --ntasks-per-node ${perNode} (srun, one task per GPU)`, line: at(srun) };
+  }
+  // 4) A plain NGPU assignment (COMM_MODE dry runs take the world size from NGPU).
   const ngpu = vars.get("NGPU");
   if (ngpu !== undefined) {
     const r = resolve("$NGPU", vars, slurm);
@@ -235,4 +300,38 @@ function worldSizeFromScriptUncached(text: string, config: string): Found | unde
     if (r) return { value: r.value, detail: r.via.startsWith("NGPU=${") ? `NGPU=${r.value} (default of ${r.via})` : `NGPU=${r.value}`, line: assigned === undefined ? undefined : at(assigned) };
   }
   return undefined;
+}
+
+export interface ScriptOverride {
+  /** ["parallelism", "tensor_parallel_degree"] */
+  path: [string, string];
+  /** The value as written, unquoted. */
+  raw: string;
+  /** The script, relative to the workspace. */
+  file: string;
+  location: SourceLocation;
+}
+
+/**
+ * `--section.option value` flags on the command lines of the nearest script that runs this config (the line that
+ * names it; upstream's run_train.sh forwards its extra arguments to the trainer), for the sections in `sections`
+ * (issue #30 §3: `--parallelism.*` overrides a TOML's degrees at launch). At most 64.
+ */
+export function scriptOverrides(env: AnalysisEnv, sections: readonly string[]): ScriptOverride[] {
+  for (const { path, text, config } of launchScripts(env)) {
+    const out: ScriptOverride[] = [];
+    const lines = logicalLines(text);
+    const starts = logicalStarts(text);
+    lines.forEach((l, i) => {
+      if (/^\s*#/.test(l) || !l.includes(config)) return;
+      const re = /(?:^|\s)--([a-z_]+)\.([a-z_]+)(?:=|\s+)("[^"]*"|'[^']*'|[^\s"']+)/g;
+      for (let m = re.exec(l); m && out.length < 64; m = re.exec(l)) {
+        if (!sections.includes(m[1]!)) continue;
+        out.push({ path: [m[1]!, m[2]!], raw: m[3]!.replace(/^["']|["']$/g, ""), file: displayPath(path, env), location: lineLocation(path, text, starts[i] ?? 0) });
+      }
+    });
+    if (out.length) return out;
+    if (namingRank(text, config) === 0) return [];
+  }
+  return [];
 }

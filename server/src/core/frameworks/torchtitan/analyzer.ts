@@ -6,7 +6,7 @@ import type { AnalysisEnv, AnalysisSettings, HoverTarget, FrameworkAnalysis, Fra
 import { MAX_WORLD_SIZE } from "../../model/limits";
 import { diag } from "../../diagnostics/build";
 import { directiveValue, parseDirectives, type Directive } from "../../diagnostics/directives";
-import { findEntry, stringValue, type ConfigDocument } from "../../model/document";
+import { findEntry, stringValue, type ConfigDocument, type ConfigEntry, type ConfigValue } from "../../model/document";
 import type { Diagnostic } from "../../model/types";
 import { gateDiagnostics, type Facts } from "../../provenance";
 import type { TitanContext } from "./context";
@@ -21,7 +21,9 @@ import { TITAN_RULES } from "./rules/index";
 import { detectTorchtitan } from "./detect";
 import { DEFAULT_VERSION, FIRST_MAIN_DATE, LAST_TOML_DATE, parseVersion, type TitanVersion } from "./versions";
 import { simulate, simulationInputFromConfig } from "../../engine";
-import { inferVersion, inferWorldSize } from "../../workspace";
+import { inferVersion, inferWorldSize, versionForWindow, type VersionInference } from "../../workspace";
+import { parallelizeNote, readForkCode, type ForkCode } from "../../workspace/forkCode";
+import { scriptOverrides, type ScriptOverride } from "../../workspace/worldSize";
 import { pickExplicit, versionFromSettings, worldSizeFromSettings, type Explicit } from "../../workspace/precedence";
 import { resolveGpu, throughputAlternatives } from "./throughput";
 import { torchtitanConfigSources } from "../../workspace/forkSchema";
@@ -45,7 +47,9 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const directives = parseDirectives(doc.comments);
   const extra: Diagnostic[] = [];
   const { version, outsideTomlEra } = resolveVersion(doc, settings, env, directives, extra);
-  const read = readDims(doc, version.value.date);
+  // `--parallelism.*` flags of the script that runs this file override its degrees at launch (issue #30 §3).
+  const overrides = scriptOverrides(env, ["parallelism"]);
+  const read = readDims(overrides.length ? withOverrides(doc, overrides) : doc, version.value.date);
   const dimsOptions = { epDivisibility: version.value.date >= "2025-07-08" && version.value.date < MESH_UNFLATTEN_DATE, epMesh: version.value.date >= MESH_UNFLATTEN_DATE };
   const named = hardwareInFileName(env.documentPath ?? doc.uri);
   const worldSize = resolveWorldSize(doc, read, settings, env, directives, extra, (w) => resolveDims(read, w, dimsOptions).errors.length === 0, named?.count);
@@ -91,6 +95,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
     directives,
     version,
     worldSize,
+    ...(overrides.length ? { scriptOverrides: overrides } : {}),
     dims,
     layout,
     // A layout that fails validation is still named from its configured degrees (the error says why it fails).
@@ -110,7 +115,28 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   if (missing) ctx.configSourceMissing = missing;
   const fork = forkEvidence(doc, version.value.date, workspace);
   if (fork) ctx.fork = fork;
+  const code = readForkCode(env);
+  if (code) ctx.forkCode = code;
   return { ctx, extra };
+}
+
+/**
+ * The document as the launch reads it: each script flag replaces (or adds) its key, with an integer, boolean or
+ * string value as argparse / the config manager would type it; the entry keeps the file's own range when the key
+ * is written there (else the file's start), and its `overriddenBy` names the script.
+ */
+function withOverrides(doc: ConfigDocument, overrides: readonly ScriptOverride[]): ConfigDocument {
+  const extra: ConfigEntry[] = overrides.map((o) => {
+    const own = findEntry(doc, ...o.path);
+    const range = own?.value.range ?? FILE_START;
+    const value: ConfigValue = /^-?\d+$/.test(o.raw)
+      ? { kind: "integer", value: Number(o.raw), range }
+      : /^(true|false)$/i.test(o.raw)
+        ? { kind: "boolean", value: /^true$/i.test(o.raw), range }
+        : { kind: "string", value: o.raw, range };
+    return { path: [...o.path], keyRange: own?.keyRange ?? FILE_START, range: own?.range ?? FILE_START, value };
+  });
+  return { ...doc, entries: [...doc.entries, ...extra] };
 }
 
 /** The facts torchtitan's rules rest on (core/provenance.ts): world size, version, GPU type, a fork's schema. */
@@ -184,6 +210,9 @@ function resolveVersion(
   if (explicit) return { version: explicit };
   // auto: a pin in the workspace, then the keys the config uses, then the last TOML release.
   const inferred = inferVersion(doc, env);
+  // The workspace's own torchtitan package (a TOML-era fork, a submodule) outranks a pin and the keys (issue #30 §2).
+  const fromCode = tomlVersionFromCode(readForkCode(env), inferred);
+  if (fromCode) return { version: fromCode };
   const v = parseVersion(inferred.value) ?? parseVersion(DEFAULT_VERSION)!;
   const out: { version: TitanContext["version"]; outsideTomlEra?: { pin: string; file: string } } = {
     version: { value: v, source: inferred.source, kind: inferred.kind, detail: inferred.detail, ...(inferred.decidedBy?.length ? { decidedBy: inferred.decidedBy } : {}), ...(inferred.window ? { window: inferred.window } : {}) },
@@ -206,6 +235,37 @@ function resolveVersion(
     );
   }
   return out;
+}
+
+/**
+ * The version a TOML-era fork's code dates it to (workspace/forkCode.ts), narrowed by the config's keys when their
+ * window overlaps; undefined when the workspace holds no torchtitan package or its code dates it outside the TOML
+ * era (a Python-era fork does not read this file; the pin/keys inference then stands).
+ */
+function tomlVersionFromCode(code: ForkCode | undefined, inferred: VersionInference): TitanContext["version"] | undefined {
+  if (!code?.window || !code.decidedBy || code.window.from >= LAST_TOML_DATE) return undefined;
+  let from = code.window.from < FIRST_MAIN_DATE ? FIRST_MAIN_DATE : code.window.from;
+  let until = code.window.until && code.window.until < LAST_TOML_DATE ? code.window.until : undefined;
+  const keys = inferred.source === "config-keys" ? inferred.window : undefined;
+  const kf = keys?.from;
+  const ku = keys?.until;
+  const narrowed = !!keys && (kf === undefined || until === undefined || kf < until) && (ku === undefined || ku > from);
+  if (narrowed) {
+    if (kf !== undefined && kf > from) from = kf;
+    if (ku !== undefined && (until === undefined || ku < until)) until = ku;
+  }
+  const v = parseVersion(versionForWindow(from, until));
+  if (!v) return undefined;
+  const differs = parallelizeNote(code);
+  const pin = inferred.source === "workspace-pin" ? `; the pin (${inferred.detail}) is not what runs here` : "";
+  return {
+    value: v,
+    source: "workspace-code",
+    kind: code.parallelize.length ? "inferred" : "workspace-code",
+    detail: `dated by the workspace's torchtitan code, ${code.decidedBy.file} (${code.decidedBy.fn}): ${code.decidedBy.what}${narrowed ? ", narrowed by the config's keys" : ""}${differs}${pin}`,
+    window: { from, ...(until ? { until } : {}) },
+    location: code.decidedBy.location,
+  };
 }
 
 const FILE_START = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
@@ -234,9 +294,14 @@ function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: Analysi
   // A stated size that the degrees contradict is stale (a fork's copy of an upstream preset's header): skipped.
   const stated = worldSizeFromComments(doc);
   if (script && script.value <= MAX_WORLD_SIZE) {
-    // Two sources that disagree are both named (issue #34: a slurm file says 32, the preset's comment 64).
-    const detail = stated && stated.value !== script.value ? `${script.detail}; ${stated.detail} says ${stated.value}` : script.detail;
-    return script.location ? { value: script.value, source: script.source, kind: script.kind, detail, location: script.location } : { value: script.value, source: script.source, kind: script.kind, detail };
+    const out: Sourced<number> = { value: script.value, source: script.source, kind: script.kind, detail: script.detail };
+    if (script.location) out.location = script.location;
+    // Two sources that disagree are both named (issue #30 §3): the script runs the file, the comment only says.
+    if (stated && stated.value !== script.value) {
+      out.detail = `${script.detail}; the comment on line ${(stated.location?.range.start.line ?? 0) + 1} states ${stated.value} GPUs`;
+      out.overrides = [{ value: stated.value, source: stated.source, kind: stated.kind, detail: stated.detail }];
+    }
+    return out;
   }
   if (stated && (read.typeErrors.length || consistent(stated.value))) return stated;
   const { configured, typeErrors } = read;
@@ -281,9 +346,32 @@ export function statedGpus(doc: ConfigDocument): { count: number; gpu?: string; 
   return undefined;
 }
 
+/**
+ * The size comments of upstream's presets (v0.2.2 train_configs: `# NOTE: this toml config is a preset for N GPU
+ * GPUs.` on line 1) and the models they were written for. A fork that copies one into a config of another model
+ * keeps a header that is not about its file: that comment is no evidence (issue #30 §3). Named assumption: a
+ * preset comment is about its own model only; a file without model.flavor is not that preset's.
+ */
+const UPSTREAM_PRESET_COMMENTS: readonly { count: number; gpu: string; models: readonly string[] }[] = [
+  { count: 128, gpu: "H100", models: ["llama3:405B"] },
+  { count: 64, gpu: "A100", models: ["llama3:70B", "llama3:8B"] },
+  { count: 64, gpu: "H100", models: ["llama4:17bx16e"] },
+  { count: 8, gpu: "H100", models: ["qwen3:32B"] },
+];
+
+/** True when the stated size is an upstream preset's comment in a file whose model is not that preset's. */
+export function copiedPresetComment(doc: ConfigDocument, s: { count: number; gpu?: string; line: number }): boolean {
+  const text = doc.comments.find((c) => c.line === s.line)?.text ?? "";
+  if (!/NOTE: this toml config is a preset for/i.test(text)) return false;
+  const preset = UPSTREAM_PRESET_COMMENTS.find((p) => p.count === s.count && p.gpu.toLowerCase() === (s.gpu ?? "").toLowerCase());
+  if (!preset) return false;
+  const model = `${stringValue(findEntry(doc, "model", "name")) ?? "llama3"}:${stringValue(findEntry(doc, "model", "flavor")) ?? ""}`;
+  return !preset.models.includes(model);
+}
+
 function worldSizeFromComments(doc: ConfigDocument): Sourced<number> | undefined {
   const s = statedGpus(doc);
-  if (!s) return undefined;
+  if (!s || copiedPresetComment(doc, s)) return undefined;
   return { value: s.count, source: "comment", kind: "comment", detail: `the comment on line ${s.line + 1}`, location: { uri: doc.uri, range: s.range } };
 }
 

@@ -2,6 +2,8 @@
  * Everything a torchtitan rule may read, computed once per document version by the analyser.
  * Rules are small functions `(ctx) => Diagnostic[]`, one concern each, named by their diagnostic code.
  */
+import type { ScriptOverride } from "../../workspace/worldSize";
+import type { ForkCode } from "../../workspace/forkCode";
 import type { AnalysisEnv, AnalysisSettings, ParallelLayout, ResolvedPrecision, Sourced } from "../../analysis";
 import type { Directive } from "../../diagnostics/directives";
 import type { RestsOn } from "../../provenance";
@@ -24,6 +26,10 @@ export interface TitanContext {
   /** window: inferred from the keys, the date window they fit ([from, until)). */
   version: Sourced<TitanVersion> & { decidedBy?: string[]; window?: { from?: string; until?: string } };
   worldSize: Sourced<number>;
+  /** The workspace's own torchtitan package, read (workspace/forkCode.ts); absent when there is none. */
+  forkCode?: ForkCode;
+  /** `--parallelism.*` flags of the script that runs this file, applied to the degrees (workspace/worldSize.ts). */
+  scriptOverrides?: ScriptOverride[];
   dims: DimsResolution;
   /** The resolved layout (defaults where dims failed validation, so hovers still show something). */
   layout: ParallelLayout;
@@ -53,6 +59,11 @@ export interface TitanContext {
    * function's keyword arguments and attributes: python/titanContext.ts); reported by removed-setting.
    */
   removedSettings?: { key: string; range: import("../../model/types").Range; since: string; by: string }[];
+  /**
+   * Launch flags of the run script that runs this config and that the launcher's parser rejects at this version
+   * (tyro, for a Python config function: python/context.ts); reported by launch-flag-rejected.
+   */
+  rejectedFlags?: { key: string; raw: string; file: string; location: { uri: string; range: import("../../model/types").Range }; choices: readonly string[]; at: import("../../model/types").Range }[];
   /** Set when the workspace pins a torchtitan that no longer reads TOML. */
   outsideTomlEra?: { pin: string; file: string };
 }

@@ -25,6 +25,7 @@ export function summaryMarkdown(ctx: TitanContext): string {
   lines.push(`**${ctx.layoutName} on ${ctx.worldSize.value} GPU${ctx.worldSize.value === 1 ? "" : "s"}** (world size: ${ctx.worldSize.detail})`);
   lines.push("");
   const shard = ctx.dims.dpShardInferred ? `${d.dp_shard} (from -1)` : String(d.dp_shard);
+  if (ctx.scriptOverrides?.length) lines.push(`Launch flags applied: ${ctx.scriptOverrides.map((o) => `\`--${o.path.join(".")} ${o.raw}\``).join(", ")} (${ctx.scriptOverrides[0]!.file})`, "");
   lines.push(`Layout: dp_replicate ${d.dp_replicate} · dp_shard ${shard} · cp ${d.cp} · tp ${d.tp} · pp ${d.pp}${d.ep > 1 ? ` · ep ${d.ep} · etp ${d.etp}` : ""}`);
   lines.push("");
   lines.push(`Mechanism: **${MECHANISM_TEXT[ctx.decision.mechanism]}** — ${ctx.decision.reason}.`);

@@ -10,9 +10,9 @@ import { MAX_WORLD_SIZE } from "../../../model/limits";
 import type { ConfigDocument, ConfigEntry, ConfigValue } from "../../../model/document";
 import type { DType, Range } from "../../../model/types";
 import { inferVersion } from "../../../workspace";
-import { ancestorDirs, displayPath, join, lineLocation } from "../../../workspace/paths";
-import { matchingNames } from "../../../workspace/listing";
-import { worldSizeFromScript } from "../../../workspace/worldSize";
+import { parallelizeNote, readForkCode, type ForkCode } from "../../../workspace/forkCode";
+import { displayPath, lineLocation } from "../../../workspace/paths";
+import { launchScripts, passesConfig, worldSizeFromScript } from "../../../workspace/worldSize";
 import { DDP_ERROR, eraForDate, EP_DATE, MESH_UNFLATTEN_DATE, modelDecideOptions, type DecideOptions, type MechanismDecision } from "../eras";
 import { readKnobs } from "../knobs";
 import { DIM_FIELDS, DIM_KEYS, layoutName, readDims, resolveDims, type DimsResolution } from "../parallelDims";
@@ -23,7 +23,7 @@ import type { SimulationInput } from "../../../engine/types";
 import { GPUS, hasCudaCapability, type GpuId } from "../../../engine/gpus";
 import type { PrecisionKnobs } from "../context";
 import type { EvaluatedConfig, FieldValue } from "./evaluate";
-import { PY_FIELDS, pyField } from "./schema";
+import { choicesAt, PY_FIELDS, pyField } from "./schema";
 import { table } from "../../../model/table";
 
 /** torchtitan's Python-era versions. Dates are main-branch dates the semantics are read at. */
@@ -101,6 +101,15 @@ export function resolvePyVersion(doc: ConfigDocument, settings: AnalysisSettings
   if (fromDirective && d) return { version: { value: fromDirective, source: "directive", kind: "directive", detail: `\`# precision-lens: torchtitan-version=${d.value}\` on line ${d.line + 1}`, location: { uri: doc.uri, range: d.range } } };
   if (fromSetting) return { version: { value: fromSetting, source: "setting", kind: "setting", detail: `precisionLens.torchtitanVersion = ${settings.torchtitanVersion}` } };
   const inferred = inferVersion(doc, env);
+  // The workspace's own torchtitan package outranks a pin and the default (issue #30 §2): it is the code that runs.
+  const code = readForkCode(env);
+  if (code) {
+    const pin = inferred.source === "workspace-pin" ? `; the pin (${inferred.detail}) is not what runs here` : "";
+    const fromCode = pyVersionFromCode(code);
+    if (fromCode) return { version: { ...fromCode, detail: fromCode.detail + pin } };
+    const why = code.unmatched ?? `${code.packagePath}'s code dates it before the Python registries (${code.decidedBy?.what ?? "TOML-era config classes"})`;
+    return { version: { value: parsePyVersion(PY_DEFAULT_VERSION)!, source: "workspace-code", kind: "inferred", detail: `the workspace's torchtitan code matches no known Python-era state (${why}); assuming ${PY_DEFAULT_VERSION}${pin}` } };
+  }
   if (inferred.outsideTomlEra) {
     const v = parsePyVersion(inferred.outsideTomlEra.pin);
     if (v) return { version: { value: v, source: "workspace-pin", kind: "workspace-pin", detail: `torchtitan ${inferred.outsideTomlEra.pin} pinned in ${inferred.outsideTomlEra.file}`, ...(inferred.location ? { location: inferred.location } : {}) } };
@@ -108,6 +117,32 @@ export function resolvePyVersion(doc: ConfigDocument, settings: AnalysisSettings
   const def: Sourced<PyVersion> = { value: parsePyVersion(PY_DEFAULT_VERSION)!, source: "default", kind: "default", detail: `no torchtitan pin in the workspace; assuming ${PY_DEFAULT_VERSION} (modelled as main from #4597, 2026-09-11; that release is not verified)` };
   if (inferred.source === "workspace-pin" && !inferred.outsideTomlEra) return { version: def, tomlPin: inferred.detail };
   return { version: def };
+}
+
+/**
+ * The version the workspace's torchtitan code dates a registry to: the start of the code's window within the
+ * Python era (its mechanism period, eras.ts). Known (`workspace-code`) when the models' parallelize are upstream's;
+ * when the fork rewrote one, the era's mechanism does not describe the run: the version is then an inference, so
+ * findings resting on it are capped, and the detail says what differs.
+ */
+export function pyVersionFromCode(code: ForkCode): Sourced<PyVersion> | undefined {
+  if (!code.window || !code.decidedBy) return undefined;
+  const until = code.window.until;
+  if (until !== undefined && until <= PY_FIRST_DATE) return undefined;
+  const from = code.window.from < PY_FIRST_DATE ? PY_FIRST_DATE : code.window.from;
+  // The newest release inside the window, else its first day (the mechanism is the same across the window).
+  const release = Object.keys(PY_RELEASES).filter((id) => PY_RELEASES[id]!.date >= from && (until === undefined || PY_RELEASES[id]!.date < until)).pop();
+  const v = release ? parsePyVersion(release) : parsePyVersion(`main@${from}`);
+  if (!v) return undefined;
+  const span = `main ${from}${until ? ` … ${until}` : " or later"}`;
+  const differs = parallelizeNote(code);
+  return {
+    value: v,
+    source: "workspace-code",
+    kind: code.parallelize.length ? "inferred" : "workspace-code",
+    detail: `${span}, dated by the workspace's torchtitan code: ${code.decidedBy.file} (${code.decidedBy.fn}): ${code.decidedBy.what}${differs}`,
+    location: code.decidedBy.location,
+  };
 }
 
 export interface Override {
@@ -129,12 +164,9 @@ export interface Launch {
 export function launchOf(fnName: string, env: AnalysisEnv): Launch {
   const out: Launch = { overrides: [] };
   if (!env.documentPath) return out;
-  const needle = new RegExp(`(?:CONFIG=["']?|--config[= ]["']?)${fnName}\\b`);
-  for (const dir of ancestorDirs(env)) {
-    for (const name of matchingNames(env.listDir(dir), "run-scripts", (n) => /\.(sh|bash|slurm|sbatch)$/i.test(n))) {
-      const path = join(dir, name);
-      const text = env.readFile(path);
-      if (text === undefined || !text.includes(fnName) || !needle.test(text)) continue;
+  const needle = passesConfig(fnName);
+  for (const { path, name, text } of launchScripts(env, fnName, true)) {
+    {
       const file = displayPath(path, env);
       const ws = worldSizeFromScript(text, fnName);
       if (ws && ws.value <= MAX_WORLD_SIZE && !out.worldSize) {
@@ -189,6 +221,8 @@ export interface PyResolution {
   simulationInput?: SimulationInput;
   /** The GPU type the throughput and memory estimates use (--gpu > directive > setting > default). */
   gpu: Sourced<GpuId>;
+  /** Run-script flags tyro rejects at this version (a value outside the field's Literal): the launch fails. */
+  rejectedFlags?: { override: Override; choices: readonly string[] }[];
   /** What the picture rests on that is not written in the file, flags or scripts (user-facing). */
   assumptions: string[];
 }
@@ -196,9 +230,17 @@ export interface PyResolution {
 /** `launch` is read once and reused by the what-if matrix, which resolves one function many times. */
 export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version: PyVersion, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], launch: Launch = launchOf(ev.fn.name, env)): PyResolution {
   const fields = new Map<string, FieldValue & { override?: Override }>(ev.fields);
+  const rejected: { override: Override; choices: readonly string[] }[] = [];
   for (const o of launch.overrides) {
     const base = fields.get(o.key);
     if (!base) continue;
+    // tyro types the flag by the field's annotation: a value outside a Literal's choices exits with status 2
+    // ("invalid choice", checked with tyro 1.0.17), so the run never starts (issue #30 §3).
+    const choices = choicesAt(base.spec, version.date);
+    if (choices && !choices.includes(o.raw)) {
+      rejected.push({ override: o, choices });
+      continue;
+    }
     const value = base.spec.type === "int" || base.spec.type === "float" ? Number(o.raw) : base.spec.type === "bool" ? o.raw === "true" || o.raw === "True" : o.raw;
     fields.set(o.key, { ...base, state: "set", value, override: o });
   }
@@ -231,7 +273,10 @@ export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version:
   const modelName = ev.model?.name;
   // The model decides the same launch checks as for a TOML file's `model.name`.
   const decideOptions: DecideOptions = modelDecideOptions(modelName, version.date);
-  const decided: MechanismDecision = dims.resolved
+  const flagError = rejected[0];
+  const decided: MechanismDecision = flagError
+    ? { mechanism: "error", reason: "tyro rejects a flag of the run script", logs: [], error: `tyro rejects --${flagError.override.key} ${flagError.override.raw} in ${flagError.override.file} (choices at ${version.id}: ${flagError.choices.map((c) => `"${c}"`).join(", ")}); the launch exits with status 2`, ddp: false }
+    : dims.resolved
     ? era.decide(dims.resolved, worldSize.value, decideOptions)
     : { mechanism: "error", reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
   // Trainer.Config's model_spec has no default (trainer.py@e51a77d27:66, asserted not None): a function whose
@@ -263,7 +308,7 @@ export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version:
       ? pySimulationInput(view, ev, fields, { mechanism: decision.mechanism, layout: dims.resolved, ddp: decision.ddp, mechanismReason: decision.reason, paramDtype: knobs.param.dtype, reduceDtype: knobs.reduce.dtype, trainingDtype: knobs.trainingDtype.dtype, versionDate: version.date }, gpu.value)
       : undefined;
   if (simulationInput && optimizerState.dtype && optimizerState.dtype !== knobs.trainingDtype.dtype) simulationInput.optimizerStateDtype = optimizerState.dtype;
-  return { evaluated: ev, removedFields, fields, view, worldSize, dims, layout, layoutName: layoutName(dims.resolved ?? layout), decision, decideOptions, ...(modelName ? { modelName } : {}), knobs, ...(precision ? { precision } : {}), optimizerState, ...(simulationInput ? { simulationInput } : {}), gpu, assumptions };
+  return { ...(rejected.length ? { rejectedFlags: rejected } : {}), evaluated: ev, removedFields, fields, view, worldSize, dims, layout, layoutName: layoutName(dims.resolved ?? layout), decision, decideOptions, ...(modelName ? { modelName } : {}), knobs, ...(precision ? { precision } : {}), optimizerState, ...(simulationInput ? { simulationInput } : {}), gpu, assumptions };
 }
 
 /**

@@ -78,6 +78,7 @@ export function pyTitanContext(r: PyResolution, version: Sourced<PyVersion>, set
     ...(r.simulationInput ? { simulationInput: r.simulationInput } : {}),
     ...(simulation ? { simulation } : {}),
     ...(r.removedFields.length ? { removedSettings: r.removedFields } : {}),
+    ...(r.rejectedFlags?.length ? { rejectedFlags: r.rejectedFlags.map(({ override: o, choices }) => ({ key: o.key, raw: o.raw, file: o.file, location: o.location, choices, at })) } : {}),
   };
 }
 

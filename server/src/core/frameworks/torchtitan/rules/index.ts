@@ -17,6 +17,7 @@ import { parallelDims } from "./parallel-dims";
 import { ppBubble } from "./pp-bubble";
 import { pureBf16 } from "./pure-bf16";
 import { removedSetting } from "./removed-setting";
+import { launchFlagRejected } from "./launch-flag-rejected";
 import { SCHEMA_RULES } from "../schema/rules";
 
 export const TITAN_RULES: readonly TitanRule[] = [
@@ -34,5 +35,6 @@ export const TITAN_RULES: readonly TitanRule[] = [
   ppBubble,
   memoryExceedsGpu,
   removedSetting,
+  launchFlagRejected,
   ...SCHEMA_RULES,
 ];

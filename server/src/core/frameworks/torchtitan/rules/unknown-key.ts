@@ -46,10 +46,32 @@ function schemaKeys(ctx: TitanContext): { kept: Diagnostic[]; folded: ForkItem[]
     // A version that is only inferred (or the default) may be a build from before upstream rejected unknown keys.
     const assumed = isKnown(ctx.version.kind) ? undefined : { from: ctx.version.window?.from };
     const all = computeSchemaKeys(ctx.doc, ctx.version.value.date, ctx.version.value.id, ctx.workspaceSchema, ctx.fork, assumed);
-    ds = foldIntoFork(forkMode(ctx), withoutModulesFromScripts(ctx, all));
+    ds = foldHistoryIntoFork(ctx, foldIntoFork(forkMode(ctx), withoutModulesFromScripts(ctx, all)));
     cache.set(ctx, ds);
   }
   return ds;
+}
+
+/** Upstream's key history: what these codes say is upstream's, not a fork's. */
+const HISTORY_CODES: ReadonlySet<string> = new Set(["moved-key", "removed-key", "deprecated-key"]);
+
+/**
+ * A file in a workspace that holds its own torchtitan package (workspace/forkCode.ts) whose config classes were not
+ * found is a fork's: upstream's removed, moved and deprecated keys are not its history (a fork may still read
+ * `model.norm_type` or `training.batch_size`), so those findings join the one fork note (issue #30 §2).
+ */
+function foldHistoryIntoFork(ctx: TitanContext, ds: { kept: Diagnostic[]; folded: ForkItem[] }): { kept: Diagnostic[]; folded: ForkItem[] } {
+  if (!ctx.forkCode || ctx.workspaceSchema?.length) return ds;
+  const at = (r: Range) => `${r.start.line}:${r.start.character}`;
+  const byKey = new Map(leafEntries(ctx.doc).map((e) => [at(e.keyRange), e.path.join(".")]));
+  const kept: Diagnostic[] = [];
+  const folded = [...ds.folded];
+  for (const d of ds.kept) {
+    const path = HISTORY_CODES.has(d.code) ? byKey.get(at(d.range)) : undefined;
+    if (path === undefined) kept.push(d);
+    else folded.push({ kind: "key", label: path, range: d.range });
+  }
+  return { kept, folded };
 }
 
 /**

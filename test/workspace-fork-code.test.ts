@@ -1,0 +1,226 @@
+/**
+ * Issue #30 §2 and §3: the workspace's own torchtitan code dates it (workspace/forkCode.ts), and launch scripts
+ * are read as the launcher sees them (workspace/worldSize.ts). Synthetic workspaces: test/fixtures/fork-code-workspace
+ * on disk, and in-memory ones (test/support/fakeEnv.ts).
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, it } from "node:test";
+import { analyzeDocument } from "../server/src/core/analyze";
+import { nodeEnv } from "../server/src/host/nodeEnv";
+import { parallelizeDifference, readForkCode } from "../server/src/core/workspace/forkCode";
+import { inferWorldSize, worldSizeFromScript } from "../server/src/core/workspace";
+import { namingRank, scriptOverrides } from "../server/src/core/workspace/worldSize";
+import { fakeEnv } from "./support/fakeEnv";
+
+const WS = join(import.meta.dirname, "fixtures", "fork-code-workspace");
+const REGISTRY = join(WS, "configs", "registry.py");
+
+const AMP_PRE_2458 = `def maybe_enable_amp(parallel_dims, mixed_precision_param, device_type):\n    if parallel_dims.fsdp_enabled:\n        return None\n    if parallel_dims.tp_enabled or parallel_dims.pp_enabled:\n        return None\n    return torch.autocast(device_type)\n`;
+const AMP_2458 = AMP_PRE_2458.replace("parallel_dims.fsdp_enabled:", "parallel_dims.fsdp_enabled or parallel_dims.dp_replicate_enabled:");
+const UP_PAR = "def parallelize_llama(m, d, c):\n    apply_fsdp(m)\n    apply_ddp(m)\n";
+
+function codeEnv(files: Record<string, string>) {
+  return fakeEnv({ "/ws/configs/x.py": "", ...files }, "/ws/configs/x.py", ["/ws"]);
+}
+
+describe("forkCode: the workspace's torchtitan code matched against upstream states", () => {
+  it("maybe_enable_amp without dp_replicate + Python config classes → 2026-02-23 … 2026-03-09, decided by utils.py maybe_enable_amp", () => {
+    const f = readForkCode(codeEnv({ "/ws/torchtitan/distributed/utils.py": AMP_PRE_2458, "/ws/torchtitan/config/configs.py": "class X: pass\n" }))!;
+    assert.deepEqual(f.window, { from: "2026-02-23", until: "2026-03-09" });
+    assert.equal(f.decidedBy?.file, "torchtitan/distributed/utils.py");
+    assert.equal(f.decidedBy?.fn, "maybe_enable_amp");
+    assert.equal(f.decidedBy?.location.range.start.line, 0);
+  });
+  it("the same function with TOML-era config classes → 2025-06-16 … 2026-02-23", () => {
+    const f = readForkCode(codeEnv({ "/ws/torchtitan/distributed/utils.py": AMP_PRE_2458, "/ws/torchtitan/config/job_config.py": "class Job: pass\n" }))!;
+    assert.deepEqual(f.window, { from: "2025-06-16", until: "2026-02-23" });
+    assert.equal(f.configFormat, "toml");
+  });
+  it("a dp_replicate_enabled branch (#2458) → 2026-03-09 … 2026-04-09", () => {
+    const f = readForkCode(codeEnv({ "/ws/torchtitan/distributed/utils.py": AMP_2458, "/ws/torchtitan/config/configs.py": "" }))!;
+    assert.deepEqual(f.window, { from: "2026-03-09", until: "2026-04-09" });
+  });
+  it("no maybe_enable_amp with Python classes → from 2026-04-09; configs.py's reduce Literal and the optimizer narrow it", () => {
+    const utils = "def other():\n    pass\n";
+    assert.deepEqual(readForkCode(codeEnv({ "/ws/torchtitan/distributed/utils.py": utils, "/ws/torchtitan/config/configs.py": 'mixed_precision_reduce: Literal["float32"] = "float32"\n' }))!.window, { from: "2026-04-09", until: "2026-09-11" });
+    assert.deepEqual(readForkCode(codeEnv({ "/ws/torchtitan/distributed/utils.py": utils, "/ws/torchtitan/config/configs.py": 'mixed_precision_reduce: Literal["float32", "bfloat16"] = "float32"\n' }))!.window, { from: "2026-09-11" });
+    assert.deepEqual(readForkCode(codeEnv({ "/ws/torchtitan/distributed/utils.py": utils, "/ws/torchtitan/config/configs.py": "", "/ws/torchtitan/components/optimizer.py": "impl = 'fused'\n" }))!.window, { from: "2026-04-09", until: "2026-04-15" });
+  });
+  it("code that matches no known state says so (no autocast in maybe_enable_amp; no config classes)", () => {
+    const f = readForkCode(codeEnv({ "/ws/torchtitan/distributed/utils.py": "def maybe_enable_amp(p, m, d):\n    if p.tp_enabled:\n        return None\n", "/ws/torchtitan/config/configs.py": "" }))!;
+    assert.equal(f.window, undefined);
+    assert.match(f.unmatched!, /maybe_enable_amp matches no upstream version \(no autocast\)/);
+    assert.match(readForkCode(codeEnv({ "/ws/torchtitan/distributed/utils.py": "x = 1\n" }))!.unmatched!, /no config classes/);
+  });
+  it("a submodule's package (torchtitan/torchtitan) is found; no package → undefined", () => {
+    assert.equal(readForkCode(codeEnv({ "/ws/torchtitan/torchtitan/distributed/utils.py": AMP_2458, "/ws/torchtitan/torchtitan/config/configs.py": "" }))!.packagePath, "torchtitan/torchtitan");
+    assert.equal(readForkCode(codeEnv({})), undefined);
+  });
+  it("parallelize read as written: upstream-shaped → nothing; DDP only, none, autocast; comments are not code", () => {
+    assert.deepEqual(parallelizeDifference(UP_PAR), []);
+    assert.deepEqual(parallelizeDifference("def parallelize_x(m):\n    replicate(m)\n"), ["DDP only (fully_shard is never called)"]);
+    assert.deepEqual(parallelizeDifference("def parallelize_x(m):\n    # fully_shard(m)\n    return m\n"), ["no data parallelism (neither fully_shard nor replicate/DDP is called)"]);
+    assert.deepEqual(parallelizeDifference("def parallelize_x(m):\n    fully_shard(m)\n    m.f = torch.autocast('cuda')(m.f)\n"), ["autocast patched in"]);
+  });
+});
+
+describe("a fork taken between 2026-02-23 and 2026-04-09 dates a Python registry (fixture fork-code-workspace)", () => {
+  const r = analyzeDocument(pathToFileURL(REGISTRY).href, readFileSync(REGISTRY, "utf8"), {}, nodeEnv(REGISTRY, [WS]));
+  it("the version comes from the fork's utils.py, named, not v0.4.0; the rewritten parallelize is stated and caps it", () => {
+    assert.equal(r.torchtitanVersion?.value, "main@2026-02-23");
+    assert.equal(r.torchtitanVersion?.source, "workspace-code");
+    assert.match(r.torchtitanVersion!.detail, /torchtitan\/distributed\/utils\.py \(maybe_enable_amp\)/);
+    assert.match(r.torchtitanVersion!.detail, /fork parallelize differs: torchtitan\/models\/mymodel\/parallelize\.py: DDP only \(fully_shard is never called\), autocast patched in/);
+    assert.equal(r.torchtitanVersion?.kind, "inferred");
+  });
+  it("TP-only on the fork's era gets no mixed precision: fp32 compute", () => {
+    assert.equal(r.mechanism, "none");
+    assert.equal(r.precision?.compute.dtype, "float32");
+  });
+  it("the world size from run.sh's CONFIG=${CONFIG:-\"tp_only\"} and NGPU default", () => {
+    assert.equal(r.worldSize?.value, 4);
+    assert.equal(r.worldSize?.kind, "run-script");
+    assert.match(r.worldSize!.detail, /run\.sh/);
+  });
+  it("without the rewritten model the version is a known workspace-code fact", () => {
+    const files: Record<string, string> = { "/ws/torchtitan/distributed/utils.py": AMP_PRE_2458, "/ws/torchtitan/config/configs.py": "", "/ws/torchtitan/models/llama3/parallelize.py": UP_PAR, "/ws/configs/x.py": readFileSync(REGISTRY, "utf8") };
+    const q = analyzeDocument("file:///ws/configs/x.py", files["/ws/configs/x.py"]!, {}, fakeEnv(files, "/ws/configs/x.py", ["/ws"]));
+    assert.equal(q.torchtitanVersion?.kind, "workspace-code");
+    assert.equal(q.torchtitanVersion?.value, "main@2026-02-23");
+  });
+});
+
+describe("a TOML-era fork's code dates its TOML files", () => {
+  const toml = "[model]\nname = \"llama3\"\n[parallelism]\ndata_parallel_shard_degree = 1\ntensor_parallel_degree = 2\n";
+  it("no maybe_enable_amp + job_config.py → before 2025-06-16 (not the default v0.2.2)", () => {
+    const files = { "/ws/torchtitan/distributed/utils.py": "def other():\n    pass\n", "/ws/torchtitan/config/job_config.py": "class JobConfig: pass\n", "/ws/train_configs/a.toml": toml };
+    const r = analyzeDocument("file:///ws/train_configs/a.toml", toml, {}, fakeEnv(files, "/ws/train_configs/a.toml", ["/ws"]));
+    assert.equal(r.torchtitanVersion?.source, "workspace-code");
+    assert.equal(r.torchtitanVersion?.kind, "workspace-code");
+    assert.match(r.torchtitanVersion!.value, /^main@2025-0[3-6]-\d\d$/);
+    assert.match(r.torchtitanVersion!.detail, /no maybe_enable_amp/);
+  });
+  it("a pin is named as not what runs", () => {
+    const files = { "/ws/torchtitan/distributed/utils.py": AMP_PRE_2458, "/ws/torchtitan/config/job_config.py": "", "/ws/requirements.txt": "torchtitan==0.1.0\n", "/ws/train_configs/a.toml": toml };
+    const r = analyzeDocument("file:///ws/train_configs/a.toml", toml, {}, fakeEnv(files, "/ws/train_configs/a.toml", ["/ws"]));
+    assert.equal(r.torchtitanVersion?.value, "v0.2.2");
+    assert.match(r.torchtitanVersion!.detail, /the pin \(torchtitan 0\.1\.0 pinned in requirements\.txt\) is not what runs here/);
+  });
+});
+
+describe("launch scripts as the launcher sees them", () => {
+  const CFG = "/ws/configs/a.toml";
+  it("a comment naming the config is not a launch; a script that passes the config beats one that only mentions it", () => {
+    assert.equal(namingRank("# NGPU=64 for a.toml\n", "a.toml"), undefined);
+    assert.equal(namingRank("cp a.toml /tmp\n", "a.toml"), 1);
+    assert.equal(namingRank('CONFIG_FILE=${CONFIG_FILE:-"./configs/a.toml"}\n', "a.toml"), 0);
+    assert.equal(namingRank("--config debug_tp_only\n", "tp_only"), 1);
+    const files = {
+      "/ws/configs/a_copy.sh": "NGPU=64\ncp a.toml backup/\n",
+      "/ws/configs/b_run.sh": "NGPU=16 ./run_train.sh --job.config_file ./configs/a.toml\n",
+      "/ws/configs/c.sh": "# torchrun --nproc_per_node 2 a.toml\n",
+      [CFG]: "",
+    };
+    const w = inferWorldSize(fakeEnv(files, CFG, ["/ws"]))!;
+    assert.equal(w.value, 16);
+    assert.equal(w.file, "configs/b_run.sh");
+  });
+  it("the nearest folder's script wins over one higher up", () => {
+    const files = { "/ws/run.sh": "NGPU=32 ./run_train.sh --job.config_file configs/a.toml\n", "/ws/configs/run.sh": "NGPU=2 ./run_train.sh --job.config_file a.toml\n", [CFG]: "" };
+    assert.equal(inferWorldSize(fakeEnv(files, CFG, ["/ws"]))!.value, 2);
+  });
+  it("NGPU counted from CUDA_VISIBLE_DEVICES; torchrun --nproc_per_node gpu", () => {
+    const a = worldSizeFromScript("export CUDA_VISIBLE_DEVICES=0,1,2,3,4,5\nNGPU=$(echo $CUDA_VISIBLE_DEVICES | tr ',' '\\n' | wc -l)\ntorchrun --nproc_per_node=$NGPU train.py --job.config_file a.toml\n", "a.toml")!;
+    assert.equal(a.value, 6);
+    assert.match(a.detail, /CUDA_VISIBLE_DEVICES/);
+    assert.equal(worldSizeFromScript("CUDA_VISIBLE_DEVICES=0,1 torchrun --nproc_per_node gpu train.py --job.config_file a.toml\n", "a.toml")!.value, 2);
+    assert.equal(worldSizeFromScript("torchrun --nproc_per_node gpu train.py --job.config_file a.toml\n", "a.toml"), undefined);
+  });
+  it("#SBATCH --nodes × --ntasks-per-node with srun; --gres through SLURM variables", () => {
+    const s = worldSizeFromScript("#!/bin/bash\n#SBATCH --nodes=4\n#SBATCH --ntasks-per-node=8\nsrun python -m torchtitan.train --job.config_file a.toml\n", "a.toml")!;
+    assert.equal(s.value, 32);
+    assert.match(s.detail, /--nodes 4 × --ntasks-per-node 8/);
+    assert.equal(worldSizeFromScript("#SBATCH -N 2\n#SBATCH --gres=gpu:8\ntorchrun --nnodes $SLURM_NNODES --nproc_per_node $SLURM_GPUS_PER_NODE t.py --job.config_file a.toml\n", "a.toml")!.value, 16);
+  });
+  it("--parallelism.* flags of the script that runs a TOML override its degrees", () => {
+    const toml = "[model]\nname = \"llama3\"\nflavor = \"8B\"\n[parallelism]\ndata_parallel_shard_degree = -1\ntensor_parallel_degree = 1\n";
+    const files = { "/ws/configs/run.sh": "NGPU=8 ./run_train.sh --job.config_file a.toml --parallelism.tensor_parallel_degree 8 --parallelism.data_parallel_shard_degree=1\n", [CFG]: toml };
+    const env = fakeEnv(files, CFG, ["/ws"]);
+    assert.deepEqual(scriptOverrides(env, ["parallelism"]).map((o) => `${o.path.join(".")}=${o.raw}`), ["parallelism.tensor_parallel_degree=8", "parallelism.data_parallel_shard_degree=1"]);
+    const r = analyzeDocument("file://" + CFG, toml, {}, env);
+    assert.equal(r.parallel?.tp, 8);
+    assert.equal(r.parallel?.dp_shard, 1);
+    assert.equal(r.layoutName, "TP-only");
+  });
+  it("an upstream preset's comment copied into another model's file is no evidence; one in its own model's file is", () => {
+    const copied = "# NOTE: this toml config is a preset for 64 A100 GPUs.\n[model]\nname = \"llama3\"\nflavor = \"1B\"\n[parallelism]\ndata_parallel_shard_degree = -1\n";
+    const own = copied.replace('"1B"', '"70B"');
+    const env = fakeEnv({ [CFG]: "" }, CFG, ["/ws"]);
+    assert.equal(analyzeDocument("file://" + CFG, copied, {}, env).worldSize?.source, "default");
+    const o = analyzeDocument("file://" + CFG, own, {}, env).worldSize!;
+    assert.equal(o.value, 64);
+    assert.equal(o.source, "comment");
+  });
+  it("a script and a comment that disagree: the script decides, both are named", () => {
+    const toml = "# this config is for 64 GPUs\n[model]\nname = \"llama3\"\nflavor = \"8B\"\n[parallelism]\ndata_parallel_shard_degree = -1\n";
+    const env = fakeEnv({ "/ws/configs/run.sh": "NGPU=8 ./run_train.sh --job.config_file a.toml\n", [CFG]: toml }, CFG, ["/ws"]);
+    const w = analyzeDocument("file://" + CFG, toml, {}, env).worldSize!;
+    assert.equal(w.value, 8);
+    assert.match(w.detail, /NGPU=8 in configs\/run\.sh; the comment on line 1 states 64 GPUs/);
+    assert.equal(w.overrides?.[0]?.value, 64);
+  });
+});
+
+describe("run-script flags typed as tyro types them (Python configs)", () => {
+  const reg = readFileSync(REGISTRY, "utf8");
+  const run = (flag: string, version: string) => {
+    const files = { "/ws/configs/x.py": reg, "/ws/run.sh": `NGPU=4 CONFIG=tp_only ./run_train.sh --module configs.x ${flag}\n` };
+    return analyzeDocument("file:///ws/configs/x.py", reg, { torchtitanVersion: version, origin: "cli" }, fakeEnv(files, "/ws/configs/x.py", ["/ws"]));
+  };
+  it("--training.mixed_precision_reduce bfloat16 at v0.3.0: tyro exits 2, an error on the function naming the flag", () => {
+    const r = run("--training.mixed_precision_reduce bfloat16", "v0.3.0");
+    const d = r.diagnostics.find((x) => x.code === "invalid-value");
+    assert.ok(d, JSON.stringify(r.diagnostics.map((x) => x.code)));
+    assert.equal(d.severity, "error");
+    assert.match(d.message, /tyro rejects --training\.mixed_precision_reduce bfloat16 from run\.sh \(torchtitan v0\.3\.0 accepts "float32"\)/);
+    assert.equal(d.range.start.line, 4);
+    assert.equal(r.mechanism, "error");
+  });
+  it("the same flag at v0.4.0 (bf16 reduce a choice) and float32 at v0.3.0 are accepted", () => {
+    assert.equal(run("--training.mixed_precision_reduce bfloat16", "v0.4.0").diagnostics.filter((x) => x.code === "invalid-value").length, 0);
+    assert.equal(run("--training.mixed_precision_reduce float32", "v0.3.0").diagnostics.filter((x) => x.code === "invalid-value").length, 0);
+  });
+});
+
+describe("fork config classes found by following the config manager's imports", () => {
+  const jobConfig = `from dataclasses import dataclass, field\n\n\n@dataclass\nclass Model:\n    name: str = "llama3"\n    flavor: str = "8B"\n    norm_type: str = "rmsnorm"\n\n\n@dataclass\nclass Training:\n    batch_size: int = 8\n    seq_len: int = 2048\n\n\n@dataclass\nclass JobConfig:\n    model: Model = field(default_factory=Model)\n    training: Training = field(default_factory=Training)\n`;
+  const toml = `[model]\nname = "llama3"\nflavor = "8B"\nnorm_type = "rmsnorm"\n\n[training]\nbatch_size = 8\nseq_len = 2048\n\n[compile]\nenable = false\n`;
+  const files = {
+    "/ws/torchtitan/distributed/utils.py": AMP_PRE_2458,
+    "/ws/torchtitan/config/manager.py": "from torchtitan.experiments.my_cfg.job import JobConfig\n\n\nclass ConfigManager:\n    pass\n",
+    "/ws/torchtitan/experiments/my_cfg/job.py": jobConfig,
+    "/ws/train_configs/a.toml": toml,
+  };
+  it("model.norm_type and training.batch_size, which the fork's classes declare, get no per-key warning", () => {
+    const r = analyzeDocument("file:///ws/train_configs/a.toml", toml, {}, fakeEnv(files, "/ws/train_configs/a.toml", ["/ws"]));
+    const about = r.diagnostics.filter((d) => /norm_type|batch_size/.test(d.message));
+    assert.deepEqual(about.map((d) => `${d.code}: ${d.message}`), []);
+    assert.ok(r.torchtitanSchemaSources?.some((m) => /imported by torchtitan\/config\/manager\.py/.test(m.label) && m.sourcePath === "torchtitan/experiments/my_cfg/job.py"), JSON.stringify(r.torchtitanSchemaSources?.map((m) => m.label)));
+  });
+  it("without the manager's import, in a workspace with its own torchtitan package: upstream's key history joins the one fork note", () => {
+    const { ["/ws/torchtitan/config/manager.py"]: _, ...rest } = files;
+    const r = analyzeDocument("file:///ws/train_configs/a.toml", toml, {}, fakeEnv(rest, "/ws/train_configs/a.toml", ["/ws"]));
+    assert.deepEqual(r.diagnostics.filter((d) => ["moved-key", "removed-key", "deprecated-key"].includes(d.code)).map((d) => d.message), []);
+    const note = r.diagnostics.filter((d) => d.code === "fork-config");
+    assert.equal(note.length, 1);
+    assert.match(note[0]!.detail ?? "", /model\.norm_type/);
+    assert.match(note[0]!.detail ?? "", /training\.batch_size/);
+  });
+  it("with no torchtitan package in the workspace the same keys are reported one by one against upstream", () => {
+    const r = analyzeDocument("file:///ws/train_configs/a.toml", toml, {}, fakeEnv({ "/ws/train_configs/a.toml": toml }, "/ws/train_configs/a.toml", ["/ws"]));
+    assert.ok(r.diagnostics.some((d) => d.code !== "fork-config" && /norm_type/.test(d.message)), JSON.stringify(r.diagnostics.map((d) => `${d.code} ${d.message}`)));
+  });
+});
