@@ -75,6 +75,14 @@ export function inferWorldSize(env: AnalysisEnv): WorldSizeInference | undefined
     const slurm = /^#SBATCH\b/m.test(text) || /\.(slurm|sbatch)$/i.test(name);
     const out: WorldSizeInference = { value: r.value, source: slurm ? "slurm" : "run-script", kind: slurm ? "slurm" : "run-script", detail: `${r.detail} in ${file}`, file };
     if (r.line !== undefined) out.location = lineLocation(path, text, r.line);
+    // The script runs the config with a training script of its own (`torchrun … train_ds_real.py --job.config_file
+    // x.toml`, which builds its own mesh): the GPU count is the script's, but that torchtitan's trainer checks and
+    // lays out this many GPUs is an assumption (named `custom-entry-point`), so nothing resting on it is an error.
+    const entry = customEntryPoint(text, config);
+    if (entry) {
+      out.kind = "inferred";
+      out.detail = `${out.detail}, which runs ${entry}, not torchtitan's trainer`;
+    }
     return out;
   }
   return undefined;
@@ -92,6 +100,39 @@ export function scriptPassesFlag(env: AnalysisEnv, flags: readonly string[]): { 
       if (/^\s*#/.test(l)) continue;
       const hit = forms.find((f) => f.re.test(l));
       if (hit) return { file: displayPath(path, env), flag: hit.flag };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The Python entry point of the command that runs `config`, when it is not torchtitan's trainer: the first `.py`
+ * file or `-m module` after `torchrun`/`python` on a line naming the config (or passing `$CONFIG_FILE`-style
+ * variables that hold it), resolved through the script's assignments. torchtitan's own entries (`train.py`,
+ * `torchtitan/train.py`, `-m torchtitan.train`) and anything not resolved give undefined (no claim).
+ */
+export function customEntryPoint(text: string, config: string): string | undefined {
+  const lines = logicalLines(text);
+  const vars = assignments(lines);
+  const holders = [...vars].filter(([, v]) => v.includes(config)).map(([k]) => k);
+  for (const l of lines) {
+    if (/^\s*#/.test(l) || !/\b(?:torchrun|python3?|srun)\b/.test(l)) continue;
+    if (!l.includes(config) && !holders.some((h) => l.includes(`$${h}`) || l.includes(`\${${h}`))) continue;
+    const words = l.trim().split(/\s+/).slice(0, 256);
+    for (let i = 0; i < words.length; i++) {
+      let w = words[i]!.replace(/^["']|["']$/g, "");
+      const viaModule = w === "-m" && i + 1 < words.length;
+      if (viaModule) w = words[i + 1]!.replace(/^["']|["']$/g, "");
+      const v = /^\$\{?([A-Za-z_]\w*)(?::?-([^}]*))?\}?$/.exec(w);
+      if (v) {
+        const assigned = vars.get(v[1]!);
+        const dflt = assigned ? /^["']?\$\{\w+:?-([^}]*)\}["']?$/.exec(assigned)?.[1] ?? assigned : v[2];
+        if (dflt === undefined) { if (viaModule) return undefined; continue; }
+        w = dflt.replace(/^["']|["']$/g, "");
+      }
+      if (viaModule) return /^torchtitan(\.|$)/.test(w) ? undefined : `-m ${w}`;
+      if (!/\.py$/.test(w)) continue;
+      return /(^|\/)train\.py$/.test(w) ? undefined : w;
     }
   }
   return undefined;

@@ -261,7 +261,10 @@ function tomlVersionFromCode(code: ForkCode | undefined, inferred: VersionInfere
   return {
     value: v,
     source: "workspace-code",
-    kind: code.parallelize.length ? "inferred" : "workspace-code",
+    // The code dates the fork to a window of dates, not to one release: the key history (moved, removed,
+    // deprecated keys) changes inside it, so the release picked for the window is a guess, and only what holds at
+    // every date of the window (robust.ts) rests on no guess. The mechanism is the same across it by construction.
+    kind: "inferred",
     detail: `dated by the workspace's torchtitan code, ${code.decidedBy.file} (${code.decidedBy.fn}): ${code.decidedBy.what}${narrowed ? ", narrowed by the config's keys" : ""}${differs}${pin}`,
     window: { from, ...(until ? { until } : {}) },
     location: code.decidedBy.location,
