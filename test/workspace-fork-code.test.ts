@@ -250,3 +250,21 @@ describe("a run script with its own training entry point (custom-entry-point)", 
     }
   });
 });
+
+describe("a field removed inside the window a fork's code allows is not reported (removed-key)", () => {
+  // Python config classes and no maybe_enable_amp: 2026-04-09 … 2026-09-11; ETP was removed on 2026-04-30, inside it.
+  const reg = `from torchtitan.trainer import Trainer\nfrom torchtitan.config import ParallelismConfig\n\ndef moe():\n    return Trainer.Config(parallelism=ParallelismConfig(expert_parallel_degree=2, expert_tensor_parallel_degree=1))\n`;
+  const files = (configs: string) => ({ "/ws/torchtitan/distributed/utils.py": "def other():\n    pass\n", "/ws/torchtitan/config/configs.py": configs, "/ws/torchtitan/models/m/config_registry.py": reg });
+  const run = (configs: string) => analyzeDocument("file:///ws/torchtitan/models/m/config_registry.py", reg, {}, fakeEnv(files(configs), "/ws/torchtitan/models/m/config_registry.py", ["/ws"]));
+  it("window from 2026-04-09: the fork may predate the removal, so nothing", () => {
+    const r = run('mixed_precision_reduce: Literal["float32"] = "float32"\n');
+    assert.equal(r.torchtitanVersion?.source, "workspace-code");
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === "removed-key").map((d) => d.message), []);
+  });
+  it("window from 2026-09-11 (after the removal): every candidate date lacks the field, so it is reported", () => {
+    const r = run('mixed_precision_reduce: Literal["float32", "bfloat16"] = "float32"\n');
+    const d = r.diagnostics.filter((x) => x.code === "removed-key");
+    assert.equal(d.length, 1);
+    assert.match(d[0]!.message, /parallelism\.expert_tensor_parallel_degree no longer exists in torchtitan .* \(removed 2026-04-30\)/);
+  });
+});

@@ -87,7 +87,7 @@ function checkedDate(date: string): PyVersion | undefined {
 }
 
 export interface PyContext {
-  version: Sourced<PyVersion>;
+  version: PySourcedVersion;
   /** A pin of a torchtitan that reads TOML, not this registry (v0.2.2 or older). */
   tomlPin?: string;
 }
@@ -125,7 +125,10 @@ export function resolvePyVersion(doc: ConfigDocument, settings: AnalysisSettings
  * when the fork rewrote one, the era's mechanism does not describe the run: the version is then an inference, so
  * findings resting on it are capped, and the detail says what differs.
  */
-export function pyVersionFromCode(code: ForkCode): Sourced<PyVersion> | undefined {
+/** A Python-era version fact; `window`: the dates a fork's code allows (workspace/forkCode.ts). */
+export type PySourcedVersion = Sourced<PyVersion> & { window?: { from?: string; until?: string } };
+
+export function pyVersionFromCode(code: ForkCode): PySourcedVersion | undefined {
   if (!code.window || !code.decidedBy) return undefined;
   const until = code.window.until;
   if (until !== undefined && until <= PY_FIRST_DATE) return undefined;
@@ -141,6 +144,8 @@ export function pyVersionFromCode(code: ForkCode): Sourced<PyVersion> | undefine
     source: "workspace-code",
     kind: code.parallelize.length ? "inferred" : "workspace-code",
     detail: `${span}, dated by the workspace's torchtitan code: ${code.decidedBy.file} (${code.decidedBy.fn}): ${code.decidedBy.what}${differs}`,
+    // The dates the code allows: what changed inside them (a field removed) is not certain for this fork.
+    window: { from, ...(until ? { until } : {}) },
     location: code.decidedBy.location,
   };
 }

@@ -31,7 +31,7 @@ import { deprecatedKey, extensionSectionWithoutModule, movedKey, removedKey, unk
 import { invalidValue, wrongType } from "../rules/wrong-type";
 import { forkConfig } from "../rules/fork-config";
 import type { TitanVersion } from "../versions";
-import type { PyResolution, PyVersion } from "./context";
+import type { PyResolution, PySourcedVersion, PyVersion } from "./context";
 import type { FieldValue } from "./evaluate";
 import type { Simulation } from "../../../engine/types";
 import { table } from "../../../model/table";
@@ -53,7 +53,7 @@ export function titanVersionOf(v: PyVersion): TitanVersion {
  * The format-neutral context of one config function. Sections that the function does not write are anchored at
  * the function's name (a diagnostic about a value it leaves at its default points at the function).
  */
-export function pyTitanContext(r: PyResolution, version: Sourced<PyVersion>, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], simulation: Simulation | undefined): TitanContext {
+export function pyTitanContext(r: PyResolution, version: PySourcedVersion, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], simulation: Simulation | undefined): TitanContext {
   const at = r.evaluated.fn.nameRange;
   const sections: ConfigSection[] = SECTIONS.map((s) => ({ path: [s], headerRange: at, range: at }));
   const doc: ConfigDocument = { ...r.view, sections, entries: [...r.view.entries, ...converterEntries(r, at)] };

@@ -14,7 +14,10 @@ export const removedSetting: TitanRule = {
   // On a default or inferred version (a fork may still have the field) it is only information.
   warningOnAssumed: "information",
   run(ctx) {
-    return (ctx.removedSettings ?? []).map((r) =>
+    // A version dated by a window (a fork's code allows 2026-04-09 or later): a field removed inside the window may
+    // still be the fork's, so only a removal before every date of the window is a finding.
+    const from = ctx.version.window?.from;
+    return (ctx.removedSettings ?? []).filter((r) => from === undefined || r.since <= from).map((r) =>
       diag("removed-key", "warning", r.range, `${r.key} no longer exists in torchtitan ${ctx.version.value.id} (removed ${r.since}): TypeError as a keyword, ignored as an attribute`, undefined, {
         detail: `${r.key} was removed on ${r.since} by ${r.by}; torchtitan ${ctx.version.value.id} (${ctx.version.detail}) does not have it. Passed as a keyword argument its config class raises TypeError ("unexpected keyword argument") when the config function runs; assigned as an attribute it is ignored. Remove it.`,
       }),
