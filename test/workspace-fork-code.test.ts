@@ -239,8 +239,8 @@ describe("a run script with its own training entry point (custom-entry-point)", 
     assert.equal(r.worldSize?.kind, "inferred");
     assert.match(r.worldSize!.detail, /run_training\.sh, which runs train_ds_real\.py, not torchtitan's trainer$/);
     const d = r.diagnostics.find((x) => x.code === "parallel-dims-product");
-    assert.equal(d?.severity, "warning");
-    assert.match(d!.message, /^Assuming 4 GPUs \(inferred\): the degrees multiply to 2, not the world size 4/);
+    assert.equal(d?.severity, "information");
+    assert.match(d!.message, /^If torchtitan's trainer ran it \(the run script runs train_ds_real\.py\): The degrees multiply to 2, not the world size 4/);
   });
   it("torchtitan's own entry (-m torchtitan.train, torchtitan/train.py) keeps the script's fact, and the error", () => {
     for (const entry of ["-m torchtitan.train", "torchtitan/train.py"]) {

@@ -19,6 +19,8 @@ export interface WorldSizeInference extends Sourced<number> {
   /** "run-script" (a shell script) or "slurm" (a file with #SBATCH lines). */
   source: string;
   file: string;
+  /** The script's own training entry point, when it is not torchtitan's trainer (customEntryPoint). */
+  entry?: string;
 }
 
 /**
@@ -80,6 +82,7 @@ export function inferWorldSize(env: AnalysisEnv): WorldSizeInference | undefined
     // lays out this many GPUs is an assumption (named `custom-entry-point`), so nothing resting on it is an error.
     const entry = customEntryPoint(text, config);
     if (entry) {
+      out.entry = entry;
       out.kind = "inferred";
       out.detail = `${out.detail}, which runs ${entry}, not torchtitan's trainer`;
     }

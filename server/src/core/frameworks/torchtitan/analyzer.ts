@@ -117,6 +117,12 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   if (fork) ctx.fork = fork;
   const code = readForkCode(env);
   if (code) ctx.forkCode = code;
+  // The script that gives the world size runs a training script of its own: ParallelDims' checks are not run as
+  // torchtitan's trainer runs them (parallel-dims.ts leaves the world-size checks out).
+  if (ctx.worldSize.source === "run-script" || ctx.worldSize.source === "slurm") {
+    const entry = inferWorldSize(env)?.entry;
+    if (entry) ctx.customEntry = entry;
+  }
   return { ctx, extra };
 }
 

@@ -64,6 +64,8 @@ export interface TitanContext {
    * (tyro, for a Python config function: python/context.ts); reported by launch-flag-rejected.
    */
   rejectedFlags?: { key: string; raw: string; file: string; location: { uri: string; range: import("../../model/types").Range }; choices: readonly string[]; at: import("../../model/types").Range }[];
+  /** The run script runs this config with a training script of its own (`train_ds_real.py`), not torchtitan's trainer. */
+  customEntry?: string;
   /** Set when the workspace pins a torchtitan that no longer reads TOML. */
   outsideTomlEra?: { pin: string; file: string };
 }

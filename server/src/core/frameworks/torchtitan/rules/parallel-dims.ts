@@ -1,6 +1,7 @@
 /** parallel-dims-*: torchtitan's ParallelDims._validate failures, at the degree key that is wrong. */
 import { diag } from "../../../diagnostics/build";
-import { restingOn, type FactName } from "../../../provenance";
+import { restingOn, restsOnOf, type FactName } from "../../../provenance";
+import type { Diagnostic } from "../../../model/types";
 import type { TitanContext, TitanRule } from "../context";
 import { dimsAnchor, worldSizePhrase } from "../locate";
 import { DIM_KEYS, type DimsError } from "../parallelDims";
@@ -24,9 +25,20 @@ export const parallelDims: TitanRule = {
         { facts: { worldSize: ctx.worldSize.value, worldSizeSource: ctx.worldSize.source } },
         { detail: `${e.message} — on ${worldSizePhrase(ctx)}. torchtitan stops at launch before training.`, related: decidedBy(ctx, { worldSize: true, version: e.kind === "ep-divisibility" }) },
       ), e.everyWorldSize ? RESTS_ON_EVERY_WORLD_SIZE : RESTS_ON[e.kind]);
-    });
+    }).map((d) => (ctx.customEntry && restsOnOf(d, parallelDims).includes("worldSize") ? ownEntry(d, ctx.customEntry) : d));
   },
 };
+
+/**
+ * A run script with its own entry point (`torchrun … train_ds_real.py --job.config_file x.toml`) may build its own
+ * mesh from the GPUs it starts (upstream's deepseek_v3 experiment does: pp × ep × fsdp): a check of the degrees
+ * against that world size is torchtitan's trainer's, not the script's, so it is information that says so.
+ */
+function ownEntry(d: Diagnostic, entry: string): Diagnostic {
+  d.severity = "information";
+  d.message = `If torchtitan's trainer ran it (the run script runs ${entry}): ${d.message}`;
+  return d;
+}
 
 /** A degree of the wrong type or below 1 fails on any world size; the others rest on it (and EP's asserts on the era). */
 const RESTS_ON: Readonly<Record<DimsError["kind"], readonly FactName[]>> = table({
