@@ -74,6 +74,6 @@ test("a torchtitan Python registry's diagnostics build no hover, inlay hint, rep
   assert.equal(md(), before.markdown + 10);
   assert.match(r.reportMarkdown ?? "", /### Precision Lens — `base\(\)`/);
   assert.equal(md(), before.markdown + 10);
-  assert.ok(r.inlayHints.some((h) => h.label.startsWith(" ")), "each function's headline is an inlay hint");
+  assert.ok((r.inlayHints ?? []).some((h) => h.label.startsWith(" ")), "each function's headline is an inlay hint");
   assert.equal(snapshot().inlayHints, before.inlayHints + 1);
 });
