@@ -34,7 +34,7 @@ const entries = [
  * that require the real package (still inside the bundle) the first time one is read. esbuild reads
  * imports of a CommonJS module as property accesses at the use site, so the getters see every use.
  */
-const LAZY = ["yaml", "@lezer/python"];
+const LAZY = ["yaml", "@lezer/python", "@lezer/common"];
 const require = createRequire(import.meta.url);
 const lazyParsers = {
   name: "lazy-parsers",

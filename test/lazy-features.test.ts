@@ -11,6 +11,7 @@ import { runCli } from "../server/src/cliMain";
 import { analyzeDocument } from "../server/src/core/analyze";
 import { lazyComputations } from "../server/src/core/model/lazy";
 import { corpusSkip } from "./support/corpus";
+import { registry } from "./bench/python";
 
 const ROOT = join(import.meta.dirname, "..");
 const EXAMPLES = join(ROOT, "examples");
@@ -55,4 +56,25 @@ test("check over the corpus (every framework, YAML and JSON included) builds no 
   const frameworks = new Set((JSON.parse(out) as { files: { framework: string | null }[] }).files.map((f) => f.framework));
   for (const id of ["torchtitan", "torchtune", "accelerate", "lightning", "axolotl", "deepspeed"]) assert.ok(frameworks.has(id), `the corpus has a ${id} config`);
   assert.deepEqual(snapshot(), before);
+});
+
+test("a torchtitan Python registry's diagnostics build no hover, inlay hint, report or per-function Markdown (issue #36)", () => {
+  const text = registry(71); // base() and 9 config functions
+  const md = () => lazyComputations.markdown ?? 0;
+  const before = { ...snapshot(), markdown: md() };
+  const r = analyzeDocument("file:///lazy/config_registry.py", text);
+  assert.equal(r.framework, "torchtitan");
+  assert.equal(r.codeLenses?.length, 10);
+  void r.diagnostics.length;
+  void r.configFunctions?.map((f) => f.detail);
+  assert.deepEqual({ ...snapshot(), markdown: md() }, before);
+  // Hovers build every function's Markdown once; the report reuses it.
+  const nameHover = r.hovers.find((h) => h.markdown.startsWith("### Precision Lens — `cfg_3()`"));
+  assert.ok(nameHover, "the hover on cfg_3's name is its Markdown");
+  assert.equal(md(), before.markdown + 10);
+  assert.match(r.reportMarkdown ?? "", /### Precision Lens — `base\(\)`/);
+  assert.equal(md(), before.markdown + 10);
+  // No headline hint on the `def` line (the code lens says it, issue #34): reading the hints builds them once.
+  assert.ok(Array.isArray(r.inlayHints));
+  assert.equal(snapshot().inlayHints, before.inlayHints + 1);
 });

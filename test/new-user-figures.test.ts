@@ -113,7 +113,7 @@ describe("words", () => {
     const text = `# NOTE: this toml config is a preset for 64 A100 GPUs.\n${SEED}`;
     const r = analyzeDocument("file:///ws/train.toml", text, {}, fakeEnv({ "/ws/job.slurm": slurm, "/ws/train.toml": text }, "/ws/train.toml"));
     assert.equal(r.worldSize?.value, 32);
-    assert.match(r.worldSize?.detail ?? "", /job\.slurm.*; the comment on line 1 says 64$/);
+    assert.match(r.worldSize?.detail ?? "", /job\.slurm.*; the comment on line 1 states 64 GPUs$/);
   });
 
   it("ds-auto-dropped: said for a DeepSpeed file alone, not when the YAML that uses it fills the \"auto\"", () => {

@@ -5,7 +5,7 @@
  * by a scan of the raw text before any parsing, so ordinary Python costs one `includes` per edit.
  */
 import { parser } from "@lezer/python";
-import type { SyntaxNode } from "@lezer/common";
+import { TreeFragment, type SyntaxNode, type Tree } from "@lezer/common";
 import type { ConfigComment, ConfigDocument, SyntaxError } from "../model/document";
 import { LineIndex } from "../model/lineIndex";
 import type { Range } from "../model/types";
@@ -119,9 +119,50 @@ export function parsePythonDocument(uri: string, text: string): ConfigDocument {
   return doc;
 }
 
+/** The last few syntax trees parsed, for the incremental parse of an edited text (issue #36). */
+const RECENT_TREES = 4;
+const recentTrees: { text: string; fragments: readonly TreeFragment[] }[] = [];
+
+/**
+ * Lezer's tree for `text`, reusing the fragments of a recent tree whose text shares a prefix and a suffix
+ * with this one (a keystroke's edit of the document the server just analysed): the parser re-reads only the
+ * changed region and what it touches, and builds the same tree a fresh parse would (its incremental-parsing
+ * contract; `test/python-incremental-parse.test.ts` compares them over random edits). `incremental: false`
+ * parses from scratch.
+ */
+export function pythonTree(text: string, incremental = true): Tree {
+  let best: { fragments: readonly TreeFragment[]; prefix: number; suffix: number; oldLength: number } | undefined;
+  if (incremental) {
+    for (const r of recentTrees) {
+      const max = Math.min(r.text.length, text.length);
+      let prefix = 0;
+      while (prefix < max && r.text.charCodeAt(prefix) === text.charCodeAt(prefix)) prefix++;
+      let suffix = 0;
+      while (suffix < max - prefix && r.text.charCodeAt(r.text.length - 1 - suffix) === text.charCodeAt(text.length - 1 - suffix)) suffix++;
+      if (!best || prefix + suffix > best.prefix + best.suffix) best = { fragments: r.fragments, prefix, suffix, oldLength: r.text.length };
+    }
+  }
+  // Worth it only when most of the text is unchanged.
+  const reuse = best && best.prefix + best.suffix >= text.length / 2 ? best : undefined;
+  const fragments = reuse ? TreeFragment.applyChanges(reuse.fragments, [{ fromA: reuse.prefix, toA: reuse.oldLength - reuse.suffix, fromB: reuse.prefix, toB: text.length - reuse.suffix }]) : undefined;
+  const tree = fragments ? parser.parse(text, fragments) : parser.parse(text);
+  if (incremental) {
+    const i = recentTrees.findIndex((r) => r.text === text);
+    if (i >= 0) recentTrees.splice(i, 1);
+    recentTrees.unshift({ text, fragments: TreeFragment.addTree(tree) });
+    if (recentTrees.length > RECENT_TREES) recentTrees.length = RECENT_TREES;
+  }
+  return tree;
+}
+
+/** Forgets the recent trees: the next parse is a fresh one (tests compare the two). */
+export function forgetPythonTrees(): void {
+  recentTrees.length = 0;
+}
+
 /** Parses a module (also the workspace modules an import leads to). */
 export function parsePythonModule(text: string, lines: LineIndex = new LineIndex(text)): { module: PyModule; comments: ConfigComment[] } {
-  const tree = parser.parse(text);
+  const tree = pythonTree(text);
   const module: PyModule = { imports: [], functions: [], classes: [], assigns: new Map(), errors: [], lines };
   const comments: ConfigComment[] = [];
   const r = (n: SyntaxNode): Range => lines.range(n.from, n.to);

@@ -67,7 +67,9 @@ export function analyzePyFunctions(doc: ConfigDocument, settings: AnalysisSettin
     const tctx = pyTitanContext(r, ctx.version, settings, env, directives, sim);
     // In reading order, as the file's list is published.
     const diagnostics = pyTitanDiagnostics(tctx, r).sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-    results.push({ name: fn.name, range: fn.range, nameRange: fn.nameRange, r, headline: h, markdown: functionMarkdown(r, ctx, h), diagnostics });
+    // The function's Markdown (hover, report) is built when first read, never on the diagnostics path (issue #36).
+    const res: PyFunctionResult = { name: fn.name, range: fn.range, nameRange: fn.nameRange, r, headline: h, markdown: "", diagnostics };
+    results.push(defineLazy(res, "markdown", () => functionMarkdown(r, ctx, h)));
     for (const d of diagnostics) found.push({ d, fn: fn.name });
   }
   return { ctx, results, diagnostics: mergeShared(found) };
@@ -97,20 +99,13 @@ function mergeShared(found: readonly { d: Diagnostic; fn: string }[]): Diagnosti
 
 function analyzeTorchtitanPython(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis {
   const { ctx, results, diagnostics } = analyzePyFunctions(doc, settings, env);
-  const hovers: HoverTarget[] = [];
-  const inlayHints: InlayHintData[] = [];
-  for (const f of results) {
-    hovers.push(...fieldHovers(doc, f, ctx));
-    hovers.push({ range: f.nameRange, markdown: f.markdown });
-    // No inlay hint on the `def` line: the code lens above it says the same (issue #34), with the memory figure.
-    const dps = f.r.fields.get("parallelism.data_parallel_shard_degree");
-    if (dps?.state === "set" && dps.value === -1 && dps.origin?.file === doc.uri && f.r.dims.resolved) inlayHints.push({ position: dps.origin.range.end, label: ` = ${f.r.dims.resolved.dp_shard}`, tooltip: `-1 takes the remaining GPUs: ${f.r.worldSize.value} GPUs (${f.r.worldSize.detail})` });
-  }
   const first = results[0];
+  // hovers, inlayHints and reportMarkdown are computed when first read (docs/ARCHITECTURE.md "Lazy features"):
+  // the placeholders keep the keys' order, which the byte-identical JSON dump depends on.
   const out: FrameworkAnalysis = {
     diagnostics,
-    hovers,
-    inlayHints,
+    hovers: [],
+    inlayHints: [],
     torchtitanVersion: { value: ctx.version.value.id, source: ctx.version.source, kind: ctx.version.kind, detail: ctx.version.detail },
     codeLenses: [],
     configFunctions: results.map((f) => ({
@@ -134,6 +129,8 @@ function analyzeTorchtitanPython(doc: ConfigDocument, settings: AnalysisSettings
       configFunction: f.name,
     })),
   );
+  defineLazy(out, "hovers", () => pyHovers(doc, results, ctx));
+  defineLazy(out, "inlayHints", () => pyInlayHints(doc, results));
   if (first) {
     out.worldSize = first.r.worldSize;
     out.layoutName = first.r.layoutName;
@@ -143,9 +140,31 @@ function analyzeTorchtitanPython(doc: ConfigDocument, settings: AnalysisSettings
     // The step is simulated for one function: the one asked for (FILE.py::fn, the code lens's report), else the first.
     const sim = simulateFunction(first.r);
     if (sim) out.simulation = sim;
-    out.reportMarkdown = results.length === 1 ? functionReport(first, sim) : [...results.map((f) => f.markdown), `_The per-op simulation and the what-if matrix are per function: open a function's report from its code lens, or run \`precision-lens explain FILE.py::${first.name}\`. The charts of this report are \`${first.name}()\`'s._`].join("\n\n---\n\n");
+    out.reportMarkdown = "";
+    defineLazy(out, "reportMarkdown", () => (results.length === 1 ? functionReport(first, sim) : [...results.map((f) => f.markdown), `_The per-op simulation and the what-if matrix are per function: open a function's report from its code lens, or run \`precision-lens explain FILE.py::${first.name}\`. The charts of this report are \`${first.name}()\`'s._`].join("\n\n---\n\n")));
   }
   return out;
+}
+
+/** Each function's field hovers and the hover on its name (its Markdown). */
+function pyHovers(doc: ConfigDocument, results: readonly PyFunctionResult[], ctx: PyContext): HoverTarget[] {
+  const hovers: HoverTarget[] = [];
+  for (const f of results) {
+    hovers.push(...fieldHovers(doc, f, ctx));
+    hovers.push({ range: f.nameRange, markdown: f.markdown });
+  }
+  return hovers;
+}
+
+/** The headline after each function's header, and what a `-1` data-parallel shard degree became. */
+function pyInlayHints(doc: ConfigDocument, results: readonly PyFunctionResult[]): InlayHintData[] {
+  const inlayHints: InlayHintData[] = [];
+  for (const f of results) {
+    // No inlay hint on the `def` line: the code lens above it says the same (issue #34), with the memory figure.
+    const dps = f.r.fields.get("parallelism.data_parallel_shard_degree");
+    if (dps?.state === "set" && dps.value === -1 && dps.origin?.file === doc.uri && f.r.dims.resolved) inlayHints.push({ position: dps.origin.range.end, label: ` = ${f.r.dims.resolved.dp_shard}`, tooltip: `-1 takes the remaining GPUs: ${f.r.worldSize.value} GPUs (${f.r.worldSize.detail})` });
+  }
+  return inlayHints;
 }
 
 /** One config function resolved again under a forced world size and version (the what-if matrix's cells). */
