@@ -268,3 +268,16 @@ describe("a field removed inside the window a fork's code allows is not reported
     assert.match(d[0]!.message, /parallelism\.expert_tensor_parallel_degree no longer exists in torchtitan .* \(removed 2026-04-30\)/);
   });
 });
+
+describe("a key the workspace's own config classes declare has no upstream history finding", () => {
+  const toml = '[job]\ndump_folder = "./out"\n\n[model]\nname = "llama3"\nflavor = "8B"\ntokenizer_path = "./tok"\n\n[compile]\nenable = false\n';
+  const jobConfig = "from dataclasses import dataclass, field\n\n@dataclass\nclass Job:\n    dump_folder: str = './out'\n\n@dataclass\nclass Model:\n    name: str = 'llama3'\n    flavor: str = 'debugmodel'\n    tokenizer_path: str = './tests/assets/tokenizer'\n\n@dataclass\nclass Compile:\n    enable: bool = False\n\n@dataclass\nclass JobConfig:\n    job: Job = field(default_factory=Job)\n    model: Model = field(default_factory=Model)\n    compile: Compile = field(default_factory=Compile)\n";
+  const run = (files: Record<string, string>) => analyzeDocument("file:///ws/train_configs/a.toml", toml, { torchtitanVersion: "main@2025-09-01" }, fakeEnv({ "/ws/train_configs/a.toml": toml, ...files }, "/ws/train_configs/a.toml", ["/ws"]));
+  it("upstream alone: model.tokenizer_path is deprecated at main@2025-09-01", () => {
+    assert.deepEqual(run({}).diagnostics.filter((d) => d.code === "deprecated-key").map((d) => d.range.start.line), [6]);
+  });
+  it("the fork's JobConfig declares it: the code that runs reads it, no finding", () => {
+    const r = run({ "/ws/torchtitan/config/job_config.py": jobConfig });
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === "deprecated-key" || d.code === "moved-key" || d.code === "removed-key"), []);
+  });
+});

@@ -61,7 +61,8 @@ const HISTORY_CODES: ReadonlySet<string> = new Set(["moved-key", "removed-key", 
  * `model.norm_type` or `training.batch_size`), so those findings join the one fork note (issue #30 §2).
  */
 function foldHistoryIntoFork(ctx: TitanContext, ds: { kept: Diagnostic[]; folded: ForkItem[] }): { kept: Diagnostic[]; folded: ForkItem[] } {
-  if (!ctx.forkCode || ctx.workspaceSchema?.length) return ds;
+  if (ctx.workspaceSchema?.length) return withoutDeclaredHistory(ctx, ds);
+  if (!ctx.forkCode) return ds;
   const at = (r: Range) => `${r.start.line}:${r.start.character}`;
   const byKey = new Map(leafEntries(ctx.doc).map((e) => [at(e.keyRange), e.path.join(".")]));
   const kept: Diagnostic[] = [];
@@ -72,6 +73,21 @@ function foldHistoryIntoFork(ctx: TitanContext, ds: { kept: Diagnostic[]; folded
     else folded.push({ kind: "key", label: path, range: d.range });
   }
   return { kept, folded };
+}
+
+/**
+ * The workspace's own config classes were found (a fork's `job_config.py` / `config_manager.py`): a key they declare
+ * is read by the code that runs, so upstream's history of that key (deprecated, moved, removed upstream) is not a
+ * finding (a 2026 fork whose JobConfig still has `model.tokenizer_path`: issue #30 §2, found on held-back forks).
+ */
+function withoutDeclaredHistory(ctx: TitanContext, ds: { kept: Diagnostic[]; folded: ForkItem[] }): { kept: Diagnostic[]; folded: ForkItem[] } {
+  const declared = new Set<string>();
+  for (const m of ctx.workspaceSchema ?? []) if (m.sourcePath) for (const k of m.keys) declared.add(k.path);
+  if (!declared.size) return ds;
+  const at = (r: Range) => `${r.start.line}:${r.start.character}`;
+  const byKey = new Map(leafEntries(ctx.doc).map((e) => [at(e.keyRange), e.path.join(".")]));
+  const kept = ds.kept.filter((d) => !(HISTORY_CODES.has(d.code) && declared.has(byKey.get(at(d.range)) ?? "")));
+  return { kept, folded: ds.folded };
 }
 
 /**
