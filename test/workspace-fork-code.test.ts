@@ -281,3 +281,10 @@ describe("a key the workspace's own config classes declare has no upstream histo
     assert.deepEqual(r.diagnostics.filter((d) => d.code === "deprecated-key" || d.code === "moved-key" || d.code === "removed-key"), []);
   });
 });
+
+describe("CUDA_VISIBLE_DEVICES with a positional default", () => {
+  it("\"${1:-0,1,2,3}\" counts the four devices the script uses without an argument", () => {
+    const script = 'export CUDA_VISIBLE_DEVICES="${1:-0,1,2,3}"\nNGPU=$(echo $CUDA_VISIBLE_DEVICES | tr \',\' \'\\n\' | grep -c .)\nCONFIG_FILE="${LOG_DIR}/x.toml"\ntorchrun --nproc_per_node=${NGPU} -m torchtitan.train --job.config_file=${CONFIG_FILE}\n';
+    assert.equal(worldSizeFromScript(script, "x.toml")?.value, 4);
+  });
+});

@@ -188,7 +188,10 @@ const COUNT_VISIBLE = "\u0000count(CUDA_VISIBLE_DEVICES)";
 /** How many devices `CUDA_VISIBLE_DEVICES=0,1,2,3` lists (assigned in the script or on the line), if literal. */
 function visibleDevices(vars: Map<string, string>, line?: string): number | undefined {
   const inline = line ? /(?:^|[\s;])CUDA_VISIBLE_DEVICES=("[^"]*"|'[^']*'|\S+)/.exec(line)?.[1] : undefined;
-  const raw = (inline ?? vars.get("CUDA_VISIBLE_DEVICES"))?.replace(/^["']|["']$/g, "");
+  let raw = (inline ?? vars.get("CUDA_VISIBLE_DEVICES"))?.replace(/^["']|["']$/g, "");
+  // `CUDA_VISIBLE_DEVICES="${1:-0,1,2,3}"`: the list the script uses when it is run without that argument.
+  const dflt = raw === undefined ? undefined : /^\$\{[\w]+:?-(\d+(?:,\d+)*)\}$/.exec(raw);
+  if (dflt) raw = dflt[1]!;
   if (raw === undefined || !/^\d+(,\d+)*$/.test(raw)) return undefined;
   return raw.split(",").length;
 }
