@@ -8,6 +8,7 @@
  *   parameters: src/llamafactory/model/adapter.py:313-323@v0.9.5; unknown keys: parser.py:103-112@v0.9.5.
  * - accelerate FSDP2 upcast no-op: src/accelerate/utils/fsdp_utils.py:740@v1.13.0, fixed :714@v1.14.0.
  * - bf16 + fp16: transformers training_args.py:1750@4.57.1.
+ * - fp16 load + fp16 AMP (HF12): torch/amp/grad_scaler.py:274-275, 358@2.13.0; accelerate utils/modeling.py get_grad_scaler@1.15.0.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -175,6 +176,34 @@ bf16: true
     assert.equal(d!.data?.facts?.assumed, "launcher,version");
     checkDiagnostics(`${TRL}torch_dtype: bfloat16\nbf16: true\nuse_peft: true\n`, { uri, env: pins() });
     checkDiagnostics(`${TRL}torch_dtype: float32\nbf16: true\n`, { uri, env: pins() });
+  });
+
+  it("HF12 fp16 load with fp16 AMP: the GradScaler refuses fp16 gradients (error with a known launcher, warning on the assumed one); HF1 yields", () => {
+    // torch/amp/grad_scaler.py:274-275@2.13.0 (unscale_ passes allow_fp16=False); accelerate get_grad_scaler: plain GradScaler outside FSDP.
+    checkDiagnostics(
+      `${TRL}dtype: float16
+       #^^^^^^ error[transformers/HF12]: [DDP, from TRL's multi_gpu accelerate config] fp16 load, \`fp16\` AMP: ValueError "Attempting to unscale FP16 gradients"
+fp16: true
+accelerate_config: multi_gpu
+`,
+      { uri, env: pins({}, "trl==1.9.0\n"), ignore: ["transformers/HF7"] },
+    );
+    checkDiagnostics(
+      `${TRL}torch_dtype: float16
+             #^^^^^^ warning[transformers/HF12]: Assuming the single-GPU/DDP launcher, none found: \`fp16\` AMP on an fp16 load: "Attempting to unscale FP16 gradients"
+fp16: true
+`,
+      { uri, env: pins() },
+    );
+    checkFix(`${TRL}torch_dtype: float16\nfp16: true\n`, "transformers/HF12", "fp32", `${TRL}torch_dtype: float32\nfp16: true\n`, { uri, env: pins() });
+    // Silent: LoRA (PEFT keeps adapters fp32), DeepSpeed, FSDP (ShardedGradScaler allows fp16), an fp32 load, LLaMA-Factory (upcasts trainable parameters).
+    for (const tail of ["use_peft: true\n", "deepspeed:\n  zero_optimization:\n    stage: 2\n", "fsdp: full_shard auto_wrap\n"]) {
+      const r = analyzeDocument(uri, `${TRL}torch_dtype: float16\nfp16: true\n${tail}`, {}, pins());
+      assert.deepEqual(r.diagnostics.filter((x) => x.code === "transformers/HF12" || x.code === "transformers/HF1").map((x) => x.code), [], tail);
+    }
+    checkDiagnostics(`${TRL}torch_dtype: float32\nfp16: true\n`, { uri, env: pins() });
+    const lf = analyzeDocument(uri, `${LF}infer_dtype: float16\nfp16: true\n`, {}, pins());
+    assert.equal(lf.diagnostics.filter((x) => x.code === "transformers/HF12").length, 0);
   });
 
   it("HF2 FSDP2 at accelerate 1.13.0 with a bf16 load: the upcast is a no-op (warning); otherwise the bf16 reduction (information)", () => {

@@ -6,7 +6,8 @@
  * except FSDP2 at accelerate 1.13.0 (see HF2). The launcher is usually chosen outside this file
  * (`accelerate launch --config_file zero3.yaml …`; DeepSpeed keeps fp32 master partitions), so the warning rests on
  * the launcher (and, for TRL's default `bf16`, the TRL version): the central gate makes it information led by the
- * assumption when no directive or run script names the launcher.
+ * assumption when no directive or run script names the launcher. An fp16 load with fp16 AMP is HF12's (the
+ * GradScaler stops that run at the first step), so HF1 does not report it.
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";
@@ -25,6 +26,8 @@ export const HF1: TransformersRule = {
     const { load, amp, pureBf16, launcher, v, launcherFrom, accel } = ctx;
     if (launcher === "fsdp" || pureBf16 || ctx.adapters) return d.out;
     if (amp.value === "no" || !(load.value === "bfloat16" || load.value === "float16")) return d.out;
+    // fp16 load with fp16 AMP stops at the first step (the GradScaler refuses fp16 gradients): HF12 reports it.
+    if (amp.value === "fp16" && load.value === "float16") return d.out;
     const r = transformersResolution(ctx);
     if (!r.pure16 || launcher !== "plain") return d.out;
     const low = load.value === "bfloat16" ? "bf16" : "fp16";
