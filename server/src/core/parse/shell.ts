@@ -6,12 +6,17 @@
  * flags) read `shellScript(doc)`; the `ConfigDocument` itself carries only the comments (directives,
  * suppressions).
  *
+ * This is the one reader of shell text: transformers' `launchLine.ts` reads each logical line of a run script
+ * or README through `readShell` (passing its variables on), and keeps only the launchers' meaning.
+ *
  * What is modelled: quotes ('…', "…"), backslash-newline continuations, `#` comments, `;` `&&` `||` `|` `&`
  * and newlines between commands, `VAR=value`, `export VAR=value`, `VAR=(…)` arrays (also over several lines),
- * `$VAR`, `${VAR}`, `${VAR:-default}`, `"${ARR[@]}"`. Not modelled (the word stays as written, so a reader sees
- * an unresolved `$…`): command substitution, arithmetic, functions and their arguments, control flow (every
+ * a command's own `VAR=value` prefixes (its `env`, not kept after it), `$VAR`, `${VAR}`, `${VAR:-default}`,
+ * `${VAR-default}`, `${VAR:=default}` (read as the default; it does not assign), `"${ARR[@]}"`. Not modelled
+ * (the word stays as written, so a reader sees an unresolved `$…`): command substitution, arithmetic, functions and their arguments, control flow (every
  * branch is read in order), heredocs. Bounded: the part of the text `scan.ts` reads, at most MAX_WORDS words
- * per script and MAX_EXPANDED words per command.
+ * per script and MAX_EXPANDED words per command, and a word that expansion would grow past MAX_WORD_CHARS stays
+ * as written.
  */
 import type { ConfigComment, ConfigDocument } from "../model/document";
 import { LineIndex } from "../model/lineIndex";
@@ -21,6 +26,8 @@ import type { Range } from "../model/types";
 export const MAX_SHELL_CHARS = 256 * 1024;
 const MAX_WORDS = 50_000;
 const MAX_EXPANDED = 10_000;
+/** Characters of one expanded word; a word that would grow past it (`A="$A$A"` repeated) stays as written. */
+const MAX_WORD_CHARS = MAX_SHELL_CHARS;
 
 export interface ShellWord {
   /** The word after quote removal and expansion. */
@@ -37,7 +44,12 @@ export interface ShellCommand {
   words: ShellWord[];
   /** Zero-based line of the command's first word. */
   line: number;
+  /** The command's own `VAR=value` prefixes: bash gives them to this command only, they do not stay set. */
+  env?: ShellVars;
 }
+
+/** The variables known at a point of a script: each one's words. */
+export type ShellVars = Map<string, ShellWord[]>;
 
 export interface ShellScript {
   commands: ShellCommand[];
@@ -45,7 +57,7 @@ export interface ShellScript {
 
 interface RawWord {
   /** Parts: literal text, or a variable reference (with its default) to expand. */
-  parts: ({ lit: string } | { ref: string; def?: string; all: boolean; quoted: boolean })[];
+  parts: ({ lit: string } | Ref)[];
   start: number;
   end: number;
   /** Text as written (for `VAR=(` detection). */
@@ -53,6 +65,54 @@ interface RawWord {
 }
 
 type Token = { word: RawWord } | { sep: true; at: number };
+
+/** A variable reference: `$NAME`, `${NAME}`, `${NAME[@]}`, `${NAME:-x}`, `${NAME-x}`, `${NAME:=x}`, `${NAME=x}`. */
+interface Ref {
+  ref: string;
+  /** The default after `-`/`=` (`:=` assigns in bash too; here it is read as the default only). */
+  def?: string;
+  /** `:-`/`:=`: the default also replaces a variable set to the empty string. */
+  colon: boolean;
+  all: boolean;
+  quoted: boolean;
+}
+
+const REF_SOURCE = String.raw`\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(\[[@*]\])?(?:(:?)[-=]([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))`;
+const REF_AT = new RegExp(`^${REF_SOURCE}`);
+
+function refOf(m: RegExpExecArray, quoted: boolean): Ref {
+  const ref: Ref = { ref: m[1] ?? m[5]!, all: !!m[2], colon: m[3] === ":", quoted };
+  if (m[4] !== undefined) ref.def = m[4];
+  return ref;
+}
+
+/** Whether a reference takes its default: unset, or (`:-`/`:=`) set to the empty string. */
+function takesDefault(p: Ref, set: boolean, empty: boolean): boolean {
+  return p.def !== undefined && (!set || (p.colon && empty));
+}
+
+/** A value's words joined by blanks, or undefined past MAX_WORD_CHARS. */
+function joinWords(v: ShellWord[]): string | undefined {
+  let n = 0;
+  for (const x of v) {
+    n += x.text.length + 1;
+    if (n > MAX_WORD_CHARS) return undefined;
+  }
+  return v.map((x) => x.text).join(" ");
+}
+
+/**
+ * Expands the references in a string with string-valued variables (the same references and defaults as the
+ * words of a script); a reference to an unset variable without a default stays as written.
+ */
+export function expandText(s: string, vars: ReadonlyMap<string, string>): string {
+  return s.replace(new RegExp(REF_SOURCE, "g"), (m: string, a?: string, all?: string, colon?: string, def?: string, b?: string) => {
+    const p = refOf([m, a, all, colon, def, b] as unknown as RegExpExecArray, false);
+    const v = vars.get(p.ref);
+    if (takesDefault(p, v !== undefined, v === "")) return p.def!;
+    return v ?? m;
+  });
+}
 
 function tokenize(text: string): Token[] {
   const out: Token[] = [];
@@ -124,12 +184,10 @@ function tokenize(text: string): Token[] {
       // An unquoted blank, separator or parenthesis ends the word (`VAR=(` then opens an array).
       if (!quote && (ch === " " || ch === "\t" || ch === "\n" || ch === "\r" || ch === ";" || ch === "|" || ch === "&" || ch === "(" || ch === ")")) break;
       if (ch === "$") {
-        const m = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(\[[@*]\])?(?::?-([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))/.exec(text.slice(i, i + 256));
+        const m = REF_AT.exec(text.slice(i, i + 256));
         if (m) {
           flush();
-          const ref: RawWord["parts"][number] = { ref: m[1] ?? m[4]!, all: !!m[2], quoted: quote === '"' };
-          if (m[3] !== undefined) ref.def = m[3];
-          parts.push(ref);
+          parts.push(refOf(m, quote === '"'));
           i += m[0].length;
           continue;
         }
@@ -144,7 +202,7 @@ function tokenize(text: string): Token[] {
   return out;
 }
 
-type Vars = Map<string, ShellWord[]>;
+type Vars = ShellVars;
 
 function litOf(w: RawWord): string | undefined {
   return w.parts.every((p) => "lit" in p) ? w.parts.map((p) => ("lit" in p ? p.lit : "")).join("") : undefined;
@@ -156,18 +214,18 @@ function expand(w: RawWord, vars: Vars, lines: LineIndex, budget: { left: number
   if (w.parts.length === 1 && "ref" in w.parts[0]!) {
     const p = w.parts[0];
     const v = vars.get(p.ref);
-    if (v) {
+    if (v && !takesDefault(p, true, v.every((x) => x.text === ""))) {
       // An unquoted $VAR splits into words; "$VAR" is one word; "${ARR[@]}" is every element.
       if (p.all || !p.quoted || v.length === 1) {
         budget.left -= v.length;
         return budget.left >= 0 ? v : [];
       }
-      return [at(v.map((x) => x.text).join(" "))];
+      return [at(joinWords(v) ?? w.raw)];
     }
     if (p.def !== undefined) {
       // `${N:-$GPUS}`: a default that is itself one variable.
       const inner = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(p.def);
-      const def = inner && vars.get(inner[1]!) ? vars.get(inner[1]!)!.map((x) => x.text).join(" ") : p.def;
+      const def = inner && vars.get(inner[1]!) ? (joinWords(vars.get(inner[1]!)!) ?? p.def) : p.def;
       return p.quoted ? [at(def)] : def.split(/\s+/).filter(Boolean).map(at);
     }
     return [at(`\${${p.ref}}`)];
@@ -176,8 +234,11 @@ function expand(w: RawWord, vars: Vars, lines: LineIndex, budget: { left: number
   for (const p of w.parts) {
     if ("lit" in p) text += p.lit;
     else {
-      const v = vars.get(p.ref);
-      text += v ? v.map((x) => x.text).join(" ") : p.def !== undefined ? p.def : `\${${p.ref}}`;
+      const words = vars.get(p.ref);
+      const v = words && joinWords(words);
+      if (words && v === undefined) return [at(w.raw)];
+      text += takesDefault(p, words !== undefined, v === "") ? p.def! : v ?? `\${${p.ref}}`;
+      if (text.length > MAX_WORD_CHARS) return [at(w.raw)];
     }
   }
   return [at(text)];
@@ -216,9 +277,12 @@ export function shellScript(doc: ConfigDocument): ShellScript {
   return s;
 }
 
-export function readShell(text: string, lines: LineIndex = new LineIndex(text)): ShellScript {
+/**
+ * The commands of `text`. `vars` holds the variables assigned before it (a caller reading a script piece by piece
+ * passes the same map each time) and receives those it assigns.
+ */
+export function readShell(text: string, lines: LineIndex = new LineIndex(text), vars: Vars = new Map()): ShellScript {
   const tokens = tokenize(text);
-  const vars: Vars = new Map();
   const commands: ShellCommand[] = [];
   const budget = { left: MAX_EXPANDED * 8 };
   let i = 0;
@@ -227,6 +291,16 @@ export function readShell(text: string, lines: LineIndex = new LineIndex(text)):
     const words: ShellWord[] = [];
     let prefixOnly = true;
     let exportWord = false;
+    // Prefix assignments (`A=1 cmd`): set while the command's words expand, then undone if a command follows.
+    const saved: [string, ShellWord[] | undefined][] = [];
+    const env: Vars = new Map();
+    const setVar = (name: string, value: ShellWord[]) => {
+      if (!exportWord) {
+        saved.push([name, vars.get(name)]);
+        env.set(name, value);
+      }
+      vars.set(name, value);
+    };
     for (; i < tokens.length; i++) {
       const t = tokens[i]!;
       if ("sep" in t) {
@@ -256,7 +330,7 @@ export function readShell(text: string, lines: LineIndex = new LineIndex(text)):
             items.push(...expand(u.word, vars, lines, budget));
             if (items.length > MAX_EXPANDED) break;
           }
-          vars.set(name, append ? [...(vars.get(name) ?? []), ...items] : items);
+          setVar(name, append ? [...(vars.get(name) ?? []), ...items] : items);
           i = j;
           continue;
         }
@@ -264,7 +338,7 @@ export function readShell(text: string, lines: LineIndex = new LineIndex(text)):
         const valueWord: RawWord = { parts: valuePartsAfter(w, m[0].length), start: valueStart, end: w.end, raw: text.slice(valueStart, w.end) };
         const quotedWhole = /^(["']).*\1$/s.test(valueWord.raw);
         const value = splitValue(valueWord, valueStart, text, vars, lines, budget, quotedWhole);
-        vars.set(name, append ? [...(vars.get(name) ?? []), ...value] : value);
+        setVar(name, append ? [...(vars.get(name) ?? []), ...value] : value);
         continue;
       }
       prefixOnly = false;
@@ -272,7 +346,14 @@ export function readShell(text: string, lines: LineIndex = new LineIndex(text)):
       words.push(...expand(w, vars, lines, budget));
       if (words.length > MAX_EXPANDED) break;
     }
-    if (words.length) commands.push({ words, line: words[0]!.range.start.line });
+    if (words.length) {
+      for (let k = saved.length - 1; k >= 0; k--) {
+        const [name, old] = saved[k]!;
+        if (old) vars.set(name, old);
+        else vars.delete(name);
+      }
+      commands.push(env.size ? { words, line: words[0]!.range.start.line, env } : { words, line: words[0]!.range.start.line });
+    }
     if (budget.left < 0) break;
   }
   return { commands };

@@ -1,9 +1,12 @@
 /**
  * The first link of the launch chain: a command line (a run script's, or a README's code line) that names this
- * config, read as the shell would see it, never run. Continued lines are joined, comments dropped, and shell
- * variables assigned earlier in the same file expanded (`VAR=x`, `export VAR=x`, `${VAR}`, `$VAR`,
- * `${VAR:-default}`, `${VAR:=default}`); a variable nobody assigns stays unexpanded and its token matches
- * nothing. Then the launcher is read from the tokens:
+ * config, read as the shell would see it, never run. The text is cut into logical lines here (continuations
+ * joined, comments and a markdown prompt dropped, each line read on its own so that prose in a README cannot
+ * open a quote that runs on); each line's words, quotes, assignments (`VAR=x`, `export VAR=x`, `VAR=(…)`, a
+ * command's own `VAR=x` prefixes) and expansions (`${VAR}`, `$VAR`, `${VAR:-default}`, `${VAR:=default}`,
+ * `"${ARR[@]}"`) are read by the launch-script reader `parse/shell.ts`, with the variables carried from line
+ * to line; a variable nobody assigns stays unexpanded and its word matches nothing. Then the launcher is read
+ * from the words:
  *
  * - `accelerate launch` with `--config_file`/`--config-file`, `--mixed_precision`, `--num_processes`,
  *   `--num_machines`, `--multi_gpu`, `--use_deepspeed`, `--zero_stage`, `--deepspeed_config_file`, `--use_fsdp`,
@@ -15,9 +18,10 @@
  *   src/llamafactory/cli.py@v0.9.5, the count of GPUs is unknown here);
  * - `python script.py` / `python -m module` (one process).
  *
- * Bounded: logical lines over MAX_SCANNED_LINE_CHARS are skipped, at most 200 variables are kept, and an
- * expansion never grows a line past that bound.
+ * Bounded: logical lines over MAX_SCANNED_LINE_CHARS are skipped; each line's words and expansions are bounded
+ * by `parse/shell.ts`; `expand` never grows a string past MAX_SCANNED_LINE_CHARS.
  */
+import { expandText, readShell, type ShellVars } from "../../parse/shell";
 import { MAX_SCANNED_LINE_CHARS } from "../../workspace/scan";
 
 export type LauncherKind = "accelerate" | "torchrun" | "deepspeed" | "trl" | "llamafactory-cli" | "python";
@@ -40,8 +44,6 @@ export interface LaunchCommand {
   /** `FORCE_TORCHRUN` set (llamafactory-cli). */
   forceTorchrun?: boolean;
 }
-
-const MAX_VARS = 200;
 
 /** Logical lines: continuations (`\` at the end) joined, `#` comments and a markdown prompt (`$ `) dropped. */
 export function logicalLines(text: string): { line: number; text: string }[] {
@@ -69,34 +71,12 @@ export function logicalLines(text: string): { line: number; text: string }[] {
 
 /** Expands `${VAR:-x}`, `${VAR:=x}`, `${VAR}` and `$VAR` with the variables known so far; others stay as written. */
 export function expand(s: string, vars: ReadonlyMap<string, string>): string {
-  const out = s.replace(/\$\{([A-Za-z_]\w*)(?::?[-=]([^}]*))?\}|\$([A-Za-z_]\w*)/g, (m, a: string | undefined, def: string | undefined, b: string | undefined) => {
-    const name = (a ?? b)!;
-    const v = vars.get(name);
-    if (v !== undefined && v !== "") return v;
-    if (def !== undefined && m.includes(":")) return def;
-    if (v !== undefined) return v;
-    return def !== undefined ? def : m;
-  });
+  const out = expandText(s, vars);
   return out.length > MAX_SCANNED_LINE_CHARS ? s : out;
 }
 
 function unquote(t: string): string {
   return t.replace(/^["']|["']$/g, "");
-}
-
-/** A shell assignment line (`VAR=x`, `export VAR=x`, `VAR=${OTHER:-x}`) into `vars`; leading `VAR=x cmd` prefixes too. */
-function assign(text: string, vars: Map<string, string>): void {
-  const m = /^(?:export\s+|declare\s+(?:-\w+\s+)?|local\s+)?([A-Za-z_]\w*)=(\S*)\s*$/.exec(text);
-  if (m && vars.size < MAX_VARS) vars.set(m[1]!, unquote(expand(m[2]!, vars)));
-}
-
-/** Splits a command into its words (quotes kept together; `;`/`&&` end it). */
-function words(text: string): string[] {
-  const out: string[] = [];
-  const re = /"[^"]*"|'[^']*'|[^\s;&|]+|[;&|]+/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text)) !== null) out.push(m[0]);
-  return out;
 }
 
 const num = (s: string | undefined): number | undefined => {
@@ -190,31 +170,28 @@ export function parseCommand(tokens: string[], env: ReadonlyMap<string, string>)
   return undefined;
 }
 
+/** The variables a command sees, as text: those set before it, then its own `VAR=x` prefixes. */
+function envOf(vars: ShellVars, own: ShellVars | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of own ? [vars, own] : [vars]) for (const [k, v] of m) out.set(k, v.map((w) => w.text).join(" "));
+  return out;
+}
+
 /**
  * The first command in `text` (a script or a README) that names the config (`names` decides, on a word with
  * variables expanded and quotes removed) and starts a launcher this module reads.
  */
 export function findLaunchCommand(text: string, mentions: string, names: (token: string) => boolean): LaunchCommand | undefined {
-  const vars = new Map<string, string>();
+  const vars: ShellVars = new Map();
   for (const { line, text: raw } of logicalLines(text)) {
-    assign(raw, vars);
-    // `VAR=x` prefixes of the command itself.
-    const prefix = /^((?:[A-Za-z_]\w*=\S*\s+)+)/.exec(raw);
-    const local = new Map(vars);
-    if (prefix) for (const p of prefix[1]!.trim().split(/\s+/)) assign(p, local);
-    const expanded = expand(raw, local);
-    if (!expanded.includes(mentions)) continue;
     // One logical line may hold several commands (`cd x && accelerate launch …`): each is read on its own.
-    const all = words(expanded);
-    let cmd: string[] = [];
-    for (const w of [...all, ";"]) {
-      if (/^[;&|]+$/.test(w)) {
-        if (cmd.some((x) => names(unquote(x).replace(/^--?[\w-]+=/, "")))) {
-          const parsed = parseCommand(cmd, local);
-          if (parsed) return { ...parsed, line };
-        }
-        cmd = [];
-      } else cmd.push(w);
+    const { commands } = readShell(raw, undefined, vars);
+    if (!commands.some((c) => c.words.some((w) => w.text.includes(mentions)))) continue;
+    for (const c of commands) {
+      const words = c.words.map((w) => w.text);
+      if (!words.some((x) => names(x.replace(/^--?[\w-]+=/, "")))) continue;
+      const parsed = parseCommand(words, envOf(vars, c.env));
+      if (parsed) return { ...parsed, line };
     }
   }
   return undefined;
