@@ -658,6 +658,15 @@ describe("transformers: the launch chain, link by link (issue #31)", () => {
     assert.deepEqual(hf3[0]!.related?.map((x) => [x.location.uri, x.location.range.start.line]), [["file:///w/configs/ds.yaml", 6]]);
   });
 
+  it("the accelerate config's deepspeed_config with gradient_clipping is carried over, not a crash (held-back: internal-error)", () => {
+    const acc = `${ACC_DS}  gradient_clipping: 1.0\n`;
+    const env = fakeEnv({ [CFG]: "", "/w/go.sh": "accelerate launch --config_file configs/ds.yaml train.py --config recipes/sft.yaml\n", "/w/configs/ds.yaml": acc }, CFG, ["/w"]);
+    const r = analyzeDocument(`file://${CFG}`, `${TRL}bf16: true\ngradient_accumulation_steps: 32\nmax_grad_norm: 1.0\n`, {}, env);
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === "internal-error"), []);
+    assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === "transformers/HF3"), []);
+  });
+
   it("command-line flags win over the config: --mixed_precision and --num_processes; an absolute path from another machine matches by its tail", () => {
     const acc = "distributed_type: MULTI_GPU\nmixed_precision: 'no'\nnum_processes: 2\n";
     const env = fakeEnv({ [CFG]: "", "/w/README.md": "Train:\n\n```bash\naccelerate launch --config_file /home/me/proj/configs/ddp.yaml --mixed_precision bf16 --num_processes 4 train.py /home/me/proj/recipes/sft.yaml\n```\n", "/w/configs/ddp.yaml": acc }, CFG, ["/w"]);
