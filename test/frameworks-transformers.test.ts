@@ -705,3 +705,23 @@ describe("transformers: the launch chain, link by link (issue #31)", () => {
     assert.match(d[0]!.message, /passes the DeepSpeed JSON `ds\.json` as the accelerate config/);
   });
 });
+
+describe("HF6 and the workspace's own argument classes (held-back: vendored LLaMA-Factory forks, a parser over a variable)", () => {
+  const cfg = "/w/examples/train_full/a.yaml";
+  it("a vendored LLaMA-Factory's hparams declare the key (class header over several lines): no finding", () => {
+    const hp = "from dataclasses import dataclass, field\n\n@dataclass\nclass FinetuningArguments(\n    FreezeArguments,\n    LoraArguments,\n):\n    train_mm_proj_only: bool = field(\n        default=False,\n    )\n";
+    const text = `${LF}train_mm_proj_only: true\n`;
+    const without = analyzeDocument(`file://${cfg}`, text, {}, fakeEnv({ [cfg]: text }, cfg, ["/w"]));
+    assert.deepEqual(without.diagnostics.filter((d) => d.code === "transformers/HF6").map((d) => d.severity), ["warning"]);
+    const r = analyzeDocument(`file://${cfg}`, text, {}, fakeEnv({ [cfg]: text, "/w/src/llamafactory/hparams/finetuning_args.py": hp }, cfg, ["/w"]));
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === "transformers/HF6"), []);
+  });
+  it("TrlParser over a class the workspace does not hold: an unknown key is information naming it", () => {
+    const text = `${TRL}sp_alpha: 0.5\n`;
+    const script = "from trl import TrlParser, ModelConfig, ScriptArguments\nparser = TrlParser((ScriptArguments, config_cls, ModelConfig))\n";
+    const r = analyzeDocument(`file://${cfg}`, text, {}, fakeEnv({ [cfg]: text, "/w/run_dpo.py": script }, cfg, ["/w"]));
+    const d = r.diagnostics.filter((x) => x.code === "transformers/HF6");
+    assert.deepEqual(d.map((x) => x.severity), ["information"]);
+    assert.match(d[0]!.message, /^Unknown key `sp_alpha` unless the project's parser class `config_cls` declares it/);
+  });
+});

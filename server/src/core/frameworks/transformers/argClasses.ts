@@ -11,11 +11,22 @@ import { scanClasses } from "../../workspace/pyDataclass";
 import { ancestorDirs, join } from "../../workspace/paths";
 
 const MAX_FILES = 60;
+/** The frameworks' own argument classes a parser call may name (their fields are in the key tables). */
+const LIBRARY_CLASSES: ReadonlySet<string> = new Set(["TrainingArguments", "Seq2SeqTrainingArguments", "ScriptArguments", "ModelConfig", "SFTConfig", "DPOConfig", "GRPOConfig", "KTOConfig", "ORPOConfig", "CPOConfig", "PPOConfig", "RewardConfig", "RLOOConfig", "OnlineDPOConfig", "GKDConfig", "PRMConfig", "BCOConfig", "XPOConfig", "NashMDConfig", "DatasetMixtureConfig", "TrlParser", "HfArgumentParser"]);
 const SKIP = new Set(["node_modules", "venv", "env", "site-packages", "__pycache__", "data", "datasets", "outputs", "output", "wandb", "tests", "test"]);
 
 export interface ProjectArgs {
-  /** Field names of the dataclasses the parser calls name. */
+  /**
+   * Field names the project's code may parse: the dataclasses the parser calls name, every dataclass of the
+   * scripts read (a parser call may name its classes through a variable, `TrlParser((ScriptArguments, config_cls,
+   * ModelConfig))`), and a vendored LLaMA-Factory's own `hparams` (a fork adds fields there).
+   */
   fields: Set<string>;
+  /**
+   * A class a parser call names that is neither found in the workspace nor one of the frameworks' own (a variable,
+   * an import from a package not in the workspace): which keys the script accepts is then not known.
+   */
+  unresolved?: string;
   /** Where the parser call was found, for messages. */
   where: string;
 }
@@ -34,6 +45,15 @@ export function projectArgs(env: AnalysisEnv): ProjectArgs | undefined {
     }
   };
   for (const dir of ancestorDirs(env)) add(dir, 1);
+  // A vendored LLaMA-Factory (`src/llamafactory/hparams/*.py` in the workspace): its own argument classes.
+  let vendored = false;
+  const vendoredFiles = new Set<string>();
+  for (const dir of ancestorDirs(env)) {
+    const hp = join(dir, "src/llamafactory/hparams");
+    const names = [...env.listDir(hp)].filter((n) => n.endsWith(".py")).sort().slice(0, 20);
+    for (const n of names) if (!files.includes(join(hp, n))) { files.push(join(hp, n)); vendoredFiles.add(join(hp, n)); vendored = true; }
+    if (names.length) break;
+  }
   const texts = new Map<string, string>();
   const named = new Set<string>();
   let where: string | undefined;
@@ -46,11 +66,22 @@ export function projectArgs(env: AnalysisEnv): ProjectArgs | undefined {
       where ??= f;
     }
   }
-  if (!where || named.size === 0) return undefined;
+  if ((!where || named.size === 0) && !vendored) return undefined;
   const fields = new Set<string>();
+  const found = new Set<string>();
   for (const t of texts.values()) {
     if (!t.includes("class ")) continue;
-    for (const c of scanClasses(t)) if (named.has(c.name)) for (const f of c.fields) fields.add(f.name);
+    for (const c of scanClasses(t)) {
+      found.add(c.name);
+      if (c.fields.length) for (const f of c.fields) fields.add(f.name);
+    }
   }
-  return { fields, where };
+  // A vendored copy's classes are all LLaMA-Factory's argument classes (some with bases over several lines, which
+  // the dataclass scan does not follow): every annotated attribute at class-body indent is a field.
+  for (const f of vendoredFiles) {
+    const t = texts.get(f);
+    if (t) for (const m of t.matchAll(/^ {4}([A-Za-z_]\w*) *:/gm)) fields.add(m[1]!);
+  }
+  const unresolved = [...named].find((n) => !found.has(n) && !LIBRARY_CLASSES.has(n));
+  return { fields, where: where ?? "src/llamafactory/hparams", ...(unresolved ? { unresolved } : {}) };
 }

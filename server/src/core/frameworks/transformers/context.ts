@@ -173,7 +173,7 @@ export function transformersContext(doc: ConfigDocument, settings: AnalysisSetti
         const gas = accel.v.num("deepspeed_config", "gradient_accumulation_steps");
         const clip = accel.v.num("deepspeed_config", "gradient_clipping");
         // One literal (table() freezes what it makes): the gradient clipping only when the accelerate config sets it.
-        const built: Record<string, unknown> = table({ zero_optimization: { stage }, bf16: { enabled: "auto" }, fp16: { enabled: "auto" }, gradient_accumulation_steps: gas ?? "auto", ...(clip ? { gradient_clipping: clip } : {}) });
+        const built: Record<string, unknown> = table<string, unknown>({ zero_optimization: { stage }, bf16: { enabled: "auto" }, fp16: { enabled: "auto" }, gradient_accumulation_steps: gas ?? "auto", ...(clip ? { gradient_clipping: clip } : {}) });
         const view = new View(parseJsonDocument("transformers-launcher:deepspeed.json", JSON.stringify(built)));
         ds = { path: `the accelerate config ${accel.rel} (\`deepspeed_config\`)`, doc: view.doc, view, facts: dsFacts(view), ...(accel.dsRel ? { missing: "unknown" as const } : {}) };
       }

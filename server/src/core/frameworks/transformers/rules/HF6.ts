@@ -41,7 +41,14 @@ export const HF6: TransformersRule = {
         }
         continue;
       }
-      if (dialect !== "llamafactory" && projectHas(k)) continue;
+      if (projectHas(k)) continue;
+      // The script's parser names a class the workspace does not hold (a variable, a package not here): which keys it
+      // accepts is not known, so an unknown key is only information, led by that (named assumption `project-parser`).
+      const unresolved = (project ??= projectArgs(env) ?? undefined)?.unresolved;
+      if (unresolved && dialect !== "llamafactory") {
+        d.add("HF6", "information", range, `Unknown key \`${k}\` unless the project's parser class \`${unresolved}\` declares it (not found in the workspace)`, undefined, undefined, `\`${k}\` is not a field of ${owner}; ${project!.where} parses with \`${unresolved}\`, which is not in the workspace, so whether it declares \`${k}\` is not known.`);
+        continue;
+      }
       const near = nearest(k, all);
       const fixes = near ? [fix(`Rename to \`${near}\``, [{ range, newText: near }], true)] : undefined;
       if (dialect === "llamafactory") {
