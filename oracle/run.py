@@ -327,6 +327,9 @@ def main() -> int:
     only = set(filter(None, a.only.split(",")))
     if not only or "torchtitan" in only:
         check_torchtitan(files, base, led, installs)
+        import titan_registry  # torchtitan 0.3.0 Python config registries, per function
+
+        titan_registry.check(led, VENV, a.corpus, ROOT, product, worker, a.out)
     if not only or "torch" in only:
         check_torch(led)
     probe = check_probe(files, base, led, a.out) if (not only or "probe" in only) else {}

@@ -27,5 +27,6 @@ while read -r line; do
   if [ -d "$V/torchtitan/$v/torchtitan" ]; then note torchtitan "$v" installed ""; continue; fi
   try torchtitan "$v" "$V/bin/pip" install -q --disable-pip-version-check --no-deps --target "$V/torchtitan/$v" "$spec"
 done < oracle/requirements-torchtitan.txt
-note torchtitan 0.3.0 "not comparable" "installs, but v0.3.0 configs are Python files (its ConfigManager has no TOML loader)"
+# 0.3.0 (Python config registries, oracle/titan_registry.py) imports spmd_types: installed beside it, --no-deps
+[ -d "$V/torchtitan/0.3.0/torchtitan" ] && { [ -d "$V/torchtitan/0.3.0/spmd_types" ] || try spmd-types 0.3.1 "$V/bin/pip" install -q --disable-pip-version-check --no-deps --target "$V/torchtitan/0.3.0" spmd-types==0.3.1; }
 "$V/bin/python" -c 'import json,sys; rows=[json.loads(l) for l in open(sys.argv[1])]; json.dump(rows, open(sys.argv[2],"w"), indent=1)' "$report" "$V/install-report.json"
