@@ -29,7 +29,7 @@ mixed_precision: bf16
       `compute_environment: LOCAL_MACHINE
 distributed_type: NO
 mixed_precision: no
-                 #^ warning[accelerate/AC1]: Assuming accelerate 1.14.0, inferred: unpinned, newest read: \`mixed_precision: no\` is the boolean False
+                 #^ warning[accelerate/AC1]: Assuming accelerate 1.14.0 (inferred): \`mixed_precision: no\` is the boolean False
 downcast_bf16: no
                #^ information[yaml-1.1-boolean]: \`downcast_bf16: no\` is read as
 use_cpu: no

@@ -79,6 +79,7 @@ interface Ref {
 
 const REF_SOURCE = String.raw`\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(\[[@*]\])?(?:(:?)[-=]([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))`;
 const REF_AT = new RegExp(`^${REF_SOURCE}`);
+const REF_ALL = new RegExp(`${REF_SOURCE}`, "g");
 
 function refOf(m: RegExpExecArray, quoted: boolean): Ref {
   const ref: Ref = { ref: m[1] ?? m[5]!, all: !!m[2], colon: m[3] === ":", quoted };
@@ -106,7 +107,7 @@ function joinWords(v: ShellWord[]): string | undefined {
  * words of a script); a reference to an unset variable without a default stays as written.
  */
 export function expandText(s: string, vars: ReadonlyMap<string, string>): string {
-  return s.replace(new RegExp(REF_SOURCE, "g"), (m: string, a?: string, all?: string, colon?: string, def?: string, b?: string) => {
+  return s.replace(REF_ALL, (m: string, a?: string, all?: string, colon?: string, def?: string, b?: string) => {
     const p = refOf([m, a, all, colon, def, b] as unknown as RegExpExecArray, false);
     const v = vars.get(p.ref);
     if (takesDefault(p, v !== undefined, v === "")) return p.def!;
