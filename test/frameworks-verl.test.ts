@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
+import { headline } from "../server/src/core/features";
 import { readShell } from "../server/src/core/parse/shell";
 import { fakeEnv } from "./support/fakeEnv";
 import { checkDiagnostics, checkFix } from "./support/fixture";
@@ -69,6 +70,9 @@ describe("verl resolution", () => {
     assert.equal(r.worldSize, undefined);
     assert.deepEqual(r.diagnostics, []);
     assert.match(r.reportMarkdown ?? "", /verl-config-path/);
+    // The headline says what is not known; it never claims a failure no diagnostic reports (held-back verl scripts).
+    if (!r.precision) assert.match(headline(r) ?? "", /: precision not known \(a setting it rests on was not read\)$/);
+    assert.doesNotMatch(headline(r) ?? "", /fails at launch/);
   });
 });
 

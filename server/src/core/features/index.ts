@@ -60,6 +60,9 @@ export function headline(result: AnalysisResult, opts: { framework?: boolean } =
     return rest.charAt(0).toUpperCase() + rest.slice(1);
   }
   if (result.precision?.setBy && result.mechanism !== "error") return `${where}: precision set by ${result.precision.setBy}`;
+  // No precision table and no error: a setting the dtypes rest on was not read (a verl --config-name YAML not in the
+  // workspace); the headline says so instead of claiming a failure no diagnostic reports.
+  if (!result.precision && result.mechanism !== "error" && !result.diagnostics.some((d) => d.severity === "error")) return `${where}: precision not known (a setting it rests on was not read)`;
   const compute = result.precision ? `${result.precision.compute.dtype ?? "unknown"} compute` : "a dtype setting fails at launch";
   switch (result.mechanism) {
     case "error":
