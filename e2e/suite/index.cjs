@@ -179,6 +179,7 @@ async function run() {
     await check("a torchtitan Python registry gets a code lens per config function and a hover on a precision field", async () => {
       const reg = await vscode.workspace.openTextDocument(regUri);
       await vscode.window.showTextDocument(reg);
+      // tp4() is FSDP 2 + TP 4: the TP all-reduce note (never on the TP-only tp8()).
       await diagnosticsWhen(regUri, (d) => d.some((x) => codeOf(x) === "fsdp-tp-grad-allreduce-dtype"), "fsdp-tp-grad-allreduce-dtype on the registry");
       const lenses = await vscode.commands.executeCommand("vscode.executeCodeLensProvider", regUri);
       const titles = lenses.map((l) => l.command?.title ?? "");

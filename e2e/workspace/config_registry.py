@@ -12,3 +12,9 @@ def tp8() -> Trainer.Config:
     config = base()
     config.parallelism = ParallelismConfig(tensor_parallel_degree=8)
     return config
+
+
+def tp4() -> Trainer.Config:
+    config = base()
+    config.parallelism = ParallelismConfig(tensor_parallel_degree=4)
+    return config
