@@ -156,10 +156,19 @@ async function run() {
     // The server re-publishes after each configuration change; a request that races a re-publish can see
     // the old diagnostic objects and get no actions. Re-ask (no waiting between tries) a few times.
     let actions = [];
-    for (let attempt = 0; attempt < 5 && !actions.some((a) => a.isPreferred); attempt++) {
+    for (let attempt = 0; attempt < 8 && !actions.some((a) => a.isPreferred); attempt++) {
       const ds = await diagnosticsWhen(tpUri, hasSeed, "the no-mixed-precision diagnostic");
       const d = ds.find((x) => codeOf(x) === "no-mixed-precision");
-      actions = await vscode.commands.executeCommand("vscode.executeCodeActionProvider", tpUri, d.range, vscode.CodeActionKind.QuickFix.value);
+      // A request in flight when the server re-publishes can be cancelled by the workbench ("Canceled"):
+      // that is the workbench's answer to a changed model, not the extension's; ask again.
+      actions = await vscode.commands.executeCommand("vscode.executeCodeActionProvider", tpUri, d.range, vscode.CodeActionKind.QuickFix.value).then(
+        (a) => a ?? [],
+        (e) => {
+          if (!/Canceled/.test(String(e?.message ?? e))) throw e;
+          console.log("a code action request was cancelled by the workbench; asking again");
+          return [];
+        },
+      );
       if (attempt > 0) console.log(`code actions needed ${attempt + 1} requests`);
     }
     const fix = actions.find((a) => a.isPreferred);
