@@ -1,6 +1,6 @@
 /**
  * Hugging Face accelerate config YAML (spec other-frameworks.md §2): the context computed once
- * (context.ts), the rules AC1–AC13 and the DeepSpeed link (rules/), the resolution per `distributed_type` ×
+ * (context.ts), the rules (rules/, one file per code, named by what it checks) and the DeepSpeed link, the resolution per `distributed_type` ×
  * `mixed_precision` (resolve.ts) and the hover (hover.ts).
  */
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer } from "../../analysis";

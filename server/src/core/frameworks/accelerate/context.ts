@@ -28,7 +28,7 @@ export interface AccelerateContext {
   distType?: string;
   /** `mixed_precision` when accelerate accepts it (`no` for a YAML 1.1 false). */
   mixed?: string;
-  /** True when mixed_precision will not load (AC1/AC3); a boolean distributed_type loads and runs one process. */
+  /** True when mixed_precision will not load (bare-no-boolean, unknown-mixed-precision); a boolean distributed_type loads and runs one process. */
   broken: boolean;
   fsdpVersion: number;
   /** The sizes `parallelism_config` sets with the `parallelism_config_` prefix (others stay 1). */
@@ -105,7 +105,7 @@ function worldSizeOf(v: View, settings: AnalysisSettings): Sourced<number> | und
   return undefined;
 }
 
-/** The sizes of `parallelism_config` (keys without the `parallelism_config_` prefix are ignored: AC9). */
+/** The sizes of `parallelism_config` (keys without the `parallelism_config_` prefix are ignored: parallelism-key-without-prefix). */
 function parallelismSizes(v: View): Par {
   const p = v.at("parallelism_config");
   const sizes: Record<string, number> = { dp_replicate_size: 1, dp_shard_size: 1, tp_size: 1, cp_size: 1, sp_size: 1 };

@@ -50,7 +50,7 @@ function resolve(a: AccelerateContext, ds: LinkedDs | undefined, worldSize: Sour
       const req = m === "fp16" ? "fp16" : m === "bf16" || m === "fp8" ? "bf16" : undefined;
       const r = dsTable(ds.facts, req);
       notes.push(`Precision read from the DeepSpeed file ${a.v.str("deepspeed_config", "deepspeed_config_file")}.`);
-      // "auto" with no `mixed_precision` here (AC4 forbids it next to a config file): the launch command decides.
+      // "auto" with no `mixed_precision` here (key-belongs-in-deepspeed-file forbids it next to a config file): the launch command decides.
       const setBy = r.setBy ? "`accelerate launch --mixed_precision` (default no, which leaves DeepSpeed in fp32)" : undefined;
       return { layoutName: name, ...(parallel ? { parallel } : {}), mechanism: r.mechanism, meaning: setBy ? `precision is \`"auto"\` in the DeepSpeed file and this config sets no \`mixed_precision\`, so ${setBy} decides; DeepSpeed keeps fp32 master weights in every mode.` : r.meaning, table: r.table, notes, assumptions, ...(setBy ? { setBy } : {}) };
     }

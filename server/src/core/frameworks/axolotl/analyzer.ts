@@ -1,6 +1,6 @@
 /**
  * Axolotl YAML (spec other-frameworks.md §4): the context computed once (context.ts, with the `deepspeed:`
- * link), the rules AX1–AX8 and the DeepSpeed link (rules/), the resolution per mode (resolve.ts) and the
+ * link), the rules (one file per code) and the DeepSpeed link (rules/), the resolution per mode (resolve.ts) and the
  * hover (hover.ts).
  */
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer } from "../../analysis";

@@ -204,9 +204,9 @@ export function referrersOf(env: AnalysisEnv): Referrer[] {
 }
 
 /**
- * Assumption `ds-standalone-evidence`: a DeepSpeed file counts as launched standalone (DS3) only when a
+ * Assumption `ds-standalone-evidence`: a DeepSpeed file counts as launched standalone (deepspeed/auto-without-trainer) only when a
  * shell or Slurm script in its folder or the parent folder runs the `deepspeed` launcher and names the
- * file. With no such script we cannot tell, and DS3 stays silent.
+ * file. With no such script we cannot tell, and deepspeed/auto-without-trainer stays silent.
  */
 export function standaloneLauncher(env: AnalysisEnv): string | undefined {
   const self = env.documentPath;

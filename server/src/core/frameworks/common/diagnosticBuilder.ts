@@ -10,7 +10,7 @@ export interface Explained {
   detail: string;
 }
 
-/** A diagnostic builder bound to a framework namespace: `d("TT3", ...)` yields code `torchtune/TT3`. */
+/** A diagnostic builder bound to a framework namespace: `d("pure-bf16", ...)` yields code `torchtune/pure-bf16`. */
 export function diagnostics(ns: string) {
   const out: Diagnostic[] = [];
   return {

@@ -1,6 +1,6 @@
 /**
  * One wording for pure low-precision training (the model built or cast in bf16, no fp32 master weights),
- * shared by every framework's advice: torchtune TT3, Lightning PL8, torchtitan `pure-bf16`.
+ * shared by every framework's advice: torchtune torchtune/pure-bf16, Lightning lightning/pure-bf16, torchtitan `pure-bf16`.
  */
 
 /** Learning rates below this lose many updates to bf16 rounding (meta-pytorch/torchtune#2254). */

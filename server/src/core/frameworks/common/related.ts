@@ -1,5 +1,5 @@
 /**
- * relatedInformation for cross-file framework diagnostics (deepspeed/DS9): the place in the other file that
+ * relatedInformation for cross-file framework diagnostics (deepspeed/precision-mismatch): the place in the other file that
  * decided them. Attached to the diagnostic just added, so the analysers keep their one-line `add` calls.
  */
 import { fileUri } from "../../workspace/paths";

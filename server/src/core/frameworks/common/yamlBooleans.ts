@@ -7,7 +7,7 @@ import { replaceValue } from "./edits";
 
 /**
  * `yaml-1.1-boolean` (Information): a bare yes/no/on/off that PyYAML reads as a boolean. Skips the paths a
- * framework reports itself with a sharper code (e.g. accelerate's AC1), and keys that expect a boolean
+ * framework reports itself with a sharper code (e.g. accelerate's accelerate/bare-no-boolean), and keys that expect a boolean
  * (`expectsBool`), where the YAML 1.1 reading is what the user meant.
  */
 export function yaml11Booleans(doc: ConfigDocument, d: Diags, skip: (path: string[]) => boolean, expectsBool: (path: string[]) => boolean): void {

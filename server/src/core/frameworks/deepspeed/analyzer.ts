@@ -1,6 +1,6 @@
 /**
  * DeepSpeed JSON configs (spec other-frameworks.md §5): the context computed once (context.ts, with the
- * facts of facts.ts and the YAML configs that use the file), the rules DS1–DS9 and duplicate-key (rules/),
+ * facts of facts.ts and the YAML configs that use the file), the rules (rules/, one file per code),
  * the resolution per ZeRO stage (resolve.ts) and the hover (hover.ts). linked.ts is what the YAML
  * analysers read a linked DeepSpeed file through.
  */

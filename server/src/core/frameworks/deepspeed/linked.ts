@@ -1,6 +1,6 @@
 /**
  * A DeepSpeed file named by a YAML config (accelerate, Axolotl, Lightning): loading it, and the conflict
- * between its mode and the mode the YAML requests (DS9).
+ * between its mode and the mode the YAML requests (precision-mismatch).
  */
 import type { AnalysisEnv } from "../../analysis";
 import type { ConfigDocument, ConfigEntry } from "../../model/document";

@@ -2,7 +2,7 @@
  * PyTorch Lightning trainer configs (spec other-frameworks.md §3): LightningCLI YAML (`trainer:` with
  * class_path/init_args, optionally under a `fit:` subcommand), Hydra trainer configs (`_target_:
  * lightning.pytorch.trainer.Trainer`, or a trainer config group file with a `defaults` list), and LitGPT's
- * top-level `precision`. The context computed once (context.ts, strategy.ts), the rules PL1–PL12 and the
+ * top-level `precision`. The context computed once (context.ts, strategy.ts), the rules (one file per code) and the
  * DeepSpeed strategy's `config` link (rules/), the resolution per strategy × precision (resolve.ts), the
  * hover (hover.ts).
  */

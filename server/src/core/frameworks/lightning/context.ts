@@ -35,7 +35,7 @@ export interface LightningContext {
    * with fp16 is not supported on CPU. Using `precision='bf16-mixed'` instead."; issue #17 §5).
    */
   runs: string;
-  /** False when Lightning rejects the `precision` value (PL1). */
+  /** False when Lightning rejects the `precision` value (unknown-precision). */
   valid: boolean;
   /** A TransformerEngine precision. */
   te: boolean;
@@ -55,7 +55,7 @@ export function lightningContext(doc: ConfigDocument, settings: AnalysisSettings
   const lv = lightningVersion(env);
   const accelerator = t.str("accelerator");
 
-  // Precision value (PL1 when invalid, PL2 for a warned legacy alias).
+  // Precision value (unknown-precision when invalid, legacy-precision-alias for a warned legacy alias).
   let precision = "32-true";
   let valid = true;
   if (pe && pe.value.kind !== "null") {

@@ -1,6 +1,6 @@
 /**
  * torchtune recipe configs (spec other-frameworks.md §1): the context computed once (context.ts), the
- * rules TT1–TT12 (rules/, one file per code), the resolution (resolve.ts) and the hover (hover.ts).
+ * rules (rules/, one file per code), the resolution (resolve.ts) and the hover (hover.ts).
  */
 import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyzer } from "../../analysis";
 import type { ConfigDocument } from "../../model/document";

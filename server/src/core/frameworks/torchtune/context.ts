@@ -39,7 +39,7 @@ export interface TorchtuneContext {
   dtypeName: string | undefined;
   /** The `dtype` as written, valid or not. */
   dtypeWritten: string | undefined;
-  /** The `dtype` stops the launch (TT1 in training, TT2): the mechanism is `error`. */
+  /** The `dtype` stops the launch (fp16-training-rejected in training, unknown-dtype): the mechanism is `error`. */
   broken: boolean;
 }
 
@@ -88,7 +88,7 @@ export function torchtuneContext(doc: ConfigDocument, settings: AnalysisSettings
   else if (launch.nproc) worldSize = { value: launch.nproc * (launch.nnodes ?? 1), source: "header-comment", kind: "run-script", detail: `\`tune run --nproc_per_node ${launch.nproc}${launch.nnodes ? ` --nnodes ${launch.nnodes}` : ""}\` in the comment on line ${(launch.line ?? 0) + 1}` };
   else if (singleDevice) worldSize = { value: 1, source: "recipe", kind: "inferred", detail: `a single-device recipe (${recipe || fileName})` };
 
-  // The dtype as torchtune reads it (TT2: not a dtype name or not a string; TT1: fp16 in training).
+  // The dtype as torchtune reads it (unknown-dtype: not a dtype name or not a string; fp16-training-rejected: fp16 in training).
   const dtypeEntry = v.entry("dtype");
   const dtypeWritten = v.str("dtype");
   let dtypeName = dtypeWritten;

@@ -1,7 +1,7 @@
 /**
  * transformers TrainingArguments files (YAML or JSON), with TRL and LLaMA-Factory as dialects: the context
  * computed once (context.ts: dialect, versions, each precision fact with its source, the launcher and the linked
- * DeepSpeed file), the rules HF1–HF8 (rules/), the resolution per launcher (resolve.ts) and the hover (hover.ts).
+ * DeepSpeed file), the rules (rules/, one file per code), the resolution per launcher (resolve.ts) and the hover (hover.ts).
  * Severity follows from the facts each rule rests on (core/provenance.ts): the launcher, the linked DeepSpeed
  * config, and the version of the package whose behaviour the rule reads.
  */

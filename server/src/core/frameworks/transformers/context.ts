@@ -239,7 +239,7 @@ function loadDtype(v: View, dialect: Dialect, versions: Versions, bf16: boolean,
   }
   // TRL's scripts load with ModelConfig's `dtype` (trl/scripts/sft.py:97-101@v0.25.0, :79-83@v1.0.0; at v1.9.0
   // :74-79 overwrites `model_init_kwargs` with it), and ModelConfig has no `torch_dtype` from v1.0.0.
-  // Only with a TRL pin: an assumed version does not drop a key the file sets (HF11 reports it with a pin).
+  // Only with a TRL pin: an assumed version does not drop a key the file sets (trl-model-dtype reports it with a pin).
   const trl1 = dialect === "trl" && versions.pinned.trl && versionAtLeast(versions.trl.value, TRL_DTYPE_FP32_SINCE);
   const paths = trlCli ? [["torch_dtype"], ["dtype"]] : [["torch_dtype"], ["dtype"], ["model_init_kwargs", "torch_dtype"], ["model_init_kwargs", "dtype"]];
   for (const path of paths) {

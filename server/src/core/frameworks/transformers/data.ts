@@ -109,7 +109,7 @@ export function trlSampledFor(version: string): string {
 
 /**
  * The top-level keys the dialect's parser accepts at the given versions, from the key table (keys.ts, the one
- * source HF6 reads too): TrainingArguments at the sampled transformers release at or below `transformers`; TRL's
+ * source unknown-key reads too): TrainingArguments at the sampled transformers release at or below `transformers`; TRL's
  * config and script-argument fields at the sampled TRL tag at or below `trl`; LLaMA-Factory's hparams fields and
  * Seq2SeqTrainingArguments' additions. Sorted by key.
  */

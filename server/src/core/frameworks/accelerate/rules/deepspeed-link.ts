@@ -1,6 +1,8 @@
 /**
+ * accelerate/deepspeed-config-missing: The referenced DeepSpeed config file was not found.
+ *
  * The DeepSpeed file link (spec other-frameworks.md §2.4): `deepspeed-config-missing` (information) when
- * `deepspeed_config_file` is not found, deepspeed/DS9 when `mixed_precision` conflicts with the file.
+ * `deepspeed_config_file` is not found, deepspeed/precision-mismatch when `mixed_precision` conflicts with the file.
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { requestedMode } from "../../common/deepspeedLinks";
@@ -12,7 +14,7 @@ import { dsConflict } from "../../deepspeed/linked";
 import type { AccelerateContext } from "../context";
 
 export const deepspeedLink: FrameworkRule<AccelerateContext> = {
-  codes: ["accelerate/deepspeed-config-missing", "deepspeed/DS9"],
+  codes: ["accelerate/deepspeed-config-missing", "deepspeed/precision-mismatch"],
   restsOn: [],
   run({ v, env, dsFileEntry, dsRel: rel, ds }) {
     const d = diagnostics("accelerate");
@@ -21,11 +23,11 @@ export const deepspeedLink: FrameworkRule<AccelerateContext> = {
       if (env.documentPath && !rel.includes("${")) d.add("deepspeed-config-missing", "information", dsFileEntry.value.range, "DeepSpeed config not found relative to this file: its own settings cannot be checked", undefined, undefined, `The DeepSpeed config \`${rel}\` was not found relative to this file, so its own settings cannot be checked (the run is still DeepSpeed: fp32 master weights in the ZeRO optimizer); accelerate fails to launch if the path does not exist from the launch directory.`);
       return d.out;
     }
-    // DS9 on the YAML side.
+    // deepspeed/precision-mismatch on the YAML side.
     const req = requestedMode(v, "accelerate");
     const c = dsConflict(ds.facts, req.mode);
-    if (c && req.key) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", v.keyRange(...req.key), firstFitting([`${req.label} here, but ${rel} has ${c.what}: ${c.brief}`, `${req.label} here, but ${baseName(rel)} has ${c.what}: ${c.brief}`, `${req.label} here, but its DeepSpeed file has ${c.what}: ${c.brief}`]), undefined, undefined, `${req.label} here, but ${rel} has ${c.what}. ${c.consequence}`);
-    if (c) relateLast(d, "deepspeed/DS9", ds.path, c.entry.range, `${rel} has ${c.what}`);
+    if (c && req.key) d.add("deepspeed/precision-mismatch", c.inferred ? "information" : "warning", v.keyRange(...req.key), firstFitting([`${req.label} here, but ${rel} has ${c.what}: ${c.brief}`, `${req.label} here, but ${baseName(rel)} has ${c.what}: ${c.brief}`, `${req.label} here, but its DeepSpeed file has ${c.what}: ${c.brief}`]), undefined, undefined, `${req.label} here, but ${rel} has ${c.what}. ${c.consequence}`);
+    if (c) relateLast(d, "deepspeed/precision-mismatch", ds.path, c.entry.range, `${rel} has ${c.what}`);
     return d.out;
   },
 };

@@ -1,5 +1,7 @@
 /**
- * automodel/AM1: a training recipe whose model is stored in bf16 (or fp16) with an Adam-family optimizer and no
+ * automodel/bf16-weights-adam: A model stored in bf16/fp16 trained with Adam: no fp32 master copy.
+ *
+ * A training recipe whose model is stored in bf16 (or fp16) with an Adam-family optimizer and no
  * fp32 master copy. NeMo AutoModel keeps the parameters in the dtype it loads them in (`torch_dtype`, "auto" =
  * the checkpoint's, usually bf16); FSDP2's `mp_policy` casts them for compute but the sharded parameters, their
  * gradients and the optimizer's state stay in that dtype. FSDP2Config's docstring (nemo_automodel 0.7.0,
@@ -14,8 +16,8 @@ import { fix, replaceValue } from "../../common/edits";
 import type { FrameworkRule } from "../../common/rule";
 import type { AutomodelContext } from "../context";
 
-export const AM1: FrameworkRule<AutomodelContext> = {
-  codes: ["automodel/AM1"],
+export const bf16WeightsAdam: FrameworkRule<AutomodelContext> = {
+  codes: ["automodel/bf16-weights-adam"],
   restsOn: ["model"],
   warningOnAssumed: "information",
   run(ctx) {
@@ -31,7 +33,7 @@ export const AM1: FrameworkRule<AutomodelContext> = {
     const opt = optimizer.split(".").pop()!;
     const fixes = model.entry ? [fix("Store the model in float32 (fp32 master weights)", [replaceValue(model.entry, "float32")])] : [];
     d.add(
-      "AM1",
+      "bf16-weights-adam",
       small ? "warning" : "information",
       at,
       {

@@ -2,9 +2,9 @@
 import { looksBoolKey } from "../../common/yamlBooleans";
 import { parseNotesRule, yamlBooleansRule, type FrameworkRule } from "../../common/rule";
 import type { AutomodelContext } from "../context";
-import { AM1 } from "./bf16-weights-adam";
-import { AM2 } from "./dtype-name";
-import { AM3 } from "./low-precision-reduction";
-import { AM4 } from "./mixed-precision-not-applied";
+import { bf16WeightsAdam } from "./bf16-weights-adam";
+import { unknownDtype } from "./unknown-dtype";
+import { lowPrecisionReduction } from "./low-precision-reduction";
+import { mixedPrecisionNotApplied } from "./mixed-precision-not-applied";
 
-export const AUTOMODEL_RULES: readonly FrameworkRule<AutomodelContext>[] = [parseNotesRule("automodel"), AM2, AM1, AM4, AM3, yamlBooleansRule("automodel", () => false, looksBoolKey)];
+export const AUTOMODEL_RULES: readonly FrameworkRule<AutomodelContext>[] = [parseNotesRule("automodel"), unknownDtype, bf16WeightsAdam, mixedPrecisionNotApplied, lowPrecisionReduction, yamlBooleansRule("automodel", () => false, looksBoolKey)];

@@ -1,5 +1,7 @@
 /**
- * The `deepspeed:` link (spec other-frameworks.md §6.7): deepspeed/DS9 when the precision asked for here
+ * axolotl/deepspeed-config-missing: The referenced DeepSpeed config file was not found.
+ *
+ * The `deepspeed:` link (spec other-frameworks.md §6.7): deepspeed/precision-mismatch when the precision asked for here
  * conflicts with the DeepSpeed config (inline, linked or Axolotl's bundled one), and
  * `deepspeed-config-missing` (information) when the named file is not found.
  */
@@ -14,7 +16,7 @@ import type { AxolotlContext } from "../context";
 import { AXOLOTL_BUNDLED_VERSION } from "../dsConfigs";
 
 export const deepspeedLink: FrameworkRule<AxolotlContext> = {
-  codes: ["deepspeed/DS9", "axolotl/deepspeed-config-missing"],
+  codes: ["deepspeed/precision-mismatch", "axolotl/deepspeed-config-missing"],
   restsOn: [],
   run({ v, env, ds, dsSource, dsRel }) {
     const d = diagnostics("axolotl");
@@ -23,15 +25,15 @@ export const deepspeedLink: FrameworkRule<AxolotlContext> = {
     const at = req.key ? v.keyRange(...req.key) : v.keyRange("deepspeed");
     if (dsSource === "inline") {
       const c = dsConflict(ds.facts, req.mode, "axolotl");
-      if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", at, `${req.label} here, but the inline \`deepspeed:\` mapping has ${c.what}: ${c.brief}`, undefined, undefined, `${req.label} here, but the inline \`deepspeed:\` mapping has ${c.what}. ${c.consequence}`);
+      if (c) d.add("deepspeed/precision-mismatch", c.inferred ? "information" : "warning", at, `${req.label} here, but the inline \`deepspeed:\` mapping has ${c.what}: ${c.brief}`, undefined, undefined, `${req.label} here, but the inline \`deepspeed:\` mapping has ${c.what}. ${c.consequence}`);
     } else if (dsSource === "file") {
       const c = dsConflict(ds.facts, req.mode, "axolotl");
-      if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", at, firstFitting([`${req.label} here, but ${dsRel!} has ${c.what}: ${c.brief}`, `${req.label} here, but ${baseName(dsRel!)} has ${c.what}: ${c.brief}`, `${req.label} here, but its DeepSpeed file has ${c.what}: ${c.brief}`]), undefined, undefined, `${req.label} here, but ${dsRel!} has ${c.what}. ${c.consequence}`);
-      if (c) relateLast(d, "deepspeed/DS9", ds.path, c.entry.range, `${dsRel!} has ${c.what}`);
+      if (c) d.add("deepspeed/precision-mismatch", c.inferred ? "information" : "warning", at, firstFitting([`${req.label} here, but ${dsRel!} has ${c.what}: ${c.brief}`, `${req.label} here, but ${baseName(dsRel!)} has ${c.what}: ${c.brief}`, `${req.label} here, but its DeepSpeed file has ${c.what}: ${c.brief}`]), undefined, undefined, `${req.label} here, but ${dsRel!} has ${c.what}. ${c.consequence}`);
+      if (c) relateLast(d, "deepspeed/precision-mismatch", ds.path, c.entry.range, `${dsRel!} has ${c.what}`);
     } else if (dsSource === "missing") {
       if (env.documentPath) d.add("deepspeed-config-missing", "information", v.entry("deepspeed")!.value.range, missingDsShort(ds), undefined, undefined, missingDsMessage(dsRel!, ds));
       const c = ds.missing === "bundled" ? dsConflict(ds.facts, req.mode, "axolotl") : undefined;
-      if (c) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", at, firstFitting([`${req.label} here, but Axolotl's bundled ${ds.path} has ${c.what}: ${c.brief}`, `${req.label} here, but Axolotl's bundled ${baseName(ds.path)} has ${c.what}: ${c.brief}`]), undefined, undefined, `${req.label} here, but Axolotl's bundled ${ds.path} has ${c.what}. ${c.consequence}`);
+      if (c) d.add("deepspeed/precision-mismatch", c.inferred ? "information" : "warning", at, firstFitting([`${req.label} here, but Axolotl's bundled ${ds.path} has ${c.what}: ${c.brief}`, `${req.label} here, but Axolotl's bundled ${baseName(ds.path)} has ${c.what}: ${c.brief}`]), undefined, undefined, `${req.label} here, but Axolotl's bundled ${ds.path} has ${c.what}. ${c.consequence}`);
     }
     return d.out;
   },

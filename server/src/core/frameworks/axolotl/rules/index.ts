@@ -2,14 +2,14 @@
 import { parseNotesRule, yamlBooleansRule, type FrameworkRule } from "../../common/rule";
 import { looksBoolKey } from "../../common/yamlBooleans";
 import type { AxolotlContext } from "../context";
-import { AX1 } from "./AX1";
-import { AX2 } from "./AX2";
-import { AX3 } from "./AX3";
-import { AX4 } from "./AX4";
-import { AX5 } from "./AX5";
-import { AX6 } from "./AX6";
-import { AX7 } from "./AX7";
-import { AX8 } from "./AX8";
+import { invalidBf16Value } from "./invalid-bf16-value";
+import { bf16AndFp16 } from "./bf16-and-fp16";
+import { loadDtypeOnly } from "./load-dtype-only";
+import { pureBf16 } from "./pure-bf16";
+import { fsdpOptionConflict } from "./fsdp-option-conflict";
+import { fp16FullFinetune } from "./fp16-full-finetune";
+import { deprecatedFsdp1Syntax } from "./deprecated-fsdp1-syntax";
+import { bitsandbytesFsdp2 } from "./bitsandbytes-fsdp2";
 import { deepspeedLink } from "./deepspeed-link";
 
-export const AXOLOTL_RULES: readonly FrameworkRule<AxolotlContext>[] = [parseNotesRule("axolotl"), AX1, AX2, AX3, AX5, AX6, AX7, AX8, deepspeedLink, AX4, yamlBooleansRule("axolotl", () => false, looksBoolKey)];
+export const AXOLOTL_RULES: readonly FrameworkRule<AxolotlContext>[] = [parseNotesRule("axolotl"), invalidBf16Value, bf16AndFp16, loadDtypeOnly, fsdpOptionConflict, fp16FullFinetune, deprecatedFsdp1Syntax, bitsandbytesFsdp2, deepspeedLink, pureBf16, yamlBooleansRule("axolotl", () => false, looksBoolKey)];

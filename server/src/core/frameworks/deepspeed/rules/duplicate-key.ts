@@ -1,4 +1,8 @@
-/** deepspeed/duplicate-key: a key defined twice in one object; DeepSpeed refuses duplicate keys when it loads the config. */
+/**
+ * deepspeed/duplicate-key: A key defined twice in one JSON object: DeepSpeed refuses the file.
+ *
+ * A key defined twice in one object; DeepSpeed refuses duplicate keys when it loads the config.
+ */
 import { fitMessage } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { jsonDuplicateKeys } from "../../../parse/json";

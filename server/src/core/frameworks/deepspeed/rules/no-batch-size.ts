@@ -1,5 +1,7 @@
 /**
- * deepspeed/no-batch-size: neither `train_batch_size` nor `train_micro_batch_size_per_gpu`. DeepSpeedConfig
+ * deepspeed/no-batch-size: Neither train_batch_size nor train_micro_batch_size_per_gpu: DeepSpeed asserts.
+ *
+ * Neither `train_batch_size` nor `train_micro_batch_size_per_gpu`. DeepSpeedConfig
  * derives the batch trio from whichever is given and asserts "Either train_batch_size or
  * train_micro_batch_size_per_gpu needs to be provided" when neither is (runtime/config.py:607-650 at v0.19.8).
  * Not for a file something fills in: one with an `"auto"` value (for HF Trainer / accelerate), one a YAML config

@@ -1,5 +1,8 @@
 /**
- * deepspeed/unknown-precision-key: a key the `fp16` / `bf16` block's config model does not have. DeepSpeed
+ * deepspeed/unknown-precision-key: A key the fp16/bf16 block's config model forbids: DeepSpeed raises a
+ * ValidationError.
+ *
+ * A key the `fp16` / `bf16` block's config model does not have. DeepSpeed
  * reads these blocks into pydantic models that forbid extra fields (DeepSpeedFP16Config, DeepSpeedBF16Config,
  * `extra="forbid"` on DeepSpeedConfigModel: runtime/precision_config.py:34-160, runtime/config_utils.py:110
  * at v0.19.8), so `deepspeed.initialize` raises a ValidationError on an unknown key, whoever launches

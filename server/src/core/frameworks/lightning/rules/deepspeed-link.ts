@@ -1,5 +1,7 @@
 /**
- * The DeepSpeed strategy's `config` link (spec other-frameworks.md §6.7): deepspeed/DS9 when `precision`
+ * lightning/deepspeed-config-missing: The referenced DeepSpeed config file was not found.
+ *
+ * The DeepSpeed strategy's `config` link (spec other-frameworks.md §6.7): deepspeed/precision-mismatch when `precision`
  * conflicts with the file, `deepspeed-config-missing` (information) when the file is not found.
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
@@ -13,7 +15,7 @@ import { dsConflict } from "../../deepspeed/linked";
 import type { LightningContext } from "../context";
 
 export const deepspeedLink: FrameworkRule<LightningContext> = {
-  codes: ["deepspeed/DS9", "lightning/deepspeed-config-missing"],
+  codes: ["deepspeed/precision-mismatch", "lightning/deepspeed-config-missing"],
   restsOn: [],
   run({ doc, env, st, pe, cfgRel, ds }) {
     const d = diagnostics("lightning");
@@ -21,8 +23,8 @@ export const deepspeedLink: FrameworkRule<LightningContext> = {
     if (ds) {
       const req = requestedMode(new View(doc), "lightning");
       const c = dsConflict(ds.facts, req.mode, "lightning");
-      if (c && pe) d.add("deepspeed/DS9", c.inferred ? "information" : "warning", pe.keyRange, firstFitting([`${req.label} here, but ${cfgRel} has ${c.what}: ${c.brief}`, `${req.label} here, but ${baseName(cfgRel)} has ${c.what}: ${c.brief}`, `${req.label} here, but its DeepSpeed file has ${c.what}: ${c.brief}`]), undefined, undefined, `${req.label} here, but ${cfgRel} has ${c.what}. ${c.consequence}`);
-      if (c && pe) relateLast(d, "deepspeed/DS9", ds.path, c.entry.range, `${cfgRel} has ${c.what}`);
+      if (c && pe) d.add("deepspeed/precision-mismatch", c.inferred ? "information" : "warning", pe.keyRange, firstFitting([`${req.label} here, but ${cfgRel} has ${c.what}: ${c.brief}`, `${req.label} here, but ${baseName(cfgRel)} has ${c.what}: ${c.brief}`, `${req.label} here, but its DeepSpeed file has ${c.what}: ${c.brief}`]), undefined, undefined, `${req.label} here, but ${cfgRel} has ${c.what}. ${c.consequence}`);
+      if (c && pe) relateLast(d, "deepspeed/precision-mismatch", ds.path, c.entry.range, `${cfgRel} has ${c.what}`);
     } else if (env.documentPath && !cfgRel.includes("${")) {
       const e = st.args?.entry("config");
       if (e) d.add("deepspeed-config-missing", "information", e.value.range, "DeepSpeed config not found next to this file or above it: its own settings cannot be checked", undefined, undefined, `The DeepSpeed config \`${cfgRel}\` was not found next to this file or in a folder above it, so its own settings cannot be checked. The run is still DeepSpeed (fp32 master weights in the ZeRO optimizer); shown with the precision block Lightning adds from \`precision\` when the file has none.`);

@@ -1,5 +1,7 @@
 /**
- * megatron/MG5: gradients accumulated and reduced in bf16 or fp16. Megatron's gradient buffer (the one
+ * megatron/low-precision-gradients: Gradients accumulated and reduced in bf16/fp16 instead of fp32.
+ *
+ * Gradients accumulated and reduced in bf16 or fp16. Megatron's gradient buffer (the one
  * micro-batches accumulate into and the data-parallel all-reduce / reduce-scatter reads) is fp32 only when
  * `accumulate_allreduce_grads_in_fp32` is set; --bf16 implies it unless `--grad-reduce-in-bf16` or
  * `--main-grads-dtype bf16` is given, and --fp16 never implies it (megatron/training/arguments.py at
@@ -10,8 +12,8 @@ import { diagnostics } from "../../common/diagnosticBuilder";
 import type { FrameworkRule } from "../../common/rule";
 import type { MegatronContext } from "../context";
 
-export const MG5: FrameworkRule<MegatronContext> = {
-  codes: ["megatron/MG5"],
+export const lowPrecisionGradients: FrameworkRule<MegatronContext> = {
+  codes: ["megatron/low-precision-gradients"],
   restsOn: ["worldSize"],
   run({ flag, fp32Grads, paramsDtype, worldSize }) {
     const d = diagnostics("megatron");
@@ -20,7 +22,7 @@ export const MG5: FrameworkRule<MegatronContext> = {
     if (!at) return d.out;
     const low = paramsDtype === "float16" ? "fp16" : "bf16";
     const W = worldSize?.value;
-    d.add("MG5", "information", at.range, { message: `gradients accumulate and reduce in ${low}${W ? ` across ${W} GPUs` : ""} (${fp32Grads.why.replace(/`/g, "")})`, detail: `Megatron's gradient buffer is ${low} here (${fp32Grads.why}): micro-batch accumulation and the data-parallel reduction round to ${low} at each step. --bf16 alone accumulates and reduces in fp32; for fp16 add --accumulate-allreduce-grads-in-fp32.` });
+    d.add("low-precision-gradients", "information", at.range, { message: `gradients accumulate and reduce in ${low}${W ? ` across ${W} GPUs` : ""} (${fp32Grads.why.replace(/`/g, "")})`, detail: `Megatron's gradient buffer is ${low} here (${fp32Grads.why}): micro-batch accumulation and the data-parallel reduction round to ${low} at each step. --bf16 alone accumulates and reduces in fp32; for fp16 add --accumulate-allreduce-grads-in-fp32.` });
     return d.out;
   },
 };

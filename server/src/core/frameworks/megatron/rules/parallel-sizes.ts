@@ -1,5 +1,7 @@
 /**
- * megatron/MG2: parallel sizes validate_args rejects (megatron/training/arguments.py at core_v0.16.1):
+ * megatron/parallel-sizes: Parallel sizes validate_args rejects: world size, layers or experts not divisible.
+ *
+ * Parallel sizes validate_args rejects (megatron/training/arguments.py at core_v0.16.1):
  * - the world size not divisible by tensor × pipeline × context parallel size ("world size … is not divisible
  *   by total_model_size"); rests on the world size (from `torchrun --nproc_per_node … --nnodes …`);
  * - `--num-layers` not divisible by the pipeline size, when no uneven split (`--decoder-first/last-pipeline-
@@ -12,8 +14,8 @@ import type { FrameworkRule } from "../../common/rule";
 import { restingOn } from "../../../provenance";
 import type { MegatronContext } from "../context";
 
-export const MG2: FrameworkRule<MegatronContext> = {
-  codes: ["megatron/MG2"],
+export const parallelSizes: FrameworkRule<MegatronContext> = {
+  codes: ["megatron/parallel-sizes"],
   restsOn: [],
   run(ctx) {
     const d = diagnostics("megatron");
@@ -26,21 +28,21 @@ export const MG2: FrameworkRule<MegatronContext> = {
       const model = tp * pp * cp;
       const at = flag("tensor-model-parallel-size") ?? flag("pipeline-model-parallel-size") ?? flag("context-parallel-size");
       if (W % model !== 0 && at) {
-        d.add("MG2", "error", at.valueRange ?? at.range, { message: `world size ${W} is not divisible by TP × PP × CP = ${tp} × ${pp} × ${cp} = ${model}: validate_args stops the launch`, detail: `validate_args asserts world_size % (tensor × pipeline × context parallel size) == 0; here ${W} (${worldSize!.detail}) % ${model} = ${W % model}.` });
+        d.add("parallel-sizes", "error", at.valueRange ?? at.range, { message: `world size ${W} is not divisible by TP × PP × CP = ${tp} × ${pp} × ${cp} = ${model}: validate_args stops the launch`, detail: `validate_args asserts world_size % (tensor × pipeline × context parallel size) == 0; here ${W} (${worldSize!.detail}) % ${model} = ${W % model}.` });
         restingOn(d.out[d.out.length - 1]!, ["worldSize"]);
       }
     }
     const layers = flag("num-layers");
     const nl = int("num-layers", 0);
     const uneven = ["decoder-first-pipeline-num-layers", "decoder-last-pipeline-num-layers", "num-layers-per-virtual-pipeline-stage", "num-virtual-stages-per-pipeline-rank", "account-for-embedding-in-pipeline-split", "account-for-loss-in-pipeline-split", "pipeline-model-parallel-layout"].some((f) => flag(f));
-    if (layers && nl && pp && pp > 1 && !uneven && nl % pp !== 0) d.add("MG2", "error", layers.valueRange ?? layers.range, { message: `\`--num-layers ${nl}\` is not divisible by the pipeline size ${pp}: validate_args stops the launch`, detail: `With no uneven split, validate_args asserts num_layers % pipeline_model_parallel_size == 0 ("Number of layers should be divisible by the pipeline-model-parallel size"); ${nl} % ${pp} = ${nl % pp}.` });
+    if (layers && nl && pp && pp > 1 && !uneven && nl % pp !== 0) d.add("parallel-sizes", "error", layers.valueRange ?? layers.range, { message: `\`--num-layers ${nl}\` is not divisible by the pipeline size ${pp}: validate_args stops the launch`, detail: `With no uneven split, validate_args asserts num_layers % pipeline_model_parallel_size == 0 ("Number of layers should be divisible by the pipeline-model-parallel size"); ${nl} % ${pp} = ${nl % pp}.` });
     const ep = int("expert-model-parallel-size", 1);
     const epFlag = flag("expert-model-parallel-size");
     if (ep && ep > 1 && epFlag) {
       const ne = flag("num-experts");
       const n = int("num-experts", 0);
-      if (!ne) d.add("MG2", "error", epFlag.valueRange ?? epFlag.range, "`--expert-model-parallel-size` above 1 without `--num-experts`: validate_args stops the launch");
-      else if (n && n % ep !== 0) d.add("MG2", "error", ne.valueRange ?? ne.range, `\`--num-experts ${n}\` is not a multiple of the expert parallel size ${ep}: validate_args stops the launch`);
+      if (!ne) d.add("parallel-sizes", "error", epFlag.valueRange ?? epFlag.range, "`--expert-model-parallel-size` above 1 without `--num-experts`: validate_args stops the launch");
+      else if (n && n % ep !== 0) d.add("parallel-sizes", "error", ne.valueRange ?? ne.range, `\`--num-experts ${n}\` is not a multiple of the expert parallel size ${ep}: validate_args stops the launch`);
     }
     return d.out;
   },

@@ -1,5 +1,7 @@
 /**
- * megatron/MG4: optimizer dtype flags the optimizer config rejects (megatron/core/optimizer/optimizer_config.py
+ * megatron/precision-aware-optimizer: Optimizer dtype flags the optimizer config rejects (precision-aware optimizer).
+ *
+ * Optimizer dtype flags the optimizer config rejects (megatron/core/optimizer/optimizer_config.py
  * `OptimizerConfig.__post_init__` and megatron/training/arguments.py at core_v0.16.1), each an assertion at
  * launch:
  * - `--main-grads-dtype`, `--main-params-dtype` or `--exp-avg-dtype` other than fp32 without
@@ -11,8 +13,8 @@ import { diagnostics } from "../../common/diagnosticBuilder";
 import type { FrameworkRule } from "../../common/rule";
 import type { MegatronContext } from "../context";
 
-export const MG4: FrameworkRule<MegatronContext> = {
-  codes: ["megatron/MG4"],
+export const precisionAwareOptimizer: FrameworkRule<MegatronContext> = {
+  codes: ["megatron/precision-aware-optimizer"],
   restsOn: ["version"],
   run({ flag }) {
     const d = diagnostics("megatron");
@@ -20,16 +22,16 @@ export const MG4: FrameworkRule<MegatronContext> = {
     if (!pao) {
       for (const n of ["main-grads-dtype", "main-params-dtype", "exp-avg-dtype", "exp-avg-sq-dtype"]) {
         const f = flag(n);
-        if (f && typeof f.value === "string" && f.value !== "fp32" && !/^\$/.test(f.value)) d.add("MG4", "error", f.valueRange ?? f.range, `\`--${n} ${f.value}\` without \`--use-precision-aware-optimizer\`: the optimizer config asserts fp32`);
+        if (f && typeof f.value === "string" && f.value !== "fp32" && !/^\$/.test(f.value)) d.add("precision-aware-optimizer", "error", f.valueRange ?? f.range, `\`--${n} ${f.value}\` without \`--use-precision-aware-optimizer\`: the optimizer config asserts fp32`);
       }
     } else {
-      if (!flag("use-distributed-optimizer") && !flag("use-megatron-fsdp")) d.add("MG4", "error", pao.range, "`--use-precision-aware-optimizer` without `--use-distributed-optimizer`: the optimizer config asserts it");
+      if (!flag("use-distributed-optimizer") && !flag("use-megatron-fsdp")) d.add("precision-aware-optimizer", "error", pao.range, "`--use-precision-aware-optimizer` without `--use-distributed-optimizer`: the optimizer config asserts it");
       const opt = flag("optimizer");
-      if (opt && typeof opt.value === "string" && opt.value !== "adam" && !/^\$/.test(opt.value)) d.add("MG4", "error", opt.valueRange ?? opt.range, `\`--optimizer ${opt.value}\` with \`--use-precision-aware-optimizer\`: only adam is supported`);
+      if (opt && typeof opt.value === "string" && opt.value !== "adam" && !/^\$/.test(opt.value)) d.add("precision-aware-optimizer", "error", opt.valueRange ?? opt.range, `\`--optimizer ${opt.value}\` with \`--use-precision-aware-optimizer\`: only adam is supported`);
     }
     const acc = flag("accumulate-allreduce-grads-in-fp32");
     const mg = flag("main-grads-dtype");
-    if (flag("bf16") && acc && mg && mg.value === "bf16") d.add("MG4", "error", mg.valueRange ?? mg.range, "`--main-grads-dtype bf16` with `--accumulate-allreduce-grads-in-fp32`: validate_args asserts fp32");
+    if (flag("bf16") && acc && mg && mg.value === "bf16") d.add("precision-aware-optimizer", "error", mg.valueRange ?? mg.range, "`--main-grads-dtype bf16` with `--accumulate-allreduce-grads-in-fp32`: validate_args asserts fp32");
     return d.out;
   },
 };

@@ -1,7 +1,7 @@
 /**
  * pure-bf16: `training.dtype = "bfloat16"` builds the model under a bf16 default dtype (#1646), so
  * parameters, gradients and optimizer state are bf16 with no fp32 master copy (torchtitan.md §1.4 notes).
- * The same advice torchtune (TT3) and Lightning (PL8) files get for pure bf16, in the shared wording of
+ * The same advice torchtune (torchtune/pure-bf16) and Lightning (lightning/pure-bf16) files get for pure bf16, in the shared wording of
  * core/frameworks/common/pureLowPrecision.ts: information, a warning when the learning rate is small enough for updates to
  * round away. `mixed_precision_param = "float32"` with it is bf16-storage-fp32-compute's concern.
  */

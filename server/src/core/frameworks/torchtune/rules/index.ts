@@ -2,32 +2,32 @@
 import { looksBoolKey } from "../../common/yamlBooleans";
 import { parseNotesRule, yamlBooleansRule, type FrameworkRule } from "../../common/rule";
 import type { TorchtuneContext } from "../context";
-import { TT1 } from "./TT1";
-import { TT10 } from "./TT10";
-import { TT11 } from "./TT11";
-import { TT12 } from "./TT12";
-import { TT2 } from "./TT2";
-import { TT3 } from "./TT3";
-import { TT4 } from "./TT4";
-import { TT5 } from "./TT5";
-import { TT6 } from "./TT6";
-import { TT7 } from "./TT7";
-import { TT8 } from "./TT8";
-import { TT9 } from "./TT9";
+import { fp16TrainingRejected } from "./fp16-training-rejected";
+import { cpuOffloadWithoutFusedAdamw } from "./cpu-offload-without-fused-adamw";
+import { cpuOffloadKeyIgnored } from "./cpu-offload-key-ignored";
+import { parallelDimsProduct } from "./parallel-dims-product";
+import { unknownDtype } from "./unknown-dtype";
+import { pureBf16 } from "./pure-bf16";
+import { optimizerInBwdClippingAccumulation } from "./optimizer-in-bwd-clipping-accumulation";
+import { optimizerInBwdCompile } from "./optimizer-in-bwd-compile";
+import { tensorParallelPlan } from "./tensor-parallel-plan";
+import { offloadWithoutCheckpointing } from "./offload-without-checkpointing";
+import { bitsandbytesDistributed } from "./bitsandbytes-distributed";
+import { replicateOnlyDataParallel } from "./replicate-only-data-parallel";
 
 export const TORCHTUNE_RULES: readonly FrameworkRule<TorchtuneContext>[] = [
   parseNotesRule("torchtune"),
-  TT2,
-  TT1,
-  TT3,
-  TT4,
-  TT5,
-  TT6,
-  TT7,
-  TT8,
-  TT9,
-  TT10,
-  TT11,
-  TT12,
+  unknownDtype,
+  fp16TrainingRejected,
+  pureBf16,
+  optimizerInBwdClippingAccumulation,
+  optimizerInBwdCompile,
+  tensorParallelPlan,
+  offloadWithoutCheckpointing,
+  bitsandbytesDistributed,
+  replicateOnlyDataParallel,
+  cpuOffloadWithoutFusedAdamw,
+  cpuOffloadKeyIgnored,
+  parallelDimsProduct,
   yamlBooleansRule("torchtune", () => false, looksBoolKey),
 ];

@@ -2,19 +2,19 @@
 import { parseNotesRule, yamlBooleansRule } from "../../common/rule";
 import { looksBoolKey } from "../../common/yamlBooleans";
 import type { TransformersRule } from "../context";
-import { HF1 } from "./HF1";
-import { HF2 } from "./HF2";
-import { HF3 } from "./HF3";
-import { HF4 } from "./HF4";
-import { HF5 } from "./HF5";
-import { HF6 } from "./HF6";
-import { HF7 } from "./HF7";
-import { HF8 } from "./HF8";
-import { HF9 } from "./HF9";
-import { HF10 } from "./HF10";
-import { HF11 } from "./HF11";
-import { HF12 } from "./HF12";
+import { pure16Bit } from "./pure-16-bit";
+import { lowPrecisionReduction } from "./low-precision-reduction";
+import { deepspeedValueMismatch } from "./deepspeed-value-mismatch";
+import { pureBf16Zero3 } from "./pure-bf16-zero3";
+import { flashAttentionFp32 } from "./flash-attention-fp32";
+import { unknownKey } from "./unknown-key";
+import { launcherPrecisionMismatch } from "./launcher-precision-mismatch";
+import { bf16AndFp16 } from "./bf16-and-fp16";
+import { fsdp1StrategyWithFsdp2 } from "./fsdp1-strategy-with-fsdp2";
+import { launchConfigMissing } from "./launch-config-missing";
+import { trlModelDtype } from "./trl-model-dtype";
+import { fp16ModelFp16Amp } from "./fp16-model-fp16-amp";
 
 export type { TransformersRule };
 
-export const TRANSFORMERS_RULES: readonly TransformersRule[] = [parseNotesRule("transformers"), HF8, HF9, HF10, HF11, HF7, HF3, HF4, HF5, HF6, HF2, HF12, HF1, yamlBooleansRule("transformers", () => false, looksBoolKey)];
+export const TRANSFORMERS_RULES: readonly TransformersRule[] = [parseNotesRule("transformers"), bf16AndFp16, fsdp1StrategyWithFsdp2, launchConfigMissing, trlModelDtype, launcherPrecisionMismatch, deepspeedValueMismatch, pureBf16Zero3, flashAttentionFp32, unknownKey, lowPrecisionReduction, fp16ModelFp16Amp, pure16Bit, yamlBooleansRule("transformers", () => false, looksBoolKey)];

@@ -1,0 +1,54 @@
+/**
+ * transformers/pure-16-bit: bf16/fp16 AMP over a model loaded in bf16/fp16 on a plain/DDP launch: pure 16-bit, no
+ * fp32 master weights.
+ *
+ * `bf16: true` (or TRL's default) over a model loaded in bf16 with no launcher that keeps fp32
+ * master weights: autocast only, so weights, gradients and optimizer state are pure bf16, although it reads
+ * like mixed precision (TRL PR #6005; torchtune #2254 for what pure bf16 costs). Under plain/DDP the Trainer
+ * does not upcast (transformers trainer.py has no upcast outside FSDP/DeepSpeed); accelerate's FSDP does,
+ * except FSDP2 at accelerate 1.13.0 (see low-precision-reduction). The launcher is usually chosen outside this file
+ * (`accelerate launch --config_file zero3.yaml …`; DeepSpeed keeps fp32 master partitions), so the warning rests on
+ * the launcher (and, for TRL's default `bf16`, the TRL version): the central gate makes it information led by the
+ * assumption when no directive or run script names the launcher. An fp16 load with fp16 AMP is fp16-model-fp16-amp's (the
+ * GradScaler stops that run at the first step), so pure-16-bit does not report it.
+ */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { fix, replaceValue } from "../../common/edits";
+import type { TransformersRule } from "../context";
+import { restingOn } from "../../../provenance";
+import { transformersResolution } from "../resolve";
+
+export const pure16Bit: TransformersRule = {
+  codes: ["transformers/pure-16-bit"],
+  // The launcher (plain/DDP assumed when nothing names one) and, for TRL's default `bf16`, the TRL version: a
+  // warning on an assumed one becomes information, led by the assumption (core/provenance.ts).
+  restsOn: ["launcher", "version"],
+  warningOnAssumed: "information",
+  run(ctx) {
+    const d = diagnostics("transformers");
+    const { load, amp, pureBf16, launcher, v, launcherFrom, accel } = ctx;
+    if (launcher === "fsdp" || pureBf16 || ctx.adapters) return d.out;
+    if (amp.value === "no" || !(load.value === "bfloat16" || load.value === "float16")) return d.out;
+    // fp16 load with fp16 AMP stops at the first step (the GradScaler refuses fp16 gradients): fp16-model-fp16-amp reports it.
+    if (amp.value === "fp16" && load.value === "float16") return d.out;
+    const r = transformersResolution(ctx);
+    if (!r.pure16 || launcher !== "plain") return d.out;
+    const low = load.value === "bfloat16" ? "bf16" : "fp16";
+    const known = launcherFrom === "accelerate";
+    const launchTag = known ? `[${accel!.distType === "NO" ? "one process" : "DDP"}, from ${accel!.rel}] ` : "";
+    const at = load.entry?.value.range ?? (amp.value === "bf16" ? ctx.bf16E : ctx.fp16E)?.value.range ?? v.keyRange(v.childKeys()[0] ?? "");
+    const fixes = load.entry ? [fix("Load the model in fp32 (autocast keeps fp32 master weights)", [replaceValue(load.entry, "float32")])] : undefined;
+    d.add(
+      "pure-16-bit",
+      "warning",
+      at,
+      `${launchTag}Model loaded in ${low} with \`${amp.value}\` AMP: pure ${low}, no fp32 master weights`,
+      fixes,
+      undefined,
+      `The model is loaded in ${low} (${load.detail}) and ${amp.detail} only wraps the forward pass in torch.autocast. ${known ? `Launched with ${accel!.rel} (${accel!.how}) as \`distributed_type: ${accel!.distType}\`` : "Launched on a single GPU or with DDP (no \`deepspeed\`/\`fsdp\` key here; the launcher may be chosen by \`accelerate launch --config_file\`)"}, nothing upcasts the parameters, so weights, gradients and the optimizer state (AdamW moments) are all ${low}: small updates round away. Load in fp32 (\`torch_dtype: float32\`) for fp32 master weights, use DeepSpeed ZeRO (fp32 master partitions), or accept pure ${low}.`,
+    );
+    const rests = ctx.bf16FromVersion && amp.source !== "launcher" ? ["launcher", "version"] as const : ["launcher"] as const;
+    for (const x of d.out) restingOn(x, rests);
+    return d.out;
+  },
+};

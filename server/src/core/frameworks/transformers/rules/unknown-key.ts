@@ -1,0 +1,64 @@
+/**
+ * transformers/unknown-key: A key the argument parser does not know (or not at the pinned transformers release).
+ *
+ * A key the argument parser does not know. LLaMA-Factory parses with allow_extra_keys=False
+ * unless ALLOW_EXTRA_ARGS is set and raises ValueError "Some keys are not used by the HfArgumentParser"
+ * (src/llamafactory/hparams/parser.py:103-112, 261-262@v0.9.5); TRL's loader raises "Unknown arguments from
+ * config file" (trl/scripts/utils.py:351-354@v1.9.0), but a script may add its own dataclasses (open-r1 does),
+ * so for TRL and plain argument files only a near miss (edit distance ≤ 2) of a known key is reported. With transformers pinned,
+ * a TrainingArguments key that the release at or below the pin lacks is reported with the releases
+ * that have it (keys.ts, every release from 4.36.0). A field of the project's own argument dataclasses
+ * (argClasses.ts: the classes a workspace script hands to HfArgumentParser / TrlParser) is known.
+ */
+import { diagnostics } from "../../common/diagnosticBuilder";
+import { fix } from "../../common/edits";
+import { editDistance, nearest } from "../../common/wording";
+import type { TransformersRule } from "../context";
+import { projectArgs } from "../argClasses";
+import { knownKeys, LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TA_RELEASES, taKeyAtIndex, taReleaseIndex, taSpans, TRL_ARGS } from "../data";
+
+export const unknownKey: TransformersRule = {
+  codes: ["transformers/unknown-key"],
+  // Only the removed-key check rests on the transformers pin (it runs only with one); unknown keys on the file alone.
+  restsOn: [],
+  run({ v, dialect, versions, env }) {
+    const d = diagnostics("transformers");
+    // The project's own argument dataclasses (HfArgumentParser / TrlParser in a workspace script), read once and only
+    // when a key is not one of the framework's.
+    let project: ReturnType<typeof projectArgs> | null = null;
+    const projectHas = (k: string) => (project ??= projectArgs(env) ?? undefined)?.fields.has(k) === true;
+    const known = knownKeys(dialect);
+    const all = [...known];
+    const owner = dialect === "llamafactory" ? "LLaMA-Factory" : dialect === "trl" ? "TRL's configs and TrainingArguments" : "TrainingArguments";
+    const at = versions.pinned.transformers ? taReleaseIndex(versions.transformers.value) : undefined;
+    for (const k of v.childKeys()) {
+      const e = v.entry(k);
+      const range = e?.keyRange ?? v.keyRange(k);
+      if (!range) continue;
+      if (known.has(k)) {
+        const onlyTA = !(k in TRL_ARGS && dialect === "trl") && !(dialect === "llamafactory" && (k in LLAMAFACTORY_ARGS || SEQ2SEQ_ARGS.includes(k)));
+        if (at !== undefined && onlyTA && taKeyAtIndex(k, at) === false) {
+          const when = `TrainingArguments declares \`${k}\` at ${taSpans(k)} (every release from ${TA_RELEASES[0]} read), not at ${TA_RELEASES[at]}`;
+          d.add("unknown-key", "warning", range, `\`${k}\` is not a TrainingArguments key at transformers ${versions.transformers.value}: the parser rejects it`, undefined, undefined, `${when}; ${versions.transformers.detail}. HfArgumentParser rejects keys its dataclasses do not declare.`);
+        }
+        continue;
+      }
+      if (projectHas(k)) continue;
+      // The script's parser names a class the workspace does not hold (a variable, a package not here): which keys it
+      // accepts is not known, so an unknown key is only information, led by that (named assumption `project-parser`).
+      const unresolved = (project ??= projectArgs(env) ?? undefined)?.unresolved;
+      if (unresolved && dialect !== "llamafactory") {
+        d.add("unknown-key", "information", range, `Unknown key \`${k}\` unless the project's parser class \`${unresolved}\` declares it (not found in the workspace)`, undefined, undefined, `\`${k}\` is not a field of ${owner}; ${project!.where} parses with \`${unresolved}\`, which is not in the workspace, so whether it declares \`${k}\` is not known.`);
+        continue;
+      }
+      const near = nearest(k, all);
+      const fixes = near ? [fix(`Rename to \`${near}\``, [{ range, newText: near }], true)] : undefined;
+      if (dialect === "llamafactory") {
+        d.add("unknown-key", "warning", range, `Unknown key \`${k}\`${near ? ` (did you mean \`${near}\`?)` : ""}: LLaMA-Factory rejects it unless ALLOW_EXTRA_ARGS is set`, fixes, undefined, `\`${k}\` is not a field of ${owner} at the releases read (v0.9.3, v0.9.5, transformers 4.40–5.24). LLaMA-Factory parses with allow_extra_keys=False and raises ValueError "Some keys are not used by the HfArgumentParser".`);
+      } else if (near && near !== k && editDistance(k.toLowerCase(), near.toLowerCase()) <= 2) {
+        d.add("unknown-key", "warning", range, `Unknown key \`${k}\`: did you mean \`${near}\`?`, fixes, undefined, `\`${k}\` is not a field of ${owner} at the releases read. ${dialect === "trl" ? "TRL's loader raises \"Unknown arguments from config file\" unless the script declares it." : "HfArgumentParser rejects keys its dataclasses do not declare."}`);
+      }
+    }
+    return d.out;
+  },
+};
