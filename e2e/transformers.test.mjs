@@ -1,6 +1,6 @@
 // UI end-to-end test of the transformers three-file case in a real VS Code workbench (code-server 4.100.3 +
 // Debian chromium via playwright-core): a TRL config launched by a run script with an accelerate config whose
-// DeepSpeed JSON sets an explicit value the Trainer refuses. The TRL YAML shows transformers/HF3 with
+// DeepSpeed JSON sets an explicit value the Trainer refuses. The TRL YAML shows transformers/deepspeed-value-mismatch with
 // relatedInformation at the JSON; the hover shows each resolved dtype with the key that set it; an (unsaved)
 // edit of the JSON in the editor updates the YAML's diagnostics (server.ts re-analyses dependents).
 // Waits only on what the page shows (locators with timeouts), never on fixed sleeps. Skips with a message when
@@ -94,7 +94,7 @@ describe("transformers three-file case in VS Code (code-server 4.100.3, chromium
     if (cs) cleanup(cs.root);
   });
 
-  test("the TRL YAML shows transformers/HF3 (error) with relatedInformation at the DeepSpeed JSON", async () => {
+  test("the TRL YAML shows transformers/deepspeed-value-mismatch (error) with relatedInformation at the DeepSpeed JSON", async () => {
     await step("hf3", async () => {
       await openPath("recipes/sft/config.yaml");
       await editor().locator(".squiggly-error").first().waitFor();

@@ -32,13 +32,13 @@ MUTANTS: list[tuple[str, str, str, str, str]] = [
     # -- DeepSpeed
     ("ds-compute-flip", f"{FW}/deepspeed/resolve.ts", 'const low: DType = mode === "bf16" ? "bfloat16" : "float16";', 'const low: DType = mode === "bf16" ? "float16" : "bfloat16";', "deepspeed"),
     ("ds-reduce-ignores-comm", f"{FW}/deepspeed/resolve.ts", "const R: DType = f.commDtype ? DS_DTYPE[f.commDtype] ?? low : low;", "const R: DType = low;", "deepspeed"),
-    ("ds-error-dropped-DS1", f"{FW}/deepspeed/rules/index.ts", "[DS1, DS2,", "[DS2,", "deepspeed"),
-    ("ds-error-dropped-DS8", f"{FW}/deepspeed/rules/index.ts", "DS7, DS8, noBatchSize", "DS7, noBatchSize", "deepspeed"),
+    ("ds-error-dropped-bf16-and-fp16", f"{FW}/deepspeed/rules/index.ts", "[bf16AndFp16, ampWithZero,", "[ampWithZero,", "deepspeed"),
+    ("ds-error-dropped-batch-size-product", f"{FW}/deepspeed/rules/index.ts", "invalidValue, batchSizeProduct, noBatchSize", "invalidValue, noBatchSize", "deepspeed"),
     ("ds-error-dropped-unknown-precision-key", f"{FW}/deepspeed/rules/index.ts", "noBatchSize, unknownPrecisionKey,", "noBatchSize,", "deepspeed"),
-    ("ds-error-added-DS6", f"{FW}/deepspeed/rules/DS6.ts", 'd.add("DS6", "information"', 'd.add("DS6", "error"', "deepspeed"),
+    ("ds-error-added-low-precision-reduction", f"{FW}/deepspeed/rules/low-precision-reduction.ts", 'd.add("low-precision-reduction", "information"', 'd.add("low-precision-reduction", "error"', "deepspeed"),
     # -- Lightning / LitGPT
     ("pl-litgpt-ddp-as-fsdp", f"{FW}/lightning/strategy.ts", 'if (written === "ddp" || written === "auto") {', 'if (written === "never") {', "lightning"),
-    ("pl-error-dropped-PL1", f"{FW}/lightning/rules/index.ts", "PL1,", "", "lightning"),
+    ("pl-error-dropped-unknown-precision", f"{FW}/lightning/rules/index.ts", "unknownPrecision, ", "", "lightning"),
     # -- torchtitan
     ("titan-dims-error-capped", f"{FW}/torchtitan/rules/parallel-dims.ts", "e.everyWorldSize ? RESTS_ON_EVERY_WORLD_SIZE : RESTS_ON[e.kind]", "RESTS_ON[e.kind]", "torchtitan"),
     ("titan-reduce-bf16", f"{FW}/torchtitan/knobs.ts", 'reduce: read(KNOB_SPECS.reduce),', 'reduce: { ...read(KNOB_SPECS.reduce), value: "bfloat16" },', "torchtitan"),

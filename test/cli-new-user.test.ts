@@ -27,16 +27,16 @@ function withStdin(args: string[], text: string): { code: number; out: string; e
 describe("whole messages (issue #34)", () => {
   it("JSON carries the message and the detail whole; text shows the same message; --verbose prints the detail", () => {
     const j = JSON.parse(withStdin(["check", "--format", "json", "--stdin-filename", "grpo.yaml", "-"], RECIPE).out) as { files: { diagnostics: { code: string; message: string; detail?: string }[] }[] };
-    const hf1 = j.files[0]!.diagnostics.find((d) => d.code === "transformers/HF1");
+    const hf1 = j.files[0]!.diagnostics.find((d) => d.code === "transformers/pure-16-bit");
     assert.ok(hf1, JSON.stringify(j));
     // Before: "…: pure bf16, no fp32 master weigh…" (cut at 120 characters, mid-word).
     assert.equal(hf1.message, "Assuming the single-GPU/DDP launcher (the default): model loaded in bf16 with `bf16` AMP: pure bf16, no fp32 master weights");
     assert.match(hf1.detail ?? "", /Load in fp32 \(`torch_dtype: float32`\) for fp32 master weights, use DeepSpeed ZeRO \(fp32 master partitions\), or accept pure bf16\.$/);
     const text = withStdin(["check", "--stdin-filename", "grpo.yaml", "-"], RECIPE).out;
-    assert.ok(text.includes(`[transformers/HF1] ${hf1.message}\n`), text);
+    assert.ok(text.includes(`[transformers/pure-16-bit] ${hf1.message}\n`), text);
     assert.doesNotMatch(text, /Load in fp32/, "the detail only with --verbose");
     const verbose = withStdin(["check", "--verbose", "--stdin-filename", "grpo.yaml", "-"], RECIPE).out;
-    assert.ok(verbose.includes(`[transformers/HF1] ${hf1.message}\n      ${hf1.detail}\n`), verbose);
+    assert.ok(verbose.includes(`[transformers/pure-16-bit] ${hf1.message}\n      ${hf1.detail}\n`), verbose);
   });
 
   it("a list too long for the message names fewer items whole, never half a name", () => {

@@ -69,7 +69,7 @@ describe("the code registry", () => {
 
   it("holds every code written at an emission site in the core (frameworks, syntax, suppression, directives)", () => {
     const lit = emittedLiterals();
-    assert.ok(lit.has("accelerate/AC1") && lit.has("deepspeed/DS9") && lit.has("unused-suppression") === false, "the scan finds framework codes");
+    assert.ok(lit.has("accelerate/bare-no-boolean") && lit.has("deepspeed/precision-mismatch") && lit.has("unused-suppression") === false, "the scan finds framework codes");
     const missing = [...lit].filter((c) => !codeInfo(c)).sort();
     assert.deepEqual(missing, []);
     assert.ok(codeInfo("unused-suppression"), "suppress.ts declares it as a constant");
@@ -99,7 +99,7 @@ describe("the code registry", () => {
 
   it("one address for a code's page: codeDescription.href, JSON href and SARIF helpUri agree", () => {
     assert.equal(helpUri("no-mixed-precision"), codeHref("no-mixed-precision"));
-    assert.ok(codeHref("torchtune/TT2").endsWith("/blob/main/docs/diagnostics/torchtune/TT2.md"));
+    assert.ok(codeHref("torchtune/unknown-dtype").endsWith("/blob/main/docs/diagnostics/torchtune/unknown-dtype.md"));
     assert.ok(codeHref("no-mixed-precision").endsWith(`/blob/main/${codeDocPath("no-mixed-precision")}`));
   });
 });
@@ -185,13 +185,13 @@ describe("relatedInformation: what decided it", () => {
     assert.deepEqual(d.related?.map((x) => [x.location.uri, x.location.range.start.line]), [["file:///w/launch.sh", 0]]);
   });
 
-  it("deepspeed/DS9 points at the other file on both sides", () => {
+  it("deepspeed/precision-mismatch points at the other file on both sides", () => {
     const ds = '{\n  "zero_optimization": {"stage": 2},\n  "fp16": {"enabled": true},\n  "communication_data_type": "fp32"\n}\n';
     const acc = "distributed_type: DEEPSPEED\nmixed_precision: bf16\nnum_processes: 4\ndeepspeed_config:\n  deepspeed_config_file: ../ds/zero2.json\n";
     const files = { "/repo/ds/zero2.json": ds, "/repo/accelerate/launch.yaml": acc };
-    const y = analyzeDocument("file:///repo/accelerate/launch.yaml", acc, {}, fakeEnv(files, "/repo/accelerate/launch.yaml")).diagnostics.find((x) => x.code === "deepspeed/DS9");
+    const y = analyzeDocument("file:///repo/accelerate/launch.yaml", acc, {}, fakeEnv(files, "/repo/accelerate/launch.yaml")).diagnostics.find((x) => x.code === "deepspeed/precision-mismatch");
     assert.deepEqual(y?.related?.map((x) => [x.location.uri, x.location.range.start.line]), [["file:///repo/ds/zero2.json", 2]]);
-    const j = analyzeDocument("file:///repo/ds/zero2.json", ds, {}, fakeEnv(files, "/repo/ds/zero2.json")).diagnostics.find((x) => x.code === "deepspeed/DS9");
+    const j = analyzeDocument("file:///repo/ds/zero2.json", ds, {}, fakeEnv(files, "/repo/ds/zero2.json")).diagnostics.find((x) => x.code === "deepspeed/precision-mismatch");
     assert.deepEqual(j?.related?.map((x) => [x.location.uri, x.location.range.start.line]), [["file:///repo/accelerate/launch.yaml", 1]]);
   });
 });

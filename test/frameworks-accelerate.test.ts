@@ -14,7 +14,7 @@ describe("accelerate diagnostics", () => {
     assert.equal(r.precision?.compute.dtype, "bfloat16");
     checkDiagnostics(
       `distributed_type: yes
-                  #^^ warning[accelerate/AC1]: launches one process
+                  #^^ warning[accelerate/bare-no-boolean]: launches one process
 mixed_precision: bf16
 `,
       { uri, ignore: ["yaml-1.1-boolean"] },
@@ -29,7 +29,7 @@ mixed_precision: bf16
       `compute_environment: LOCAL_MACHINE
 distributed_type: NO
 mixed_precision: no
-                 #^ warning[accelerate/AC1]: Assuming accelerate 1.14.0 (inferred): \`mixed_precision: no\` is the boolean False
+                 #^ warning[accelerate/bare-no-boolean]: Assuming accelerate 1.14.0 (inferred): \`mixed_precision: no\` is the boolean False
 downcast_bf16: no
                #^ information[yaml-1.1-boolean]: \`downcast_bf16: no\` is read as
 use_cpu: no
@@ -43,16 +43,16 @@ num_processes: 1
     // config_args.py from_yaml_file's isinstance(bool) branch at v0.26.0–v0.33.0; gone in process_config at v0.34.0.
     const at = (v: string) => ({ readFile: (p: string) => (p === "/x/requirements.txt" ? `accelerate==${v}\n` : undefined), listDir: (d: string) => (d === "/x" ? ["requirements.txt", "accelerate.yaml"] : []), documentPath: "/x/accelerate.yaml" }) as AnalysisEnv;
     const text = "compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmixed_precision: no\nnum_processes: 2\n";
-    const old = analyzeDocument(uri, text, {}, at("0.33.0")).diagnostics.filter((d) => d.code === "accelerate/AC1");
+    const old = analyzeDocument(uri, text, {}, at("0.33.0")).diagnostics.filter((d) => d.code === "accelerate/bare-no-boolean");
     assert.deepEqual(old.map((d) => d.severity), ["information"]);
     assert.match(old[0]!.message, /accelerate 0\.33\.0 reads it as "no"/);
     const r33 = analyzeDocument(uri, text, {}, at("0.33.0"));
     assert.equal(r33.mechanism, "none");
-    const neu = analyzeDocument(uri, text, {}, at("0.34.0")).diagnostics.filter((d) => d.code === "accelerate/AC1");
+    const neu = analyzeDocument(uri, text, {}, at("0.34.0")).diagnostics.filter((d) => d.code === "accelerate/bare-no-boolean");
     assert.deepEqual(neu.map((d) => d.severity), ["error"]);
-    const yes = analyzeDocument(uri, text.replace("mixed_precision: no", "mixed_precision: yes"), {}, at("0.30.0")).diagnostics.filter((d) => d.code === "accelerate/AC1");
+    const yes = analyzeDocument(uri, text.replace("mixed_precision: no", "mixed_precision: yes"), {}, at("0.30.0")).diagnostics.filter((d) => d.code === "accelerate/bare-no-boolean");
     assert.deepEqual(yes.map((d) => d.severity), ["error"]);
-    const yesUnpinned = analyzeDocument(uri, text.replace("mixed_precision: no", "mixed_precision: yes")).diagnostics.filter((d) => d.code === "accelerate/AC1");
+    const yesUnpinned = analyzeDocument(uri, text.replace("mixed_precision: no", "mixed_precision: yes")).diagnostics.filter((d) => d.code === "accelerate/bare-no-boolean");
     assert.deepEqual(yesUnpinned.map((d) => d.severity), ["error"]);
   });
 
@@ -64,7 +64,7 @@ num_processes: 1
       documentPath: "/ws/default_config.yaml",
       workspaceRoots: ["/ws"],
     });
-    const ac2 = (e: AnalysisEnv) => analyzeDocument("file:///ws/default_config.yaml", text, {}, e).diagnostics.filter((d) => d.code === "accelerate/AC2").map((d) => [d.severity, d.message]);
+    const ac2 = (e: AnalysisEnv) => analyzeDocument("file:///ws/default_config.yaml", text, {}, e).diagnostics.filter((d) => d.code === "accelerate/unknown-key").map((d) => [d.severity, d.message]);
     assert.deepEqual(ac2(env("accelerate==0.30.1\n")), []);
     assert.deepEqual(ac2(env("accelerate==1.13.0\n")), [["error", "`ipex_config` was removed in accelerate 1.13.0: `accelerate launch` 1.13.0 refuses the file"]]);
     assert.deepEqual(ac2(env()), [["warning", "`ipex_config` was removed in accelerate 1.13.0: from that release `accelerate launch` refuses the file"]]);
@@ -74,12 +74,12 @@ num_processes: 1
     checkDiagnostics(
       `distributed_type: MULTI_GPU
 mixed_precision: bfloat16
-                 #^^^^^^^ error[accelerate/AC3]: \`mixed_precision: bfloat16\` is not one
+                 #^^^^^^^ error[accelerate/unknown-mixed-precision]: \`mixed_precision: bfloat16\` is not one
 num_processes: 2
 fsdp_offload_params: true
-#^^^^^^^^^^^^^^^^^^ error[accelerate/AC2]: \`fsdp_offload_params\` is not an accelerate
+#^^^^^^^^^^^^^^^^^^ error[accelerate/unknown-key]: \`fsdp_offload_params\` is not an accelerate
 num_proceses: 4
-#^^^^^^^^^^^ error[accelerate/AC2]: \`num_proceses\` is not an accelerate
+#^^^^^^^^^^^ error[accelerate/unknown-key]: \`num_proceses\` is not an accelerate
 `,
       { uri },
     );
@@ -90,20 +90,20 @@ num_proceses: 4
     checkDiagnostics(
       `distributed_type: FSDP
 mixed_precision: bf16
-                 #^^^ information[accelerate/AC5]: FSDP2 with mixed_precision bf16: fp32
+                 #^^^ information[accelerate/low-precision-reduction]: FSDP2 with mixed_precision bf16: fp32
 num_processes: 8
 fsdp_config:
   fsdp_version: 2
   fsdp_sharding_strategy: FULL_SHARD
-  #^^^^^^^^^^^^^^^^^^^^^ warning[accelerate/AC6]: \`fsdp_sharding_strategy\` is an FSDP1 option;
+  #^^^^^^^^^^^^^^^^^^^^^ warning[accelerate/fsdp-version-option]: \`fsdp_sharding_strategy\` is an FSDP1 option;
   fsdp_backward_prefetch: BACKWARD_PRE
-  #^^^^^^^^^^^^^^^^^^^^^ warning[accelerate/AC6]: \`fsdp_backward_prefetch\` is an FSDP1 option;
+  #^^^^^^^^^^^^^^^^^^^^^ warning[accelerate/fsdp-version-option]: \`fsdp_backward_prefetch\` is an FSDP1 option;
   fsdp_reshard_after_forward: SHARD_GRAD_OP
-                              #^^^^^^^^^^^^ error[accelerate/AC6]: With \`fsdp_version: 2\`, \`fsdp_reshard_after_forward\` must
+                              #^^^^^^^^^^^^ error[accelerate/fsdp-version-option]: With \`fsdp_version: 2\`, \`fsdp_reshard_after_forward\` must
   fsdp_forward_prefetch: true
-                         #^^^ error[accelerate/AC7]: \`fsdp_forward_prefetch: true\` is not supported
+                         #^^^ error[accelerate/fsdp2-unsupported-option]: \`fsdp_forward_prefetch: true\` is not supported
   fsdp_state_dict_type: LOCAL_STATE_DICT
-                        #^^^^^^^^^^^^^^^ error[accelerate/AC7]: \`fsdp_state_dict_type: LOCAL_STATE_DICT\` is not supported
+                        #^^^^^^^^^^^^^^^ error[accelerate/fsdp2-unsupported-option]: \`fsdp_state_dict_type: LOCAL_STATE_DICT\` is not supported
 `,
       { uri },
     );
@@ -114,14 +114,14 @@ fsdp_config:
     checkDiagnostics(
       `distributed_type: FSDP
 mixed_precision: fp16
-                 #^^^ information[accelerate/AC11]: fp16 mixed precision: on Ampere
-                 #^^^ information[accelerate/AC5]: FSDP1 with mixed_precision fp16: fp32
+                 #^^^ information[accelerate/fp16-prefer-bf16]: fp16 mixed precision: on Ampere
+                 #^^^ information[accelerate/low-precision-reduction]: FSDP1 with mixed_precision fp16: fp32
 num_processes: 4
 fsdp_config:
   fsdp_reshard_after_forward: SHARD_GRAD_OP
-                              #^^^^^^^^^^^^ information[accelerate/AC13]: [inferred] With FSDP1 under \`accelerate
+                              #^^^^^^^^^^^^ information[accelerate/fsdp1-sharding-strategy-wins]: [inferred] With FSDP1 under \`accelerate
   fsdp_sync_module_states: false
-                           #^^^^ error[accelerate/AC8]: \`fsdp_cpu_ram_efficient_loading\` is true by default
+                           #^^^^ error[accelerate/ram-efficient-loading-without-sync]: \`fsdp_cpu_ram_efficient_loading\` is true by default
 `,
       { uri },
     );
@@ -132,17 +132,17 @@ fsdp_config:
     checkDiagnostics(
       `distributed_type: FSDP
 mixed_precision: 'no'
-                 #^^^ information[accelerate/AC5]: FSDP with mixed_precision 'no': the
+                 #^^^ information[accelerate/low-precision-reduction]: FSDP with mixed_precision 'no': the
 num_processes: 8
 fsdp_config:
   fsdp_version: 2
 parallelism_config:
-#^^^^^^^^^^^^^^^^^ error[accelerate/AC10]: The parallelism sizes multiply to
-#^^^^^^^^^^^^^^^^^ error[accelerate/AC10]: TP/CP with pure replication (dp_replicate
+#^^^^^^^^^^^^^^^^^ error[accelerate/parallelism-sizes]: The parallelism sizes multiply to
+#^^^^^^^^^^^^^^^^^ error[accelerate/parallelism-sizes]: TP/CP with pure replication (dp_replicate
   parallelism_config_dp_replicate_size: 2
   parallelism_config_tp_size: 2
   cp_size: 2
-  #^^^^^^ information[accelerate/AC9]: [inferred] \`parallelism_config.cp_size\` lacks the \`parallelism_config_\`
+  #^^^^^^ information[accelerate/parallelism-key-without-prefix]: [inferred] \`parallelism_config.cp_size\` lacks the \`parallelism_config_\`
 `,
       { uri },
     );
@@ -153,12 +153,12 @@ parallelism_config:
     checkDiagnostics(
       `distributed_type: FSDP
 mixed_precision: bf16
-                 #^^^ information[accelerate/AC5]: FSDP1 with mixed_precision bf16: fp32
+                 #^^^ information[accelerate/low-precision-reduction]: FSDP1 with mixed_precision bf16: fp32
 num_processes: 8
 parallelism_config:
-#^^^^^^^^^^^^^^^^^ error[accelerate/AC10]: TP/CP with pure replication (dp_replicate
-#^^^^^^^^^^^^^^^^^ error[accelerate/AC10]: Context parallelism (cp_size > 1)
-#^^^^^^^^^^^^^^^^^ error[accelerate/AC10]: Context parallelism (cp_size 2) needs
+#^^^^^^^^^^^^^^^^^ error[accelerate/parallelism-sizes]: TP/CP with pure replication (dp_replicate
+#^^^^^^^^^^^^^^^^^ error[accelerate/parallelism-sizes]: Context parallelism (cp_size > 1)
+#^^^^^^^^^^^^^^^^^ error[accelerate/parallelism-sizes]: Context parallelism (cp_size 2) needs
   parallelism_config_dp_replicate_size: 2
   parallelism_config_cp_size: 2
   parallelism_config_sp_size: 2
@@ -172,7 +172,7 @@ parallelism_config:
     checkDiagnostics(
       `distributed_type: MULTI_GPU
 mixed_precision: fp8
-                 #^^ information[accelerate/AC12]: fp8 without \`fp8_config.backend\`: accelerate picks
+                 #^^ information[accelerate/fp8-without-backend]: fp8 without \`fp8_config.backend\`: accelerate picks
 num_processes: 2
 `,
       { uri },
@@ -184,14 +184,14 @@ num_processes: 2
     checkDiagnostics(
       `distributed_type: DEEPSPEED
 mixed_precision: bf16
-#^^^^^^^^^^^^^^ error[accelerate/AC4]: \`mixed_precision\` cannot be set together
+#^^^^^^^^^^^^^^ error[accelerate/key-belongs-in-deepspeed-file]: \`mixed_precision\` cannot be set together
 num_processes: 4
 deepspeed_config:
   deepspeed_config_file: ds.json
   zero_stage: 2
-  #^^^^^^^^^ error[accelerate/AC4]: \`deepspeed_config.zero_stage\` cannot be set together
+  #^^^^^^^^^ error[accelerate/key-belongs-in-deepspeed-file]: \`deepspeed_config.zero_stage\` cannot be set together
   gradient_accumulation_steps: 4
-  #^^^^^^^^^^^^^^^^^^^^^^^^^^ error[accelerate/AC4]: \`deepspeed_config.gradient_accumulation_steps\` cannot be set together
+  #^^^^^^^^^^^^^^^^^^^^^^^^^^ error[accelerate/key-belongs-in-deepspeed-file]: \`deepspeed_config.gradient_accumulation_steps\` cannot be set together
 `,
       { uri },
     );
@@ -213,16 +213,16 @@ gpu_ids: all
 
 describe("accelerate quick fixes", () => {
   const opts = { uri };
-  it("AC1: a boolean True distributed_type offers the type to write", () => checkFix("distributed_type: yes\nnum_processes: 2\n", "accelerate/AC1", "MULTI_GPU", 'distributed_type: "MULTI_GPU"\nnum_processes: 2\n', opts));
-  it("AC1: quote no", () => checkFix("distributed_type: MULTI_GPU\nmixed_precision: no\n", "accelerate/AC1", "'no'", "distributed_type: MULTI_GPU\nmixed_precision: 'no'\n", opts));
+  it("AC1: a boolean True distributed_type offers the type to write", () => checkFix("distributed_type: yes\nnum_processes: 2\n", "accelerate/bare-no-boolean", "MULTI_GPU", 'distributed_type: "MULTI_GPU"\nnum_processes: 2\n', opts));
+  it("AC1: quote no", () => checkFix("distributed_type: MULTI_GPU\nmixed_precision: no\n", "accelerate/bare-no-boolean", "'no'", "distributed_type: MULTI_GPU\nmixed_precision: 'no'\n", opts));
   it("AC2: remove an unknown key (block)", () =>
-    checkFix("distributed_type: MULTI_GPU\nbogus:\n  a: 1\nnum_processes: 2\n", "accelerate/AC2", "Remove", "distributed_type: MULTI_GPU\nnum_processes: 2\n", opts));
-  it("AC3: fp32 → 'no'", () => checkFix("distributed_type: MULTI_GPU\nmixed_precision: fp32\n", "accelerate/AC3", "'no'", "distributed_type: MULTI_GPU\nmixed_precision: 'no'\n", opts));
-  it("AC3: bfloat16 → bf16", () => checkFix("distributed_type: MULTI_GPU\nmixed_precision: bfloat16\n", "accelerate/AC3", "bf16", "distributed_type: MULTI_GPU\nmixed_precision: bf16\n", opts));
+    checkFix("distributed_type: MULTI_GPU\nbogus:\n  a: 1\nnum_processes: 2\n", "accelerate/unknown-key", "Remove", "distributed_type: MULTI_GPU\nnum_processes: 2\n", opts));
+  it("AC3: fp32 → 'no'", () => checkFix("distributed_type: MULTI_GPU\nmixed_precision: fp32\n", "accelerate/unknown-mixed-precision", "'no'", "distributed_type: MULTI_GPU\nmixed_precision: 'no'\n", opts));
+  it("AC3: bfloat16 → bf16", () => checkFix("distributed_type: MULTI_GPU\nmixed_precision: bfloat16\n", "accelerate/unknown-mixed-precision", "bf16", "distributed_type: MULTI_GPU\nmixed_precision: bf16\n", opts));
   it("AC4: remove mixed_precision next to a DeepSpeed file", () =>
     checkFix(
       "distributed_type: DEEPSPEED\nmixed_precision: bf16\ndeepspeed_config:\n  deepspeed_config_file: ds.json\n",
-      "accelerate/AC4",
+      "accelerate/key-belongs-in-deepspeed-file",
       "Remove",
       "distributed_type: DEEPSPEED\ndeepspeed_config:\n  deepspeed_config_file: ds.json\n",
       opts,
@@ -230,15 +230,15 @@ describe("accelerate quick fixes", () => {
   it("AC6: FSDP1 strategy under FSDP2 → boolean", () =>
     checkFix(
       "distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_reshard_after_forward: SHARD_GRAD_OP\n",
-      "accelerate/AC6",
+      "accelerate/fsdp-version-option",
       "false",
       "distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_reshard_after_forward: false\n",
-      { uri, ignore: ["accelerate/AC5"] },
+      { uri, ignore: ["accelerate/low-precision-reduction"] },
     ));
   it("AC6: remove an FSDP1-only key", () =>
     checkFix(
       "distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_use_orig_params: true\n",
-      "accelerate/AC6",
+      "accelerate/fsdp-version-option",
       "Remove",
       "distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n",
       opts,
@@ -246,26 +246,26 @@ describe("accelerate quick fixes", () => {
   it("AC7: LOCAL_STATE_DICT → SHARDED_STATE_DICT", () =>
     checkFix(
       "distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_state_dict_type: LOCAL_STATE_DICT\n",
-      "accelerate/AC7",
+      "accelerate/fsdp2-unsupported-option",
       "SHARDED",
       "distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_state_dict_type: SHARDED_STATE_DICT\n",
       opts,
     ));
   it("AC8: sync module states", () =>
-    checkFix("distributed_type: FSDP\nfsdp_config:\n  fsdp_sync_module_states: false\n", "accelerate/AC8", "true", "distributed_type: FSDP\nfsdp_config:\n  fsdp_sync_module_states: true\n", opts));
+    checkFix("distributed_type: FSDP\nfsdp_config:\n  fsdp_sync_module_states: false\n", "accelerate/ram-efficient-loading-without-sync", "true", "distributed_type: FSDP\nfsdp_config:\n  fsdp_sync_module_states: true\n", opts));
   it("AC9: add the parallelism_config_ prefix", () =>
     checkFix(
       "distributed_type: FSDP\nnum_processes: 2\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  tp_size: 2\n",
-      "accelerate/AC9",
+      "accelerate/parallelism-key-without-prefix",
       "Rename",
       "distributed_type: FSDP\nnum_processes: 2\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_tp_size: 2\n",
       opts,
     ));
-  it("AC11: fp16 → bf16", () => checkFix("distributed_type: MULTI_GPU\nmixed_precision: fp16\n", "accelerate/AC11", "bf16", "distributed_type: MULTI_GPU\nmixed_precision: bf16\n", opts));
+  it("AC11: fp16 → bf16", () => checkFix("distributed_type: MULTI_GPU\nmixed_precision: fp16\n", "accelerate/fp16-prefer-bf16", "bf16", "distributed_type: MULTI_GPU\nmixed_precision: bf16\n", opts));
   it("AC13: add fsdp_sharding_strategy", () =>
     checkFix(
       "distributed_type: FSDP\nfsdp_config:\n  fsdp_reshard_after_forward: SHARD_GRAD_OP\n",
-      "accelerate/AC13",
+      "accelerate/fsdp1-sharding-strategy-wins",
       "fsdp_sharding_strategy",
       "distributed_type: FSDP\nfsdp_config:\n  fsdp_reshard_after_forward: SHARD_GRAD_OP\n  fsdp_sharding_strategy: SHARD_GRAD_OP\n",
       opts,

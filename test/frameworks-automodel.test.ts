@@ -26,7 +26,7 @@ describe("NeMo AutoModel resolution", () => {
     assert.equal(r.precision?.compute.dtype, "bfloat16");
     assert.equal(r.precision?.gradReduce.dtype, "float32");
     assert.match(r.reportMarkdown ?? "", /automodel-checkpoint-dtype/);
-    assert.deepEqual(r.diagnostics.map((d) => [d.code, d.severity]), [["automodel/AM1", "information"]]);
+    assert.deepEqual(r.diagnostics.map((d) => [d.code, d.severity]), [["automodel/bf16-weights-adam", "information"]]);
   });
   it("fp32 master weights: torch_dtype float32 with FSDP2 is silent; Megatron-FSDP and DDP resolve their own way", () => {
     const fp32 = analyzeDocument(uri, `${model}  torch_dtype: float32\noptimizer:\n  _target_: torch.optim.AdamW\n  lr: 1.0e-6\n`);
@@ -44,24 +44,24 @@ describe("NeMo AutoModel diagnostics", () => {
     checkDiagnostics(
       `# torchrun --nproc-per-node=8 finetune.py --config llama_sft.yaml
 ${model}  torch_dtype: bfloat16
-               #^^^^^^^ warning[automodel/AM1]: AdamW on bf16 weights, no fp32 master copy (lr = 2e-6: small updates round away)
+               #^^^^^^^ warning[automodel/bf16-weights-adam]: AdamW on bf16 weights, no fp32 master copy (lr = 2e-6: small updates round away)
 distributed:
   mp_policy:
     param_dtype: bfloat16
     reduce_dtype: bfloat16
-                  #^^^^^^^ information[automodel/AM3]: gradients reduced in bf16 across 8 GPUs
+                  #^^^^^^^ information[automodel/low-precision-reduction]: gradients reduced in bf16 across 8 GPUs
 optimizer:
   _target_: torch.optim.AdamW
   lr: 2.0e-6
 `,
       { uri },
     );
-    checkFix(`${model}  torch_dtype: bfloat16\noptimizer:\n  _target_: torch.optim.AdamW\n`, "automodel/AM1", "float32", `${model}  torch_dtype: float32\noptimizer:\n  _target_: torch.optim.AdamW\n`, { uri });
+    checkFix(`${model}  torch_dtype: bfloat16\noptimizer:\n  _target_: torch.optim.AdamW\n`, "automodel/bf16-weights-adam", "float32", `${model}  torch_dtype: float32\noptimizer:\n  _target_: torch.optim.AdamW\n`, { uri });
   });
   it("AM2 a dtype name dtype_from_str does not know", () => {
     checkDiagnostics(
       `${model}  torch_dtype: fp32
-               #^^^ error[automodel/AM2]: \`model.torch_dtype: fp32\` raises KeyError "Unknown dtype string" (use \`float32\`)
+               #^^^ error[automodel/unknown-dtype]: \`model.torch_dtype: fp32\` raises KeyError "Unknown dtype string" (use \`float32\`)
 optimizer:
   _target_: torch.optim.AdamW
 `,
@@ -72,13 +72,13 @@ optimizer:
     checkDiagnostics(
       `# torchrun --nproc-per-node=1 finetune.py --config llama_sft.yaml
 ${model}  torch_dtype: float32
-               #^^^^^^ warning[automodel/AM4]: On one GPU FSDP2 is not applied, so its bf16 mp_policy is not either: compute runs in fp32
+               #^^^^^^ warning[automodel/mixed-precision-not-applied]: On one GPU FSDP2 is not applied, so its bf16 mp_policy is not either: compute runs in fp32
 optimizer:
   _target_: torch.optim.AdamW
 `,
       { uri },
     );
     const r = analyzeDocument(uri, `${model}  torch_dtype: bfloat16\ndistributed:\n  strategy: megatron_fsdp\n  preserve_fp32_weights: true\noptimizer:\n  _target_: torch.optim.Adam\n  lr: 1.0e-6\n`, { worldSize: 16 });
-    assert.deepEqual(r.diagnostics.map((d) => [d.code, d.severity, d.message]), [["automodel/AM3", "information", "Megatron-FSDP reduces gradients in bf16 across 16 GPUs: `grad_reduce_in_fp32` is false (its default)"]]);
+    assert.deepEqual(r.diagnostics.map((d) => [d.code, d.severity, d.message]), [["automodel/low-precision-reduction", "information", "Megatron-FSDP reduces gradients in bf16 across 16 GPUs: `grad_reduce_in_fp32` is false (its default)"]]);
   });
 });

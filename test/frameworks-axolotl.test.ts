@@ -22,9 +22,9 @@ datasets:
 sequence_len: 2048
 adapter: lora
 bf16: full
-      #^^^ warning[axolotl/AX1]: \`bf16: full\` is rejected by
+      #^^^ warning[axolotl/invalid-bf16-value]: \`bf16: full\` is rejected by
 bf16_full_eval: true
-#^^^^^^^^^^^^^ warning[axolotl/AX1]: \`bf16_full_eval\` is not an Axolotl config key: Axolotl ignores it
+#^^^^^^^^^^^^^ warning[axolotl/invalid-bf16-value]: \`bf16_full_eval\` is not an Axolotl config key: Axolotl ignores it
 `,
       { uri },
     );
@@ -33,10 +33,10 @@ bf16_full_eval: true
   it("AX1 `bf16: full` by the pinned Axolotl: valid before the pydantic schema (v0.5.0), an error from it (issue #17)", () => {
     const text = `${BASE}adapter: lora\nbf16: full\n`;
     const env = (req: string) => ({ readFile: (p: string) => (p === "/x/requirements.txt" ? req : undefined), listDir: (d: string) => (d === "/x" ? ["requirements.txt"] : []), documentPath: "/x/axolotl.yaml", workspaceRoots: ["/x"] });
-    const ax1 = (req: string) => analyzeDocument(uri, text, {}, env(req)).diagnostics.filter((d) => d.code === "axolotl/AX1").map((d) => [d.severity, d.message.slice(0, 40)]);
+    const ax1 = (req: string) => analyzeDocument(uri, text, {}, env(req)).diagnostics.filter((d) => d.code === "axolotl/invalid-bf16-value").map((d) => [d.severity, d.message.slice(0, 40)]);
     assert.deepEqual(ax1("axolotl==0.4.0\n"), []);
     assert.deepEqual(ax1("axolotl==0.6.0\n"), [["error", "`bf16: full` is rejected by Axolotl's co"]]);
-    const unpinned = analyzeDocument(uri, text).diagnostics.find((d) => d.code === "axolotl/AX1")!;
+    const unpinned = analyzeDocument(uri, text).diagnostics.find((d) => d.code === "axolotl/invalid-bf16-value")!;
     assert.equal(unpinned.severity, "warning");
     assert.match(unpinned.message, /^Assuming axolotl v0\.18\.0/);
   });
@@ -53,9 +53,9 @@ adapter: qlora
 load_in_4bit: true
 bf16: true
 fp16: true
-      #^^^ warning[axolotl/AX2]: \`bf16: true\` and \`fp16: true\`
+      #^^^ warning[axolotl/bf16-and-fp16]: \`bf16: true\` and \`fp16: true\`
 bfloat16: true
-          #^^^ information[axolotl/AX3]: \`bfloat16: true\` only sets the
+          #^^^ information[axolotl/load-dtype-only]: \`bfloat16: true\` only sets the
 `,
       { uri },
     );
@@ -65,7 +65,7 @@ bfloat16: true
     // framework=axolotl layout=single GPU / DDP mech=autocast P=bfloat16 C=bfloat16 R=bfloat16 ws=undefined
     checkDiagnostics(
       `${BASE}bf16: auto
-      #^^^ information[axolotl/AX4]: [inferred] Full fine-tune with bf16
+      #^^^ information[axolotl/pure-bf16]: [inferred] Full fine-tune with bf16
 `,
       { uri },
     );
@@ -76,7 +76,7 @@ bfloat16: true
     checkDiagnostics(
       `${BASE}bf16: false
 fp16: true
-      #^^^ warning[axolotl/AX6]: \`fp16: true\` on a full
+      #^^^ warning[axolotl/fp16-full-finetune]: \`fp16: true\` on a full
 `,
       { uri },
     );
@@ -87,17 +87,17 @@ fp16: true
     checkDiagnostics(
       `${BASE}adapter: lora
 fp8_enable_fsdp_float8_all_gather: true
-#^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[axolotl/AX5]: \`fp8_enable_fsdp_float8_all_gather\` requires \`fsdp_version: 2\`: Axolotl
+#^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[axolotl/fsdp-option-conflict]: \`fp8_enable_fsdp_float8_all_gather\` requires \`fsdp_version: 2\`: Axolotl
 fp32_norms: true
-#^^^^^^^^^ error[axolotl/AX5]: \`fp32_norms\` requires \`fsdp_config\` with \`fsdp_version:
+#^^^^^^^^^ error[axolotl/fsdp-option-conflict]: \`fp32_norms\` requires \`fsdp_config\` with \`fsdp_version:
 deepspeed: deepspeed_configs/zero2.json
-#^^^^^^^^ error[axolotl/AX5]: \`deepspeed\` together with \`fsdp\`: use
+#^^^^^^^^ error[axolotl/fsdp-option-conflict]: \`deepspeed\` together with \`fsdp\`: use
 fsdp:
-#^^^ warning[axolotl/AX7]: The \`fsdp:\` list is the
+#^^^ warning[axolotl/deprecated-fsdp1-syntax]: The \`fsdp:\` list is the
   - full_shard
   - auto_wrap
 fsdp_config:
-#^^^^^^^^^^ warning[axolotl/AX7]: \`fsdp_config\` uses deprecated \`fsdp_\`-prefixed keys
+#^^^^^^^^^^ warning[axolotl/deprecated-fsdp1-syntax]: \`fsdp_config\` uses deprecated \`fsdp_\`-prefixed keys
   fsdp_offload_params: true
   fsdp_state_dict_type: FULL_STATE_DICT
 `,
@@ -107,7 +107,7 @@ fsdp_config:
 
   it("AX7: an empty `fsdp: []` configures nothing, so there is no legacy list to report", () => {
     const r = analyzeDocument(uri, `${BASE}adapter: lora\nbf16: true\ndeepspeed:\nfsdp: []\n`);
-    assert.deepEqual(r.diagnostics.filter((d) => d.code === "axolotl/AX7"), []);
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === "axolotl/deprecated-fsdp1-syntax"), []);
   });
 
   it("AX8 bitsandbytes 8-bit optimizer with FSDP2", () => {
@@ -115,7 +115,7 @@ fsdp_config:
     checkDiagnostics(
       `${BASE}adapter: lora
 optimizer: adamw_bnb_8bit
-           #^^^^^^^^^^^^^ error[axolotl/AX8]: \`optimizer: adamw_bnb_8bit\` (bitsandbytes) with FSDP2:
+           #^^^^^^^^^^^^^ error[axolotl/bitsandbytes-fsdp2]: \`optimizer: adamw_bnb_8bit\` (bitsandbytes) with FSDP2:
 bf16: true
 fsdp_version: 2
 fsdp_config:
@@ -129,18 +129,18 @@ fsdp_config:
 describe("Axolotl quick fixes", () => {
   const opts = { uri };
   const lora = `${base}adapter: lora\n`;
-  it("AX1: bf16: full → true", () => checkFix(`${lora}bf16: full\n`, "axolotl/AX1", "true", `${lora}bf16: true\n`, opts));
-  it("AX1: remove bf16_full_eval", () => checkFix(`${lora}bf16_full_eval: true\n`, "axolotl/AX1", "Remove", lora, opts));
-  it("AX2: remove fp16", () => checkFix(`${lora}bf16: true\nfp16: true\n`, "axolotl/AX2", "Remove", `${lora}bf16: true\n`, opts));
-  it("AX3: bf16: false for no AMP", () => checkFix(`${lora}bf16: auto\nbfloat16: true\n`, "axolotl/AX3", "bf16: false", `${lora}bf16: false\nbfloat16: true\n`, opts));
-  it("AX3: adds bf16: false when absent", () => checkFix(`${lora}bfloat16: true\n`, "axolotl/AX3", "bf16: false", `${lora}bfloat16: true\nbf16: false\n`, opts));
-  it("AX6: fp16 → bf16", () => checkFix(`${base}bf16: false\nfp16: true\n`, "axolotl/AX6", "bf16", `${base}bf16: true\nfp16: false\n`, { uri, ignore: ["axolotl/AX4"] }));
+  it("AX1: bf16: full → true", () => checkFix(`${lora}bf16: full\n`, "axolotl/invalid-bf16-value", "true", `${lora}bf16: true\n`, opts));
+  it("AX1: remove bf16_full_eval", () => checkFix(`${lora}bf16_full_eval: true\n`, "axolotl/invalid-bf16-value", "Remove", lora, opts));
+  it("AX2: remove fp16", () => checkFix(`${lora}bf16: true\nfp16: true\n`, "axolotl/bf16-and-fp16", "Remove", `${lora}bf16: true\n`, opts));
+  it("AX3: bf16: false for no AMP", () => checkFix(`${lora}bf16: auto\nbfloat16: true\n`, "axolotl/load-dtype-only", "bf16: false", `${lora}bf16: false\nbfloat16: true\n`, opts));
+  it("AX3: adds bf16: false when absent", () => checkFix(`${lora}bfloat16: true\n`, "axolotl/load-dtype-only", "bf16: false", `${lora}bfloat16: true\nbf16: false\n`, opts));
+  it("AX6: fp16 → bf16", () => checkFix(`${base}bf16: false\nfp16: true\n`, "axolotl/fp16-full-finetune", "bf16", `${base}bf16: true\nfp16: false\n`, { uri, ignore: ["axolotl/pure-bf16"] }));
   it("AX7: legacy fsdp list → fsdp_version: 2", () =>
-    checkFix(`${lora}fsdp:\n  - full_shard\n  - auto_wrap\nfsdp_config:\n  offload_params: true\n`, "axolotl/AX7", "fsdp_version: 2", `${lora}fsdp_version: 2\nfsdp_config:\n  offload_params: true\n`, opts));
+    checkFix(`${lora}fsdp:\n  - full_shard\n  - auto_wrap\nfsdp_config:\n  offload_params: true\n`, "axolotl/deprecated-fsdp1-syntax", "fsdp_version: 2", `${lora}fsdp_version: 2\nfsdp_config:\n  offload_params: true\n`, opts));
   it("AX7: strip fsdp_ prefixes", () =>
-    checkFix(`${lora}fsdp_version: 2\nfsdp_config:\n  fsdp_offload_params: true\n  fsdp_state_dict_type: FULL_STATE_DICT\n`, "axolotl/AX7", "Strip", `${lora}fsdp_version: 2\nfsdp_config:\n  offload_params: true\n  state_dict_type: FULL_STATE_DICT\n`, opts));
+    checkFix(`${lora}fsdp_version: 2\nfsdp_config:\n  fsdp_offload_params: true\n  fsdp_state_dict_type: FULL_STATE_DICT\n`, "axolotl/deprecated-fsdp1-syntax", "Strip", `${lora}fsdp_version: 2\nfsdp_config:\n  offload_params: true\n  state_dict_type: FULL_STATE_DICT\n`, opts));
   it("AX8: → adamw_torch_8bit", () =>
-    checkFix(`${lora}optimizer: adamw_8bit\nfsdp_version: 2\nfsdp_config:\n  offload_params: false\n`, "axolotl/AX8", "adamw_torch_8bit", `${lora}optimizer: adamw_torch_8bit\nfsdp_version: 2\nfsdp_config:\n  offload_params: false\n`, opts));
+    checkFix(`${lora}optimizer: adamw_8bit\nfsdp_version: 2\nfsdp_config:\n  offload_params: false\n`, "axolotl/bitsandbytes-fsdp2", "adamw_torch_8bit", `${lora}optimizer: adamw_torch_8bit\nfsdp_version: 2\nfsdp_config:\n  offload_params: false\n`, opts));
 });
 
 describe("Axolotl resolution", () => {

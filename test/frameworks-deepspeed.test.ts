@@ -28,17 +28,17 @@ describe("DeepSpeed diagnostics", () => {
     const text = '{\n  "zero_optimization": {"stage": 2},\n  "fp16": {"enabled": true},\n  "bf16": {"enabled": true}\n}\n';
     const r = analyze(text);
     assert.equal(r.framework, "deepspeed");
-    assert.deepEqual(codes(r), ["error:deepspeed/DS1@2:11", "error:deepspeed/DS1@3:11"]);
+    assert.deepEqual(codes(r), ["error:deepspeed/bf16-and-fp16@2:11", "error:deepspeed/bf16-and-fp16@3:11"]);
     assert.equal(r.mechanism, "error");
-    const after = fixed(text, r, "deepspeed/DS1", "Disable fp16");
-    assert.ok(!analyze(after).diagnostics.some((d) => d.code === "deepspeed/DS1"));
+    const after = fixed(text, r, "deepspeed/bf16-and-fp16", "Disable fp16");
+    assert.ok(!analyze(after).diagnostics.some((d) => d.code === "deepspeed/bf16-and-fp16"));
   });
 
   it("DS1 + DS2: Apex amp with a 16-bit mode and with ZeRO", () => {
     const r = analyze('{"zero_optimization": {"stage": 1}, "bf16": {"enabled": true}, "communication_data_type": "fp32", "amp": {"enabled": true}}');
     assert.deepEqual(
       r.diagnostics.map((d) => d.code),
-      ["deepspeed/DS1", "deepspeed/DS2"],
+      ["deepspeed/bf16-and-fp16", "deepspeed/amp-with-zero"],
     );
   });
 
@@ -48,7 +48,7 @@ describe("DeepSpeed diagnostics", () => {
       "/p/run.sh": "deepspeed --num_gpus 8 train.py --deepspeed_config ds.json\n",
     };
     const r = analyze(files["/p/ds.json"], fakeEnv(files, "/p/ds.json"), "file:///p/ds.json");
-    assert.deepEqual(codes(r), ["warning:deepspeed/DS3@0:56"]);
+    assert.deepEqual(codes(r), ["warning:deepspeed/auto-without-trainer@0:56"]);
     assert.match(r.diagnostics[0]!.message, /run\.sh/);
     // Without a launcher script (e.g. the HF Trainer fills "auto"), nothing.
     const quiet = analyze(files["/p/ds.json"], fakeEnv({ "/p/ds.json": files["/p/ds.json"] }, "/p/ds.json"), "file:///p/ds.json");
@@ -59,31 +59,31 @@ describe("DeepSpeed diagnostics", () => {
     const r = analyze('{"train_batch_size": 8, "bf16": {"enabled": true, "bf16_optimizer_states": true}, "communication_data_type": "fp32", "data_types": {"param_dtype": "fp16"}}');
     assert.deepEqual(
       r.diagnostics.map((d) => d.code).sort(),
-      ["deepspeed/DS4", "deepspeed/DS4", "deepspeed/DS4"],
+      ["deepspeed/bf16-master-weights", "deepspeed/bf16-master-weights", "deepspeed/bf16-master-weights"],
     );
   });
 
   it("DS5: bf16 gradient accumulation, fixed by adding data_types.grad_accum_dtype", () => {
     const text = '{\n  "zero_optimization": {"stage": 2},\n  "bf16": {"enabled": true},\n  "communication_data_type": "fp32",\n  "gradient_accumulation_steps": 8\n}\n';
     const r = analyze(text);
-    assert.deepEqual(codes(r), ["warning:deepspeed/DS5@4:2"]);
-    const after = fixed(text, r, "deepspeed/DS5", "fp32");
+    assert.deepEqual(codes(r), ["warning:deepspeed/bf16-grad-accumulation@4:2"]);
+    const after = fixed(text, r, "deepspeed/bf16-grad-accumulation", "fp32");
     assert.deepEqual(analyze(after).diagnostics, []);
     assert.equal(JSON.parse(after).data_types.grad_accum_dtype, "fp32");
   });
 
   it("DS5 fix adds to an existing data_types object", () => {
     const text = '{\n  "zero_optimization": {"stage": 2},\n  "bf16": {"enabled": true},\n  "communication_data_type": "fp32",\n  "gradient_accumulation_steps": 8,\n  "data_types": {"param_dtype": "bf16"}\n}\n';
-    const after = fixed(text, analyze(text), "deepspeed/DS5", "fp32");
+    const after = fixed(text, analyze(text), "deepspeed/bf16-grad-accumulation", "fp32");
     assert.deepEqual(JSON.parse(after).data_types, { grad_accum_dtype: "fp32", param_dtype: "bf16" });
   });
 
   it("DS6: 16-bit gradient averaging is information, fixed by communication_data_type", () => {
     const text = '{\n  "zero_optimization": {"stage": 3},\n  "bf16": {"enabled": true}\n}\n';
     const r = analyze(text);
-    assert.deepEqual(codes(r), ["information:deepspeed/DS6@2:11"]);
+    assert.deepEqual(codes(r), ["information:deepspeed/low-precision-reduction@2:11"]);
     assert.equal(r.precision?.gradReduce.dtype, "bfloat16");
-    const after = fixed(text, r, "deepspeed/DS6", "fp32");
+    const after = fixed(text, r, "deepspeed/low-precision-reduction", "fp32");
     const r2 = analyze(after);
     assert.deepEqual(r2.diagnostics, []);
     assert.equal(r2.precision?.gradReduce.dtype, "float32");
@@ -93,16 +93,16 @@ describe("DeepSpeed diagnostics", () => {
     const r = analyze(
       '{"zero_optimization": {"stage": 1}, "communication_data_type": "bfloat16", "fp16": {"enabled": true, "loss_scale": 0, "loss_scale_window": 0}, "optimizer": {"type": "AdamW", "params": {"max_grad_norm": 1.0}}}',
     );
-    assert.deepEqual(r.diagnostics.map((d) => d.code), ["deepspeed/DS7", "deepspeed/DS7", "deepspeed/DS7"]);
+    assert.deepEqual(r.diagnostics.map((d) => d.code), ["deepspeed/invalid-value", "deepspeed/invalid-value", "deepspeed/invalid-value"]);
     const r2 = analyze('{"zero_optimization": {"stage": 1}, "fp16": {"enabled": true, "loss_scale": -1}, "communication_data_type": "fp32"}');
-    assert.deepEqual(r2.diagnostics.map((d) => d.code), ["deepspeed/DS7"]);
+    assert.deepEqual(r2.diagnostics.map((d) => d.code), ["deepspeed/invalid-value"]);
   });
 
   it("DS8: batch trio not divisible; and inconsistent with the world size setting", () => {
     const r = analyze('{"zero_optimization": {"stage": 0}, "train_batch_size": 30, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2}');
-    assert.deepEqual(r.diagnostics.map((d) => d.code), ["deepspeed/DS8"]);
+    assert.deepEqual(r.diagnostics.map((d) => d.code), ["deepspeed/batch-size-product"]);
     const r2 = analyzeDocument(uri, '{"zero_optimization": {"stage": 0}, "train_batch_size": 32, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2}', { worldSize: 8 });
-    assert.deepEqual(r2.diagnostics.map((d) => d.code), ["deepspeed/DS8"]);
+    assert.deepEqual(r2.diagnostics.map((d) => d.code), ["deepspeed/batch-size-product"]);
     assert.equal(r2.diagnostics[0]!.data?.fixes?.[0]?.edits[0]?.newText, "64");
     // Consistent trio: world size inferred, no diagnostic.
     const ok = analyze('{"zero_optimization": {"stage": 0}, "train_batch_size": 32, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2}');
@@ -192,14 +192,14 @@ describe("cross-file links (DS9 on both files)", () => {
 
   it("accelerate: DS9 on mixed_precision, plus AC4; precision read from the JSON", () => {
     const r = analyzeDocument("file:///repo/accelerate/launch.yaml", acc, {}, fakeEnv(files, "/repo/accelerate/launch.yaml"));
-    assert.deepEqual(codes(r), ["error:accelerate/AC4@1:0", "warning:deepspeed/DS9@1:0"]);
+    assert.deepEqual(codes(r), ["error:accelerate/key-belongs-in-deepspeed-file@1:0", "warning:deepspeed/precision-mismatch@1:0"]);
     assert.match(r.diagnostics[1]!.message, /fp16\.enabled: true/);
     assert.equal(r.layoutName, "DeepSpeed ZeRO-2");
   });
 
   it("the DeepSpeed file reports the same conflict, naming the YAML that uses it", () => {
     const r = analyzeDocument("file:///repo/ds/zero2.json", ds, {}, fakeEnv(files, "/repo/ds/zero2.json"));
-    assert.deepEqual(codes(r), ["warning:deepspeed/DS9@2:11"]);
+    assert.deepEqual(codes(r), ["warning:deepspeed/precision-mismatch@2:11"]);
     assert.match(r.diagnostics[0]!.message, /accelerate\/launch\.yaml/);
     assert.equal(r.worldSize?.value, 4);
   });
@@ -219,7 +219,7 @@ describe("cross-file links (DS9 on both files)", () => {
   it("Axolotl: bf16 against an fp16 DeepSpeed file is DS9; a missing file is reported", () => {
     const yaml = "base_model: x/y\ndatasets:\n  - path: a\n    type: alpaca\nsequence_len: 512\nadapter: lora\nbf16: true\ndeepspeed: ds.json\n";
     const r = analyzeDocument("file:///r/a.yaml", yaml, {}, fakeEnv({ "/r/ds.json": ds }, "/r/a.yaml"));
-    assert.deepEqual(codes(r), ["warning:deepspeed/DS9@6:0"]);
+    assert.deepEqual(codes(r), ["warning:deepspeed/precision-mismatch@6:0"]);
     const missing = analyzeDocument("file:///r/a.yaml", yaml, {}, fakeEnv({}, "/r/a.yaml"));
     assert.deepEqual(codes(missing), ["information:axolotl/deepspeed-config-missing@7:11"]);
   });
@@ -227,7 +227,7 @@ describe("cross-file links (DS9 on both files)", () => {
   it("Lightning: the DeepSpeed strategy's config file is followed", () => {
     const yaml = "trainer:\n  devices: 2\n  precision: bf16-mixed\n  strategy:\n    class_path: lightning.pytorch.strategies.DeepSpeedStrategy\n    init_args:\n      config: ds.json\n";
     const r = analyzeDocument("file:///l/t.yaml", yaml, {}, fakeEnv({ "/l/ds.json": ds }, "/l/t.yaml"));
-    assert.deepEqual(codes(r), ["information:deepspeed/DS9@2:2"]);
+    assert.deepEqual(codes(r), ["information:deepspeed/precision-mismatch@2:2"]);
     assert.match(r.diagnostics[0]!.message, /: DeepSpeed rejects both modes \[inferred\]$/);
     assert.match(r.diagnostics[0]!.detail ?? "", /cannot be simultaneously enabled/);
   });
@@ -240,9 +240,9 @@ describe("DeepSpeed rules as JSON fixtures (inline `//` expectations)", () => {
       `{
   "zero_optimization": {"stage": 2},
   "fp16": {"enabled": true},
-//         ^^^^^^^^^^^^^^^ error[deepspeed/DS1]: DeepSpeed refuses to start
+//         ^^^^^^^^^^^^^^^ error[deepspeed/bf16-and-fp16]: DeepSpeed refuses to start
   "bf16": {"enabled": true}
-//         ^^^^^^^^^^^^^^^ error[deepspeed/DS1]: bfloat16 and fp16 modes cannot be simultaneously enabled
+//         ^^^^^^^^^^^^^^^ error[deepspeed/bf16-and-fp16]: bfloat16 and fp16 modes cannot be simultaneously enabled
 }
 `,
       json,
@@ -256,8 +256,8 @@ describe("DeepSpeed rules as JSON fixtures (inline `//` expectations)", () => {
   "bf16": {"enabled": true},
   "communication_data_type": "fp32",
   "amp": {"enabled": true}
-//        ^^^^^^^^^^^^^^^ error[deepspeed/DS1]: (Apex AMP) is combined with DeepSpeed's own bf16 mode
-//        ^^^^^^^^^^^^^^^ error[deepspeed/DS2]: Amp and ZeRO are not currently compatible
+//        ^^^^^^^^^^^^^^^ error[deepspeed/bf16-and-fp16]: (Apex AMP) is combined with DeepSpeed's own bf16 mode
+//        ^^^^^^^^^^^^^^^ error[deepspeed/amp-with-zero]: Amp and ZeRO are not currently compatible
 }
 `,
       json,
@@ -269,9 +269,9 @@ describe("DeepSpeed rules as JSON fixtures (inline `//` expectations)", () => {
       `{
   "zero_optimization": {"stage": 2},
   "bf16": {"enabled": true},
-//         ^^^^^^^^^^^^^^^ information[deepspeed/DS6]: gradients are averaged across ranks in bf16
+//         ^^^^^^^^^^^^^^^ information[deepspeed/low-precision-reduction]: gradients are averaged across ranks in bf16
   "gradient_accumulation_steps": 4
-//^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[deepspeed/DS5]: gradients are accumulated in bf16 across the 4 micro-steps
+//^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[deepspeed/bf16-grad-accumulation]: gradients are accumulated in bf16 across the 4 micro-steps
 }
 `,
       json,
@@ -283,11 +283,11 @@ describe("DeepSpeed rules as JSON fixtures (inline `//` expectations)", () => {
       `{
   "zero_optimization": {"stage": 2},
   "fp16": {"enabled": true, "loss_scale": -1},
-//                                        ^^ error[deepspeed/DS7]: it must be ≥ 0
+//                                        ^^ error[deepspeed/invalid-value]: it must be ≥ 0
   "communication_data_type": "int8",
-//                           ^^^^^^ error[deepspeed/DS7]: must be "fp32", "fp16" or "bf16"
+//                           ^^^^^^ error[deepspeed/invalid-value]: must be "fp32", "fp16" or "bf16"
   "train_batch_size": 30,
-//                    ^^ error[deepspeed/DS8]: is not a multiple of
+//                    ^^ error[deepspeed/batch-size-product]: is not a multiple of
   "train_micro_batch_size_per_gpu": 4
 }
 `,

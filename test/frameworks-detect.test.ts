@@ -68,15 +68,15 @@ describe("framework detection", () => {
   it("the example DeepSpeed conflict is reported on both files", () => {
     const y = analyzeExample("accelerate/deepspeed_conflict.yaml");
     const j = analyzeExample("deepspeed/zero2_fp16.json");
-    assert.ok(y.diagnostics.some((d) => d.code === "deepspeed/DS9"));
-    assert.ok(j.diagnostics.some((d) => d.code === "deepspeed/DS9" && /deepspeed_conflict\.yaml/.test(d.message)));
+    assert.ok(y.diagnostics.some((d) => d.code === "deepspeed/precision-mismatch"));
+    assert.ok(j.diagnostics.some((d) => d.code === "deepspeed/precision-mismatch" && /deepspeed_conflict\.yaml/.test(d.message)));
   });
 
   it("a framework directive overrides detection; off opts out", () => {
     const text = "# precision-lens: framework=lightning\nprecision: 16-true\n";
     const r = analyzeDocument("file:///x/t.yaml", text);
     assert.equal(r.framework, "lightning");
-    assert.ok(r.diagnostics.some((d) => d.code === "lightning/PL7"));
+    assert.ok(r.diagnostics.some((d) => d.code === "lightning/fp16-true-without-loss-scaling"));
     assert.ok(r.hovers.some((h) => /framework=/.test(h.markdown)));
     const off = analyzeDocument("file:///x/t.yaml", "# precision-lens: off\ntrainer:\n  precision: 16-true\n");
     assert.equal(off.framework, null);

@@ -14,7 +14,7 @@ describe("Lightning diagnostics", () => {
   accelerator: gpu
   devices: 2
   precision: 16
-             #^ warning[lightning/PL2]: \`precision: 16\` is a legacy
+             #^ warning[lightning/legacy-precision-alias]: \`precision: 16\` is a legacy
 model:
   class_path: my.Model
 ---
@@ -32,7 +32,7 @@ trainer:
   accelerator: gpu
   devices: 2
   precision: bf16-amp
-             #^^^^^^^ error[lightning/PL1]: \`precision: bf16-amp\` is not a
+             #^^^^^^^ error[lightning/unknown-precision]: \`precision: bf16-amp\` is not a
 `,
       { uri },
     );
@@ -46,9 +46,9 @@ trainer:
   devices: 8
   strategy: fsdp
   precision: 64-true
-             #^^^^^^ error[lightning/PL3]: \`precision: 64-true\` is not supported
+             #^^^^^^ error[lightning/fsdp-unsupported-precision]: \`precision: 64-true\` is not supported
   gradient_clip_val: 1.0
-  #^^^^^^^^^^^^^^^^^^^^^ error[lightning/PL6]: \`gradient_clip_val: 1\` with the FSDP
+  #^^^^^^^^^^^^^^^^^^^^^ error[lightning/fsdp-norm-clipping]: \`gradient_clip_val: 1\` with the FSDP
 `,
       { uri },
     );
@@ -62,10 +62,10 @@ trainer:
     devices: 4
     strategy: deepspeed_stage_3
     precision: transformer-engine
-               #^^^^^^^^^^^^^^^^^ error[lightning/PL4]: \`precision: transformer-engine\` is not supported
+               #^^^^^^^^^^^^^^^^^ error[lightning/deepspeed-unsupported-precision]: \`precision: transformer-engine\` is not supported
     gradient_clip_val: 0.5
     gradient_clip_algorithm: value
-                             #^^^^ error[lightning/PL4]: \`gradient_clip_algorithm: value\` is not supported
+                             #^^^^ error[lightning/deepspeed-unsupported-precision]: \`gradient_clip_algorithm: value\` is not supported
 `,
       { uri },
     );
@@ -78,12 +78,12 @@ trainer:
   devices: 4
   num_nodes: 2
   precision: 16-mixed
-             #^^^^^^^ error[lightning/PL5]: \`precision: 16-mixed\` is not supported
+             #^^^^^^^ error[lightning/model-parallel-unsupported-precision]: \`precision: 16-mixed\` is not supported
   strategy:
     class_path: lightning.pytorch.strategies.ModelParallelStrategy
     init_args:
       data_parallel_size: 2
-      #^^^^^^^^^^^^^^^^^ error[lightning/PL12]: data_parallel_size × tensor_parallel_size = 2
+      #^^^^^^^^^^^^^^^^^ error[lightning/model-parallel-sizes]: data_parallel_size × tensor_parallel_size = 2
       tensor_parallel_size: 2
 `,
       { uri },
@@ -97,8 +97,8 @@ trainer:
 accelerator: gpu
 devices: 1
 precision: 16-true
-#^^^^^^^^ error[lightning/PL10]: Both \`precision\` and a Precision
-           #^^^^^^ warning[lightning/PL7]: \`precision: 16-true\` casts the model to fp16 with no loss scaling
+#^^^^^^^^ error[lightning/precision-and-plugin]: Both \`precision\` and a Precision
+           #^^^^^^ warning[lightning/fp16-true-without-loss-scaling]: \`precision: 16-true\` casts the model to fp16 with no loss scaling
 plugins:
   - class_path: lightning.pytorch.plugins.precision.MixedPrecision
 `,
@@ -114,7 +114,7 @@ plugins:
 accelerator: cpu
 devices: 1
 precision: 16-mixed
-           #^^^^^^^ information[lightning/PL11]: \`16-mixed\` on \`accelerator: cpu\`: Lightning
+           #^^^^^^^ information[lightning/fp16-mixed-on-cpu]: \`16-mixed\` on \`accelerator: cpu\`: Lightning
 `,
       { uri },
     );
@@ -127,7 +127,7 @@ precision: 16-mixed
   accelerator: gpu
   devices: 8
   precision: bf16-mixed
-             #^^^^^^^^^ information[lightning/PL9]: FSDP with bf16-mixed: fp32 master
+             #^^^^^^^^^ information[lightning/low-precision-reduction]: FSDP with bf16-mixed: fp32 master
   strategy:
     class_path: lightning.pytorch.strategies.FSDPStrategy
   gradient_clip_val: 1.0
@@ -143,7 +143,7 @@ precision: 16-mixed
       `checkpoint_dir: checkpoints/x
 out_dir: out/x
 precision: bf16-true
-           #^^^^^^^^ information[lightning/PL8]: \`precision: bf16-true\` is pure bf16:
+           #^^^^^^^^ information[lightning/pure-bf16]: \`precision: bf16-true\` is pure bf16:
 devices: 4
 train:
   epochs: 1
@@ -155,17 +155,17 @@ train:
 
 describe("Lightning quick fixes", () => {
   const opts = { uri };
-  it("PL1: nearest canonical value", () => checkFix("trainer:\n  devices: 1\n  precision: bf16-amp\n", "lightning/PL1", "bf16-mixed", "trainer:\n  devices: 1\n  precision: bf16-mixed\n", opts));
-  it("PL2: legacy alias → canonical", () => checkFix("trainer:\n  devices: 1\n  precision: bf16\n", "lightning/PL2", "bf16-mixed", "trainer:\n  devices: 1\n  precision: bf16-mixed\n", opts));
+  it("PL1: nearest canonical value", () => checkFix("trainer:\n  devices: 1\n  precision: bf16-amp\n", "lightning/unknown-precision", "bf16-mixed", "trainer:\n  devices: 1\n  precision: bf16-mixed\n", opts));
+  it("PL2: legacy alias → canonical", () => checkFix("trainer:\n  devices: 1\n  precision: bf16\n", "lightning/legacy-precision-alias", "bf16-mixed", "trainer:\n  devices: 1\n  precision: bf16-mixed\n", opts));
   it("PL3: → bf16-mixed", () =>
-    checkFix("trainer:\n  strategy: fsdp\n  precision: 64-true\n", "lightning/PL3", "bf16-mixed", "trainer:\n  strategy: fsdp\n  precision: bf16-mixed\n", { uri, ignore: ["lightning/PL9"] }));
+    checkFix("trainer:\n  strategy: fsdp\n  precision: 64-true\n", "lightning/fsdp-unsupported-precision", "bf16-mixed", "trainer:\n  strategy: fsdp\n  precision: bf16-mixed\n", { uri, ignore: ["lightning/low-precision-reduction"] }));
   it("PL4: value clipping → norm", () =>
-    checkFix("trainer:\n  strategy: deepspeed\n  gradient_clip_algorithm: value\n", "lightning/PL4", "norm", "trainer:\n  strategy: deepspeed\n  gradient_clip_algorithm: norm\n", opts));
+    checkFix("trainer:\n  strategy: deepspeed\n  gradient_clip_algorithm: value\n", "lightning/deepspeed-unsupported-precision", "norm", "trainer:\n  strategy: deepspeed\n  gradient_clip_algorithm: norm\n", opts));
   it("PL6: add value clipping", () =>
-    checkFix("trainer:\n  strategy: fsdp\n  gradient_clip_val: 1.0\n", "lightning/PL6", "value", "trainer:\n  strategy: fsdp\n  gradient_clip_val: 1.0\n  gradient_clip_algorithm: value\n", opts));
-  it("PL7: 16-true → bf16-mixed", () => checkFix("trainer:\n  devices: 1\n  precision: 16-true\n", "lightning/PL7", "bf16-mixed", "trainer:\n  devices: 1\n  precision: bf16-mixed\n", opts));
+    checkFix("trainer:\n  strategy: fsdp\n  gradient_clip_val: 1.0\n", "lightning/fsdp-norm-clipping", "value", "trainer:\n  strategy: fsdp\n  gradient_clip_val: 1.0\n  gradient_clip_algorithm: value\n", opts));
+  it("PL7: 16-true → bf16-mixed", () => checkFix("trainer:\n  devices: 1\n  precision: 16-true\n", "lightning/fp16-true-without-loss-scaling", "bf16-mixed", "trainer:\n  devices: 1\n  precision: bf16-mixed\n", opts));
   it("PL11: → bf16-mixed", () =>
-    checkFix("trainer:\n  accelerator: cpu\n  precision: 16-mixed\n", "lightning/PL11", "bf16-mixed", "trainer:\n  accelerator: cpu\n  precision: bf16-mixed\n", opts));
+    checkFix("trainer:\n  accelerator: cpu\n  precision: 16-mixed\n", "lightning/fp16-mixed-on-cpu", "bf16-mixed", "trainer:\n  accelerator: cpu\n  precision: bf16-mixed\n", opts));
 });
 
 describe("Lightning resolution", () => {
@@ -202,7 +202,7 @@ describe("Lightning semantics from the 2026-12 source review (issue #17 §5)", (
     // lightning/fabric/connector.py _check_and_init_precision: fp16 AMP is not supported on CPU, bf16-mixed is used instead.
     const r = analyzeDocument(u, "trainer:\n  accelerator: cpu\n  devices: 1\n  precision: 16-mixed\nmodel:\n  lr: 1\n");
     assert.equal(r.precision?.compute.dtype, "bfloat16");
-    assert.ok(r.diagnostics.some((d) => d.code === "lightning/PL11" && /switches to bf16-mixed/.test(d.message)));
+    assert.ok(r.diagnostics.some((d) => d.code === "lightning/fp16-mixed-on-cpu" && /switches to bf16-mixed/.test(d.message)));
     // On a GPU, 16-mixed stays fp16.
     assert.equal(analyzeDocument(u, "trainer:\n  accelerator: gpu\n  devices: 1\n  precision: 16-mixed\nmodel:\n  lr: 1\n").precision?.compute.dtype, "float16");
   });
@@ -218,7 +218,7 @@ describe("Lightning semantics from the 2026-12 source review (issue #17 §5)", (
     const r = analyzeDocument(u, text);
     assert.equal(r.precision?.compute.dtype, "bfloat16");
     assert.equal(r.precision?.gradReduce?.dtype, "float32");
-    assert.ok(!r.diagnostics.some((d) => d.code === "lightning/PL9"), "the bf16-reduction note does not apply");
+    assert.ok(!r.diagnostics.some((d) => d.code === "lightning/low-precision-reduction"), "the bf16-reduction note does not apply");
     // Without it, Lightning's policy reduces in bf16.
     const plain = analyzeDocument(u, "trainer:\n  accelerator: gpu\n  devices: 4\n  precision: bf16-mixed\n  strategy: fsdp\nmodel:\n  lr: 1\n");
     assert.equal(plain.precision?.gradReduce?.dtype, "bfloat16");

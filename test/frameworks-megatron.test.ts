@@ -49,15 +49,15 @@ describe("Megatron-LM diagnostics", () => {
 DIST=(--nproc_per_node $GPUS --nnodes 1)
 ARGS=(
   --num-layers 30
-               #^ error[megatron/MG2]: \`--num-layers 30\` is not divisible by the pipeline size 4
+               #^ error[megatron/parallel-sizes]: \`--num-layers 30\` is not divisible by the pipeline size 4
   --tensor-model-parallel-size 3
-                             # ^ error[megatron/MG2]: world size 8 is not divisible by TP × PP × CP = 3 × 4 × 1 = 12
+                             # ^ error[megatron/parallel-sizes]: world size 8 is not divisible by TP × PP × CP = 3 × 4 × 1 = 12
   --pipeline-model-parallel-size 4
   --expert-model-parallel-size 4
   --num-experts 6
-              # ^ error[megatron/MG2]: \`--num-experts 6\` is not a multiple of the expert parallel size 4
+              # ^ error[megatron/parallel-sizes]: \`--num-experts 6\` is not a multiple of the expert parallel size 4
   --fp8-format hybrid
-  #^^^^^^^^^^^ warning[megatron/MG3]: \`--fp8-format hybrid\` without \`--bf16\`: parameters and every non-FP8 op stay fp32
+  #^^^^^^^^^^^ warning[megatron/fp8-without-bf16]: \`--fp8-format hybrid\` without \`--bf16\`: parameters and every non-FP8 op stay fp32
 )
 torchrun "\${DIST[@]}" pretrain_gpt.py "\${ARGS[@]}"
 `,
@@ -65,7 +65,7 @@ torchrun "\${DIST[@]}" pretrain_gpt.py "\${ARGS[@]}"
     );
     checkDiagnostics(
       `torchrun --nproc_per_node 8 pretrain_gpt.py --bf16 --fp16
-                                                   #^^^^^ error[megatron/MG1]: \`--fp16\` with \`--bf16\`
+                                                   #^^^^^ error[megatron/bf16-and-fp16]: \`--fp16\` with \`--bf16\`
 `,
       { uri },
     );
@@ -76,8 +76,8 @@ torchrun "\${DIST[@]}" pretrain_gpt.py "\${ARGS[@]}"
       `ARGS=(
   --bf16
   --main-grads-dtype bf16
-  #^^^^^^^^^^^^^^^^^ information[megatron/MG5]: gradients accumulate and reduce in bf16 across 8 GPUs
-                     #^^^ error[megatron/MG4]: \`--main-grads-dtype bf16\` without \`--use-precision-aware-optimizer\`
+  #^^^^^^^^^^^^^^^^^ information[megatron/low-precision-gradients]: gradients accumulate and reduce in bf16 across 8 GPUs
+                     #^^^ error[megatron/precision-aware-optimizer]: \`--main-grads-dtype bf16\` without \`--use-precision-aware-optimizer\`
 )
 torchrun --nproc_per_node 8 pretrain_gpt.py "\${ARGS[@]}"
 `,
@@ -87,9 +87,9 @@ torchrun --nproc_per_node 8 pretrain_gpt.py "\${ARGS[@]}"
       `ARGS=(
   --bf16
   --use-precision-aware-optimizer
-  #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[megatron/MG4]: \`--use-precision-aware-optimizer\` without \`--use-distributed-optimizer\`
+  #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[megatron/precision-aware-optimizer]: \`--use-precision-aware-optimizer\` without \`--use-distributed-optimizer\`
   --grad-reduce-in-bf16
-  #^^^^^^^^^^^^^^^^^^^^ information[megatron/MG5]: gradients accumulate and reduce in bf16 across 8 GPUs (--grad-reduce-in-bf16
+  #^^^^^^^^^^^^^^^^^^^^ information[megatron/low-precision-gradients]: gradients accumulate and reduce in bf16 across 8 GPUs (--grad-reduce-in-bf16
 )
 torchrun --nproc_per_node 8 pretrain_gpt.py "\${ARGS[@]}"
 `,

@@ -34,7 +34,7 @@ describe("DeepSpeed is detected by content, not extension", () => {
   });
   it("DS6 on block YAML offers no JSON-text fix (it would break the file)", () => {
     const r = analyzeDocument("file:///p/ds.yaml", "zero_optimization:\n  stage: 2\nbf16:\n  enabled: true\n");
-    assert.deepEqual(codes(r), ["information deepspeed/DS6@4"]);
+    assert.deepEqual(codes(r), ["information deepspeed/low-precision-reduction@4"]);
     assert.equal(r.diagnostics[0]!.data?.fixes, undefined);
   });
   it("a `bf16: true` scalar next to train_batch_size is not DeepSpeed (HF/Axolotl style)", () => {
@@ -111,7 +111,7 @@ describe("Axolotl and DeepSpeed files that are not on disk", () => {
     const text = `${base}bf16: false\nfp16: true\nadapter: lora\ndeepspeed: deepspeed_configs/zero3_bf16.json\n`;
     const r = analyzeDocument("file:///w/x.yaml", text, {}, env({ "/w/x.yaml": text }, "/w/x.yaml"));
     assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
-    assert.deepEqual(codes(r), ["warning deepspeed/DS9@8", "information axolotl/deepspeed-config-missing@10"]);
+    assert.deepEqual(codes(r), ["warning deepspeed/precision-mismatch@8", "information axolotl/deepspeed-config-missing@10"]);
     assert.match(r.diagnostics[0]!.message, /Axolotl's bundled deepspeed_configs\/zero3_bf16\.json has `bf16\.enabled: true`/);
   });
   it("Lightning's DeepSpeed strategy config not found: said, and still DeepSpeed with fp32 master weights", () => {
@@ -145,7 +145,7 @@ describe("Lightning on real layouts", () => {
   });
   it("precision 32 and 64 are silent aliases (no PL2); 16 still warns", () => {
     for (const p of ["32", "64", '"32"']) assert.deepEqual(codes(analyzeDocument("file:///p/t.yaml", `trainer:\n  precision: ${p}\n  devices: 1\n`)), []);
-    assert.deepEqual(codes(analyzeDocument("file:///p/t.yaml", "trainer:\n  precision: 16\n  devices: 1\n")), ["warning lightning/PL2@2"]);
+    assert.deepEqual(codes(analyzeDocument("file:///p/t.yaml", "trainer:\n  precision: 16\n  devices: 1\n")), ["warning lightning/legacy-precision-alias@2"]);
   });
   it("LitGPT: more than one device means FSDP (full/pretrain) or FSDP2 without a policy (LoRA)", () => {
     const litgpt = (extra: string) => analyzeDocument("file:///p/l.yaml", `precision: bf16-mixed\ncheckpoint_dir: c\nout_dir: o\ntrain:\n  epochs: 1\n${extra}`);
@@ -216,7 +216,7 @@ describe("Jinja-templated YAML", () => {
     const r = analyzeDocument("file:///p/tpl.yaml", text);
     assert.equal(r.framework, "torchtune");
     assert.equal(r.doc.text, text);
-    assert.deepEqual(codes(r), ["information torchtune/TT3@9"]);
+    assert.deepEqual(codes(r), ["information torchtune/pure-bf16@9"]);
     assert.equal(r.diagnostics[0]!.range.start.character, 7);
   });
   it("a broken YAML file without placeholders still reports its syntax error", () => {
@@ -253,7 +253,7 @@ describe("a pin in a Dockerfile counts (issue #17: flash-attention pins pytorch-
   const text = "trainer:\n  accelerator: gpu\n  devices: 8\n  precision: 16\n";
   const uri = "file:///w/training/configs/experiment/owt/base.yaml";
   const at = (files: Record<string, string>) => analyzeDocument(uri, text, {}, { ...env({ "/w/training/configs/experiment/owt/base.yaml": text, ...files }, "/w/training/configs/experiment/owt/base.yaml"), workspaceRoots: ["/w"] });
-  const pl2 = (r: ReturnType<typeof at>) => r.diagnostics.filter((d) => d.code === "lightning/PL2").map((d) => d.severity);
+  const pl2 = (r: ReturnType<typeof at>) => r.diagnostics.filter((d) => d.code === "lightning/legacy-precision-alias").map((d) => d.severity);
   it("pytorch-lightning 1.8.6 in a Dockerfile's pip install: `precision: 16` is the normal 1.x value, no PL2", () => {
     assert.deepEqual(pl2(at({ "/w/training/Dockerfile": "FROM base\nRUN pip install transformers==4.25.1 pytorch-lightning==1.8.6 wandb==0.13.7\n" })), []);
   });
@@ -262,7 +262,7 @@ describe("a pin in a Dockerfile counts (issue #17: flash-attention pins pytorch-
   });
   it("Lightning 2 pinned in a Dockerfile, or no pin at all: the legacy-alias warning, and without a pin the detail names the assumption", () => {
     assert.deepEqual(pl2(at({ "/w/training/Dockerfile": "RUN pip install lightning==2.4.0\n" })), ["warning"]);
-    const none = at({}).diagnostics.find((d) => d.code === "lightning/PL2");
+    const none = at({}).diagnostics.find((d) => d.code === "lightning/legacy-precision-alias");
     assert.equal(none?.severity, "warning");
     assert.match(none!.detail ?? "", /no Lightning pin found in the workspace; assuming the newest Lightning \(2\.6\.5\); on pytorch-lightning 1\.x it is the normal value/);
   });

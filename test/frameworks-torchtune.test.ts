@@ -18,23 +18,23 @@ model:
   _component_: torchtune.models.llama3_1.lora_llama3_1_8b
 optimizer:
   _component_: bitsandbytes.optim.PagedAdamW8bit
-               #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[torchtune/TT8]: \`bitsandbytes.optim.PagedAdamW8bit\` in a distributed config:
+               #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[torchtune/bitsandbytes-distributed]: \`bitsandbytes.optim.PagedAdamW8bit\` in a distributed config:
   lr: 2e-5
 loss:
   _component_: torchtune.modules.loss.LinearCrossEntropyLoss
 dtype: fp16
-       #^^^ error[torchtune/TT1]: \`dtype: fp16\` in a training
+       #^^^ error[torchtune/fp16-training-rejected]: \`dtype: fp16\` in a training
 tensor_parallel_dim: 2
-                   # ^ error[torchtune/TT6]: \`tensor_parallel_dim: 2\` without a \`tensor_parallel_plan\`:
-                   # ^ error[torchtune/TT6]: \`tensor_parallel_dim: 2\` with a LoRA
+                   # ^ error[torchtune/tensor-parallel-plan]: \`tensor_parallel_dim: 2\` without a \`tensor_parallel_plan\`:
+                   # ^ error[torchtune/tensor-parallel-plan]: \`tensor_parallel_dim: 2\` with a LoRA
 data_parallel_replicate_dim: 2
 data_parallel_shard_dim: 3
-                       # ^ error[torchtune/TT12]: The parallel dims multiply to
+                       # ^ error[torchtune/parallel-dims-product]: The parallel dims multiply to
 fsdp_cpu_offload: True
-                  #^^^ information[torchtune/TT10]: \`fsdp_cpu_offload: True\` runs the optimizer
+                  #^^^ information[torchtune/cpu-offload-without-fused-adamw]: \`fsdp_cpu_offload: True\` runs the optimizer
 optimizer_in_bwd: True
 compile: True
-         #^^^ warning[torchtune/TT5]: No torchtune pin found in the workspace; assuming the newest torchtune (0.7.0): there \`compile: True\` also compiles the optimizer step
+         #^^^ warning[torchtune/optimizer-in-bwd-compile]: No torchtune pin found in the workspace; assuming the newest torchtune (0.7.0): there \`compile: True\` also compiles the optimizer step
 `,
       { uri },
     );
@@ -56,7 +56,7 @@ compile: True
   });
   it("TT5 with torchtune 0.7.0 pinned (uv.lock): an error naming the pin", () => {
     const r = analyzeDocument("file:///w/cfg/config.yaml", tt5, {}, pinned("uv.lock", '[[package]]\nname = "torchtune"\nversion = "0.7.0"\n'));
-    const d = r.diagnostics.find((x) => x.code === "torchtune/TT5");
+    const d = r.diagnostics.find((x) => x.code === "torchtune/optimizer-in-bwd-compile");
     assert.equal(d?.severity, "error");
     assert.match(d!.message, /torchtune 0\.7\.0 pinned in uv\.lock/);
   });
@@ -81,7 +81,7 @@ output_dir: /tmp/out
 metric_logger:
   log_dir: \${output_dir}/logs
 dtype: bf16
-       #^^^ information[torchtune/TT3]: \`dtype: bf16\` is pure bf16
+       #^^^ information[torchtune/pure-bf16]: \`dtype: bf16\` is pure bf16
 `,
       { uri },
     );
@@ -98,7 +98,7 @@ optimizer:
 loss:
   _component_: torchtune.modules.loss.LinearCrossEntropyLoss
 dtype: bf16
-       #^^^ warning[torchtune/TT3]: \`dtype: bf16\` is pure bf16
+       #^^^ warning[torchtune/pure-bf16]: \`dtype: bf16\` is pure bf16
 `,
       { uri },
     );
@@ -116,9 +116,9 @@ loss:
   _component_: torchtune.modules.loss.LinearCrossEntropyLoss
 optimizer_in_bwd: True
 clip_grad_norm: 1.0
-                #^^ error[torchtune/TT4]: \`clip_grad_norm\` is set while \`optimizer_in_bwd:
+                #^^ error[torchtune/optimizer-in-bwd-clipping-accumulation]: \`clip_grad_norm\` is set while \`optimizer_in_bwd:
 gradient_accumulation_steps: 4
-                           # ^ error[torchtune/TT4]: \`gradient_accumulation_steps: 4\` with \`optimizer_in_bwd: True\`:
+                           # ^ error[torchtune/optimizer-in-bwd-clipping-accumulation]: \`gradient_accumulation_steps: 4\` with \`optimizer_in_bwd: True\`:
 compile: True
 dtype: fp32
 `,
@@ -130,13 +130,13 @@ dtype: fp32
     // framework=torchtune layout=FSDP2 mech=error P=float32 C=float32 R=float32 ws=undefined
     checkDiagnostics(
       `${base}dtype: bfloat16
-       #^^^^^^^ error[torchtune/TT2]: \`dtype: bfloat16\` is not a
+       #^^^^^^^ error[torchtune/unknown-dtype]: \`dtype: bfloat16\` is not a
 enable_activation_offloading: True
-                              #^^^ error[torchtune/TT7]: \`enable_activation_offloading: True\` needs activation checkpointing,
+                              #^^^ error[torchtune/offload-without-checkpointing]: \`enable_activation_offloading: True\` needs activation checkpointing,
 enable_activation_checkpointing: False
 fsdp:
   cpu_offload: True
-  #^^^^^^^^^^ warning[torchtune/TT11]: \`fsdp.cpu_offload\` is never read: torchtune
+  #^^^^^^^^^^ warning[torchtune/cpu-offload-key-ignored]: \`fsdp.cpu_offload\` is never read: torchtune
 checkpointer:
   model_type: NO
               #^ information[yaml-1.1-boolean]: \`checkpointer.model_type: NO\` is read as
@@ -150,7 +150,7 @@ checkpointer:
     checkDiagnostics(
       `${base}dtype: fp32
 data_parallel_replicate_dim: 4
-                           # ^ information[torchtune/TT9]: [inferred] \`data_parallel_replicate_dim: 4\` with \`data_parallel_shard_dim:
+                           # ^ information[torchtune/replicate-only-data-parallel]: [inferred] \`data_parallel_replicate_dim: 4\` with \`data_parallel_shard_dim:
 data_parallel_shard_dim: 1
 `,
       { uri },
@@ -164,7 +164,7 @@ data_parallel_shard_dim: 1
   _component_: torchtune.models.llama3_1.llama3_1_8b
 prompt: "hello"
 dtype: fp16
-       #^^^ information[torchtune/TT1]: \`dtype: fp16\` is accepted by
+       #^^^ information[torchtune/fp16-training-rejected]: \`dtype: fp16\` is accepted by
 `,
       { uri },
     );
@@ -180,7 +180,7 @@ optimizer:
 loss:
   _component_: torchtune.modules.loss.LinearCrossEntropyLoss
 tensor_parallel_dim: 8
-                   # ^ error[torchtune/TT6]: \`tensor_parallel_dim: 8\` without a \`tensor_parallel_plan\`:
+                   # ^ error[torchtune/tensor-parallel-plan]: \`tensor_parallel_dim: 8\` without a \`tensor_parallel_plan\`:
 dtype: fp32
 `,
       { uri },
@@ -190,48 +190,48 @@ dtype: fp32
 
 describe("torchtune quick fixes", () => {
   const opts = { uri, ignore: [] };
-  it("TT1: fp16 → bf16", () => checkFix(`${base}dtype: fp16\n`, "torchtune/TT1", "bf16", `${base}dtype: bf16\n`, opts));
-  it("TT2: bfloat16 → bf16", () => checkFix(`${base}dtype: bfloat16\n`, "torchtune/TT2", "bf16", `${base}dtype: bf16\n`, opts));
-  it("TT3: bf16 → fp32", () => checkFix(`${base}dtype: bf16\n`, "torchtune/TT3", "fp32", `${base}dtype: fp32\n`, opts));
+  it("TT1: fp16 → bf16", () => checkFix(`${base}dtype: fp16\n`, "torchtune/fp16-training-rejected", "bf16", `${base}dtype: bf16\n`, opts));
+  it("TT2: bfloat16 → bf16", () => checkFix(`${base}dtype: bfloat16\n`, "torchtune/unknown-dtype", "bf16", `${base}dtype: bf16\n`, opts));
+  it("TT3: bf16 → fp32", () => checkFix(`${base}dtype: bf16\n`, "torchtune/pure-bf16", "fp32", `${base}dtype: fp32\n`, opts));
   it("TT4: clip_grad_norm → null", () =>
-    checkFix(`${base}dtype: fp32\noptimizer_in_bwd: True\nclip_grad_norm: 1.0\n`, "torchtune/TT4", "clip_grad_norm: null", `${base}dtype: fp32\noptimizer_in_bwd: True\nclip_grad_norm: null\n`, opts));
+    checkFix(`${base}dtype: fp32\noptimizer_in_bwd: True\nclip_grad_norm: 1.0\n`, "torchtune/optimizer-in-bwd-clipping-accumulation", "clip_grad_norm: null", `${base}dtype: fp32\noptimizer_in_bwd: True\nclip_grad_norm: null\n`, opts));
   it("TT5: compile True → model and loss only", () =>
     checkFix(
       `# tune run --nproc_per_node 2 full_finetune_distributed --config x\n${base}dtype: fp32\noptimizer_in_bwd: True\ncompile: True\n`,
-      "torchtune/TT5",
+      "torchtune/optimizer-in-bwd-compile",
       "model and loss",
       `# tune run --nproc_per_node 2 full_finetune_distributed --config x\n${base}dtype: fp32\noptimizer_in_bwd: True\ncompile:\n  model: true\n  loss: true\n  optimizer_step: false\n`,
       opts,
     ));
-  it("TT6: TP without a plan → 1", () => checkFix(`${base}dtype: fp32\ntensor_parallel_dim: 4\n`, "torchtune/TT6", "tensor_parallel_dim: 1", `${base}dtype: fp32\ntensor_parallel_dim: 1\n`, opts));
+  it("TT6: TP without a plan → 1", () => checkFix(`${base}dtype: fp32\ntensor_parallel_dim: 4\n`, "torchtune/tensor-parallel-plan", "tensor_parallel_dim: 1", `${base}dtype: fp32\ntensor_parallel_dim: 1\n`, opts));
   it("TT7: enable activation checkpointing", () =>
-    checkFix(`${base}dtype: fp32\nenable_activation_offloading: True\nenable_activation_checkpointing: False\n`, "torchtune/TT7", "checkpointing", `${base}dtype: fp32\nenable_activation_offloading: True\nenable_activation_checkpointing: True\n`, opts));
+    checkFix(`${base}dtype: fp32\nenable_activation_offloading: True\nenable_activation_checkpointing: False\n`, "torchtune/offload-without-checkpointing", "checkpointing", `${base}dtype: fp32\nenable_activation_offloading: True\nenable_activation_checkpointing: True\n`, opts));
   it("TT7: adds the AC key when absent", () =>
-    checkFix(`${base}dtype: fp32\nenable_activation_offloading: True\n`, "torchtune/TT7", "checkpointing", `${base}dtype: fp32\nenable_activation_offloading: True\nenable_activation_checkpointing: True\n`, opts));
+    checkFix(`${base}dtype: fp32\nenable_activation_offloading: True\n`, "torchtune/offload-without-checkpointing", "checkpointing", `${base}dtype: fp32\nenable_activation_offloading: True\nenable_activation_checkpointing: True\n`, opts));
   it("TT8: bitsandbytes → torchao AdamW8bit", () =>
     checkFix(
       `model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\noptimizer:\n  _component_: bitsandbytes.optim.PagedAdamW8bit\nloss:\n  _component_: x\ndtype: fp32\nfsdp_cpu_offload: False\n`,
-      "torchtune/TT8",
+      "torchtune/bitsandbytes-distributed",
       "torchao",
       `model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\noptimizer:\n  _component_: torchao.prototype.low_bit_optim.AdamW8bit\nloss:\n  _component_: x\ndtype: fp32\nfsdp_cpu_offload: False\n`,
       opts,
     ));
   it("TT9: shard dim → -1", () =>
-    checkFix(`${base}dtype: fp32\ndata_parallel_replicate_dim: 2\ndata_parallel_shard_dim: 1\n`, "torchtune/TT9", "-1", `${base}dtype: fp32\ndata_parallel_replicate_dim: 2\ndata_parallel_shard_dim: -1\n`, opts));
+    checkFix(`${base}dtype: fp32\ndata_parallel_replicate_dim: 2\ndata_parallel_shard_dim: 1\n`, "torchtune/replicate-only-data-parallel", "-1", `${base}dtype: fp32\ndata_parallel_replicate_dim: 2\ndata_parallel_shard_dim: -1\n`, opts));
   it("TT10: fused: True", () =>
     checkFix(
       `model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\noptimizer:\n  _component_: torch.optim.AdamW\n  fused: False\nloss:\n  _component_: x\ndtype: fp32\nfsdp_cpu_offload: True\n`,
-      "torchtune/TT10",
+      "torchtune/cpu-offload-without-fused-adamw",
       "fused",
       `model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\noptimizer:\n  _component_: torch.optim.AdamW\n  fused: True\nloss:\n  _component_: x\ndtype: fp32\nfsdp_cpu_offload: True\n`,
       opts,
     ));
   it("TT11: the dead fsdp.cpu_offload becomes top-level fsdp_cpu_offload", () =>
-    checkFix(`${base}fsdp:\n  cpu_offload: False\ndtype: fp32\n`, "torchtune/TT11", "fsdp_cpu_offload", `${base}fsdp_cpu_offload: False\ndtype: fp32\n`, opts));
+    checkFix(`${base}fsdp:\n  cpu_offload: False\ndtype: fp32\n`, "torchtune/cpu-offload-key-ignored", "fsdp_cpu_offload", `${base}fsdp_cpu_offload: False\ndtype: fp32\n`, opts));
   it("TT12: shard dim → -1", () =>
     checkFix(
       `# tune run --nproc_per_node 8 full_finetune_distributed --config x\n${base}dtype: fp32\ndata_parallel_shard_dim: 4\n`,
-      "torchtune/TT12",
+      "torchtune/parallel-dims-product",
       "-1",
       `# tune run --nproc_per_node 8 full_finetune_distributed --config x\n${base}dtype: fp32\ndata_parallel_shard_dim: -1\n`,
       opts,

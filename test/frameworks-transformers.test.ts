@@ -120,17 +120,17 @@ describe("transformers: versions and resolution", () => {
     const ds = JSON.stringify({ zero_optimization: { stage: 2 }, bf16: { enabled: "true" } });
     const r = analyzeDocument(uri, `${PLAIN}bf16: true\ndeepspeed: ds.json\n`, {}, pins({ "/w/recipes/ds.json": ds }));
     assert.deepEqual(prec(r), ["float32", "bfloat16", "bfloat16"]);
-    const hf3 = r.diagnostics.filter((d) => d.code === "transformers/HF3");
+    const hf3 = r.diagnostics.filter((d) => d.code === "transformers/deepspeed-value-mismatch");
     assert.equal(hf3.length, 1);
     assert.equal(hf3[0]!.severity, "error");
     assert.match(hf3[0]!.message, /sets `bf16.enabled: "true"` but `bf16: true` here/);
     const standalone = analyzeDocument("file:///w/recipes/ds.json", ds);
     assert.equal(standalone.precision?.compute.dtype, "bfloat16");
-    // deepspeed/DS10 on the JSON itself, with the fix writing the boolean.
-    const ds10 = standalone.diagnostics.filter((d) => d.code === "deepspeed/DS10");
+    // deepspeed/string-boolean on the JSON itself, with the fix writing the boolean.
+    const ds10 = standalone.diagnostics.filter((d) => d.code === "deepspeed/string-boolean");
     assert.deepEqual(ds10.map((d) => d.severity), ["information"]);
     assert.match(ds10[0]!.message, /`bf16.enabled` is the string "true": DeepSpeed reads true/);
-    checkFix(ds, "deepspeed/DS10", "Write true", JSON.stringify({ zero_optimization: { stage: 2 }, bf16: { enabled: true } }), { uri: "file:///w/recipes/ds.json" });
+    checkFix(ds, "deepspeed/string-boolean", "Write true", JSON.stringify({ zero_optimization: { stage: 2 }, bf16: { enabled: true } }), { uri: "file:///w/recipes/ds.json" });
   });
 
   it("FSDP through `fsdp`/`fsdp_config`: the version from `fsdp_config.version`, reduction in bf16", () => {
@@ -152,24 +152,24 @@ describe("transformers diagnostics", () => {
   it("HF1 bf16 AMP over a bf16 load with no DeepSpeed/FSDP key (information through the gate: the launcher assumed)", () => {
     checkDiagnostics(
       `${TRL}torch_dtype: bfloat16
-             #^^^^^^^ information[transformers/HF1]: Assuming the single-GPU/DDP launcher (the default): model loaded in bf16 with \`bf16\` AMP
+             #^^^^^^^ information[transformers/pure-16-bit]: Assuming the single-GPU/DDP launcher (the default): model loaded in bf16 with \`bf16\` AMP
 bf16: true
 `,
       { uri, env: pins() },
     );
-    checkFix(`${TRL}torch_dtype: bfloat16\nbf16: true\n`, "transformers/HF1", "fp32", `${TRL}torch_dtype: float32\nbf16: true\n`, { uri, env: pins() });
+    checkFix(`${TRL}torch_dtype: bfloat16\nbf16: true\n`, "transformers/pure-16-bit", "fp32", `${TRL}torch_dtype: float32\nbf16: true\n`, { uri, env: pins() });
   });
 
   it("HF1 on TRL's default bf16 rests on the TRL version too; silent with LoRA, with DeepSpeed, with an fp32 load", () => {
     // TRL pinned: only the launcher is assumed.
     checkDiagnostics(
       `${TRL}torch_dtype: bfloat16
-             #^^^^^^^ information[transformers/HF1]: Assuming the single-GPU/DDP launcher (the default): model loaded in bf16
+             #^^^^^^^ information[transformers/pure-16-bit]: Assuming the single-GPU/DDP launcher (the default): model loaded in bf16
 `,
       { uri, env: pins({}, "trl==0.20.0\n") },
     );
     // No TRL pin: TRL's default `bf16` is the newest read's, an assumption named after the launcher's.
-    const [d] = analyzeDocument(uri, `${TRL}torch_dtype: bfloat16\n`, {}, fakeEnv({}, DOC)).diagnostics.filter((x) => x.code === "transformers/HF1");
+    const [d] = analyzeDocument(uri, `${TRL}torch_dtype: bfloat16\n`, {}, fakeEnv({}, DOC)).diagnostics.filter((x) => x.code === "transformers/pure-16-bit");
     assert.equal(d?.severity, "information");
     assert.match(d!.message, /^Assuming the single-GPU\/DDP launcher \(the default\) and TRL 1\.9\.0 \(inferred\): model loaded in bf16 with `bf16` AMP: pure bf16, no fp32 master weights$/);
     assert.match(d!.detail ?? "", /^Assuming the single-GPU\/DDP launcher, none found and TRL 1\.9\.0, inferred: unpinned, newest read: The model is loaded in bf16/);
@@ -182,34 +182,34 @@ bf16: true
     // torch/amp/grad_scaler.py:274-275@2.13.0 (unscale_ passes allow_fp16=False); accelerate get_grad_scaler: plain GradScaler outside FSDP.
     checkDiagnostics(
       `${TRL}dtype: float16
-       #^^^^^^ error[transformers/HF12]: [DDP, from TRL's multi_gpu accelerate config] fp16 load, \`fp16\` AMP: ValueError "Attempting to unscale FP16 gradients"
+       #^^^^^^ error[transformers/fp16-model-fp16-amp]: [DDP, from TRL's multi_gpu accelerate config] fp16 load, \`fp16\` AMP: ValueError "Attempting to unscale FP16 gradients"
 fp16: true
 accelerate_config: multi_gpu
 `,
-      { uri, env: pins({}, "trl==1.9.0\n"), ignore: ["transformers/HF7"] },
+      { uri, env: pins({}, "trl==1.9.0\n"), ignore: ["transformers/launcher-precision-mismatch"] },
     );
     checkDiagnostics(
       `${TRL}torch_dtype: float16
-             #^^^^^^ warning[transformers/HF12]: Assuming the single-GPU/DDP launcher, none found: \`fp16\` AMP on an fp16 load: "Attempting to unscale FP16 gradients"
+             #^^^^^^ warning[transformers/fp16-model-fp16-amp]: Assuming the single-GPU/DDP launcher, none found: \`fp16\` AMP on an fp16 load: "Attempting to unscale FP16 gradients"
 fp16: true
 `,
       { uri, env: pins() },
     );
-    checkFix(`${TRL}torch_dtype: float16\nfp16: true\n`, "transformers/HF12", "fp32", `${TRL}torch_dtype: float32\nfp16: true\n`, { uri, env: pins() });
+    checkFix(`${TRL}torch_dtype: float16\nfp16: true\n`, "transformers/fp16-model-fp16-amp", "fp32", `${TRL}torch_dtype: float32\nfp16: true\n`, { uri, env: pins() });
     // Silent: LoRA (PEFT keeps adapters fp32), DeepSpeed, FSDP (ShardedGradScaler allows fp16), an fp32 load, LLaMA-Factory (upcasts trainable parameters).
     for (const tail of ["use_peft: true\n", "deepspeed:\n  zero_optimization:\n    stage: 2\n", "fsdp: full_shard auto_wrap\n"]) {
       const r = analyzeDocument(uri, `${TRL}torch_dtype: float16\nfp16: true\n${tail}`, {}, pins());
-      assert.deepEqual(r.diagnostics.filter((x) => x.code === "transformers/HF12" || x.code === "transformers/HF1").map((x) => x.code), [], tail);
+      assert.deepEqual(r.diagnostics.filter((x) => x.code === "transformers/fp16-model-fp16-amp" || x.code === "transformers/pure-16-bit").map((x) => x.code), [], tail);
     }
     checkDiagnostics(`${TRL}torch_dtype: float32\nfp16: true\n`, { uri, env: pins() });
     const lf = analyzeDocument(uri, `${LF}infer_dtype: float16\nfp16: true\n`, {}, pins());
-    assert.equal(lf.diagnostics.filter((x) => x.code === "transformers/HF12").length, 0);
+    assert.equal(lf.diagnostics.filter((x) => x.code === "transformers/fp16-model-fp16-amp").length, 0);
   });
 
   it("HF2 FSDP2 at accelerate 1.13.0 with a bf16 load: the upcast is a no-op (warning); otherwise the bf16 reduction (information)", () => {
     checkDiagnostics(
       `${TRL}torch_dtype: bfloat16
-             #^^^^^^^ warning[transformers/HF2]: accelerate 1.13.0: the FSDP2 fp32 upcast is a no-op
+             #^^^^^^^ warning[transformers/low-precision-reduction]: accelerate 1.13.0: the FSDP2 fp32 upcast is a no-op
 bf16: true
 fsdp: full_shard auto_wrap
 fsdp_config:
@@ -221,7 +221,7 @@ fsdp_config:
       `${TRL}torch_dtype: bfloat16
 bf16: true
 fsdp: full_shard auto_wrap
-      #^^^^^^^^^^^^^^^^^^^ information[transformers/HF2]: FSDP2 through accelerate reduces gradients in bf16
+      #^^^^^^^^^^^^^^^^^^^ information[transformers/low-precision-reduction]: FSDP2 through accelerate reduces gradients in bf16
 fsdp_config:
   version: 2
 `,
@@ -234,8 +234,8 @@ fsdp_config:
     const env = pins({ "/w/recipes/ds.json": ds });
     const r = checkDiagnostics(
       `${PLAIN}deepspeed: ds.json
-           #^^^^^^ error[transformers/HF3]: ds.json sets \`bf16.enabled: true\` but \`bf16\` (TrainingArguments default \`bf16: false\`) here
-`.replace("gradient_accumulation_steps: 2\n", "gradient_accumulation_steps: 2\n                           # ^ error[transformers/HF3]: ds.json sets `gradient_accumulation_steps: 4` but `gradient_accumulation_steps: 2` here\n"),
+           #^^^^^^ error[transformers/deepspeed-value-mismatch]: ds.json sets \`bf16.enabled: true\` but \`bf16\` (TrainingArguments default \`bf16: false\`) here
+`.replace("gradient_accumulation_steps: 2\n", "gradient_accumulation_steps: 2\n                           # ^ error[transformers/deepspeed-value-mismatch]: ds.json sets `gradient_accumulation_steps: 4` but `gradient_accumulation_steps: 2` here\n"),
       { uri, env },
     );
     const ga = r.diagnostics.find((d) => d.message.includes("gradient_accumulation_steps: 4"))!;
@@ -248,7 +248,7 @@ fsdp_config:
       `${TRL}torch_dtype: float32
 bf16: false
 deepspeed: ds.json
-           #^^^^^^ error[transformers/HF3]: sets \`fp16.enabled: true\` but \`fp16\` (default false) here
+           #^^^^^^ error[transformers/deepspeed-value-mismatch]: sets \`fp16.enabled: true\` but \`fp16\` (default false) here
 `,
       { uri, env: fakeEnv({ "/w/recipes/ds.json": ds }, DOC) },
     );
@@ -256,24 +256,24 @@ deepspeed: ds.json
     checkDiagnostics(
       `${TRL}torch_dtype: float32
 deepspeed: ds.json
-           #^^^^^^ warning[transformers/HF3]: Assuming TRL 1.9.0 (inferred): ds.json sets \`bf16.enabled: false\`
+           #^^^^^^ warning[transformers/deepspeed-value-mismatch]: Assuming TRL 1.9.0 (inferred): ds.json sets \`bf16.enabled: false\`
 `,
       { uri, env: fakeEnv({ "/w/recipes/ds.json": `{"zero_optimization": {"stage": 2}, "bf16": {"enabled": false}}` }, DOC) },
     );
     const inline = `${PLAIN}deepspeed:\n  zero_optimization:\n    stage: 2\n  gradient_clipping: 0.5\n`;
-    checkFix(inline, "transformers/HF3", '"auto"', inline.replace("gradient_clipping: 0.5", 'gradient_clipping: "auto"'), { uri, env: pins() });
+    checkFix(inline, "transformers/deepspeed-value-mismatch", '"auto"', inline.replace("gradient_clipping: 0.5", 'gradient_clipping: "auto"'), { uri, env: pins() });
   });
 
   it("HF4 LLaMA-Factory pure_bf16 with a ZeRO-3 file: error with the fix; ZeRO-2 is silent", () => {
     const z3 = `{"zero_optimization": {"stage": 3}, "bf16": {"enabled": "auto"}}`;
     checkDiagnostics(
       `${LF}pure_bf16: true
-#^^^^^^^^^^^^^^ error[transformers/HF4]: \`pure_bf16\` with DeepSpeed ZeRO-3 (ds_z3.json): LLaMA-Factory raises ValueError
+#^^^^^^^^^^^^^^ error[transformers/pure-bf16-zero3]: \`pure_bf16\` with DeepSpeed ZeRO-3 (ds_z3.json): LLaMA-Factory raises ValueError
 deepspeed: ds_z3.json
 `,
       { uri, env: pins({ "/w/recipes/ds_z3.json": z3 }) },
     );
-    checkFix(`${LF}pure_bf16: true\ndeepspeed: ds_z3.json\n`, "transformers/HF4", "Remove", `${LF}deepspeed: ds_z3.json\n`, { uri, env: pins({ "/w/recipes/ds_z3.json": z3 }) });
+    checkFix(`${LF}pure_bf16: true\ndeepspeed: ds_z3.json\n`, "transformers/pure-bf16-zero3", "Remove", `${LF}deepspeed: ds_z3.json\n`, { uri, env: pins({ "/w/recipes/ds_z3.json": z3 }) });
     checkDiagnostics(`${LF}pure_bf16: true\ndeepspeed: ds_z2.json\n`, { uri, env: pins({ "/w/recipes/ds_z2.json": `{"zero_optimization": {"stage": 2}}` }) });
   });
 
@@ -284,7 +284,7 @@ deepspeed: ds_z3.json
 bf16: false
 fsdp: full_shard auto_wrap
 attn_implementation: flash_attention_2
-                     #^^^^^^^^^^^^^^^^ error[transformers/HF5]: \`flash_attention_2\` with fp32 compute
+                     #^^^^^^^^^^^^^^^^ error[transformers/flash-attention-fp32]: \`flash_attention_2\` with fp32 compute
 `,
       { uri, env: pins() },
     );
@@ -293,7 +293,7 @@ attn_implementation: flash_attention_2
       `${TRL}torch_dtype: float32
 bf16: false
 attn_implementation: flash_attention_2
-                     #^^^^^^^^^^^^^^^^ warning[transformers/HF5]: Assuming the single-GPU/DDP launcher (the default): \`flash_attention_2\` with fp32 compute
+                     #^^^^^^^^^^^^^^^^ warning[transformers/flash-attention-fp32]: Assuming the single-GPU/DDP launcher (the default): \`flash_attention_2\` with fp32 compute
 `,
       { uri, env: pins() },
     );
@@ -304,9 +304,9 @@ attn_implementation: flash_attention_2
     checkDiagnostics(
       `${LF}bf16: true
 lora_rnk: 8
-#^^^^^^^ warning[transformers/HF6]: Unknown key \`lora_rnk\` (did you mean \`lora_rank\`?): LLaMA-Factory rejects it
+#^^^^^^^ warning[transformers/unknown-key]: Unknown key \`lora_rnk\` (did you mean \`lora_rank\`?): LLaMA-Factory rejects it
 my_flag: 1
-#^^^^^^ warning[transformers/HF6]: Unknown key \`my_flag\`: LLaMA-Factory rejects it unless ALLOW_EXTRA_ARGS
+#^^^^^^ warning[transformers/unknown-key]: Unknown key \`my_flag\`: LLaMA-Factory rejects it unless ALLOW_EXTRA_ARGS
 `,
       { uri, env: pins() },
     );
@@ -314,15 +314,15 @@ my_flag: 1
       `${TRL}bf16: true
 torch_dtype: float32
 lerning_rate: 1.0e-5
-#^^^^^^^^^^^ warning[transformers/HF6]: Unknown key \`lerning_rate\`: did you mean \`learning_rate\`?
+#^^^^^^^^^^^ warning[transformers/unknown-key]: Unknown key \`lerning_rate\`: did you mean \`learning_rate\`?
 dataset_mixer: {a: 1.0}
 `,
       { uri, env: pins() },
     );
-    checkFix(`${TRL}bf16: true\ntorch_dtype: float32\nlerning_rate: 1.0e-5\n`, "transformers/HF6", "Rename", `${TRL}bf16: true\ntorch_dtype: float32\nlearning_rate: 1.0e-5\n`, { uri, env: pins() });
+    checkFix(`${TRL}bf16: true\ntorch_dtype: float32\nlerning_rate: 1.0e-5\n`, "transformers/unknown-key", "Rename", `${TRL}bf16: true\ntorch_dtype: float32\nlearning_rate: 1.0e-5\n`, { uri, env: pins() });
     checkDiagnostics(
       `${PLAIN}overwrite_output_dir: true
-#^^^^^^^^^^^^^^^^^^^ warning[transformers/HF6]: \`overwrite_output_dir\` is not a TrainingArguments key at transformers 5.24.0
+#^^^^^^^^^^^^^^^^^^^ warning[transformers/unknown-key]: \`overwrite_output_dir\` is not a TrainingArguments key at transformers 5.24.0
 `,
       { uri, env: pins({}, "transformers==5.24.0\n") },
     );
@@ -334,13 +334,13 @@ dataset_mixer: {a: 1.0}
     checkDiagnostics(`${PLAIN}eval_strategy: steps\neval_steps: 10\n`, { uri, env: pins({}, "transformers==4.43.1\n") });
     checkDiagnostics(
       `${PLAIN}eval_strategy: steps
-#^^^^^^^^^^^^ warning[transformers/HF6]: \`eval_strategy\` is not a TrainingArguments key at transformers 4.40.2
+#^^^^^^^^^^^^ warning[transformers/unknown-key]: \`eval_strategy\` is not a TrainingArguments key at transformers 4.40.2
 `,
       { uri, env: pins({}, "transformers==4.40.2\n") },
     );
     checkDiagnostics(
       `${PLAIN}evaluation_strategy: steps
-#^^^^^^^^^^^^^^^^^^ warning[transformers/HF6]: \`evaluation_strategy\` is not a TrainingArguments key at transformers 5.0.0
+#^^^^^^^^^^^^^^^^^^ warning[transformers/unknown-key]: \`evaluation_strategy\` is not a TrainingArguments key at transformers 5.0.0
 `,
       { uri, env: pins({}, "transformers==5.0.0\n") },
     );
@@ -353,13 +353,13 @@ dataset_mixer: {a: 1.0}
     checkDiagnostics(
       `${PLAIN}bf16: true
 fsdp: hybrid_shard auto_wrap
-#     ^^^^^^^^^^^^^^^^^^^^^^ error[transformers/HF9]: \`fsdp: hybrid_shard\` with FSDP2 (the default from transformers 5.10.1)
+#     ^^^^^^^^^^^^^^^^^^^^^^ error[transformers/fsdp1-strategy-with-fsdp2]: \`fsdp: hybrid_shard\` with FSDP2 (the default from transformers 5.10.1)
 `,
-      { uri, env: pins({}, "transformers==5.10.1\n"), ignore: ["transformers/HF2"] },
+      { uri, env: pins({}, "transformers==5.10.1\n"), ignore: ["transformers/low-precision-reduction"] },
     );
-    checkDiagnostics(text, { uri, env: pins({}, "transformers==5.9.0\n"), ignore: ["transformers/HF2"] });
-    checkDiagnostics(`${text}fsdp_config:\n  version: 1\n`, { uri, env: pins({}, "transformers==5.24.0\n"), ignore: ["transformers/HF2"] });
-    const unpinned = analyzeDocument(uri, text, {}, pins()).diagnostics.filter((d) => d.code === "transformers/HF9");
+    checkDiagnostics(text, { uri, env: pins({}, "transformers==5.9.0\n"), ignore: ["transformers/low-precision-reduction"] });
+    checkDiagnostics(`${text}fsdp_config:\n  version: 1\n`, { uri, env: pins({}, "transformers==5.24.0\n"), ignore: ["transformers/low-precision-reduction"] });
+    const unpinned = analyzeDocument(uri, text, {}, pins()).diagnostics.filter((d) => d.code === "transformers/fsdp1-strategy-with-fsdp2");
     assert.deepEqual(unpinned.map((d) => d.severity), ["warning"]);
     assert.equal(analyzeDocument(uri, text, {}, pins({}, "transformers==5.10.1\n")).layoutName, "FSDP2 (accelerate)");
   });
@@ -386,19 +386,19 @@ fsdp: hybrid_shard auto_wrap
     checkDiagnostics(text, { uri, env: pins({ "/w/args.py": py, "/w/train.py": script }) });
     // Without the script, `lora_rank` is a near miss of `local_rank`.
     const r = analyzeDocument(uri, text, {}, pins());
-    assert.match(r.diagnostics.find((d) => d.code === "transformers/HF6")?.message ?? "", /did you mean `local_rank`/);
+    assert.match(r.diagnostics.find((d) => d.code === "transformers/unknown-key")?.message ?? "", /did you mean `local_rank`/);
   });
 
   it("HF11 TRL's model dtype: `torch_dtype` rejected at a pinned TRL 1.x (load falls back to ModelConfig's fp32); model_init_kwargs ignored by the TRL CLI", () => {
     // trl/trainer/model_config.py:89@v1.9.0 (`dtype`), `torch_dtype` up to v0.25.0; trl/scripts/sft.py:74-79@v1.9.0.
     const r = analyzeDocument(uri, `${TRL}bf16: true\ntorch_dtype: bfloat16\n`, {}, pins({}, "trl==1.9.0\n"));
-    const hf11 = r.diagnostics.filter((d) => d.code === "transformers/HF11");
+    const hf11 = r.diagnostics.filter((d) => d.code === "transformers/trl-model-dtype");
     assert.deepEqual(hf11.map((d) => [d.severity, d.range.start.line]), [["error", 6]]);
     assert.match(hf11[0]!.message, /`torch_dtype` is not a TRL 1\.9\.0 argument/);
     assert.equal(r.precision?.paramStorage.dtype, "float32");
-    checkDiagnostics(`${TRL}bf16: true\ntorch_dtype: bfloat16\n`, { uri, env: pins({}, "trl==0.25.0\n"), ignore: ["transformers/HF1"] });
+    checkDiagnostics(`${TRL}bf16: true\ntorch_dtype: bfloat16\n`, { uri, env: pins({}, "trl==0.25.0\n"), ignore: ["transformers/pure-16-bit"] });
     const cli = analyzeDocument(uri, `${TRL}bf16: true\naccelerate_config: zero3\nmodel_init_kwargs:\n  dtype: bfloat16\n`, {}, pins({}, "trl==1.9.0\n"));
-    const w = cli.diagnostics.filter((d) => d.code === "transformers/HF11");
+    const w = cli.diagnostics.filter((d) => d.code === "transformers/trl-model-dtype");
     assert.deepEqual(w.map((d) => d.severity), ["warning"]);
     assert.match(w[0]!.message, /`model_init_kwargs.dtype` is ignored by the TRL CLI: the model loads in float32/);
   });
@@ -413,11 +413,11 @@ fsdp: hybrid_shard auto_wrap
     checkDiagnostics(
       `${PLAIN}bf16: true
 fp16: true
-#^^^^^^^^^ error[transformers/HF8]: \`bf16\` and \`fp16\` are both true
+#^^^^^^^^^ error[transformers/bf16-and-fp16]: \`bf16\` and \`fp16\` are both true
 `,
       { uri, env: pins() },
     );
-    checkFix(`${PLAIN}bf16: true\nfp16: true\n`, "transformers/HF8", "Remove", `${PLAIN}bf16: true\n`, { uri, env: pins() });
+    checkFix(`${PLAIN}bf16: true\nfp16: true\n`, "transformers/bf16-and-fp16", "Remove", `${PLAIN}bf16: true\n`, { uri, env: pins() });
   });
 });
 
@@ -433,7 +433,7 @@ describe("transformers: DS9 from the DeepSpeed JSON side (the reverse link)", ()
     const j = json("false");
     const y = yaml("bf16: true\n");
     const r = analyzeDocument(`file://${jsonPath}`, j, {}, env(y, j, jsonPath));
-    const ds9 = r.diagnostics.filter((d) => d.code === "deepspeed/DS9");
+    const ds9 = r.diagnostics.filter((d) => d.code === "deepspeed/precision-mismatch");
     assert.equal(ds9.length, 1);
     assert.equal(ds9[0]!.severity, "warning");
     assert.deepEqual(ds9[0]!.range.start, { line: 2, character: 11 });
@@ -444,7 +444,7 @@ describe("transformers: DS9 from the DeepSpeed JSON side (the reverse link)", ()
     // The JSON's "used by" names the YAML; the YAML side's HF3 points back at the JSON.
     assert.match(r.reportMarkdown ?? "", /Used by: \.\.\/sft\/config\.yaml \(transformers\)/);
     const ry = analyzeDocument(`file://${yamlPath}`, y, {}, env(y, j, yamlPath));
-    const hf3 = ry.diagnostics.find((d) => d.code === "transformers/HF3");
+    const hf3 = ry.diagnostics.find((d) => d.code === "transformers/deepspeed-value-mismatch");
     assert.equal(hf3?.severity, "error");
     assert.deepEqual(hf3?.related?.map((x) => [x.location.uri, x.location.range.start.line]), [[`file://${jsonPath}`, 2]]);
   });
@@ -452,12 +452,12 @@ describe("transformers: DS9 from the DeepSpeed JSON side (the reverse link)", ()
   it("the JSON side stays silent on \"auto\", on agreement, and on TRL's version-dependent default `bf16`; fill of \"auto\" comes from the YAML", () => {
     for (const [y, j] of [[yaml("bf16: true\n"), json('"auto"')], [yaml("bf16: true\n"), json("true")], [yaml(""), json("false")]] as const) {
       const r = analyzeDocument(`file://${jsonPath}`, j, {}, env(y, j, jsonPath));
-      assert.deepEqual(r.diagnostics.filter((d) => d.code === "deepspeed/DS9"), [], `${y}\n${j}`);
+      assert.deepEqual(r.diagnostics.filter((d) => d.code === "deepspeed/precision-mismatch"), [], `${y}\n${j}`);
     }
     // A plain TrainingArguments file without `bf16`: the default false means fp32, so an enabled bf16 block conflicts.
     const plain = `${PLAIN}deepspeed: ../ds/z2.json\n`;
     const r = analyzeDocument(`file://${jsonPath}`, json("true"), {}, env(plain, json("true"), jsonPath));
-    assert.deepEqual(r.diagnostics.filter((d) => d.code === "deepspeed/DS9").map((d) => d.message), ["`bf16.enabled: true` here, but ../sft/config.yaml sets no `bf16` (default false): the Trainer raises ValueError"]);
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === "deepspeed/precision-mismatch").map((d) => d.message), ["`bf16.enabled: true` here, but ../sft/config.yaml sets no `bf16` (default false): the Trainer raises ValueError"]);
     const auto = analyzeDocument(`file://${jsonPath}`, json('"auto"'), {}, env(yaml("bf16: true\n"), json('"auto"'), jsonPath));
     assert.equal(auto.precision?.compute.dtype, "bfloat16");
   });
@@ -548,7 +548,7 @@ describe("transformers: the accelerate launcher from a run script or a directive
       `${TRL}torch_dtype: bfloat16
 bf16: true
 gradient_accumulation_steps: 4
-                           # ^ error[transformers/HF3]: recipes/ds/zero3.json sets \`gradient_accumulation_steps: 2\` but \`gradient_accumulation_steps: 4\` here
+                           # ^ error[transformers/deepspeed-value-mismatch]: recipes/ds/zero3.json sets \`gradient_accumulation_steps: 2\` but \`gradient_accumulation_steps: 4\` here
 `,
       { uri: cfgUri, env: threeEnv({ ds: DS_AUTO.replace('"gradient_accumulation_steps": "auto"', '"gradient_accumulation_steps": 2') }) },
     );
@@ -559,7 +559,7 @@ gradient_accumulation_steps: 4
     const r = checkDiagnostics(
       `${TRL}torch_dtype: float32
 bf16: false
-      #^^^^ error[transformers/HF7]: recipes/accelerate_configs/zero3.yaml sets \`mixed_precision: bf16\` (DeepSpeed), but \`bf16\` is false here
+      #^^^^ error[transformers/launcher-precision-mismatch]: recipes/accelerate_configs/zero3.yaml sets \`mixed_precision: bf16\` (DeepSpeed), but \`bf16\` is false here
 `,
       { uri: cfgUri, env: threeEnv() },
     );
@@ -572,13 +572,13 @@ bf16: false
       `${TRL}torch_dtype: float32
 bf16: false
 fp16: true
-      #^^^ warning[transformers/HF7]: sets \`mixed_precision: bf16\`, but \`fp16\` here wins: the run is fp16 AMP
+      #^^^ warning[transformers/launcher-precision-mismatch]: sets \`mixed_precision: bf16\`, but \`fp16\` here wins: the run is fp16 AMP
 `,
       { uri: cfgUri, env: threeEnv({ accel: ddp }) },
     );
     checkDiagnostics(
       `${TRL}torch_dtype: bfloat16
-             #^^^^^^^ warning[transformers/HF1]: [DDP, from recipes/accelerate_configs/zero3.yaml] Model loaded in bf16
+             #^^^^^^^ warning[transformers/pure-16-bit]: [DDP, from recipes/accelerate_configs/zero3.yaml] Model loaded in bf16
 bf16: true
 `,
       { uri: cfgUri, env: threeEnv({ accel: ddp }) },
@@ -614,7 +614,7 @@ describe("transformers: the three-file case through the CLI", () => {
     // ZeRO-3 shards over the launcher's 8 processes.
     assert.deepEqual([f.worldSize.value, f.worldSize.source, f.parallel.dp_shard], [8, "launcher", 8]);
     assert.deepEqual([f.precision.paramStorage, f.precision.compute, f.precision.gradReduce], ["float32", "bfloat16", "bfloat16"]);
-    const hf3 = f.diagnostics.filter((d: { code: string }) => d.code === "transformers/HF3");
+    const hf3 = f.diagnostics.filter((d: { code: string }) => d.code === "transformers/deepspeed-value-mismatch");
     assert.equal(hf3.length, 1);
     assert.equal(hf3[0].severity, "error");
     assert.match(hf3[0].message, /recipes\/ds\/zero3\.json sets `gradient_accumulation_steps: 2`/);
@@ -651,7 +651,7 @@ describe("transformers: the launch chain, link by link (issue #31)", () => {
     const r = analyzeDocument(`file://${CFG}`, `${TRL}bf16: true\ngradient_accumulation_steps: 8\n`, {}, env);
     assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
     assert.equal(r.worldSize?.value, 8);
-    const hf3 = r.diagnostics.filter((d) => d.code === "transformers/HF3");
+    const hf3 = r.diagnostics.filter((d) => d.code === "transformers/deepspeed-value-mismatch");
     assert.equal(hf3.length, 1);
     assert.equal(hf3[0]!.severity, "error");
     assert.match(hf3[0]!.message, /sets `gradient_accumulation_steps: 32` but `gradient_accumulation_steps: 8`/);
@@ -664,7 +664,7 @@ describe("transformers: the launch chain, link by link (issue #31)", () => {
     const r = analyzeDocument(`file://${CFG}`, `${TRL}bf16: true\ngradient_accumulation_steps: 32\nmax_grad_norm: 1.0\n`, {}, env);
     assert.deepEqual(r.diagnostics.filter((d) => d.code === "internal-error"), []);
     assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
-    assert.deepEqual(r.diagnostics.filter((d) => d.code === "transformers/HF3"), []);
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === "transformers/deepspeed-value-mismatch"), []);
   });
 
   it("command-line flags win over the config: --mixed_precision and --num_processes; an absolute path from another machine matches by its tail", () => {
@@ -682,7 +682,7 @@ describe("transformers: the launch chain, link by link (issue #31)", () => {
     const env = fakeEnv({ [CFG]: "", "/w/scripts/run": "torchrun --nproc_per_node 4 train.py recipes/sft.yaml\n" }, CFG, ["/w"]);
     const r = analyzeDocument(`file://${CFG}`, `${PLAIN}torch_dtype: bfloat16\nbf16: true\n`, {}, env);
     assert.equal(r.worldSize?.value, 4);
-    assert.deepEqual(r.diagnostics.filter((d) => d.code === "transformers/HF1").map((d) => d.severity), ["warning"]);
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === "transformers/pure-16-bit").map((d) => d.severity), ["warning"]);
     assert.doesNotMatch(r.reportMarkdown ?? "", /launcher not found/);
   });
 
@@ -696,12 +696,12 @@ describe("transformers: the launch chain, link by link (issue #31)", () => {
   it("HF10 a named-but-broken link: a missing accelerate config, a DeepSpeed JSON as the accelerate config; the header says the launcher is not found", () => {
     const env = fakeEnv({ [CFG]: "", "/w/train.sh": "accelerate launch --config_file configs/gone.yaml train.py recipes/sft.yaml\n" }, CFG, ["/w"]);
     const r = analyzeDocument(`file://${CFG}`, `${PLAIN}bf16: true\n`, {}, env);
-    const hf10 = r.diagnostics.filter((x) => x.code === "transformers/HF10");
+    const hf10 = r.diagnostics.filter((x) => x.code === "transformers/launch-config-missing");
     assert.deepEqual(hf10.map((x) => [x.severity, x.range.start.line]), [["warning", 0]]);
     assert.match(hf10[0]!.message, /^train\.sh line 1 launches this file with `configs\/gone\.yaml`, which is not in the workspace/);
     assert.match(r.reportMarkdown ?? "", /launcher not found: train\.sh line 1 names `configs\/gone\.yaml`, which is not in the workspace; assumed single GPU\/DDP/);
     const env2 = fakeEnv({ [CFG]: "", "/w/train.sh": "accelerate launch --config_file ds.json train.py recipes/sft.yaml\n", "/w/ds.json": JSON.stringify({ zero_optimization: { stage: 3 }, train_micro_batch_size_per_gpu: "auto" }) }, CFG, ["/w"]);
-    const d = analyzeDocument(`file://${CFG}`, `${PLAIN}bf16: true\n`, {}, env2).diagnostics.filter((x) => x.code === "transformers/HF10");
+    const d = analyzeDocument(`file://${CFG}`, `${PLAIN}bf16: true\n`, {}, env2).diagnostics.filter((x) => x.code === "transformers/launch-config-missing");
     assert.match(d[0]!.message, /passes the DeepSpeed JSON `ds\.json` as the accelerate config/);
   });
 });
@@ -712,15 +712,15 @@ describe("HF6 and the workspace's own argument classes (held-back: vendored LLaM
     const hp = "from dataclasses import dataclass, field\n\n@dataclass\nclass FinetuningArguments(\n    FreezeArguments,\n    LoraArguments,\n):\n    train_mm_proj_only: bool = field(\n        default=False,\n    )\n";
     const text = `${LF}train_mm_proj_only: true\n`;
     const without = analyzeDocument(`file://${cfg}`, text, {}, fakeEnv({ [cfg]: text }, cfg, ["/w"]));
-    assert.deepEqual(without.diagnostics.filter((d) => d.code === "transformers/HF6").map((d) => d.severity), ["warning"]);
+    assert.deepEqual(without.diagnostics.filter((d) => d.code === "transformers/unknown-key").map((d) => d.severity), ["warning"]);
     const r = analyzeDocument(`file://${cfg}`, text, {}, fakeEnv({ [cfg]: text, "/w/src/llamafactory/hparams/finetuning_args.py": hp }, cfg, ["/w"]));
-    assert.deepEqual(r.diagnostics.filter((d) => d.code === "transformers/HF6"), []);
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === "transformers/unknown-key"), []);
   });
   it("TrlParser over a class the workspace does not hold: an unknown key is information naming it", () => {
     const text = `${TRL}sp_alpha: 0.5\n`;
     const script = "from trl import TrlParser, ModelConfig, ScriptArguments\nparser = TrlParser((ScriptArguments, config_cls, ModelConfig))\n";
     const r = analyzeDocument(`file://${cfg}`, text, {}, fakeEnv({ [cfg]: text, "/w/run_dpo.py": script }, cfg, ["/w"]));
-    const d = r.diagnostics.filter((x) => x.code === "transformers/HF6");
+    const d = r.diagnostics.filter((x) => x.code === "transformers/unknown-key");
     assert.deepEqual(d.map((x) => x.severity), ["information"]);
     assert.match(d[0]!.message, /^Unknown key `sp_alpha` unless the project's parser class `config_cls` declares it/);
   });

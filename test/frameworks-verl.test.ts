@@ -84,11 +84,11 @@ ARGS=(
   algorithm.adv_estimator=grpo
   actor_rollout_ref.actor.optim.lr=$LR
   actor_rollout_ref.actor.fsdp_config.model_dtype=bf16
-  #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[verl/VL1]: actor \`model_dtype=bf16\`: AdamW on bf16 weights, no fp32 master copy (lr = 5e-7: small updates round away)
+  #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[verl/bf16-weights-adamw]: actor \`model_dtype=bf16\`: AdamW on bf16 weights, no fp32 master copy (lr = 5e-7: small updates round away)
   actor_rollout_ref.actor.fsdp_config.mixed_precision.param_dtype=bf16
-  #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[verl/VL6]: Assuming verl 0.9.1 (the default): verl's config has no \`mixed_precision\`
+  #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[verl/mixed-precision-needs-plus]: Assuming verl 0.9.1 (the default): verl's config has no \`mixed_precision\`
   +actor_rollout_ref.actor.fsdp_config.mixed_precision.reduce_dtype=bf16
-  #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ information[verl/VL5]: actor: gradients reduced in bf16 across 16 GPUs
+  #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ information[verl/low-precision-reduction]: actor: gradients reduced in bf16 across 16 GPUs
   trainer.n_gpus_per_node=8
   trainer.nnodes=2
 )
@@ -99,7 +99,7 @@ python3 -m verl.trainer.main_ppo "\${ARGS[@]}"
   });
   it("VL1 is information when the learning rate is known and large, and silent for fp32", () => {
     const r = analyzeDocument(uri, "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo actor_rollout_ref.actor.optim.lr=1e-4 actor_rollout_ref.actor.fsdp_config.model_dtype=bfloat16\n");
-    assert.deepEqual(r.diagnostics.map((d) => [d.code, d.severity]), [["verl/VL1", "information"]]);
+    assert.deepEqual(r.diagnostics.map((d) => [d.code, d.severity]), [["verl/bf16-weights-adamw", "information"]]);
     assert.match(r.diagnostics[0]!.message, /\(lr = 1e-4\)$/);
     assert.equal(r.precision?.paramStorage.dtype, "bfloat16");
     assert.deepEqual(analyzeDocument(uri, "python3 -m verl.trainer.main_ppo actor_rollout_ref.actor.fsdp_config.model_dtype=fp32\n").diagnostics, []);
@@ -114,15 +114,15 @@ python3 -m verl.trainer.main_ppo "\${ARGS[@]}"
   it("VL6 is an error with verl pinned, and its fix adds the +", () => {
     const text = "python3 -m verl.trainer.main_ppo actor_rollout_ref.actor.fsdp_config.mixed_precision.param_dtype=bf16\n";
     const r = analyzeDocument(uri, text, {}, pinned("0.9.1"));
-    assert.deepEqual(r.diagnostics.map((d) => [d.code, d.severity]), [["verl/VL6", "error"]]);
+    assert.deepEqual(r.diagnostics.map((d) => [d.code, d.severity]), [["verl/mixed-precision-needs-plus", "error"]]);
     assert.equal(r.mechanism, "error");
-    checkFix(text, "verl/VL6", "Prefix with +", "python3 -m verl.trainer.main_ppo +actor_rollout_ref.actor.fsdp_config.mixed_precision.param_dtype=bf16\n", { uri, env: pinned("0.9.1") });
+    checkFix(text, "verl/mixed-precision-needs-plus", "Prefix with +", "python3 -m verl.trainer.main_ppo +actor_rollout_ref.actor.fsdp_config.mixed_precision.param_dtype=bf16\n", { uri, env: pinned("0.9.1") });
   });
   it("VL2 a dtype verl does not accept (torch.bfloat16 as a string)", () => {
     checkDiagnostics(
       `ARGS=(
   actor_rollout_ref.actor.fsdp_config.model_dtype=torch.bfloat16
-  #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[verl/VL2]: actor: \`model_dtype=torch.bfloat16\` raises RuntimeError "unexpected precision" (use \`bfloat16\`)
+  #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[verl/unknown-dtype]: actor: \`model_dtype=torch.bfloat16\` raises RuntimeError "unexpected precision" (use \`bfloat16\`)
 )
 python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo "\${ARGS[@]}"
 `,
@@ -132,7 +132,7 @@ python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo "\${ARGS[@]}"
   it("VL3 param_dtype ignored by verl 0.7.1's engine; silent at 0.8.0 and with the legacy actor", () => {
     const text = "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo trainer.use_legacy_worker_impl=disable +actor_rollout_ref.actor.fsdp_config.mixed_precision.param_dtype=fp32\n";
     const old = analyzeDocument(uri, text, {}, pinned("0.7.1"));
-    assert.deepEqual(old.diagnostics.map((d) => [d.code, d.severity]), [["verl/VL3", "warning"]]);
+    assert.deepEqual(old.diagnostics.map((d) => [d.code, d.severity]), [["verl/param-dtype-not-applied", "warning"]]);
     assert.match(old.diagnostics[0]!.message, /actor: `param_dtype=fp32` is not applied in forward: verl 0\.7\.1 autocasts to bf16/);
     assert.equal(old.precision?.compute.dtype, "bfloat16");
     const fixed = analyzeDocument(uri, text, {}, pinned("0.8.0"));
@@ -147,7 +147,7 @@ python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo "\${ARGS[@]}"
   it("VL4 fp16 with no loss scaler at verl 0.7.1's engine; silent at 0.9.1 (ShardedGradScaler)", () => {
     const text = "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo trainer.use_legacy_worker_impl=disable +actor_rollout_ref.actor.fsdp_config.mixed_precision.param_dtype=fp16\n";
     const old = analyzeDocument(uri, text, {}, pinned("0.7.1"));
-    assert.deepEqual(old.diagnostics.map((d) => d.code).sort(), ["verl/VL3", "verl/VL4"]);
+    assert.deepEqual(old.diagnostics.map((d) => d.code).sort(), ["verl/param-dtype-not-applied", "verl/fp16-without-loss-scaling"]);
     assert.deepEqual(analyzeDocument(uri, text, {}, pinned("0.9.1")).diagnostics, []);
   });
   it("a verl trainer YAML: its own values over the defaults", () => {
@@ -158,7 +158,7 @@ python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo "\${ARGS[@]}"
       lr: 1e-6
     fsdp_config:
       model_dtype: bf16
-                   #^^^ warning[verl/VL1]: actor \`model_dtype=bf16\`: AdamW on bf16 weights
+                   #^^^ warning[verl/bf16-weights-adamw]: actor \`model_dtype=bf16\`: AdamW on bf16 weights
 algorithm:
   adv_estimator: grpo
 trainer:

@@ -50,21 +50,21 @@ const PURE_BF16 = "model cast to bfloat16, no fp32 master weights (no autocast)"
 
 const EXPECTED: Record<string, Expected> = {
   // --- accelerate ---------------------------------------------------------------------------------
-  "accelerate/huggingface__alignment-handbook__fsdp.yaml": { framework: "accelerate", headline: "FSDP1 on 8 GPUs: FSDP mixed precision (bfloat16 compute)", precision: ["float32", "bfloat16", "bfloat16"], diagnostics: [`information accelerate/AC5@18: ${AC5_BF16}`] },
-  "accelerate/huggingface__open-r1__fsdp.yaml": { framework: "accelerate", headline: "FSDP1 on 8 GPUs: FSDP mixed precision (bfloat16 compute)", precision: ["float32", "bfloat16", "bfloat16"], diagnostics: [`information accelerate/AC5@19: ${AC5_BF16}`] },
+  "accelerate/huggingface__alignment-handbook__fsdp.yaml": { framework: "accelerate", headline: "FSDP1 on 8 GPUs: FSDP mixed precision (bfloat16 compute)", precision: ["float32", "bfloat16", "bfloat16"], diagnostics: [`information accelerate/low-precision-reduction@18: ${AC5_BF16}`] },
+  "accelerate/huggingface__open-r1__fsdp.yaml": { framework: "accelerate", headline: "FSDP1 on 8 GPUs: FSDP mixed precision (bfloat16 compute)", precision: ["float32", "bfloat16", "bfloat16"], diagnostics: [`information accelerate/low-precision-reduction@19: ${AC5_BF16}`] },
   // DEEPSPEED without a config file: accelerate adds `bf16: {enabled: true}` (spec §2.4); DeepSpeed keeps
   // fp32 master partitions (engine.py:1714-1720 casts the module, ZeRO keeps fp32 masters).
   "accelerate/huggingface__open-r1__zero2.yaml": { framework: "accelerate", headline: `DeepSpeed ZeRO-2 on 8 GPUs: ${DS_BF16}`, precision: ["float32", "bfloat16", "bfloat16"], diagnostics: [] },
   "accelerate/huggingface__peft__deepspeed_config_z3_qlora.yaml": { framework: "accelerate", headline: `DeepSpeed ZeRO-3 on 2 GPUs: ${DS_BF16}`, precision: ["float32", "bfloat16", "bfloat16"], diagnostics: [] },
   // mixed_precision 'no' under FSDP: set_mixed_precision is never called, so no casting policy.
-  "accelerate/huggingface__peft__fsdp_config_qlora.yaml": { framework: "accelerate", headline: "FSDP1 on 2 GPUs: no mixed precision (float32 compute)", precision: ["float32", "float32", "float32"], diagnostics: ["information accelerate/AC5@17: FSDP with mixed_precision 'no': the model runs in whatever dtype the script loads it in"] },
+  "accelerate/huggingface__peft__fsdp_config_qlora.yaml": { framework: "accelerate", headline: "FSDP1 on 2 GPUs: no mixed precision (float32 compute)", precision: ["float32", "float32", "float32"], diagnostics: ["information accelerate/low-precision-reduction@17: FSDP with mixed_precision 'no': the model runs in whatever dtype the script loads it in"] },
   "accelerate/huggingface__peft__int8_training_config.yaml": { framework: "accelerate", headline: "DDP (MULTI_XPU) on 4 GPUs: no mixed precision (float32 compute)", precision: ["float32", "float32", "float32"], diagnostics: [] },
   "accelerate/huggingface__peft__tp_config.yaml": { framework: "accelerate", headline: "DDP (MULTI_GPU) on 2 GPUs: autocast (bfloat16 compute)", precision: ["float32", "bfloat16", "float32"], diagnostics: [] },
   // parallelism_config_sp_size 2 × dp_shard 2 = 4 processes (no AC10); sp kept in the layout (checked below).
   "accelerate/huggingface__trl__alst_ulysses_4gpu.yaml": { framework: "accelerate", headline: `DeepSpeed ZeRO-3 + SP (Ulysses) on 4 GPUs: ${DS_BF16}`, precision: ["float32", "bfloat16", "bfloat16"], diagnostics: [] },
-  "accelerate/huggingface__trl__context_parallel_2gpu.yaml": { framework: "accelerate", headline: "CP on 2 GPUs: FSDP mixed precision (bfloat16 compute)", precision: ["float32", "bfloat16", "bfloat16"], diagnostics: [`information accelerate/AC5@17: ${AC5_FSDP2}`] },
+  "accelerate/huggingface__trl__context_parallel_2gpu.yaml": { framework: "accelerate", headline: "CP on 2 GPUs: FSDP mixed precision (bfloat16 compute)", precision: ["float32", "bfloat16", "bfloat16"], diagnostics: [`information accelerate/low-precision-reduction@17: ${AC5_FSDP2}`] },
   "accelerate/huggingface__trl__deepspeed_zero3.yaml": { framework: "accelerate", headline: `DeepSpeed ZeRO-3 on 8 GPUs: ${DS_BF16}`, precision: ["float32", "bfloat16", "bfloat16"], diagnostics: [] },
-  "accelerate/huggingface__trl__fsdp2.yaml": { framework: "accelerate", headline: "FSDP2 on 8 GPUs: FSDP mixed precision (bfloat16 compute)", precision: ["float32", "bfloat16", "bfloat16"], diagnostics: [`information accelerate/AC5@17: ${AC5_FSDP2}`] },
+  "accelerate/huggingface__trl__fsdp2.yaml": { framework: "accelerate", headline: "FSDP2 on 8 GPUs: FSDP mixed precision (bfloat16 compute)", precision: ["float32", "bfloat16", "bfloat16"], diagnostics: [`information accelerate/low-precision-reduction@17: ${AC5_FSDP2}`] },
   "accelerate/huggingface__trl__multi_gpu.yaml": { framework: "accelerate", headline: "DDP (MULTI_GPU) on 8 GPUs: autocast (bfloat16 compute)", precision: ["float32", "bfloat16", "float32"], diagnostics: [] },
 
   // --- Axolotl (modal-labs: every file a LoRA/QLoRA, bf16 auto) ------------------------------------
@@ -85,8 +85,8 @@ const EXPECTED: Record<string, Expected> = {
   // DS6 holds there: NeoX's `communication_data_type` defaults to None and is handed to DeepSpeed as is
   // (megatron/neox_arguments/deepspeed_args.py:167 at ea7aefd, the corpus commit); its `fp32_allreduce` only
   // concerns bf16 model-parallel all-reduces (megatron/model/utils.py:384).
-  "deepspeed/EleutherAI__gpt-neox__1-3B-transformer-engine.yml": { framework: "deepspeed", headline: "deepspeed: model cast to float16, fp32 master weights (no autocast)", precision: ["float32", "float16", "float16"], diagnostics: [`information deepspeed/DS6@83: ${DS6("fp16")}`] },
-  "deepspeed/EleutherAI__gpt-neox__125M.yml": { framework: "deepspeed", headline: "deepspeed: model cast to float16, fp32 master weights (no autocast)", precision: ["float32", "float16", "float16"], diagnostics: [`information deepspeed/DS6@71: ${DS6("fp16")}`] },
+  "deepspeed/EleutherAI__gpt-neox__1-3B-transformer-engine.yml": { framework: "deepspeed", headline: "deepspeed: model cast to float16, fp32 master weights (no autocast)", precision: ["float32", "float16", "float16"], diagnostics: [`information deepspeed/low-precision-reduction@83: ${DS6("fp16")}`] },
+  "deepspeed/EleutherAI__gpt-neox__125M.yml": { framework: "deepspeed", headline: "deepspeed: model cast to float16, fp32 master weights (no autocast)", precision: ["float32", "float16", "float16"], diagnostics: [`information deepspeed/low-precision-reduction@71: ${DS6("fp16")}`] },
   // bf16 + bf16_master_weights_and_grads + bf16_optimizer_states + torch_autocast: engine.py:1714-1720 casts
   // the parameters to bf16 whether or not torch_autocast is on; base_optimizer.py:522-525 makes the master
   // weights/grads bf16. No DS6: bf16 gradients are what that option is for (precision_config.py:63).
@@ -94,28 +94,28 @@ const EXPECTED: Record<string, Expected> = {
   // OneBitAdam: after freeze_step the backward all-reduce is off and 1-bit momentum is exchanged instead
   // (runtime/fp16/onebit/adam.py:250-256), so DS6's advice does not apply.
   "deepspeed/deepspeedai__DeepSpeedExamples__deepspeed_bsz4k_onebitadam_config_seq128_nccl.json": { framework: "deepspeed", headline: "deepspeed: model cast to float16, fp32 master weights (no autocast)", precision: ["float32", "float16", "float16"], diagnostics: [] },
-  "deepspeed/deepspeedai__DeepSpeedExamples__zf_config.json": { framework: "deepspeed", headline: `deepspeed: ${DS_BF16}`, precision: ["float32", "bfloat16", "bfloat16"], diagnostics: [`information deepspeed/DS6@3: ${DS6("bf16")}`] },
+  "deepspeed/deepspeedai__DeepSpeedExamples__zf_config.json": { framework: "deepspeed", headline: `deepspeed: ${DS_BF16}`, precision: ["float32", "bfloat16", "bfloat16"], diagnostics: [`information deepspeed/low-precision-reduction@3: ${DS6("bf16")}`] },
 
   // --- Lightning (LitGPT) ------------------------------------------------------------------------------
   // LitGPT finetune/full.py:107-114 (v0.5.13): devices × num_nodes > 1 → FSDPStrategy. bf16-true casts the
   // module (Lightning 2.6.5 fabric/plugins/precision/fsdp.py:88-97: param = reduce = bf16), so PL8.
-  "lightning/Lightning-AI__litgpt__llama-3.1-8b_full.yaml": { framework: "lightning", headline: `FSDP (LitGPT) on 4 GPUs: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: ["information lightning/PL8@8: `precision: bf16-true` is pure bf16: weights, gradients and optimizer state are bf16 with no fp32 master copy"] },
+  "lightning/Lightning-AI__litgpt__llama-3.1-8b_full.yaml": { framework: "lightning", headline: `FSDP (LitGPT) on 4 GPUs: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: ["information lightning/pure-bf16@8: `precision: bf16-true` is pure bf16: weights, gradients and optimizer state are bf16 with no fp32 master copy"] },
   // devices: 1 → no strategy; one device has no gradient reduction (null).
-  "lightning/Lightning-AI__litgpt__llama-3.1-8b_qlora.yaml": { framework: "lightning", headline: `single device: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", null], diagnostics: ["information lightning/PL8@8: `precision: bf16-true` is pure bf16: weights, gradients and optimizer state are bf16 with no fp32 master copy"] },
+  "lightning/Lightning-AI__litgpt__llama-3.1-8b_qlora.yaml": { framework: "lightning", headline: `single device: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", null], diagnostics: ["information lightning/pure-bf16@8: `precision: bf16-true` is pure bf16: weights, gradients and optimizer state are bf16 with no fp32 master copy"] },
   // pretrain.py:142-143: more than one device → FSDPStrategy (HYBRID_SHARD); `devices: auto` = every visible
   // GPU (utils.py:556). bf16-mixed under FSDP: fsdp.py:96-97 reduces in bf16, so PL9.
-  "lightning/Lightning-AI__litgpt__pretrain_tinyllama.yaml": { framework: "lightning", headline: "lightning: FSDP mixed precision (bfloat16 compute)", precision: ["float32", "bfloat16", "bfloat16"], diagnostics: ["information lightning/PL9@14: FSDP with bf16-mixed: fp32 master weights, bf16 compute, and bf16 gradient reduction and buffers"] },
+  "lightning/Lightning-AI__litgpt__pretrain_tinyllama.yaml": { framework: "lightning", headline: "lightning: FSDP mixed precision (bfloat16 compute)", precision: ["float32", "bfloat16", "bfloat16"], diagnostics: ["information lightning/low-precision-reduction@14: FSDP with bf16-mixed: fp32 master weights, bf16 compute, and bf16 gradient reduction and buffers"] },
 
   // --- torchtune -------------------------------------------------------------------------------------
   // Jinja templates ({{student_model_dir}}): the placeholders are read as nulls, not reported as YAML errors.
-  "torchtune/Azure__torchtune-azureml__knowledge_distillation_qwen2.yaml": { framework: "torchtune", headline: `torchtune: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: [`information torchtune/TT3@87: ${TT3}`] },
+  "torchtune/Azure__torchtune-azureml__knowledge_distillation_qwen2.yaml": { framework: "torchtune", headline: `torchtune: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: [`information torchtune/pure-bf16@87: ${TT3}`] },
   // lora_finetune_single_device (v0.6.1 recipes/lora_finetune_single_device.py:127,431): pure bf16, one device.
-  "torchtune/Azure__torchtune-azureml__lora_finetune_phi4.yaml": { framework: "torchtune", headline: `single device: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", null], diagnostics: ["information torchtune/TT3@96: `dtype: bf16` is pure bf16: weights, gradients and optimizer states are bf16, no fp32 master copy"] },
+  "torchtune/Azure__torchtune-azureml__lora_finetune_phi4.yaml": { framework: "torchtune", headline: `single device: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", null], diagnostics: ["information torchtune/pure-bf16@96: `dtype: bf16` is pure bf16: weights, gradients and optimizer states are bf16, no fp32 master copy"] },
   // A quantization config (no optimizer/loss): not a training run, so no TT3 and no gradient reduction.
   "torchtune/Azure__torchtune-azureml__quant_phi4.yaml": { framework: "torchtune", headline: `torchtune: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", null], diagnostics: [] },
-  "torchtune/InflectionAI__torchtune__llama3_3_llama_medusa.yaml": { framework: "torchtune", headline: `torchtune: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: [`information torchtune/TT3@56: ${TT3}`] },
-  "torchtune/InflectionAI__torchtune__qwen2_5_vision_7B_v_full.yaml": { framework: "torchtune", headline: `FSDP2 on 2 GPUs: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: [`warning torchtune/TT3@78: ${TT3_LR}`] },
-  "torchtune/OpenPipe__ART__config.yaml": { framework: "torchtune", headline: `FSDP2 on 4 GPUs: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: [`warning torchtune/TT3@62: ${TT3_LR}`] },
+  "torchtune/InflectionAI__torchtune__llama3_3_llama_medusa.yaml": { framework: "torchtune", headline: `torchtune: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: [`information torchtune/pure-bf16@56: ${TT3}`] },
+  "torchtune/InflectionAI__torchtune__qwen2_5_vision_7B_v_full.yaml": { framework: "torchtune", headline: `FSDP2 on 2 GPUs: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: [`warning torchtune/pure-bf16@78: ${TT3_LR}`] },
+  "torchtune/OpenPipe__ART__config.yaml": { framework: "torchtune", headline: `FSDP2 on 4 GPUs: ${PURE_BF16}`, precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: [`warning torchtune/pure-bf16@62: ${TT3_LR}`] },
   // `compile: True` + `optimizer_in_bwd: True`: torchtune 0.7.0 (bd2a0fc recipes/full_finetune_distributed.py:344-354,
   // 399-403) raises ValueError; v0.6.1 compiles only model and loss (:292,344,542). No pin here, so the newest is
   // assumed and said, as a warning, not an error.
@@ -123,13 +123,13 @@ const EXPECTED: Record<string, Expected> = {
     framework: "torchtune",
     headline: `torchtune: ${PURE_BF16}`,
     precision: ["bfloat16", "bfloat16", "bfloat16"],
-    diagnostics: ["warning torchtune/TT5@72: No torchtune pin, so 0.7.0 is assumed: there `compile: True` is rejected with `optimizer_in_bwd: True`", `information torchtune/TT3@85: ${TT3}`],
+    diagnostics: ["warning torchtune/optimizer-in-bwd-compile@72: No torchtune pin, so 0.7.0 is assumed: there `compile: True` is rejected with `optimizer_in_bwd: True`", `information torchtune/pure-bf16@85: ${TT3}`],
   },
   "torchtune/SWE-Gym__SWE-Gym__policy_qwen25_coder_32b_full.yaml": {
     framework: "torchtune",
     headline: `FSDP2 on 2 GPUs: ${PURE_BF16}`,
     precision: ["bfloat16", "bfloat16", "bfloat16"],
-    diagnostics: ["warning torchtune/TT5@89: No torchtune pin, so 0.7.0 is assumed: there `compile: True` is rejected with `optimizer_in_bwd: True`", `information torchtune/TT3@102: ${TT3}`],
+    diagnostics: ["warning torchtune/optimizer-in-bwd-compile@89: No torchtune pin, so 0.7.0 is assumed: there `compile: True` is rejected with `optimizer_in_bwd: True`", `information torchtune/pure-bf16@102: ${TT3}`],
   },
 
   // --- decoys: not training configs, nothing at all -----------------------------------------------------
@@ -137,7 +137,7 @@ const EXPECTED: Record<string, Expected> = {
   // Not a decoy: a TRL `--config` file (transformers framework, issue #23). `torch_dtype: bfloat16` + `bf16: true` with
   // no `deepspeed`/`fsdp` key: pure bf16 if launched plain/DDP (trl/trainer/sft_config.py; transformers has no upcast
   // outside FSDP/DeepSpeed). open-r1 launches it with accelerate_configs/zero3.yaml, so HF1 is information naming that.
-  "decoys/huggingface__open-r1__config_distill.yaml": { framework: "transformers", headline: "transformers: autocast (bfloat16 compute)", precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: ["information transformers/HF1@5: Assuming the single-GPU/DDP launcher (the default): model loaded in bf16"] },
+  "decoys/huggingface__open-r1__config_distill.yaml": { framework: "transformers", headline: "transformers: autocast (bfloat16 compute)", precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: ["information transformers/pure-16-bit@5: Assuming the single-GPU/DDP launcher (the default): model loaded in bf16"] },
 };
 
 function wildFiles(): string[] {

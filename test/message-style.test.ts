@@ -62,7 +62,7 @@ describe("diagnostic messages are one short sentence", () => {
 
   it("framework and schema messages are short too, and keep every fact in `detail`", () => {
     const tt = analyzeDocument("file:///w/full_finetune_distributed.yaml", "model:\n  _component_: torchtune.models.llama3_2.llama3_2_1b\ndtype: bf16\nepochs: 1\noptimizer:\n  _component_: torch.optim.AdamW\n  lr: 3e-6\n", {}, nodeEnv("/w/full_finetune_distributed.yaml", []));
-    const tt3 = tt.diagnostics.find((d) => d.code === "torchtune/TT3");
+    const tt3 = tt.diagnostics.find((d) => d.code === "torchtune/pure-bf16");
     assert.ok(tt3 && tt3.message.length <= MAX_MESSAGE, tt3?.message);
     assert.match(tt3.message, /^`dtype: bf16` is pure bf16 \(no fp32 master copy\): with lr = 0\.000003, small updates round away in bf16$/);
     assert.match(tt3.detail ?? "", /meta-pytorch\/torchtune#2254\)\. Use `dtype: fp32` if convergence suffers; torchtune has no fp32-master mixed precision\.$/);

@@ -38,7 +38,7 @@ describe("npm package", () => {
   it("carries only the bundles, the bin shim and the docs; npm pack builds them first", () => {
     // Besides the bundles: the diagnostic pages, which the server links from each diagnostic (file: URIs).
     assert.deepEqual(files.filter((f) => !f.startsWith("docs/diagnostics/")), ["CHANGELOG.md", "LICENSE", "README.md", "bin/precision-lens-language-server.js", "dist/cli-main.js", "dist/cli.js", "dist/server-main.js", "dist/server.js", "package.json"]);
-    assert.ok(files.includes("docs/diagnostics/no-mixed-precision.md") && files.includes("docs/diagnostics/accelerate/AC1.md"));
+    assert.ok(files.includes("docs/diagnostics/no-mixed-precision.md") && files.includes("docs/diagnostics/accelerate/bare-no-boolean.md"));
     assert.deepEqual(pkg.bin, { "precision-lens": "./dist/cli.js", "precision-lens-language-server": "./bin/precision-lens-language-server.js" });
     assert.equal(pkg.scripts.prepack, "node scripts/build.mjs");
     assert.equal(pkg.dependencies, undefined, "the bundles are self-contained: no runtime dependencies");

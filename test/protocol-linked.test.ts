@@ -28,7 +28,7 @@ describe("language server: a linked file's edit re-analyses the config that read
   let root: string;
   let yamlUri: string;
   let jsonUri: string;
-  const hf3 = (p: { diagnostics: { code?: unknown }[] }) => p.diagnostics.filter((d) => d.code === "transformers/HF3");
+  const hf3 = (p: { diagnostics: { code?: unknown }[] }) => p.diagnostics.filter((d) => d.code === "transformers/deepspeed-value-mismatch");
 
   before(async () => {
     root = mkdtempSync(join(tmpdir(), "pl-linked-"));

@@ -102,7 +102,7 @@ describe("prototype names behave like any unknown name (issue #18 item 2)", () =
     for (const name of NAMES) {
       // torchtune `dtype: __proto__` is not a dtype name: TT2, as for any unknown name.
       const tt = analyzeDocument("file:///w/tune.yaml", tune.replace(/^dtype: .*$/m, `dtype: ${name}`));
-      const tt2 = tt.diagnostics.find((d) => d.code === "torchtune/TT2");
+      const tt2 = tt.diagnostics.find((d) => d.code === "torchtune/unknown-dtype");
       assert.ok(tt2, `dtype: ${name}: ${tt.diagnostics.map((d) => d.code).join()}`);
       assert.match(tt2.message, new RegExp(`\`dtype: ${name}\` is not a torchtune dtype name`));
       // Axolotl `deepspeed: deepspeed_configs/NAME(.json)` is not a bundled file: nothing is assumed about it.

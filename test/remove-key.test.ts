@@ -101,12 +101,12 @@ describe("issue #33: TOML's deleteEntry (the model has no entries inside inline 
 describe("issue #33: the rules' remove-key fixes keep the other keys", () => {
   it("HF8 on a one-line TrainingArguments JSON removes `fp16` only (it emptied the file)", () => {
     const text = '{"output_dir": "out", "bf16": true, "fp16": true, "per_device_train_batch_size": 4}\n';
-    const { after } = applyFix(text, "transformers/HF8", "Remove", { uri: "file:///ws/training_args.json" });
+    const { after } = applyFix(text, "transformers/bf16-and-fp16", "Remove", { uri: "file:///ws/training_args.json" });
     assert.equal(after, '{"output_dir": "out", "bf16": true, "per_device_train_batch_size": 4}\n');
   });
   it("AC4 on an accelerate flow mapping removes `zero_stage` and keeps `deepspeed_config_file`", () => {
     const text = "compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\ndeepspeed_config: {deepspeed_config_file: ds.json, zero_stage: 3}\nnum_processes: 8\n";
-    const { after } = applyFix(text, "accelerate/AC4", "Remove `zero_stage`", { uri: "file:///ws/accelerate_config.yaml" });
+    const { after } = applyFix(text, "accelerate/key-belongs-in-deepspeed-file", "Remove `zero_stage`", { uri: "file:///ws/accelerate_config.yaml" });
     assert.equal(after, "compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\ndeepspeed_config: {deepspeed_config_file: ds.json}\nnum_processes: 8\n");
   });
 });

@@ -223,7 +223,7 @@ const GENERATORS_18: Record<string, (r: () => number) => Case18> = {
     const n = ATTACK_SIZE(r);
     const i = int(r, 1, 3);
     const a = ATTACKS[i]!;
-    const expected = ["no-mixed-precision", "accelerate/AC5", "deepspeed/DS6"][i - 1]!;
+    const expected = ["no-mixed-precision", "accelerate/low-precision-reduction", "deepspeed/low-precision-reduction"][i - 1]!;
     return { cls: "directive run of spaces", name: `${a.name}, ${n} chars`, files: { [a.file]: a.make(n).text }, args: ["check", "--format", "json", a.file], expect: (o) => assert.ok(codesOf(o.stdout).includes(expected), `${expected} expected: ${o.stdout.slice(0, 500)}`) };
   },
   manyPartKey: (r) => {

@@ -99,7 +99,7 @@ describe("--format sarif", () => {
   });
 
   it("a rule id with a slash keeps it in the help path", () => {
-    assert.ok(helpUri("torchtune/TT2").endsWith("/docs/diagnostics/torchtune/TT2.md"));
+    assert.ok(helpUri("torchtune/unknown-dtype").endsWith("/docs/diagnostics/torchtune/unknown-dtype.md"));
   });
 
   it("a file outside the working directory gets an absolute file URI", () => {

@@ -246,7 +246,7 @@ lr = 3e-6
 `);
     assert.ok((r.diagnostics.find((d) => d.code === "pure-bf16")!.detail ?? "").includes(why.trim()));
     const tt = analyzeFixture("model:\n  _component_: torchtune.models.llama3_2.llama3_2_1b\ndtype: bf16\nepochs: 1\noptimizer:\n  _component_: torch.optim.AdamW\n  lr: 3e-6\n", { uri: "file:///fixture/full_finetune_single_device.yaml" });
-    const tt3 = tt.diagnostics.find((d) => d.code === "torchtune/TT3");
+    const tt3 = tt.diagnostics.find((d) => d.code === "torchtune/pure-bf16");
     assert.equal(tt3?.severity, "warning");
     assert.ok((tt3!.detail ?? "").includes(why.trim()), tt3!.detail);
     assert.ok(tt3!.message.includes(pureBf16Risk({ lr: 3e-6 }).short), tt3!.message);

@@ -94,9 +94,9 @@ async function run() {
       const y = await vscode.workspace.openTextDocument(yamlUri);
       await vscode.window.showTextDocument(y);
       assert.equal(y.languageId, "yaml", "our extension must not take over the yaml language id");
-      const ds = await diagnosticsWhen(yamlUri, (d) => d.some((x) => codeOf(x) === "accelerate/AC1"), "accelerate/AC1 on the YAML 1.1 boolean");
+      const ds = await diagnosticsWhen(yamlUri, (d) => d.some((x) => codeOf(x) === "accelerate/bare-no-boolean"), "accelerate/bare-no-boolean on the YAML 1.1 boolean");
       // No accelerate pin in the workspace: the crash is from accelerate 0.34.0 on, so it is a warning led by the assumed release.
-      assert.ok(ds.some((x) => codeOf(x) === "accelerate/AC1" && x.severity === vscode.DiagnosticSeverity.Warning && /^Assuming accelerate /.test(x.message)));
+      assert.ok(ds.some((x) => codeOf(x) === "accelerate/bare-no-boolean" && x.severity === vscode.DiagnosticSeverity.Warning && /^Assuming accelerate /.test(x.message)));
       assert.deepEqual(vscode.languages.getDiagnostics(workflowUri).filter((x) => x.source === "precision-lens"), []);
     });
   }

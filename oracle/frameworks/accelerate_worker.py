@@ -17,7 +17,7 @@ import os
 import sys
 
 # AC1 (a bare NO read as a boolean) fails later, at launch: checked as acc.yaml11 on the loaded values.
-LOAD_CODES = {"accelerate/AC2", "accelerate/AC3"}
+LOAD_CODES = {"accelerate/unknown-key", "accelerate/unknown-mixed-precision"}
 STRING_FIELDS = ("compute_environment", "distributed_type", "mixed_precision")
 
 
@@ -42,7 +42,7 @@ def main() -> None:
         claims.append({"kind": "acc.load", "product": perrs or "accepts", "oracle": verdict, "agree": bool(perrs) == (cfg is None)})
         if cfg is not None:
             bools = [f for f in STRING_FIELDS if isinstance(getattr(cfg, f, None), bool)]
-            ac1 = "accelerate/AC1" in errs
+            ac1 = "accelerate/bare-no-boolean" in errs
             claims.append({"kind": "acc.yaml11", "product": "AC1" if ac1 else "no AC1", "oracle": f"booleans in {bools}" if bools else "strings",
                            "agree": ac1 == bool(bools), "note": "the value accelerate's own loader returns"})
         if cfg is None or perrs:

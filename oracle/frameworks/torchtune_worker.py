@@ -44,7 +44,7 @@ def main() -> None:
             refused = dt == torch.float16
         except BaseException as e:
             o, refused = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:300], True
-        dtype_errs = [c for c in errs if c in ("torchtune/TT1", "torchtune/TT2")]
+        dtype_errs = [c for c in errs if c in ("torchtune/fp16-training-rejected", "torchtune/unknown-dtype")]
         claims.append({"kind": "tt.dtype.refused", "product": dtype_errs or "accepts", "oracle": ("refused: " if refused else "") + o,
                        "agree": bool(dtype_errs) == refused, "note": f"dtype: {raw}"})
         prec = prod.get("precision") or {}

@@ -14,7 +14,7 @@ import { pathToFileURL } from "node:url";
 import type { Diagnostic, Range, Severity } from "../core/model/types";
 import { TOOL_NAME, TOOL_VERSION, type ReportedFile } from "./report";
 
-import { codeHref, codeInfo, REPOSITORY_URL } from "../core/diagnostics/codes";
+import { codeAliases, codeHref, codeInfo, REPOSITORY_URL } from "../core/diagnostics/codes";
 import { table } from "../core/model/table";
 
 export { REPOSITORY_URL };
@@ -39,7 +39,7 @@ function artifactLocation(file: ReportedFile, cwd: string): { uri: string; uriBa
   return { uri: pathToFileURL(file.absPath).href };
 }
 
-type SarifRule = { id: string; name: string; shortDescription: { text: string }; helpUri: string; help: { text: string }; defaultConfiguration: { level: string } };
+type SarifRule = { id: string; deprecatedIds?: string[]; name: string; shortDescription: { text: string }; helpUri: string; help: { text: string }; defaultConfiguration: { level: string } };
 
 /**
  * Builds a SARIF log file by file (the streaming CLI releases each file's analysis after `results`): the
@@ -55,8 +55,11 @@ export class SarifBuilder {
     if (i === undefined) {
       i = this.rules.length;
       this.ruleIndex.set(d.code, i);
+      // SARIF 2.1.0 §3.49.4 deprecatedIds: the old codes (issue #34), so a viewer keeps results filed under them together.
+      const aliases = codeAliases(d.code);
       this.rules.push({
         id: d.code,
+        ...(aliases.length ? { deprecatedIds: [...aliases] } : {}),
         name: d.code.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : "")),
         shortDescription: { text: codeInfo(d.code)?.summary ?? `Precision Lens diagnostic ${d.code}` },
         helpUri: helpUri(d.code),

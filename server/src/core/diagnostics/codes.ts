@@ -9,9 +9,16 @@
  * Where codes are declared: the torchtitan rules list theirs in `TitanRule.codes` (rules/index.ts); the
  * framework analysers emit `<framework>/<CODE>` through `diagnostics(ns).add`. test/diagnostic-codes.test.ts
  * ties both to this table (every declared or emitted code is here, every code here has its page).
+ *
+ * Names: a code says what it checks, in kebab-case (`no-mixed-precision`); the torchtitan and shared codes stand
+ * alone, every other framework's carry its id as a prefix (`transformers/unknown-key`). The opaque codes they had
+ * before issue #34 (`transformers/HF6`) live on as aliases: renamed-codes.json is the one table of them (read here,
+ * by scripts/rename-rule-codes.mjs and by the docs generator); a user may still write an old code wherever a code
+ * is named (suppression comments), and the CLI's JSON and SARIF carry it beside the new one.
  */
 import type { Diagnostic } from "../model/types";
 import { table } from "../model/table";
+import RENAMED from "./renamed-codes.json";
 
 export type CodeTag = "unnecessary" | "deprecated";
 
@@ -193,11 +200,30 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "deepspeed/unknown-precision-key": { summary: "A key the fp16/bf16 block's config model forbids: DeepSpeed raises a ValidationError." },
 });
 
+/** Old code → its readable name (issue #34), the one table (renamed-codes.json). */
+export const RENAMED_CODES: Readonly<Record<string, string>> = table(RENAMED as Record<string, string>);
+
+const ALIASES: ReadonlyMap<string, readonly string[]> = (() => {
+  const m = new Map<string, string[]>();
+  for (const [old, now] of Object.entries(RENAMED_CODES)) m.set(now, [...(m.get(now) ?? []), old]);
+  return m;
+})();
+
+/** The code a user means: an old code (`transformers/HF6`) is its readable name; any other is itself. */
+export function canonicalCode(code: string): string {
+  return Object.prototype.hasOwnProperty.call(RENAMED_CODES, code) ? RENAMED_CODES[code]! : code;
+}
+
+/** The old codes that still name `code` (empty for a code that was never renamed). */
+export function codeAliases(code: string): readonly string[] {
+  return ALIASES.get(code) ?? [];
+}
+
 export function codeInfo(code: string): CodeInfo | undefined {
   return Object.prototype.hasOwnProperty.call(DIAGNOSTIC_CODES, code) ? DIAGNOSTIC_CODES[code] : undefined;
 }
 
-/** The repository path of a code's page: docs/diagnostics/<code>.md (framework codes: <framework>/<CODE>.md). */
+/** The repository path of a code's page: docs/diagnostics/<code>.md (framework codes: <framework>/<name>.md). */
 export function codeDocPath(code: string): string {
   return `docs/diagnostics/${code}.md`;
 }

@@ -9,10 +9,12 @@
  *                                                    any table or key (followed by a blank line or the
  *                                                    end of the block): the whole file
  *
- * `all` (or `*`) as a code matches every code. Codes are separated by commas and/or spaces. A `disable`
+ * `all` (or `*`) as a code matches every code. An old code (`transformers/HF6`, before issue #34) matches the code
+ * it was renamed to (`transformers/unknown-key`, codes.ts `canonicalCode`). Codes are separated by commas and/or spaces. A `disable`
  * that suppresses nothing gets an `unused-suppression` hint (faded), so stale comments get noticed.
  */
 import { diag, fitMessage } from "./build";
+import { canonicalCode } from "./codes";
 import { parseDirectives } from "./directives";
 import type { ConfigDocument } from "../model/document";
 import type { Diagnostic, Range } from "../model/types";
@@ -75,8 +77,13 @@ function nextContentLine(doc: ConfigDocument, line: number): number {
   return -1;
 }
 
+/** Whether a code written in a suppression (`c`) names the diagnostic's code: itself, an old alias of it, or all. */
+function names(c: string, code: string): boolean {
+  return c === code || c === "all" || c === "*" || canonicalCode(c) === code;
+}
+
 function matches(codes: readonly string[], code: string): boolean {
-  return codes.some((c) => c === code || c === "all" || c === "*");
+  return codes.some((c) => names(c, code));
 }
 
 /**
@@ -94,7 +101,7 @@ export function applySuppressions(doc: ConfigDocument, diagnostics: readonly Dia
       if (s.scope !== "file" && s.scope !== d.range.start.line) return;
       if (!matches(s.codes, d.code)) return;
       suppressed = true;
-      for (const c of s.codes) if (c === d.code || c === "all" || c === "*") used[i]!.add(c);
+      for (const c of s.codes) if (names(c, d.code)) used[i]!.add(c);
     });
     if (!suppressed) kept.push(d);
   }
