@@ -105,7 +105,7 @@ describe("transformers three-file case in VS Code (code-server 4.100.3, chromium
       // The panel cuts the message at its width; the full one is the diagnostic's.
       assert.match(text, /recipes\/ds\/zero3\.json sets `gradient_accumulation_steps: 2` but `gradient_accumulation_steps: 4` here: the Trainer rais/);
       assert.match(text, /\[Ln 8, Col 30\]/);
-      assert.match(text, /precision-lens\s*\(?transformers\/HF3\)?/);
+      assert.match(text, /precision-lens\s*\(?transformers\/deepspeed-value-mismatch\)?/);
       // relatedInformation: a child row naming the JSON and the line of its value.
       const related = problems().locator(".monaco-list-row", { hasText: "gradient_accumulation_steps is set here" }).first();
       await related.waitFor();

@@ -9,9 +9,11 @@
  *   node scripts/rename-rule-codes.mjs --check test                              list old codes, exit 1 if any
  *   node scripts/rename-rule-codes.mjs --bare docs/transformers.md               also bare short codes (`HF6` → `unknown-key`)
  *
- * A full code is `<framework>/<OLD>` (a page path `transformers/HF6.md` is rewritten with it). `--bare` also
+ * A full code is `<framework>/<OLD>` (a page path `transformers/HF6.md` is rewritten with it; so is
+ * `transformers\/HF6` in a regular expression literal). `--bare` also
  * rewrites a short code standing alone (`HF6`, `AC1`) to the new short name: meant for prose, not for code. A line
- * that contains `rename-rule-codes: keep` is left alone (a test that names an old code on purpose, as an alias).
+ * that contains `rename-rule-codes: keep` is left alone (a test that names an old code on purpose, as an alias), and
+ * so is a diagnostic page's "Formerly `…`" line (scripts/rule-docs.mjs writes it to name the old code).
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -24,7 +26,10 @@ const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const shortOf = (c) => c.slice(c.indexOf("/") + 1);
 // Longest first, so that `HF1` never eats the start of `HF10` (the lookahead guards it too).
 const OLD = Object.keys(RENAMED).sort((a, b) => b.length - a.length);
-const FULL = new RegExp(`(?<![A-Za-z0-9_-])(${OLD.map(esc).join("|")})(?![A-Za-z0-9_])`, "g");
+// `transformers/HF6`, or `transformers\/HF6` inside a regular expression literal.
+const FWS = [...new Set(OLD.map((o) => o.slice(0, o.indexOf("/"))))];
+const SHORTS = OLD.map(shortOf);
+const FULL = new RegExp(`(?<![A-Za-z0-9_-])(${FWS.map(esc).join("|")})(\\\\?/)(${SHORTS.map(esc).join("|")})(?![A-Za-z0-9_])`, "g");
 const SHORT_TO_NEW = Object.fromEntries(OLD.map((o) => [shortOf(o), shortOf(RENAMED[o])]));
 const BARE = new RegExp(`(?<![A-Za-z0-9_/-])(${Object.keys(SHORT_TO_NEW).sort((a, b) => b.length - a.length).map(esc).join("|")})(?![A-Za-z0-9_])`, "g");
 const KEEP = "rename-rule-codes: keep";
@@ -36,8 +41,13 @@ export function renameCodes(text, { bare = false } = {}) {
   const out = text
     .split("\n")
     .map((line) => {
-      if (line.includes(KEEP)) return line;
-      let l = line.replace(FULL, (c) => (n++, RENAMED[c]));
+      if (line.includes(KEEP) || line.startsWith("Formerly `")) return line;
+      let l = line.replace(FULL, (c, fw, slash, old) => {
+        const now = RENAMED[`${fw}/${old}`];
+        if (!now) return c;
+        n++;
+        return fw + slash + shortOf(now);
+      });
       if (bare) l = l.replace(BARE, (c) => (n++, SHORT_TO_NEW[c]));
       return l;
     })

@@ -147,7 +147,7 @@ python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo "\${ARGS[@]}"
   it("VL4 fp16 with no loss scaler at verl 0.7.1's engine; silent at 0.9.1 (ShardedGradScaler)", () => {
     const text = "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo trainer.use_legacy_worker_impl=disable +actor_rollout_ref.actor.fsdp_config.mixed_precision.param_dtype=fp16\n";
     const old = analyzeDocument(uri, text, {}, pinned("0.7.1"));
-    assert.deepEqual(old.diagnostics.map((d) => d.code).sort(), ["verl/param-dtype-not-applied", "verl/fp16-without-loss-scaling"]);
+    assert.deepEqual(old.diagnostics.map((d) => d.code).sort(), ["verl/fp16-without-loss-scaling", "verl/param-dtype-not-applied"]);
     assert.deepEqual(analyzeDocument(uri, text, {}, pinned("0.9.1")).diagnostics, []);
   });
   it("a verl trainer YAML: its own values over the defaults", () => {

@@ -1,6 +1,7 @@
 import type { ConfigDocument } from "../model/document";
 import { DIAGNOSTIC_SOURCE, type Diagnostic, type DiagnosticData, type Fix, type Range, type RelatedInformation, type Severity, type TextEdit } from "../model/types";
 import { table } from "../model/table";
+import { codeSortKey } from "./codes";
 
 /** What a rule may add beyond the short message: the long explanation and what decided the diagnostic. */
 export interface DiagExtra {
@@ -117,13 +118,16 @@ export function applyEdits(doc: Pick<ConfigDocument, "text" | "lines">, edits: r
 
 const SEVERITY_ORDER: Readonly<Record<Severity, number>> = table({ error: 0, warning: 1, information: 2, hint: 3 });
 
-/** Stable order for output: by position, then severity, then code. */
+/**
+ * Stable order for output: by position, then severity, then code (a renamed code sorts by its old code, so the
+ * order of findings on one range is what it was before the readable names of issue #34).
+ */
 export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
   return ds.sort(
     (a, b) =>
       a.range.start.line - b.range.start.line ||
       a.range.start.character - b.range.start.character ||
       SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
-      a.code.localeCompare(b.code),
+      codeSortKey(a.code).localeCompare(codeSortKey(b.code)),
   );
 }

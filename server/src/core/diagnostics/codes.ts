@@ -219,6 +219,14 @@ export function codeAliases(code: string): readonly string[] {
   return ALIASES.get(code) ?? [];
 }
 
+/**
+ * The key that orders findings on the same range (build.ts sortDiagnostics): a renamed code's old code, so the
+ * output order did not change with the names (scripts/corpus-diff.sh differs only in the names); any other code itself.
+ */
+export function codeSortKey(code: string): string {
+  return ALIASES.get(code)?.[0] ?? code;
+}
+
 export function codeInfo(code: string): CodeInfo | undefined {
   return Object.prototype.hasOwnProperty.call(DIAGNOSTIC_CODES, code) ? DIAGNOSTIC_CODES[code] : undefined;
 }

@@ -1,7 +1,5 @@
 /**
  * accelerate/fp16-prefer-bf16: fp16 mixed precision: prefer bf16 on Ampere or newer; load the model in fp32.
- *
- * Fp16 mixed precision: prefer bf16 on Ampere or newer; load the model in fp32.
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";

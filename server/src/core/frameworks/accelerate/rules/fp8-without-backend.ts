@@ -1,7 +1,7 @@
 /**
  * accelerate/fp8-without-backend: fp8 without an explicit backend.
  *
- * Fp8 without `fp8_config.backend`: the backend (and a silent fp16 fallback) depends on what is installed.
+ * fp8 without `fp8_config.backend`: the backend (and a silent fp16 fallback) depends on what is installed.
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
 import type { FrameworkRule } from "../../common/rule";

@@ -1,7 +1,5 @@
 /**
  * deepspeed/amp-with-zero: Apex amp with ZeRO: DeepSpeed asserts they are incompatible.
- *
- * Apex amp with ZeRO: DeepSpeed asserts they are incompatible.
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";

@@ -1,7 +1,7 @@
 /**
  * deepspeed/bf16-and-fp16: fp16 and bf16 both enabled, or Apex amp with DeepSpeed's own mode.
  *
- * Fp16 and bf16 both enabled, or a mode combined with Apex amp: DeepSpeed refuses to start.
+ * fp16 and bf16 both enabled, or a mode combined with Apex amp: DeepSpeed refuses to start.
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";

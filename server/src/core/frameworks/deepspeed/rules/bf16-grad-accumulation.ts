@@ -1,7 +1,7 @@
 /**
  * deepspeed/bf16-grad-accumulation: bf16 gradient accumulation.
  *
- * Bf16 with gradient accumulation accumulates in bf16 unless `grad_accum_dtype` is fp32.
+ * bf16 with gradient accumulation accumulates in bf16 unless `grad_accum_dtype` is fp32.
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix } from "../../common/edits";

@@ -1,7 +1,5 @@
 /**
  * lightning/fp16-mixed-on-cpu: 16-mixed on CPU: Lightning switches to bf16-mixed.
- *
- * `16-mixed` on CPU: Lightning switches to bf16-mixed.
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";

@@ -1,7 +1,5 @@
 /**
  * lightning/pure-bf16: precision: bf16-true is pure bf16: no fp32 master copy.
- *
- * `precision: bf16-true` is pure bf16 (no fp32 master copy).
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { pureLowPrecisionState } from "../../common/pureLowPrecision";

@@ -1,7 +1,7 @@
 /**
  * verl/fp16-without-loss-scaling: fp16 parameters where this verl version creates no loss scaler.
  *
- * Fp16 as the FSDP `param_dtype` where verl creates no loss scaler. fp16 gradients underflow
+ * fp16 as the FSDP `param_dtype` where verl creates no loss scaler. fp16 gradients underflow
  * without one. The engine creates a ShardedGradScaler for fp16 from verl 0.8.0
  * (`workers/engine/fsdp/transformer_impl.py` `_build_fsdp_module`), the legacy actor since 0.6.1
  * (`workers/actor/dp_actor.py`); verl 0.7.1's engine and its legacy critic (`dp_critic.py`) have none. Rests
