@@ -1,5 +1,10 @@
 /** Types of rule-docs.mjs (for the tests). */
 export declare function docParagraphs(text: string): string[];
-export declare function ruleSummaries(): Map<string, { summary: string; file: string }>;
-export declare function pageHeader(code: string, info: { summary: string; file: string }): string;
+export interface RuleSummary {
+  summary: string;
+  file: string;
+  tag?: "Unnecessary" | "Deprecated";
+}
+export declare function ruleSummaries(): Map<string, RuleSummary>;
+export declare function pageHeader(code: string, info: RuleSummary): string;
 export declare function generatedDocs(): Map<string, string>;

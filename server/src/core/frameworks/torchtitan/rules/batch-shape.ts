@@ -1,4 +1,10 @@
 /**
+ * seq-len-divisibility: seq_len is not divisible by what tensor and context parallelism need.
+ *
+ * global-batch-size: global_batch_size is not a multiple of local_batch_size × data-parallel degree.
+ *
+ * pp-microbatch: local_batch_size is not divisible by the pipeline microbatch size.
+ *
  * Batch and sequence shapes against the parallel layout (spec torchtitan.md §3.3):
  *  - seq-len-divisibility: training.seq_len % (tp × 2 × cp) != 0 → assertion in every parallelize
  *    ("Sequence length … must be divisible by the product of TP degree … and 2 * CP degree …"). Only when

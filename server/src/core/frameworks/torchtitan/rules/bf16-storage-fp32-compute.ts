@@ -1,4 +1,6 @@
 /**
+ * bf16-storage-fp32-compute: bf16 parameter storage with fp32 compute: every matmul up-casts.
+ *
  * training.dtype against the mixed-precision settings (spec torchtitan.md §2.1, §7 item 6):
  * training.dtype = "bfloat16" (bf16 storage, no fp32 master weights) with mixed_precision_param =
  * "float32" asks for fp32 compute on bf16 weights: FSDP up-casts the bf16 parameters to fp32 for every

@@ -1,4 +1,10 @@
 /**
+ * keep-latest-k: checkpoint.keep_latest_k = 1 (or negative): torchtitan raises ValueError.
+ *
+ * seed-checkpoint: A seed checkpoint needs checkpointing enabled and a single-rank layout.
+ *
+ * validation-steps: validation.steps must be positive or -1.
+ *
  * Checkpoint and validation settings torchtitan rejects at launch (spec torchtitan.md §3.3):
  *  - keep-latest-k: checkpoint.keep_latest_k = 1 → ValueError (0 keeps all, otherwise at least 2).
  *  - seed-checkpoint: create_seed_checkpoint needs a single device ("Must create seed checkpoint using a

@@ -1,4 +1,8 @@
 /**
+ * async-tp-without-compile: Async tensor parallelism needs the model compiled.
+ *
+ * memory-budget-without-compile: Activation checkpointing in memory_budget mode needs the model compiled.
+ *
  * Features that need torch.compile (spec torchtitan.md §2.4):
  *  - async-tp-without-compile: enable_async_tensor_parallel without compiling the model → RuntimeError
  *    "Async TP requires 'model' in --compile.components and --compile.enable" (only when TP > 1, where

@@ -1,5 +1,8 @@
 /**
- * cp-attention-unsupported: context parallelism with an attention backend or load balancer that torchtitan's
+ * cp-attention-unsupported: Context parallelism with an attention backend or load balancer torchtitan refuses
+ * (varlen; ptrr with SDPA).
+ *
+ * Context parallelism with an attention backend or load balancer that torchtitan's
  * llama3 refuses (spec torchtitan.md §3.3, 2026-12 review). Read from `model.flavor` (engine/models.ts
  * LLAMA3_FLAVORS: *_flex_attn / *_flex → flex, *_varlen_attn / *_varlen → varlen, others SDPA):
  *  - 2025-07-22 (177b295d2) … 2026-01-20: CP with any backend but SDPA raises NotImplementedError "CP support

@@ -1,5 +1,7 @@
 /**
- * cpu-offload-without-fsdp: training.enable_cpu_offload is implemented only through FSDP's
+ * cpu-offload-without-fsdp: CPU offload works only through FSDP; this layout has none.
+ *
+ * Training.enable_cpu_offload is implemented only through FSDP's
  * CPUOffloadPolicy; without FSDP the model is materialised on the CPU and nothing moves it back
  * (spec torchtitan.md §2.4, inferred from code paths, not executed).
  * On one GPU the failure is certain (spec §3.3, 2026-12 review): the model is built on the CPU

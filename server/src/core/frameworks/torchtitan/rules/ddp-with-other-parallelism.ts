@@ -1,5 +1,7 @@
 /**
- * ddp-with-other-parallelism: replicate > 1 with neither shard nor CP, combined with TP or PP, raises
+ * ddp-with-other-parallelism: DDP (dp_replicate > 1 without sharding) combined with TP or PP: torchtitan refuses it.
+ *
+ * Replicate > 1 with neither shard nor CP, combined with TP or PP, raises
  * "DDP has not supported > 1D parallelism" (spec torchtitan.md §1.4, §3.3) in the TOML era, on the models whose
  * DDP check sees the other dimensions (eras.ts ddpChecksWorld: llama3 and llama4 at v0.2.1+, every model with a
  * DDP branch before). On main between 2024-12-11 and 2024-12-26, DDP + CP raised "Composability of DDP + CP is

@@ -1,4 +1,11 @@
 /**
+ * unknown-dtype: A dtype string torchtitan's TORCH_DTYPE_MAP does not know: KeyError at launch.
+ *
+ * float16-without-grad-scaler: float16 training without loss scaling (torchtitan has no GradScaler).
+ *
+ * reduce-dtype-not-allowed: A dtype outside the knob's allowed values (e.g. mixed_precision_reduce = "bfloat16" in
+ * v0.2.2).
+ *
  * Values of the precision dtype knobs (spec torchtitan.md §2.1): TOML values are not checked against the
  * declared choices, so
  *  - unknown-dtype: a string TORCH_DTYPE_MAP does not know (or a non-string) → KeyError at launch (error);

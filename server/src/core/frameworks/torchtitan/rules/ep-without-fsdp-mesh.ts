@@ -1,5 +1,7 @@
 /**
- * ep-without-fsdp-mesh: llama4, deepseek_v3 and gpt_oss enter their FSDP branch whenever expert
+ * ep-without-fsdp-mesh: An MoE model with expert parallelism and no FSDP mesh: launch error from v0.2.1.
+ *
+ * Llama4, deepseek_v3 and gpt_oss enter their FSDP branch whenever expert
  * parallelism is on (`fsdp_enabled or ep_enabled`) and, from torchtitan v0.2.1 (183a0d2e7, 2025-12-17),
  * ask ParallelDims for the `fsdp` mesh by name. With dp_shard * cp = 1 that mesh does not exist and the
  * launch fails with ValueError "Mesh '['fsdp']' is not available. …" (eras.ts `moeEpWithoutFsdp` decides;

@@ -1,4 +1,6 @@
 /**
+ * fork-config: A torchtitan fork's config: names upstream never had are listed once, not checked.
+ *
  * fork-config (issue #17 §3): one information note for a config that uses names upstream torchtitan never
  * had at any date (fork.ts: keys, tables, optimizer names, model converters) when no fork config source is
  * found. It lists what cannot be checked and how to point Precision Lens at the fork's config source,

@@ -1,5 +1,7 @@
 /**
- * fp32-param-dtype: `mixed_precision_param = "float32"` turns mixed precision off in every mechanism
+ * fp32-param-dtype: mixed_precision_param = "float32": no mixed precision, on purpose.
+ *
+ * `mixed_precision_param = "float32"` turns mixed precision off in every mechanism
  * (FSDP casts to fp32; CUDA autocast to fp32 stays on and runs matmuls and attention in fp32: the
  * "target dtype is not supported. Disabling autocast" warning exists only for non-CUDA devices, see
  * engine/autocast.ts `autocastEnabled`). Information only: it is a legitimate choice, and also what the

@@ -1,5 +1,8 @@
 /**
- * fsdp-tp-grad-allreduce-dtype: pytorch/pytorch#190626 (open; fix proposed in pytorch/pytorch#190627): under
+ * fsdp-tp-grad-allreduce-dtype: FSDP2 + TP: the TP-mesh gradient all-reduce of replicated parameters does not follow
+ * reduce_dtype (pytorch/pytorch#190626).
+ *
+ * Pytorch/pytorch#190626 (open; fix proposed in pytorch/pytorch#190627): under
  * FSDP2 with tensor parallelism, the gradients of TP-replicated parameters (norm weights under sequence
  * parallelism, biases, MoE routers) are all-reduced over the TP mesh (Partial → Replicate) in the gradient's own
  * dtype, not in MixedPrecisionPolicy.reduce_dtype; the reduce-scatter over the data-parallel mesh does follow

@@ -1,5 +1,7 @@
 /**
- * memory-exceeds-gpu: the estimated reserved peak per GPU is at least 15% above the GPU's memory.
+ * memory-exceeds-gpu: The estimated peak memory per GPU exceeds the GPU's capacity.
+ *
+ * The estimated reserved peak per GPU is at least 15% above the GPU's memory.
  * Information when 15–50% over: it is an estimate (named assumptions, allocator overhead), so below a clear margin
  * nothing is said, and the message names the terms that dominate so the user can judge.
  * Silent when the world size is only the run_train.sh default (source "default"): the per-GPU figure of a

@@ -1,5 +1,7 @@
 /**
- * no-effect: settings that do nothing in the resolved layout — mixed_precision_reduce and
+ * no-effect: A setting that only FSDP reads, in a layout without FSDP.
+ *
+ * Settings that do nothing in the resolved layout — mixed_precision_reduce and
  * fsdp_reshard_after_forward are read only by apply_fsdp, which runs only when FSDP is enabled.
  */
 import { diag } from "../../../diagnostics/build";

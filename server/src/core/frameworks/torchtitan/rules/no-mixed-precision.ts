@@ -1,5 +1,7 @@
 /**
- * no-mixed-precision: the layout gets no mixed precision and compute ends up fp32 (the seed case:
+ * no-mixed-precision: The layout gets no mixed precision: compute, parameters and gradients stay fp32.
+ *
+ * The layout gets no mixed precision and compute ends up fp32 (the seed case:
  * TP-only or PP-only after `-1` resolution; in the pre-AMP eras every non-FSDP layout).
  */
 import type { ParallelLayout } from "../../../analysis";

@@ -1,4 +1,24 @@
-/** parallel-dims-*: torchtitan's ParallelDims._validate failures, at the degree key that is wrong. */
+/**
+ * parallel-dims-degree: A parallelism degree below 1: ParallelDims rejects it at launch.
+ *
+ * parallel-dims-limit: A parallelism degree beyond what Precision Lens analyses; it cannot say what happens.
+ *
+ * parallel-dims-type: A parallelism degree that is not an integer.
+ *
+ * parallel-dims-dp-shard: data_parallel_shard_degree is neither -1 nor at least 1.
+ *
+ * parallel-dims-resolved: data_parallel_shard_degree = -1 resolves to 0: the other degrees need more GPUs than the
+ * world size.
+ *
+ * parallel-dims-product: The parallel degrees do not multiply to the world size.
+ *
+ * parallel-dims-etp: expert_tensor_parallel_degree must equal tensor_parallel_degree or be 1.
+ *
+ * parallel-dims-ep-divisibility: Expert parallelism does not divide the data-parallel × context-parallel ranks
+ * (2025-07-08 … 2025-12-17).
+ *
+ * parallel-dims-*: torchtitan's ParallelDims._validate failures, at the degree key that is wrong.
+ */
 import { diag } from "../../../diagnostics/build";
 import { restingOn, restsOnOf, type FactName } from "../../../provenance";
 import type { Diagnostic } from "../../../model/types";

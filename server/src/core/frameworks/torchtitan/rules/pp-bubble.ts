@@ -1,5 +1,7 @@
 /**
- * pp-bubble: fewer microbatches than pipeline stages leaves ranks idle. torchtitan logs a warning when
+ * pp-bubble: Fewer microbatches than pipeline stages: the pipeline idles (a bubble).
+ *
+ * Fewer microbatches than pipeline stages leaves ranks idle. torchtitan logs a warning when
  * n_microbatches < pp_degree * stages_per_rank (spec torchtitan.md §3.3). Single-stage schedules have one
  * stage per rank; looped (multi-stage) schedules at least two, so for them this is a lower bound and the
  * rule only fires when the bubble is certain. Information: it costs throughput, not correctness.

@@ -1,5 +1,7 @@
 /**
- * pure-bf16: `training.dtype = "bfloat16"` builds the model under a bf16 default dtype (#1646), so
+ * pure-bf16: training.dtype = "bfloat16": no fp32 master copy of weights, gradients or optimizer state.
+ *
+ * `training.dtype = "bfloat16"` builds the model under a bf16 default dtype (#1646), so
  * parameters, gradients and optimizer state are bf16 with no fp32 master copy (torchtitan.md §1.4 notes).
  * The same advice torchtune (torchtune/pure-bf16) and Lightning (lightning/pure-bf16) files get for pure bf16, in the shared wording of
  * core/frameworks/common/pureLowPrecision.ts: information, a warning when the learning rate is small enough for updates to

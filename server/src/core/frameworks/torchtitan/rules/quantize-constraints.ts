@@ -1,4 +1,18 @@
 /**
+ * float8-grouped-mm-pp-cp: Float8 grouped matmuls with pipeline or context parallelism: torchtitan asserts.
+ *
+ * mx-tp-compile: MXFP8 Linear with tensor parallelism and torch.compile: torchtitan asserts.
+ *
+ * float8-emulate-compile: float8 emulate with torch.compile on still needs an SM 8.9+ GPU.
+ *
+ * float8-recipe-with-all-gather: A float8 recipe together with float8 all-gather: torchtitan asserts.
+ *
+ * float8-all-gather-no-effect: A float8 FSDP setting that does nothing in this layout.
+ *
+ * quantize-without-compile: Low-precision matmuls without torch.compile: slow.
+ *
+ * quantize-gpu-unsupported: float8 or MXFP8 on a GPU that lacks it (SM 8.9+ / SM100 or gfx950): the launch fails.
+ *
  * Float8 / MX constraints with the parallel layout and compile (spec torchtitan.md §2.3, §7 items 8–9):
  *  - float8-grouped-mm-pp-cp: float8 grouped MM asserts pipeline_parallel_degree == 1 and
  *    context_parallel_degree == 1 (error).

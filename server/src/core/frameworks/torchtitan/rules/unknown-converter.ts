@@ -1,4 +1,8 @@
 /**
+ * unknown-converter: A model converter name the release does not register: KeyError at launch.
+ *
+ * mixed-quantization: Float8 and MX converters together: torchtitan allows one quantization at a time.
+ *
  * model.converters names (spec torchtitan.md §2.3):
  *  - unknown-converter: a name not registered in the targeted release → KeyError at launch (error), with
  *    the name of the same converter in that release as the fix ("float8" → "quantize.linear.float8";

@@ -1,4 +1,16 @@
 /**
+ * removed-key: A key that a torchtitan release removed.
+ *
+ * unknown-key: A key the targeted torchtitan release does not know.
+ *
+ * unknown-section: A table the targeted torchtitan release does not know.
+ *
+ * moved-key: A key that moved or was renamed between torchtitan releases.
+ *
+ * deprecated-key: A key torchtitan still reads but has deprecated.
+ *
+ * extension-section-without-module: A table from an extension module in a config that does not name the module.
+ *
  * Keys and tables against the versioned schema (spec torchtitan.md §4.1–4.3):
  *  - unknown-key / unknown-section: not in the schema of the targeted release or date (schema/index.ts
  *    keysAt), nor in an extension module the config names, nor in a torchtitan config source of the

@@ -1,4 +1,8 @@
 /**
+ * invalid-value: A value outside the key's allowed set or range.
+ *
+ * wrong-type: A value of the wrong type for its key.
+ *
  * Values against the schema of the targeted release (spec torchtitan.md §2.1, §4.2):
  *  - wrong-type: the TOML value's type does not match the annotation (torchtitan does not type-check
  *    TOML values; tyro only warns, and the run fails or misbehaves later). Error; a warning for 0/1 as a
