@@ -165,7 +165,8 @@ svg.pl-tputbar { flex: 1 1 120px; min-width: 60px; height: 18px; }
 }
 /* The precision table (every framework) first. */
 table.pl-dtypes { border-collapse: collapse; margin: 6px 0; overflow-wrap: break-word; }
-table.pl-dtypes code { white-space: nowrap; }
+table.pl-dtypes td:nth-child(2) code { white-space: nowrap; }
+table.pl-dtypes td:last-child { overflow-wrap: anywhere; }
 table.pl-dtypes th, table.pl-dtypes td { border: 1px solid var(--pl-border); padding: 2px 6px; text-align: left; vertical-align: top; }
 ul.pl-list { margin: 4px 0; padding-left: 18px; }
 .pl-sev-error { color: var(--pl-red); }
@@ -175,7 +176,7 @@ pre { white-space: pre-wrap; font-size: 12px; background: var(--pl-track); paddi
 code { font-size: 0.95em; background: var(--pl-track); padding: 0 3px; border-radius: 3px; }
 .pl-md table { border-collapse: collapse; margin: 6px 0; max-width: 100%; }
 .pl-md th, .pl-md td { border: 1px solid var(--pl-border); padding: 2px 6px; text-align: left; vertical-align: top; }
-.pl-md h3 { font-size: 1em; margin: 14px 0 4px; }
+.pl-md h3, .pl-md h4, .pl-md h5, .pl-md h6 { font-size: 1em; margin: 14px 0 4px; }
 a, button.pl-link { color: var(--pl-link); }
 button.pl-link { background: none; border: none; padding: 0; font: inherit; cursor: pointer; text-decoration: underline; }
 `;
