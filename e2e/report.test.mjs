@@ -238,6 +238,39 @@ describe("Precision report webview (code-server 4.100.3, chromium)", { skip }, (
       assert.doesNotMatch(readFileSync(join(cs.ws, TP_FILE), "utf8"), /precision-lens: world-size/, "not saved: the edit is undoable in the editor");
     });
   });
+
+  // Issue #34: a YAML config's report has no empty chart section, and "Open as Markdown" opens the rendered
+  // Markdown preview (not the Markdown source).
+  test("a YAML config's report: no empty charts; Open as Markdown opens the rendered preview", async () => {
+    await fail("yaml", async () => {
+      // Only the YAML's report open: middle-click closes the TP report's tab (its config stays, edited).
+      await reportTab().click({ button: "middle" });
+      await reportTab().waitFor({ state: "detached" });
+      const item = page.locator('.explorer-folders-view [role="treeitem"][aria-label^="accelerate_config.yaml"]').first();
+      await item.click();
+      await page.locator('.tabs-container [role="tab"][aria-label^="accelerate_config.yaml"].active').waitFor();
+      await runCommand("Precision Lens: Open Precision Report");
+      await page.locator('.tabs-container [role="tab"][aria-label^="Precision: accelerate_config.yaml"]').waitFor();
+      const r = report();
+      await r.locator("h1", { hasText: "accelerate_config.yaml" }).waitFor();
+      assert.equal(await r.locator("#pl-memory, #pl-throughput, .pl-grid").count(), 0, "an empty chart section");
+      await r.locator("#pl-nocharts").waitFor();
+      await r.locator("#pl-open-markdown").click();
+      // The built-in Markdown preview, to the side: its tab, and its webview showing the rendered heading.
+      await page.locator('.tabs-container [role="tab"][aria-label^="Preview accelerate_config.yaml precision report.md"]').waitFor();
+      assert.equal(await page.locator('.tabs-container [role="tab"][aria-label^="accelerate_config.yaml precision report.md"]').count(), 0, "the Markdown source opened instead of the preview");
+      let rendered = false;
+      for (let attempt = 0; attempt < 3 && !rendered; attempt++) {
+        const n = await page.locator("iframe.webview.ready").count();
+        for (let i = 0; i < n && !rendered; i++) {
+          const h1 = page.frameLocator(`iframe.webview.ready >> nth=${i}`).frameLocator("#active-frame").locator(".markdown-body h1, body.vscode-body h1", { hasText: "Precision report: accelerate_config.yaml" });
+          rendered = await h1.first().waitFor({ timeout: 5_000 }).then(() => true, () => false);
+        }
+      }
+      await page.screenshot({ path: join(ARTIFACTS, "report-yaml-markdown-preview.png") });
+      assert.ok(rendered, "the Markdown preview shows the report's heading rendered");
+    });
+  });
 });
 
 // The report page itself (what `explain --format html` writes, and the webview shows) at the widths it is
