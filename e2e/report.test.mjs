@@ -194,28 +194,81 @@ describe("Precision report webview (code-server 4.100.3, chromium)", { skip }, (
     });
   });
 
-  // The report beside the config, as it opens (issue #34: at 476–526 px the peak-memory column and two
-  // what-if columns sat in scroll boxes with no visible scrollbar): a window of 1100 px puts it at about
-  // 400–520 px. Everything fits its box, in the real webview with VS Code's theme and font.
-  test("the report beside the config fits its pane: no scroll box, no cut label (issue #34)", async () => {
-    await fail("beside", async () => {
-      await page.setViewportSize({ width: 1100, height: 900 });
+  // The report in the real editor, with VS Code's theme and font, at about 400 and 520 px (beside the config:
+  // issue #34 found the peak-memory column and two what-if columns in scroll boxes with no visible
+  // scrollbar at 476–526 px) and about 1200 px (its group maximised), in the dark and the light theme.
+  // Everything fits its box; the PNGs (.e2e-artifacts/report-editor-*.png) show the top and the what-if grid.
+  test("the report in the editor fits its pane at 400, 520 and 1200 px, dark and light (issue #34)", async () => {
+    await fail("editor-widths", async () => {
+      // The theme from the Color Theme picker (the workbench's own command; the settings file is not watched).
+      const pickTheme = async (name, cls) => {
+        await configTab().click();
+        // Not runCommand: Enter takes the first row, which can be "Browse Color Themes in Marketplace".
+        await page.keyboard.press("F1");
+        const input = page.locator(".quick-input-widget input");
+        await input.waitFor();
+        await input.fill(">Preferences: Color Theme");
+        await page.locator(".quick-input-list .monaco-list-row", { hasText: "Preferences: Color Theme" }).first().click();
+        await page.locator(".quick-input-list .monaco-list-row", { hasText: "Dark Modern" }).first().waitFor();
+        await input.fill(name);
+        await page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor();
+        await page.keyboard.press("Enter");
+        await page.locator(`.monaco-workbench.${cls}`).waitFor();
+      };
       const frame = page.locator("iframe.webview.ready").first();
-      const outer = await (await frame.elementHandle()).contentFrame();
-      const inner = await (await outer.locator("#active-frame").elementHandle()).contentFrame();
-      await inner.waitForFunction((w) => window.innerWidth < w, 700, { timeout: TIMEOUT });
-      const m = await inner.evaluate(measureFit);
-      const width = await inner.evaluate(() => window.innerWidth);
-      await page.screenshot({ path: join(ARTIFACTS, `report-beside-${width}.png`) });
-      await inner.locator(".pl-mrow", { hasText: "8 GPUs" }).first().scrollIntoViewIfNeeded();
-      await page.screenshot({ path: join(ARTIFACTS, `report-beside-${width}-what-if.png`) });
-      assert.deepEqual(m.bad, [], `at ${width} px`);
-      assert.equal(m.scrollBoxes, 0, "a sideways scroll box");
-      assert.ok(m.overflow <= 0, `the page scrolls sideways by ${m.overflow} px`);
-      assert.ok(m.peakLabel?.inside, `peak label ${JSON.stringify(m.peakLabel)}`);
-      assert.equal(new Set(m.fills).size, m.fills.length, `memory colours ${m.fills}`);
-      await inner.evaluate(() => { for (const d of document.querySelectorAll("details")) d.open = false; });
-      await page.setViewportSize({ width: 1440, height: 900 });
+      const inner = async () => {
+        const outer = await (await frame.elementHandle()).contentFrame();
+        return await (await outer.locator("#active-frame").elementHandle()).contentFrame();
+      };
+      // The editor area is the window less the activity bar and the explorer; two groups share it.
+      const sideBar = await page.evaluate(() => document.querySelector(".part.editor")?.getBoundingClientRect().left ?? 0);
+      try {
+        for (const theme of ["dark", "light"]) {
+          if (theme === "light") {
+            await pickTheme("Light Modern", "vs");
+          }
+          for (const target of [400, 520, 1200]) {
+            const maximise = target > 700;
+            if (maximise) {
+              await reportTab().dblclick();
+              await configTab().waitFor({ state: "hidden" });
+            } else {
+              // The two groups share the editor area evenly again (a maximise and restore, or the theme
+              // picker, can leave them uneven).
+              await configTab().click();
+              await page.keyboard.press("F1");
+              await page.locator(".quick-input-widget input").fill(">View: Reset Editor Group Sizes");
+              await page.locator(".quick-input-list .monaco-list-row", { hasText: "Reset Editor Group Sizes" }).first().click();
+              await page.locator(".quick-input-widget").waitFor({ state: "hidden" });
+            }
+            await page.setViewportSize({ width: Math.round(sideBar + (maximise ? target : 2 * target) + 4), height: 900 });
+            const doc = await inner();
+            const cls = theme === "light" ? "vscode-light" : "vscode-dark";
+            await doc.waitForFunction(([t, c]) => Math.abs(window.innerWidth - t) <= 40 && document.body.classList.contains(c), [target, cls], { timeout: TIMEOUT }).catch(async (e) => {
+              throw new Error(`${theme} ${target}: the report is ${await doc.evaluate(() => `${window.innerWidth} px wide, body class "${document.body.className}"`)} (${e.message})`);
+            });
+            const width = await doc.evaluate(() => window.innerWidth);
+            await doc.evaluate(() => window.scrollTo(0, 0));
+            await page.screenshot({ path: join(ARTIFACTS, `report-editor-${target}-${theme}.png`) });
+            const m = await doc.evaluate(measureFit);
+            await doc.locator(".pl-mrow", { hasText: "8 GPUs" }).first().scrollIntoViewIfNeeded();
+            await page.screenshot({ path: join(ARTIFACTS, `report-editor-${target}-${theme}-what-if.png`) });
+            await doc.evaluate(() => { for (const d of document.querySelectorAll("details")) d.open = false; });
+            assert.deepEqual(m.bad, [], `${theme} at ${width} px`);
+            assert.equal(m.scrollBoxes, 0, `a sideways scroll box at ${width} px`);
+            assert.ok(m.overflow <= 0, `the page scrolls sideways by ${m.overflow} px at ${width} px`);
+            assert.ok(m.peakLabel?.inside, `peak label at ${width} px: ${JSON.stringify(m.peakLabel)}`);
+            assert.equal(new Set(m.fills).size, m.fills.length, `memory colours ${m.fills}`);
+            if (maximise) {
+              await reportTab().dblclick();
+              await configTab().waitFor();
+            }
+          }
+        }
+      } finally {
+        await page.setViewportSize({ width: 1440, height: 900 });
+      }
+      await pickTheme("Dark Modern", "vs-dark");
     });
   });
 
