@@ -148,11 +148,11 @@ describe("words", () => {
     const text = `# NOTE: this toml config is a preset for 64 A100 GPUs.\n${SEED.replace(/flavor = "8B"/, 'flavor = "70B"')}`;
     const r = analyzeDocument("file:///w/llama3_70b.toml", text, {}, fakeEnv({}, "/w/llama3_70b.toml"));
     const html = renderReportHtml(buildReportView(r), { nonce: "abcdefgh12345678" });
-    const cell = /<g class="pl-cell pl-mech-fully_shard pl-over" data-world-size="16" data-version="v0\.2\.2">[\s\S]*?<\/g>/.exec(html)?.[0];
+    const cell = /<div class="pl-cell pl-mech-fully_shard pl-over" data-world-size="16" data-version="v0\.2\.2"[^>]*>[\s\S]*?<\/div>/.exec(html)?.[0];
     assert.ok(cell, "the 16-GPU v0.2.2 cell is marked over");
-    assert.match(cell, />⚠ [\d.]+ GiB: no fit</);
-    assert.match(cell, /does not fit in the GPU&#39;s 74\.5 GiB<\/title>/);
-    const fits = /<g class="pl-cell pl-mech-fully_shard( pl-current)?" data-world-size="64" data-version="v0\.2\.2"/.exec(html);
+    assert.match(cell, /<span class="pl-l3">⚠ [\d.]+ GiB: no fit<\/span>/);
+    assert.match(cell, /does not fit in the GPU&#39;s 74\.5 GiB"/);
+    const fits = /<div class="pl-cell pl-mech-fully_shard( pl-current)?" data-world-size="64" data-version="v0\.2\.2"/.exec(html);
     assert.ok(fits, "64 GPUs fit and are not marked");
   });
 });

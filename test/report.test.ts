@@ -1,6 +1,7 @@
 /**
- * The visual report: view-model, what-if matrix, SVG charts (exact elements, deterministic bytes) and
- * the HTML page's content security policy. No browser: the SVG is checked as text.
+ * The visual report: view-model, what-if matrix, the charts (HTML text around SVG shapes: exact elements,
+ * deterministic bytes) and the HTML page's content security policy. No browser: the HTML is checked as text
+ * (e2e/report.test.mjs measures the page in chromium at 400, 520 and 1200 px).
  */
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
@@ -12,18 +13,19 @@ import type { AnalysisSettings } from "../server/src/core/analysis";
 import {
   buildReportView,
   contentSecurityPolicy,
-  dtypeStripSvg,
-  memoryBarSvg,
+  dtypeStripHtml,
+  memoryChartHtml,
   renderReportHtml,
-  throughputBarsSvg,
+  throughputChartHtml,
   throughputOf,
-  whatIfMatrixSvg,
+  whatIfMatrixHtml,
   WHAT_IF_VERSIONS,
   WHAT_IF_WORLD_SIZES,
   type MemoryView,
   type ThroughputView,
 } from "../server/src/core/report";
-import { MEMORY_PLOT_WIDTH, thousands, TPUT_PLOT_WIDTH } from "../server/src/core/report/svg";
+import { MEMORY_COLOURS, MEMORY_PLOT_WIDTH, segClass, thousands, TPUT_PLOT_WIDTH } from "../server/src/core/report/svg";
+import { REPORT_CSS } from "../server/src/core/report/html";
 import { runCliCaptured } from "./support/cli";
 
 const ROOT = resolve(__dirname, "..");
@@ -98,31 +100,38 @@ describe("what-if matrix (world sizes × torchtitan versions)", () => {
   });
 });
 
-describe("what-if matrix SVG", () => {
-  const svg = whatIfMatrixSvg(SEED_VIEW.whatIf!);
+describe("what-if matrix", () => {
+  const svg = whatIfMatrixHtml(SEED_VIEW.whatIf!);
+  const spans = (cell: string): string[] => all(cell, /<span class="pl-l\d">(?:<b>)?([^<]*)/);
   it("has one cell element per (world size, version), exactly one highlighted", () => {
     assert.equal(count(svg, 'class="pl-cell '), 55);
-    const current = all(svg, /<g (class="pl-cell [^"]*pl-current[^>]*)>/);
+    const current = all(svg, /<div (class="pl-cell [^"]*pl-current[^>]*)>/);
     assert.equal(current.length, 1);
     assert.match(current[0]!, /data-world-size="8" data-version="v0\.2\.2" aria-current="true"/);
     assert.match(current[0]!, /pl-mech-none/);
   });
-  it("writes mechanism · compute, tokens/s and memory in each cell", () => {
-    const cell = /<g class="pl-cell pl-mech-none pl-current"[^>]*>(.*?)<\/g>/.exec(svg)![1]!;
+  it("writes mechanism · compute, tokens/s and memory in each cell, and names its version (shown when the cells wrap)", () => {
+    const cell = /<div class="pl-cell pl-mech-none pl-current"[^>]*>(.*?)<\/div>/.exec(svg)![1]!;
     const tps = SEED.simulation!.throughput!.tokensPerSecondPerGpu;
     assert.ok(tps > 0);
-    assert.deepEqual(all(cell, /<text[^>]*>([^<]*)<\/text>/), ["no MP · fp32", `${thousands(tps)} tok/s`, `${(SEED.simulation!.memory.perGpuBytes!.reserved / 2 ** 30).toFixed(1)} GiB peak`]);
-    const pr = /<g class="pl-cell pl-mech-autocast" data-world-size="8" data-version="v0.2.2\+pr2213">(.*?)<\/g>/.exec(svg)![1]!;
-    assert.equal(all(pr, /<text[^>]*>([^<]*)<\/text>/)[0], "autocast · bf16");
-    assert.equal(count(svg, ">launch fails<"), 15, "1, 2 and 4 GPUs cannot hold TP 8, in every version");
+    assert.deepEqual(spans(cell), ["no MP · fp32", `${thousands(tps)} tok/s`, `${(SEED.simulation!.memory.perGpuBytes!.reserved / 2 ** 30).toFixed(1)} GiB peak`]);
+    assert.match(cell, /^<span class="pl-cver">v0\.2\.2<\/span>/);
+    const pr = /<div class="pl-cell pl-mech-autocast" data-world-size="8" data-version="v0.2.2\+pr2213"[^>]*>(.*?)<\/div>/.exec(svg)![1]!;
+    assert.equal(spans(pr)[0], "autocast · bf16");
+    assert.match(pr, /<span class="pl-cver">PR #2213<\/span>/);
+    assert.equal(count(svg, "<b>launch fails</b>"), 15, "1, 2 and 4 GPUs cannot hold TP 8, in every version");
   });
   it("column headers and row labels", () => {
-    for (const h of ["v0.1.0", "v0.2.0", "v0.2.1", "v0.2.2", "PR #2213", "1 GPU", "8 GPUs", "1024 GPUs"]) assert.ok(svg.includes(`>${h}</text>`), h);
+    for (const h of ["v0.1.0", "v0.2.0", "v0.2.1", "v0.2.2", "PR #2213"]) assert.ok(svg.includes(`<span class="pl-mver"><b>${h}</b></span>`), h);
+    for (const h of ["1 GPU", "8 GPUs", "1024 GPUs"]) assert.match(svg, new RegExp(`<span class="pl-mws[^"]*">${h}</span>`), h);
   });
-  it("is deterministic", () => assert.equal(whatIfMatrixSvg(buildReportView(analyse("tp_only_8gpu.toml")).whatIf!), svg));
+  it("no SVG text and no fixed width: every figure is HTML text that wraps (issue #34)", () => {
+    assert.doesNotMatch(svg, /<svg|<text|\bwidth="/);
+  });
+  it("is deterministic", () => assert.equal(whatIfMatrixHtml(buildReportView(analyse("tp_only_8gpu.toml")).whatIf!), svg));
 });
 
-describe("memory bar SVG", () => {
+describe("memory chart", () => {
   // The bar alone, without the GPU's capacity line (tested below).
   const m: MemoryView = { ...SEED_VIEW.memory! };
   delete m.capacity;
@@ -133,8 +142,8 @@ describe("memory bar SVG", () => {
     assert.equal(m.segments.at(-1)!.bytes, bytes.reserved - bytes.peak);
     assert.equal(m.peakBytes, bytes.reserved);
     assert.equal(m.allocatedBytes, bytes.peak);
-    const svg = memoryBarSvg(m);
-    const rects = all(svg, /(<rect class="pl-seg pl-seg-(?:\d|reserve) pl-kind-[^"]*" data-term="[^"]*"[^>]*>)/);
+    const svg = memoryChartHtml(m);
+    const rects = all(svg, /(<rect class="pl-seg pl-seg-(?:\d+|reserve) pl-kind-[^"]*"[^>]*data-term="[^"]*"[^>]*>)/);
     assert.equal(rects.length, m.segments.length);
     const widths = rects.map((r) => attr(r, "width"));
     // No capacity: the peak spans the whole plot.
@@ -145,59 +154,85 @@ describe("memory bar SVG", () => {
     for (let i = 1; i < xs.length; i++) assert.ok(Math.abs(xs[i]! - (xs[i - 1]! + widths[i - 1]!)) <= 0.15, `x of ${i}`);
     assert.match(svg, /GPU memory not known \(no GPU type\)/);
     assert.doesNotMatch(svg, /pl-capacity/);
+    // The bar stretches to its box; every word is HTML text outside the SVG.
+    assert.match(svg, /<svg class="pl-memory" width="100%" height="30" viewBox="0 0 400 30" preserveAspectRatio="none"/);
+    assert.doesNotMatch(svg, /<text/);
+  });
+  it("the peak is a line of its own under the bar, whole, even far over the GPU (issue #34: \"222.9 GiB peal\")", () => {
+    const cap = m.peakBytes / 3;
+    const over = memoryChartHtml({ ...m, capacity: { bytes: cap, label: "A100 80GB", source: "setting" } });
+    const peak = /<p class="pl-peak pl-over">(.*?)<\/p>/.exec(over)![1]!;
+    assert.equal(peak.replace(/<[^>]*>/g, ""), `${(m.peakBytes / 2 ** 30).toFixed(1)} GiB peak over the A100 80GB's ${(cap / 2 ** 30).toFixed(1)} GiB`);
+    assert.match(peak, /^<span class="pl-num">[\d.]+ GiB peak<\/span>/, "the figure and its word never break apart");
+    assert.ok(over.indexOf('class="pl-peak') > over.indexOf("</svg>"), "under the bar, not in it");
+  });
+  it("no two memory terms share a colour (issue #34: two pairs did), and each colour class has its own value", () => {
+    const classes = Array.from({ length: MEMORY_COLOURS }, (_, i) => segClass({ kind: "activation" }, i));
+    assert.equal(new Set(classes).size, MEMORY_COLOURS);
+    const fills = classes.map((c) => new RegExp(`\\.${c} \\{ fill: (var\\(--pl-[a-z]+\\)); \\}`).exec(REPORT_CSS)?.[1]);
+    assert.ok(fills.every(Boolean), `every class has a fill: ${fills}`);
+    assert.equal(new Set(fills).size, MEMORY_COLOURS, `distinct fills: ${fills}`);
+    const defs = fills.map((f) => new RegExp(`${f!.slice(4, -1)}: ([^;]+);`).exec(REPORT_CSS)![1]!.trim());
+    assert.equal(new Set(defs).size, MEMORY_COLOURS, `distinct values: ${defs}`);
+    // The seed's bar: every segment its own class, the reserve apart.
+    const seg = all(memoryChartHtml(m), /<rect class="pl-seg (pl-seg-[^ ]+) /);
+    assert.ok(seg.length >= 7, `${seg.length} terms`);
+    assert.equal(new Set(seg).size, seg.length, `segment classes ${seg}`);
   });
   it("draws the GPU's capacity as a line, scales to it, and flags a peak above it", () => {
     const cap = 2 * m.peakBytes;
-    const svg = memoryBarSvg({ ...m, capacity: { bytes: cap, label: "Test GPU", source: "setting" } });
+    const svg = memoryChartHtml({ ...m, capacity: { bytes: cap, label: "Test GPU", source: "setting" } });
     const line = /<line class="pl-capacity"[^>]*>/.exec(svg)![0];
-    assert.equal(attr(line, "x1"), 8 + MEMORY_PLOT_WIDTH);
+    assert.equal(attr(line, "x1"), MEMORY_PLOT_WIDTH);
     const total = all(svg, /(<rect class="pl-seg pl-seg-(?:\d|reserve) pl-kind-[^>]*>)/).reduce((a, r) => a + attr(r, "width"), 0);
     assert.ok(Math.abs(total - MEMORY_PLOT_WIDTH / 2) < 0.3, `half the plot: ${total}`);
-    assert.match(svg, />Test GPU: [\d.]+ GiB</);
+    assert.match(svg, />Test GPU: <span class="pl-num">[\d.]+ GiB<\/span></);
     assert.doesNotMatch(svg, /pl-over/);
-    const over = memoryBarSvg({ ...m, capacity: { bytes: m.peakBytes / 2, label: "Small GPU", source: "setting" } });
-    assert.match(over, /class="pl-text pl-strong pl-over"[^>]*>[\d.]+ GiB peak</);
+    const over = memoryChartHtml({ ...m, capacity: { bytes: m.peakBytes / 2, label: "Small GPU", source: "setting" } });
+    assert.match(over, /<p class="pl-peak pl-over"><span class="pl-num">[\d.]+ GiB peak</);
   });
   it("escapes term names and details", () => {
     const bad: MemoryView = { segments: [{ name: '<b>"x"</b>', kind: "persistent", bytes: 1, detail: "a & b" }], peakBytes: 1, allocatedBytes: 1, persistentBytes: 1 };
-    const svg = memoryBarSvg(bad);
+    const svg = memoryChartHtml(bad);
     assert.ok(!svg.includes("<b>"));
     assert.match(svg, /&lt;b&gt;&quot;x&quot;&lt;\/b&gt;/);
     assert.match(svg, /a &amp; b/);
   });
 });
 
-describe("dtype strip SVG", () => {
+describe("dtype strip", () => {
   it("one forward and one gradient cell per op, classed by dtype", () => {
-    const svg = dtypeStripSvg(SEED_VIEW.dtypeStrip!);
+    const svg = dtypeStripHtml(SEED_VIEW.dtypeStrip!);
     const ops = SEED.simulation!.forward.length;
     assert.equal(count(svg, 'data-row="forward"'), ops);
     assert.equal(count(svg, 'data-row="grad"'), ops);
     assert.equal(count(svg, "pl-dt pl-dt-float32"), 2 * ops + 1, "every cell fp32 in the seed case (+1 legend swatch)");
+    // Op names break after an underscore when a card is narrow, never inside a word.
+    assert.match(svg, /<span class="pl-opname">attention_<wbr>residual<\/span>/);
     assert.doesNotMatch(svg, /pl-dt-bfloat16/);
   });
   it("FSDP bf16: matmuls bf16, the loss fp32, and the legend lists both", () => {
     const v = buildReportView(analyse("fsdp_8gpu.toml"), { noWhatIf: true });
-    const svg = dtypeStripSvg(v.dtypeStrip!);
-    assert.match(svg, /<g class="pl-dtcell" data-op="wq" data-row="forward"><rect class="pl-dt pl-dt-bfloat16"/);
-    assert.match(svg, /<g class="pl-dtcell" data-op="loss" data-row="forward"><rect class="pl-dt pl-dt-float32"/);
-    assert.match(svg, />bfloat16<\/text>/);
-    assert.match(svg, />float32<\/text>/);
+    const svg = dtypeStripHtml(v.dtypeStrip!);
+    assert.match(svg, /<span class="pl-dtcell pl-dt pl-dt-bfloat16" data-op="wq" data-row="forward" title="[^"]*">bf16</);
+    assert.match(svg, /<span class="pl-dtcell pl-dt pl-dt-float32" data-op="loss" data-row="forward" title="[^"]*">fp32</);
+    assert.match(svg, /<\/svg> bfloat16<\/li>/);
+    assert.match(svg, /<\/svg> float32<\/li>/);
   });
 });
 
-describe("throughput bars SVG and the throughput plug-in", () => {
+describe("throughput bars and the throughput plug-in", () => {
   it("without a throughput model: the config as written, tokens/s as —, memory shown", () => {
     const noModel = { ...SEED, simulation: { ...SEED.simulation! } };
     delete noModel.simulation.throughput;
     assert.equal(throughputOf(noModel.simulation), undefined);
     const view = buildReportView(noModel, { noWhatIf: true });
-    const svg = throughputBarsSvg(view.throughput);
+    const svg = throughputChartHtml(view.throughput);
     assert.equal(view.throughput.bars.length, 1);
-    assert.match(svg, /<g class="pl-bar pl-current" data-label="TP-only as written">/);
+    assert.match(svg, /<li class="pl-bar pl-current" data-label="TP-only as written" /);
     assert.doesNotMatch(svg, /<rect class="pl-tput/);
     assert.match(svg, /No throughput estimate in this build/);
-    assert.match(svg, />—<\/text>/);
+    assert.match(svg, /<span class="pl-num pl-tok pl-muted-p">—<\/span>/);
   });
   it("bar widths are proportional to tokens/s; a bar without a figure shows —", () => {
     const t: ThroughputView = {
@@ -208,12 +243,13 @@ describe("throughput bars SVG and the throughput plug-in", () => {
         { label: "unknown", current: false },
       ],
     };
-    const svg = throughputBarsSvg(t);
+    const svg = throughputChartHtml(t);
     const widths = all(svg, /(<rect class="pl-tput[^>]*>)/).map((r) => attr(r, "width"));
     assert.deepEqual(widths, [TPUT_PLOT_WIDTH / 4, TPUT_PLOT_WIDTH, (TPUT_PLOT_WIDTH * 2500) / 4000]);
     assert.match(svg, />1,000 tok\/s</);
     assert.match(svg, />4,000 tok\/s</);
-    assert.match(svg, />70\.0 GiB</);
+    assert.match(svg, /<span class="pl-num pl-mem">70\.0 GiB peak<\/span>/);
+    assert.doesNotMatch(svg, /<text/, "figures are HTML text, never SVG text cut at the chart's edge");
     assert.equal(count(svg, "pl-tput-current"), 1);
     assert.doesNotMatch(svg, /No throughput estimate/);
   });
@@ -269,31 +305,48 @@ describe("HTML page", () => {
     return out;
   };
 
-  it("memory and throughput sit side by side only where both charts fit at natural size (issue #20)", () => {
-    const widths = all(webview, /<svg [^>]*class="pl-chart pl-(?:memory|throughput)" width="(\d+)"/).map(Number);
-    assert.equal(widths.length, 2);
-    // Later rules win: the page's own basis for the two sections is the wider chart.
-    const css = /<style[^>]*>([\s\S]*?)<\/style>/.exec(webview)![1]!;
-    const bases = [...css.matchAll(/\.pl-grid > section \{[^}]*?flex(?:-basis)?: (?:1 1 )?(\d+)px/g)].map((m) => Number(m[1]));
-    assert.equal(bases.at(-1), Math.max(...widths), `flex bases ${bases} for charts ${widths}`);
+  it("no chart keeps a fixed width or a scroll box: the sections share a row or stack (issues #20, #34)", () => {
+    assert.doesNotMatch(webview, /pl-scroll|overflow-x/);
+    assert.equal(rule(webview, ".pl-grid > section").flex, "1 1 360px");
+    const bars = all(webview, /(<svg class="pl-(?:memory|tputbar)"[^>]*>)/);
+    assert.equal(bars.length, 4);
+    for (const svg of bars) assert.match(svg, /width="100%"[^>]*preserveAspectRatio="none"/);
+    // The full report's tables shrink and wrap instead of scrolling in their own box.
+    assert.equal(rule(webview, ".pl-md table")["display"], undefined);
+  });
+
+  it("the what-if grid has one column per version at full width and wraps each world size's cells below 700 px", () => {
+    assert.equal(rule(webview, ".pl-mrow")["grid-template-columns"], "5.5em repeat(5, minmax(0, 1fr))");
+    const narrow = /@media \(max-width: 700px\) \{([\s\S]*?)\n\}/.exec(webview)![1]!;
+    assert.match(narrow, /\.pl-mhead \{ display: none; \}/);
+    assert.match(narrow, /\.pl-cver \{ display: block; \}/);
+    assert.match(narrow, /grid-template-columns: repeat\(auto-fill, minmax\(6\.5em, 1fr\)\)/);
   });
 
   it("a hovered or focused what-if cell is outlined unlike the current cell (issue #20: both were the accent)", () => {
-    const current = rule(webview, ".pl-current .pl-cellbg");
-    const hover = rule(webview, ".pl-interactive .pl-cell:hover .pl-cellbg");
-    const focus = rule(webview, ".pl-interactive .pl-cell:focus .pl-cellbg");
-    assert.deepEqual(current, { stroke: "var(--pl-accent)", "stroke-width": "3" });
+    const current = rule(webview, ".pl-cell.pl-current");
+    const hover = rule(webview, ".pl-interactive .pl-cell:hover");
+    const focus = rule(webview, ".pl-interactive .pl-cell:focus");
+    assert.equal(current.outline, "3px solid var(--pl-accent)");
     assert.deepEqual(hover, focus);
-    assert.notEqual(hover.stroke, current.stroke, "hover outline in the current cell's colour");
-    assert.ok(hover["stroke-dasharray"], "hover outline is solid, like the current cell's");
+    assert.match(hover.outline!, /dashed var\(--pl-fg\)/, "hover outline dashed in the text colour");
     // The current cell hovered keeps its accent and gets the dash: still told apart from a plain hover.
-    assert.equal(rule(webview, ".pl-interactive .pl-cell.pl-current:hover .pl-cellbg").stroke, current.stroke);
+    assert.equal(rule(webview, ".pl-interactive .pl-cell.pl-current:hover").outline, "3px dashed var(--pl-accent)");
+  });
+
+  it("a what-if cell over the GPU's memory is red and dashed, never a mechanism's green (issue #34)", () => {
+    const over = rule(webview, ".pl-cell.pl-over");
+    assert.equal(over.border, "2px dashed var(--pl-red)");
+    assert.match(over.background!, /var\(--pl-red\)/);
+    // Later than the mechanism colours in the sheet, so it wins over .pl-mech-fully_shard's green.
+    const css = /<style[^>]*>([\s\S]*?)<\/style>/.exec(webview)![1]!;
+    assert.ok(css.indexOf(".pl-cell.pl-over {") > css.indexOf(".pl-mech-fully_shard {"));
   });
 
   it("the page's prose has no raw backticks or § references, and every PR number is a link (issue #20)", () => {
     for (const [name, r] of [["seed", SEED], ["fsdp", analyse("fsdp_8gpu.toml")], ["torchtune", analyzeDocument("file:///ws/x.yaml", readFileSync(resolve(ROOT, "examples/yaml/torchtune/llama3_8b_full_bf16.yaml"), "utf8"))]] as const) {
       const html = renderReportHtml(buildReportView(r), { nonce: NONCE, interactive: true });
-      const prose = html.replace(/<style[\s\S]*?<\/style>|<script[\s\S]*?<\/script>|<svg[\s\S]*?<\/svg>/g, "");
+      const prose = html.replace(/<style[\s\S]*?<\/style>|<script[\s\S]*?<\/script>|<svg[\s\S]*?<\/svg>|(?:title|data-label)="[^"]*"|<div class="pl-chart pl-matrix"[\s\S]*?<\/section>/g, "");
       const text = prose.replace(/<[^>]*>/g, "");
       assert.equal(text.includes("`"), false, `${name}: a raw backtick`);
       assert.deepEqual(text.match(/§\s?\d/g), null, `${name}: a § reference`);
@@ -319,7 +372,7 @@ describe("HTML page", () => {
       assert.equal(m[1], "a", m[0]);
       assert.match(m[2]!, /^https:\/\/github\.com\/pytorch\/(pytorch|torchtitan)\/(pull|issues)\/\d+$/);
     }
-    assert.deepEqual([...new Set(all(webview, /(https?:\/\/[^"'\s)]+)/))].filter((u) => !/^https:\/\/github\.com\/pytorch\//.test(u)), ["http://www.w3.org/2000/svg"], "the only URLs are the SVG namespace and upstream links");
+    assert.deepEqual([...new Set(all(webview, /(https?:\/\/[^"'\s)]+)/))].filter((u) => !/^https:\/\/github\.com\/pytorch\//.test(u)), [], "the only URLs are upstream links");
     assert.match(webview, /acquireVsCodeApi\(\)/);
     assert.match(webview, /postMessage\(\{ type: "whatIf", worldSize: Number\(el\.dataset\.worldSize\), version: el\.dataset\.version \}\)/);
   });
@@ -329,7 +382,10 @@ describe("HTML page", () => {
     assert.doesNotMatch(file, /click a cell/);
   });
   it("holds the four charts and the reviewer's two answers: dtypes and the throughput comparison", () => {
-    for (const cls of ["pl-memory", "pl-throughput", "pl-strip", "pl-matrix"]) assert.equal(count(file, `class="pl-chart ${cls}"`), 1, cls);
+    for (const cls of ["pl-memory-chart", "pl-throughput", "pl-strip", "pl-matrix"]) assert.equal(count(file, `class="pl-chart ${cls}"`), 1, cls);
+    // The precision table comes first, before the charts.
+    assert.ok(file.indexOf('<section id="pl-precision">') < file.indexOf('<section id="pl-memory">'));
+    assert.match(file, /<tr><th scope="row">parameter storage<\/th><td><code>float32<\/code><\/td><td>training\.dtype \(default float32\)<\/td><\/tr>/);
     assert.match(file, /<h1>Precision report: tp_only_8gpu\.toml<\/h1>/);
     assert.match(file, /TP-only on 8 GPUs: no mixed precision/);
     assert.match(file, /\[no-mixed-precision\] line 26/);
@@ -348,6 +404,16 @@ describe("HTML page", () => {
     const html = renderReportHtml(buildReportView(r, { noWhatIf: true }), { nonce: NONCE });
     assert.ok(!html.includes("<script>alert(1)"));
     assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;\.toml/);
+  });
+  it("a YAML config without model sizes: the precision table first, no empty chart section (issue #34)", () => {
+    const f = resolve(ROOT, "examples/yaml/accelerate/fsdp2_bf16.yaml");
+    const html = renderReportHtml(buildReportView(analyzeDocument(pathToFileURL(f).href, readFileSync(f, "utf8"))), { nonce: NONCE, interactive: true });
+    assert.doesNotMatch(html, /id="pl-memory"|id="pl-throughput"|class="pl-grid"/);
+    assert.match(html, /<p class="pl-note" id="pl-nocharts">No memory or throughput estimate: the model's sizes are not known here\.<\/p>/);
+    const first = html.indexOf("<section");
+    assert.equal(html.slice(first, first + 26), '<section id="pl-precision"');
+    assert.deepEqual(all(html, /<th scope="row">([^<]*)<\/th>/), ["parameter storage", "compute (matmuls)", "gradients", "gradient reduction", "optimizer state"]);
+    assert.match(html, /<th scope="row">compute \(matmuls\)<\/th><td><code>bfloat16<\/code><\/td><td>FSDP policy param_dtype = <code>mixed_precision: bf16<\/code><\/td>/);
   });
   it("a file that is not a training config gets a page that says so, without charts", () => {
     const r = analyzeDocument("file:///ws/pyproject.toml", '[project]\nname = "x"\n');
@@ -384,7 +450,8 @@ describe("precision-lens explain --format html", () => {
     assert.equal(r.code, 0);
     assert.equal(r.err, "");
     assert.match(r.out, /^<!DOCTYPE html>\n<html lang="en">/);
-    assert.equal(count(r.out, "<svg "), 4);
+    assert.equal(count(r.out, '<svg class="pl-memory"'), 1);
+    assert.equal(count(r.out, '<svg class="pl-tputbar"'), 3);
     assert.equal(count(r.out, 'class="pl-cell '), 55);
     const nonce = /style-src 'nonce-([^']+)'/.exec(r.out)![1]!;
     assert.match(r.out, new RegExp(`<style nonce="${nonce.replace(/[+/=]/g, "\\$&")}">`));

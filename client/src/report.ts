@@ -7,6 +7,8 @@
 import * as vscode from "vscode";
 
 export const REPORT_SCHEME = "precision-lens-report";
+/** VS Code's built-in Markdown extension (it owns `markdown.showPreviewToSide`). */
+export const MARKDOWN_EXTENSION = "vscode.markdown-language-features";
 
 /** A torchtitan registry's function report carries the function in the fragment (`…::fn precision report.md#fn`). */
 export function reportUri(source: vscode.Uri, configFunction?: string): vscode.Uri {
@@ -45,10 +47,17 @@ export class ReportProvider implements vscode.TextDocumentContentProvider, vscod
 
 export async function openReport(source: vscode.Uri, configFunction?: string): Promise<void> {
   const uri = reportUri(source, configFunction);
-  const hasPreview = (await vscode.commands.getCommands(true)).includes("markdown.showPreviewToSide");
-  if (hasPreview) {
-    await vscode.commands.executeCommand("markdown.showPreviewToSide", uri);
-    return;
+  // The built-in Markdown extension registers its preview command only once it is activated, and its
+  // activation event is that very command: asking `getCommands` first found no preview before anything had
+  // activated it, and the report opened as Markdown source (issue #34). Running the command activates it;
+  // only where there is no Markdown extension at all (the command is unknown) is the source shown instead.
+  if (vscode.extensions.getExtension(MARKDOWN_EXTENSION)) {
+    try {
+      await vscode.commands.executeCommand("markdown.showPreviewToSide", uri);
+      return;
+    } catch {
+      /* no preview command after all: the source below */
+    }
   }
   const doc = await vscode.workspace.openTextDocument(uri);
   await vscode.languages.setTextDocumentLanguage(doc, "markdown");

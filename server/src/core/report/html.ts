@@ -7,7 +7,7 @@
  * Colours are CSS variables that take VS Code's theme colours when the page runs in a webview
  * (`--vscode-*`), with light/dark fallbacks for a browser.
  */
-import { dtypeStripSvg, esc, gib, memoryBarSvg, throughputBarsSvg, whatIfMatrixSvg } from "./svg";
+import { dtypeStripHtml, esc, gib, memoryChartHtml, throughputChartHtml, whatIfGridRule, whatIfMatrixHtml } from "./svg";
 import type { ReportView } from "./view";
 
 export interface HtmlOptions {
@@ -45,6 +45,13 @@ export const REPORT_CSS = `
   --pl-red: var(--vscode-charts-red, #cf222e);
   --pl-purple: var(--vscode-charts-purple, #8250df);
   --pl-yellow: var(--vscode-charts-yellow, #bf8700);
+  /* Six more for the memory terms (VS Code's themes name six chart colours; these read in both). */
+  --pl-teal: #1b9e9e;
+  --pl-pink: #d6409f;
+  --pl-brown: #8c5a2b;
+  --pl-navy: #3949ab;
+  --pl-lime: #7cb342;
+  --pl-slate: #78909c;
   --pl-font: var(--vscode-font-family, system-ui, -apple-system, "Segoe UI", sans-serif);
   --pl-mono: var(--vscode-editor-font-family, ui-monospace, monospace);
 }
@@ -69,18 +76,23 @@ p { margin: 4px 0; }
 .pl-note, .pl-muted-p { color: var(--pl-muted); }
 .pl-warn { color: var(--pl-red); font-weight: 600; }
 .pl-grid { display: flex; flex-wrap: wrap; gap: 0 32px; align-items: flex-start; }
-.pl-grid > section { flex: 1 1 440px; min-width: 0; }
-/* Charts keep their natural size (their text never shrinks below 12 px): a chart wider than the pane
-   scrolls sideways inside its own box while the page around it reflows. */
-.pl-scroll { overflow-x: auto; max-width: 100%; padding-bottom: 4px; }
-.pl-chart { max-width: none; display: block; }
-.pl-chart text { font-family: var(--pl-font); font-size: 13px; }
-.pl-text { fill: var(--pl-fg); }
-.pl-muted { fill: var(--pl-muted); }
+/* Every section fits the pane: no chart keeps a fixed width, every figure is text that wraps (issue #34). */
+.pl-grid > section { flex: 1 1 360px; min-width: 0; }
+section, .pl-chart { min-width: 0; max-width: 100%; }
+.pl-num { white-space: nowrap; }
 .pl-strong { font-weight: 600; }
-.pl-chart .pl-small { font-size: 12px; }
-.pl-chart .pl-oplabel { font-size: 12px; font-family: var(--pl-mono); }
-.pl-over { fill: var(--pl-red); }
+.pl-note .pl-num, .pl-legend .pl-num { font-variant-numeric: tabular-nums; }
+.pl-swatch { display: inline-block; vertical-align: -1px; flex: none; }
+ul.pl-legend { list-style: none; margin: 4px 0; padding: 0; }
+ul.pl-legend li { margin: 2px 0; }
+ul.pl-legend-inline { display: flex; flex-wrap: wrap; gap: 2px 16px; }
+/* Memory: the bar stretches to the box (its strokes do not), the labels are text around it. */
+svg.pl-memory { display: block; width: 100%; height: 30px; overflow: visible; }
+.pl-cap { margin: 0 0 4px; color: var(--pl-muted); }
+.pl-capkey { display: inline-block; width: 0; height: 1em; border-left: 2px dashed var(--pl-red); margin-right: 6px; vertical-align: -2px; }
+.pl-peak { font-weight: 600; margin: 4px 0 0; }
+.pl-peak.pl-over { color: var(--pl-red); }
+.pl-overnote { font-weight: 400; }
 .pl-track { fill: var(--pl-track); stroke: var(--pl-border); }
 .pl-capacity { stroke: var(--pl-red); stroke-width: 2; stroke-dasharray: 4 3; }
 .pl-seg { stroke: var(--pl-bg); stroke-width: 1; }
@@ -90,7 +102,18 @@ p { margin: 4px 0; }
 .pl-seg-3 { fill: var(--pl-orange); }
 .pl-seg-4 { fill: var(--pl-red); }
 .pl-seg-5 { fill: var(--pl-green); }
+.pl-seg-6 { fill: var(--pl-teal); }
+.pl-seg-7 { fill: var(--pl-pink); }
+.pl-seg-8 { fill: var(--pl-brown); }
+.pl-seg-9 { fill: var(--pl-navy); }
+.pl-seg-10 { fill: var(--pl-lime); }
+.pl-seg-11 { fill: var(--pl-slate); }
 .pl-seg-reserve { fill: var(--pl-muted); fill-opacity: 0.45; stroke-dasharray: 3 2; }
+/* dtype strip: one small card per op (name, forward, grad); the cards wrap. */
+.pl-ops { display: grid; grid-template-columns: repeat(auto-fill, minmax(6.5em, 1fr)); gap: 4px; margin: 6px 0; }
+.pl-op { display: flex; flex-direction: column; gap: 2px; min-width: 0; font-size: 12px; }
+.pl-opname { font-family: var(--pl-mono); overflow-wrap: break-word; }
+.pl-dtcell { display: block; text-align: center; padding: 2px 0; border: 1px solid var(--pl-border); border-radius: 2px; background: color-mix(in srgb, var(--pl-muted) 35%, transparent); }
 .pl-dt { fill: var(--pl-muted); fill-opacity: 0.35; stroke: var(--pl-border); }
 .pl-dt-float32 { fill: var(--pl-orange); }
 .pl-dt-bfloat16 { fill: var(--pl-blue); }
@@ -98,29 +121,62 @@ p { margin: 4px 0; }
 .pl-dt-float8 { fill: var(--pl-green); }
 .pl-dt-float64 { fill: var(--pl-red); }
 .pl-dt-none { fill: none; }
+.pl-dtcell.pl-dt-float32 { background: color-mix(in srgb, var(--pl-orange) 35%, transparent); }
+.pl-dtcell.pl-dt-bfloat16 { background: color-mix(in srgb, var(--pl-blue) 35%, transparent); }
+.pl-dtcell.pl-dt-float16 { background: color-mix(in srgb, var(--pl-purple) 35%, transparent); }
+.pl-dtcell.pl-dt-float8 { background: color-mix(in srgb, var(--pl-green) 35%, transparent); }
+.pl-dtcell.pl-dt-float64 { background: color-mix(in srgb, var(--pl-red) 35%, transparent); }
+.pl-dtcell.pl-dt-none { background: none; }
+/* Throughput: one row per configuration, its label whole, the bar stretching, the figures after it. */
+ul.pl-bars { list-style: none; margin: 4px 0; padding: 0; }
+.pl-bar { margin: 0 0 8px; }
+.pl-barlabel { display: block; }
+.pl-barrow { display: flex; flex-wrap: wrap; align-items: center; gap: 2px 10px; }
+svg.pl-tputbar { flex: 1 1 120px; min-width: 60px; height: 18px; }
+.pl-barrow .pl-mem { margin-left: auto; }
 .pl-tput { fill: var(--pl-blue); fill-opacity: 0.6; }
 .pl-tput-current { fill-opacity: 1; }
-.pl-cellbg { fill: var(--pl-muted); fill-opacity: 0.12; stroke: var(--pl-border); }
-.pl-mech-fully_shard .pl-cellbg { fill: var(--pl-green); fill-opacity: 0.22; }
-.pl-mech-autocast .pl-cellbg { fill: var(--pl-blue); fill-opacity: 0.22; }
-.pl-mech-none .pl-cellbg { fill: var(--pl-orange); fill-opacity: 0.25; }
-.pl-mech-error .pl-cellbg { fill: var(--pl-red); fill-opacity: 0.12; }
-.pl-over .pl-cellbg { stroke: var(--pl-red); stroke-width: 2; stroke-dasharray: 4 3; }
-.pl-current .pl-cellbg { stroke: var(--pl-accent); stroke-width: 3; }
+/* What-if: a grid of world sizes × versions; each cell's text wraps between words. */
+.pl-matrix { margin: 6px 0; }
+.pl-mrow { display: grid; gap: 4px; margin: 0 0 4px; align-items: stretch; }
+.pl-mhead { text-align: left; }
+.pl-mws { align-self: center; }
+.pl-cell { display: flex; flex-direction: column; min-width: 0; padding: 4px 6px; font-size: 12px; border: 1px solid var(--pl-border); border-radius: 3px; overflow-wrap: normal; word-break: normal; background: color-mix(in srgb, var(--pl-muted) 12%, transparent); }
+.pl-cell .pl-l1 { font-size: 13px; }
+.pl-cver { display: none; color: var(--pl-muted); }
+.pl-mech-fully_shard { background: color-mix(in srgb, var(--pl-green) 22%, transparent); }
+.pl-mech-autocast { background: color-mix(in srgb, var(--pl-blue) 22%, transparent); }
+.pl-mech-none { background: color-mix(in srgb, var(--pl-orange) 25%, transparent); }
+.pl-mech-error { background: color-mix(in srgb, var(--pl-red) 12%, transparent); }
+/* Over the GPU's memory: red, dashed, and never the "fits" green (issue #34). */
+.pl-cell.pl-over { border: 2px dashed var(--pl-red); background: color-mix(in srgb, var(--pl-red) 14%, transparent); }
+.pl-cell.pl-over .pl-l3 { color: var(--pl-red); font-weight: 600; }
+.pl-cell.pl-current { outline: 3px solid var(--pl-accent); outline-offset: -1px; }
 .pl-interactive .pl-cell { cursor: pointer; }
 /* Hover and keyboard focus: a thin dashed outline in the text colour, unlike the current cell's solid accent. */
-.pl-interactive .pl-cell:hover .pl-cellbg, .pl-interactive .pl-cell:focus .pl-cellbg { stroke: var(--pl-fg); stroke-width: 1.5; stroke-dasharray: 5 3; }
-.pl-interactive .pl-cell.pl-current:hover .pl-cellbg, .pl-interactive .pl-cell.pl-current:focus .pl-cellbg { stroke: var(--pl-accent); stroke-width: 3; stroke-dasharray: 5 3; }
-.pl-cell:focus { outline: none; }
+.pl-interactive .pl-cell:hover, .pl-interactive .pl-cell:focus { outline: 1.5px dashed var(--pl-fg); outline-offset: -1px; }
+.pl-interactive .pl-cell.pl-current:hover, .pl-interactive .pl-cell.pl-current:focus { outline: 3px dashed var(--pl-accent); outline-offset: -1px; }
+/* Narrower than a row of every version: each world size heads its own line and its cells wrap, each naming its version. */
+@media (max-width: 700px) {
+  .pl-mhead { display: none; }
+  .pl-mrow { grid-template-columns: repeat(auto-fill, minmax(6.5em, 1fr)) !important; margin-bottom: 10px; }
+  .pl-mws { grid-column: 1 / -1; font-weight: 600; }
+  .pl-cver { display: block; }
+}
+/* The precision table (every framework) first. */
+table.pl-dtypes { border-collapse: collapse; margin: 6px 0; overflow-wrap: break-word; }
+table.pl-dtypes td:nth-child(2) code { white-space: nowrap; }
+table.pl-dtypes td:last-child { overflow-wrap: anywhere; }
+table.pl-dtypes th, table.pl-dtypes td { border: 1px solid var(--pl-border); padding: 2px 6px; text-align: left; vertical-align: top; }
 ul.pl-list { margin: 4px 0; padding-left: 18px; }
 .pl-sev-error { color: var(--pl-red); }
 .pl-sev-warning { color: var(--pl-orange); }
 code, pre { font-family: var(--pl-mono); }
 pre { white-space: pre-wrap; font-size: 12px; background: var(--pl-track); padding: 8px; border-radius: 3px; }
 code { font-size: 0.95em; background: var(--pl-track); padding: 0 3px; border-radius: 3px; }
-.pl-md table { border-collapse: collapse; margin: 6px 0; display: block; overflow-x: auto; max-width: 100%; }
+.pl-md table { border-collapse: collapse; margin: 6px 0; max-width: 100%; }
 .pl-md th, .pl-md td { border: 1px solid var(--pl-border); padding: 2px 6px; text-align: left; vertical-align: top; }
-.pl-md h3 { font-size: 1em; margin: 14px 0 4px; }
+.pl-md h3, .pl-md h4, .pl-md h5, .pl-md h6 { font-size: 1em; margin: 14px 0 4px; }
 a, button.pl-link { color: var(--pl-link); }
 button.pl-link { background: none; border: none; padding: 0; font: inherit; cursor: pointer; text-decoration: underline; }
 `;
@@ -148,8 +204,6 @@ const SCRIPT = `
   if (md) md.addEventListener("click", () => vscode.postMessage({ type: "openMarkdown" }));
 })();
 `;
-
-const scroll = (svg: string): string => `<div class="pl-scroll">${svg}</div>`;
 
 /**
  * Inline Markdown of the analysis's own texts as HTML: `code`, **bold**, _italic_, [text](https://…), and
@@ -225,12 +279,6 @@ function facts(view: ReportView): string {
   return items.length ? `<ul class="pl-facts">${items.join("")}</ul>` : "";
 }
 
-/** The width attribute of an SVG chart (0 for none). */
-function svgWidth(svg: string): number {
-  const m = /^<svg [^>]*?\bwidth="(\d+)"/.exec(svg);
-  return m ? Number(m[1]) : 0;
-}
-
 function throughputCaption(view: ReportView): string {
   const t = view.throughput;
   const parts: string[] = [];
@@ -251,29 +299,35 @@ export function renderReportHtml(view: ReportView, opts: HtmlOptions): string {
   body.push(facts(view), "</header>");
 
   let gridRule = "";
+  // The precision table first, for every framework (issue #34: a YAML config's report opened on empty charts).
+  if (view.dtypeTable?.length) {
+    body.push('<section id="pl-precision"><h2>Precision of each part of training</h2><table class="pl-dtypes"><thead><tr><th></th><th>dtype</th><th>from</th></tr></thead><tbody>');
+    for (const r of view.dtypeTable) body.push(`<tr><th scope="row">${inline(r.part)}</th><td>${inline(r.dtype)}</td><td>${inline(r.from)}</td></tr>`);
+    body.push("</tbody></table></section>");
+  }
   if (view.framework) {
-    const memorySvg = view.memory ? memoryBarSvg(view.memory) : "";
-    const throughputSvg = throughputBarsSvg(view.throughput);
-    // Memory and throughput sit side by side only when both charts fit their half at natural size: each
-    // section's flex basis is the wider chart, so a window too narrow for two stacks them instead of
-    // cutting both charts into scroll boxes (the webview beside the explorer, about 1,000 px, issue #20).
-    gridRule = `.pl-grid > section { flex-basis: ${Math.max(svgWidth(memorySvg), svgWidth(throughputSvg), 240)}px; }`;
-    body.push('<div class="pl-grid">');
-    body.push('<section id="pl-memory"><h2>Memory per GPU</h2>');
-    body.push(view.memory ? scroll(memorySvg) : `<p class="pl-note">No memory estimate: the model's sizes are not known${view.mechanism === "error" ? " or the launch fails" : ""}.</p>`);
-    const cap = view.memory?.capacity;
-    if (view.memory && cap && view.memory.peakBytes > cap.bytes) body.push(`<p class="pl-warn" role="note">⚠ Does not fit: the estimated peak ${gib(view.memory.peakBytes)} per GPU is over the ${gib(cap.bytes)} of an ${esc(cap.label)} (an estimate).</p>`);
-    body.push("</section>");
-    if (view.throughput.withheld) body.push('<section id="pl-throughput"><h2>Throughput</h2>', `<p class="pl-note">Throughput ${esc(view.throughput.withheld)}.</p>`, "</section>");
-    else body.push('<section id="pl-throughput"><h2>Throughput: as written and the alternatives</h2>', scroll(throughputSvg), throughputCaption(view), "</section>");
-    body.push("</div>");
-    if (view.dtypeStrip?.length) body.push('<section id="pl-dtypes"><h2>dtype of each op (forward output and its gradient)</h2>', scroll(dtypeStripSvg(view.dtypeStrip)), "</section>");
+    // A chart section only when it has something to show: no memory estimate and no figure at all (a YAML
+    // config of a model whose sizes are not known) is said once in a note, not as two empty charts.
+    const throughputShown = !!view.throughput.withheld || view.throughput.bars.some((b) => b.tokensPerSecondPerGpu !== undefined || b.peakBytes !== undefined);
+    if (view.memory || throughputShown) {
+      body.push('<div class="pl-grid">');
+      body.push('<section id="pl-memory"><h2>Memory per GPU</h2>');
+      body.push(view.memory ? memoryChartHtml(view.memory) : `<p class="pl-note">No memory estimate: the model's sizes are not known${view.mechanism === "error" ? " or the launch fails" : ""}.</p>`);
+      const cap = view.memory?.capacity;
+      if (view.memory && cap && view.memory.peakBytes > cap.bytes) body.push(`<p class="pl-warn" role="note">⚠ Does not fit: the estimated peak ${gib(view.memory.peakBytes)} per GPU is over the ${gib(cap.bytes)} of an ${esc(cap.label)} (an estimate).</p>`);
+      body.push("</section>");
+      if (view.throughput.withheld) body.push('<section id="pl-throughput"><h2>Throughput</h2>', `<p class="pl-note">Throughput ${esc(view.throughput.withheld)}.</p>`, "</section>");
+      else if (throughputShown) body.push('<section id="pl-throughput"><h2>Throughput: as written and the alternatives</h2>', throughputChartHtml(view.throughput, inline), throughputCaption(view), "</section>");
+      body.push("</div>");
+    } else body.push(`<p class="pl-note" id="pl-nocharts">No memory or throughput estimate: the model's sizes are not known here${view.mechanism === "error" ? " or the launch fails" : ""}.</p>`);
+    if (view.dtypeStrip?.length) body.push('<section id="pl-dtypes"><h2>dtype of each op (forward output and its gradient)</h2>', dtypeStripHtml(view.dtypeStrip), "</section>");
     if (view.whatIf) {
+      gridRule = whatIfGridRule(view.whatIf);
       body.push('<section id="pl-whatif"><h2>What if: world size × torchtitan version</h2>');
       body.push(
-        `<p class="pl-note">Each cell is this file analysed at that world size and version: mechanism · compute dtype, tokens/s per GPU, estimated peak memory per GPU. FSDP MP = FSDP's MixedPrecisionPolicy; no MP = no mixed precision. The outlined cell is the current one${opts.interactive ? "; click a cell to write its world size or version into the file" : ""}.</p>`,
+        `<p class="pl-note">Each cell is this file analysed at that world size and version: mechanism · compute dtype, tokens/s per GPU, estimated peak memory per GPU${view.memory?.capacity ? ` (⚠ and a dashed red border: over the ${esc(view.memory.capacity.label)}'s ${gib(view.memory.capacity.bytes)})` : ""}. FSDP MP = FSDP's MixedPrecisionPolicy; no MP = no mixed precision. The outlined cell is the current one${opts.interactive ? "; click a cell to write its world size or version into the file" : ""}.</p>`,
       );
-      body.push(scroll(whatIfMatrixSvg(view.whatIf, view.memory?.capacity?.bytes)), "</section>");
+      body.push(whatIfMatrixHtml(view.whatIf, view.memory?.capacity?.bytes), "</section>");
     }
   }
   if (view.diagnostics.length) {

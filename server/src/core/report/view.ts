@@ -88,6 +88,8 @@ export interface ReportView {
   layoutName?: string;
   mechanism?: Mechanism;
   precision?: { paramStorage: string; compute: string; gradReduce: string };
+  /** The dtype of each part of training (parameter storage, compute, gradients, reduction, optimizer state) and what set it, as the text report's table has it (inline Markdown). */
+  dtypeTable?: { part: string; dtype: string; from: string }[];
   model?: string;
   memory?: MemoryView;
   dtypeStrip?: DtypeStripOp[];
@@ -176,6 +178,24 @@ function throughputBars(result: AnalysisResult, t: ThroughputData | undefined): 
   return view;
 }
 
+/**
+ * The text report's own precision table ("| | dtype | from |", written by every framework's summary), as
+ * rows: the page shows it first. Its first occurrence only (a registry's report repeats it per function).
+ */
+export function precisionTableOf(markdown: string | undefined): { part: string; dtype: string; from: string }[] {
+  if (!markdown) return [];
+  const lines = markdown.split("\n");
+  const at = lines.findIndex((l) => /^\|\s*\|\s*dtype\s*\|\s*from\s*\|$/.test(l.trim()));
+  if (at < 0) return [];
+  const rows: { part: string; dtype: string; from: string }[] = [];
+  for (let i = at + 1; i < lines.length && i < at + 20 && /^\|.*\|$/.test(lines[i]!.trim()); i++) {
+    const cells = lines[i]!.trim().slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, "|"));
+    if (cells.every((c) => /^:?-+:?$/.test(c))) continue;
+    if (cells.length >= 3) rows.push({ part: cells[0]!, dtype: cells[1]!, from: cells.slice(2).join(" | ") });
+  }
+  return rows;
+}
+
 /** Builds the report's view-model. Never throws on a result the analysis produced. */
 export function buildReportView(result: AnalysisResult, options: ReportOptions = {}): ReportView {
   const sim = result.simulation;
@@ -213,6 +233,8 @@ export function buildReportView(result: AnalysisResult, options: ReportOptions =
     const w = buildWhatIf(result, options.settings, options.env);
     if (w) view.whatIf = w;
   }
+  const table = precisionTableOf(result.reportMarkdown);
+  if (table.length) view.dtypeTable = table;
   // The page lists the diagnostics itself; the text report's own diagnostics section (with links) is left out.
   if (result.reportMarkdown) view.reportMarkdown = result.reportMarkdown.split(REPORT_DIAGNOSTICS_SEPARATOR)[0]!;
   return view;

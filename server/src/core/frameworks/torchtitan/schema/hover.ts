@@ -33,7 +33,8 @@ export function specMarkdown(spec: KeySpec, when: When, ext?: ExtensionModule): 
   const choices = choicesAt(spec, when);
   if (spec.path === "model.converters") {
     const names = converterNamesAt(when);
-    if (names.length) lines.push("", `Converters in ${versionLabel(when)}: ${names.map((n) => `\`"${n}"\` — ${CONVERTER_DOCS[n] ?? ""}`).join("; ")}`);
+    // One line each: a description ends with its own full stop, so joining them with "; " read "needs SM 8.9+.;" (issue #34).
+    if (names.length) lines.push("", `Converters in ${versionLabel(when)}:`, "", ...names.map((n) => `- \`"${n}"\`${CONVERTER_DOCS[n] ? ` — ${CONVERTER_DOCS[n]}` : ""}`));
   } else if (choices.length) lines.push("", `${spec.openChoices ? "Common values" : "Allowed"}: ${choices.map((c) => `\`"${c}"\``).join(", ")}`);
   lines.push("", spec.doc);
   if (spec.precision) lines.push("", `**Precision:** ${spec.precision}`);
