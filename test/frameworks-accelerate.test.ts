@@ -119,7 +119,7 @@ mixed_precision: fp16
 num_processes: 4
 fsdp_config:
   fsdp_reshard_after_forward: SHARD_GRAD_OP
-                              #^^^^^^^^^^^^ information[accelerate/fsdp1-sharding-strategy-wins]: [inferred] With FSDP1 under \`accelerate
+                              #^^^^^^^^^^^^ information[accelerate/fsdp1-sharding-strategy-wins]: With FSDP1 under \`accelerate
   fsdp_sync_module_states: false
                            #^^^^ error[accelerate/ram-efficient-loading-without-sync]: \`fsdp_cpu_ram_efficient_loading\` is true by default
 `,
@@ -142,7 +142,7 @@ parallelism_config:
   parallelism_config_dp_replicate_size: 2
   parallelism_config_tp_size: 2
   cp_size: 2
-  #^^^^^^ information[accelerate/parallelism-key-without-prefix]: [inferred] \`parallelism_config.cp_size\` lacks the \`parallelism_config_\`
+  #^^^^^^ information[accelerate/parallelism-key-without-prefix]: \`parallelism_config.cp_size\` lacks the \`parallelism_config_\`
 `,
       { uri },
     );

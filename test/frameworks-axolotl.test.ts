@@ -65,7 +65,7 @@ bfloat16: true
     // framework=axolotl layout=single GPU / DDP mech=autocast P=bfloat16 C=bfloat16 R=bfloat16 ws=undefined
     checkDiagnostics(
       `${BASE}bf16: auto
-      #^^^ information[axolotl/pure-bf16]: [inferred] Full fine-tune with bf16
+      #^^^ information[axolotl/pure-bf16]: Full fine-tune with bf16
 `,
       { uri },
     );

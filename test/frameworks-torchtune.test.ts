@@ -150,7 +150,7 @@ checkpointer:
     checkDiagnostics(
       `${base}dtype: fp32
 data_parallel_replicate_dim: 4
-                           # ^ information[torchtune/replicate-only-data-parallel]: [inferred] \`data_parallel_replicate_dim: 4\` with \`data_parallel_shard_dim:
+                           # ^ information[torchtune/replicate-only-data-parallel]: \`data_parallel_replicate_dim: 4\` with \`data_parallel_shard_dim:
 data_parallel_shard_dim: 1
 `,
       { uri },

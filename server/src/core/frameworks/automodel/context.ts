@@ -98,7 +98,7 @@ export function automodelContext(doc: ConfigDocument, settings: AnalysisSettings
   } else if (fromConfig) {
     model = { dtype: "bfloat16", entry, how: "auto-config", detail: `${written ? "`torch_dtype: auto`" : "no `torch_dtype`"}: from_config builds the model in bf16` };
   } else {
-    model = { dtype: "bfloat16", entry, how: "checkpoint", detail: `${written ? "`torch_dtype: auto`" : "no `torch_dtype` (auto)"}: the checkpoint's dtype, bf16 for most published LLM checkpoints [inferred]` };
+    model = { dtype: "bfloat16", entry, how: "checkpoint", detail: `${written ? "`torch_dtype: auto`" : "no `torch_dtype` (auto)"}: the checkpoint's dtype, bf16 for most published LLM checkpoints` };
   }
   const modelFact: FactValue = model.how === "checkpoint" ? { value: "bfloat16", kind: "inferred", detail: "the checkpoint's dtype (torch_dtype auto), assumed bf16" } : { value: model.dtype ?? "unknown", kind: "file", detail: model.detail };
   const strategyEntry = v.entry("distributed", "strategy");

@@ -27,17 +27,17 @@ export function dsConflict(f: DsFacts, requested: DsMode | undefined, by: "accel
   if (by === "transformers") return trainerConflict(f, requested);
   const clash =
     by === "lightning"
-      ? "Lightning only adds its precision block when the file has none, so DeepSpeed sees both modes and asserts \"bfloat16 and fp16 modes cannot be simultaneously enabled\" [inferred]."
+      ? "Lightning only adds its precision block when the file has none, so DeepSpeed sees both modes and asserts \"bfloat16 and fp16 modes cannot be simultaneously enabled\"."
       : by === "axolotl"
         ? "The HF Trainer refuses DeepSpeed values that contradict its own bf16/fp16 arguments, so the launch fails."
         : "accelerate raises ValueError (\"`--mixed_precision` arg cannot be set to ... when ... is set in the DeepSpeed config file\").";
   const clashBrief =
-    by === "lightning" ? "DeepSpeed rejects both modes [inferred]" : by === "axolotl" ? "the launch fails" : "accelerate raises ValueError";
+    by === "lightning" ? "DeepSpeed rejects both modes" : by === "axolotl" ? "the launch fails" : "accelerate raises ValueError";
   const lightningInferred = by === "lightning";
   if (requested === "bf16" && f.fp16Enabled === true && f.fp16Entry) return { entry: f.fp16Entry, what: "`fp16.enabled: true`", consequence: clash, brief: clashBrief, inferred: lightningInferred };
   if (requested === "fp16" && f.bf16Enabled === true && f.bf16Entry) return { entry: f.bf16Entry, what: "`bf16.enabled: true`", consequence: clash, brief: clashBrief, inferred: lightningInferred };
-  if (requested === "bf16" && f.bf16Enabled === false && f.bf16Entry) return { entry: f.bf16Entry, what: "`bf16.enabled: false`", consequence: "An explicit false is not overridden, so the run silently trains without bf16 [inferred].", brief: "the run silently trains without bf16 [inferred]", inferred: true };
-  if (requested === "fp16" && f.fp16Enabled === false && f.fp16Entry) return { entry: f.fp16Entry, what: "`fp16.enabled: false`", consequence: "An explicit false is not overridden, so the run silently trains without fp16 [inferred].", brief: "the run silently trains without fp16 [inferred]", inferred: true };
+  if (requested === "bf16" && f.bf16Enabled === false && f.bf16Entry) return { entry: f.bf16Entry, what: "`bf16.enabled: false`", consequence: "An explicit false is not overridden, so the run silently trains without bf16.", brief: "the run silently trains without bf16", inferred: true };
+  if (requested === "fp16" && f.fp16Enabled === false && f.fp16Entry) return { entry: f.fp16Entry, what: "`fp16.enabled: false`", consequence: "An explicit false is not overridden, so the run silently trains without fp16.", brief: "the run silently trains without fp16", inferred: true };
   if (requested === "fp32" && (f.bf16Enabled === true || f.fp16Enabled === true)) {
     const e = (f.bf16Enabled === true ? f.bf16Entry : f.fp16Entry)!;
     return { entry: e, what: `\`${f.bf16Enabled === true ? "bf16" : "fp16"}.enabled: true\``, consequence: `The DeepSpeed file wins: the run trains in ${f.mode}, not fp32.`, brief: `the DeepSpeed file wins, the run trains in ${f.mode}` };

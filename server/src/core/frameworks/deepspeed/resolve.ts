@@ -130,6 +130,6 @@ export function resolveDeepSpeed(ctx: DeepSpeedContext): DeepSpeedResolution {
   if (referrers.length) notes.push(`Used by: ${referrers.map((r) => `${r.relPath} (${r.framework})`).join(", ")}.`);
   const assumptions: string[] = [];
   // Only when nothing fills the "auto" in: a referring YAML that asks for a mode fills it (issue #34).
-  if (f.autoPrecision && !requested) assumptions.push('`ds-auto-dropped` — standalone DeepSpeed drops `"auto"` values (DeepSpeedConfigModel filters them), so `"enabled": "auto"` means off unless HF Trainer/accelerate fills it in [inferred].');
+  if (f.autoPrecision && !requested) assumptions.push('`ds-auto-dropped` — standalone DeepSpeed drops `"auto"` values (DeepSpeedConfigModel filters them), so `"enabled": "auto"` means off unless HF Trainer/accelerate fills it in.');
   return { layoutName: name, parallel, table, mechanism, meaning, setBy, notes, assumptions };
 }

@@ -48,7 +48,7 @@ export function resolveTorchtune(ctx: TorchtuneContext): TorchtuneResolution {
   if (v.bool("enable_fp8_training")) notes.push("`enable_fp8_training`: Linear layers except `output` run float8 matmuls (torchao Float8Linear).");
   if (/qlora/.test(modelComp)) notes.push("QLoRA: the frozen base weights are stored in NF4 and dequantised to the compute dtype in forward.");
   const assumptions: string[] = [];
-  if (!dtypeEntry) assumptions.push("`torchtune-missing-dtype` — no `dtype` key: recipes read `cfg.dtype` directly, so the run most likely fails at config access [inferred]; shown as fp32 (what `get_dtype(None)` returns).");
+  if (!dtypeEntry) assumptions.push("`torchtune-missing-dtype` — no `dtype` key: recipes read `cfg.dtype` directly, so the run most likely fails at config access; shown as fp32 (what `get_dtype(None)` returns).");
   const storage = table.P.dtype as DType;
   const engineSpec: EngineSpec | undefined = !training
     ? undefined

@@ -2,7 +2,7 @@
  * accelerate/fsdp1-sharding-strategy-wins: FSDP1 under accelerate launch: the exported sharding strategy wins over
  * reshard_after_forward.
  *
- * [inferred] FSDP1 `fsdp_reshard_after_forward` alone probably still runs FULL_SHARD under `accelerate launch`.
+ * FSDP1 `fsdp_reshard_after_forward` alone probably still runs FULL_SHARD under `accelerate launch`.
  */
 import { fitMessage } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
@@ -22,7 +22,7 @@ export const fsdp1ShardingStrategyWins: FrameworkRule<AccelerateContext> = {
     if (fsdpVersion !== 2) {
       if (raf && raf.value.kind === "string" && (raf.value.value as string).toUpperCase() !== "FULL_SHARD" && STRATEGIES.includes((raf.value.value as string).toUpperCase()) && !f.has("fsdp_sharding_strategy")) {
         const s = (raf.value.value as string).toUpperCase();
-        d.add("fsdp1-sharding-strategy-wins", "information", raf.value.range, { message: fitMessage(`[inferred] \`fsdp_reshard_after_forward: ${s}\` alone probably still runs FULL_SHARD under accelerate launch`), detail: `[inferred] With FSDP1 under \`accelerate launch\`, FSDP_SHARDING_STRATEGY is always exported (default FULL_SHARD) and the v1 plugin prefers it, so \`fsdp_reshard_after_forward: ${s}\` alone probably still runs FULL_SHARD. Also set \`fsdp_sharding_strategy: ${s}\`.` }, [
+        d.add("fsdp1-sharding-strategy-wins", "information", raf.value.range, { message: fitMessage(`\`fsdp_reshard_after_forward: ${s}\` alone probably still runs FULL_SHARD under accelerate launch`), detail: `With FSDP1 under \`accelerate launch\`, FSDP_SHARDING_STRATEGY is always exported (default FULL_SHARD) and the v1 plugin prefers it, so \`fsdp_reshard_after_forward: ${s}\` alone probably still runs FULL_SHARD. Also set \`fsdp_sharding_strategy: ${s}\`.` }, [
           fix(`Add fsdp_sharding_strategy: ${s}`, [insertLineAfter(doc, raf.range, `fsdp_sharding_strategy: ${s}`)], true),
         ]);
       }

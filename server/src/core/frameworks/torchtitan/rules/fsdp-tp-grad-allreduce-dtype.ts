@@ -25,7 +25,7 @@ export const fsdpTpGradAllreduceDtype: TitanRule = {
     if (ctx.knobs.param.dtype !== "bfloat16" || ctx.knobs.reduce.dtype !== "float32") return [];
     const where = dimsAnchor(ctx, ["tp"]);
     return [
-      diag("fsdp-tp-grad-allreduce-dtype", "information", where.range, "FSDP+TP: the TP-mesh gradient all-reduce of replicated parameters runs in bf16, not reduce_dtype float32 [inferred]", undefined, {
+      diag("fsdp-tp-grad-allreduce-dtype", "information", where.range, "FSDP+TP: the TP-mesh gradient all-reduce of replicated parameters runs in bf16, not reduce_dtype float32", undefined, {
         detail: `With tensor_parallel_degree = ${d.tp} under FSDP2 (dp_shard ${d.dp_shard}${d.cp > 1 ? `, cp ${d.cp}` : ""}), the gradients of TP-replicated parameters (norm weights under sequence parallelism, biases, MoE routers) are all-reduced over the TP mesh in their own dtype (bf16), not in MixedPrecisionPolicy.reduce_dtype (float32): pytorch/pytorch#190626, open, fix proposed in pytorch/pytorch#190627. The reduce-scatter over the data-parallel mesh does follow reduce_dtype. Inferred from the PyTorch issue; depends on the PyTorch version in use.`,
       }),
     ];
