@@ -168,4 +168,22 @@ trainer:
       { uri: "file:///p/my_ppo.yaml" },
     );
   });
+  it("strategy megatron (ppo_megatron_trainer): bf16 params and compute, fp32 reduction and optimizer states; VL7 a megatron.dtype McoreEngineConfig rejects", () => {
+    const run = "python3 -m verl.trainer.main_ppo --config-name='ppo_megatron_trainer.yaml' algorithm.adv_estimator=grpo";
+    const r = analyzeDocument(uri, `${run} trainer.n_gpus_per_node=8 trainer.nnodes=1\n`, {}, pinned("0.9.1"));
+    assert.equal(r.framework, "verl");
+    assert.deepEqual(r.diagnostics, []);
+    assert.deepEqual([r.precision?.paramStorage.dtype, r.precision?.compute.dtype, r.precision?.gradReduce.dtype], ["bfloat16", "bfloat16", "float32"]);
+    assert.match(r.reportMarkdown ?? "", /fp32 main parameters/);
+    const off = analyzeDocument(uri, `${run} +actor_rollout_ref.actor.megatron.override_ddp_config.grad_reduce_in_fp32=False\n`, {}, pinned("0.9.1"));
+    assert.equal(off.precision?.gradReduce.dtype, "bfloat16");
+    checkDiagnostics(
+      `python3 -m verl.trainer.main_ppo --config-name=ppo_megatron_trainer \\
+  actor_rollout_ref.actor.megatron.dtype=bf16
+  #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[verl/VL7]: actor: \`megatron.dtype=bf16\` fails McoreEngineConfig's check (only bfloat16 or float16) (use \`bfloat16\`)
+`,
+      { uri, env: pinned("0.9.1") },
+    );
+    assert.deepEqual(analyzeDocument(uri, "python3 -m verl.trainer.main_ppo --config-name=ppo_megatron_trainer actor_rollout_ref.actor.megatron.dtype=bf16\n", {}, pinned("0.5.0")).diagnostics, []);
+  });
 });
