@@ -114,6 +114,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "verl/VL4": { summary: "fp16 parameters where this verl version creates no loss scaler." },
   "verl/VL5": { summary: "Gradients reduced in bf16/fp16 across the data-parallel ranks." },
   "verl/VL6": { summary: "A mixed_precision override without +: Hydra rejects a key verl's config lacks." },
+  "verl/VL7": { summary: "A Megatron role's megatron.dtype other than bfloat16/float16: McoreEngineConfig stops the launch." },
   "torchtune/TT1": { summary: "dtype: fp16 in a training recipe: torchtune rejects full fp16 training." },
   "torchtune/TT2": { summary: "A dtype name torchtune does not accept." },
   "torchtune/TT3": { summary: "dtype: bf16 is pure bf16: no fp32 master copy." },

@@ -17,7 +17,7 @@ import { shellScript, type ShellCommand, type ShellWord } from "../../parse/shel
 import type { FactValue } from "../../provenance";
 import { packagePin, versionAtLeast } from "../../workspace/packagePin";
 import { dirname, displayPath, join } from "../../workspace/paths";
-import { VERL_AUTOCAST_FIX, VERL_DEFAULTS, VERL_DTYPES, VERL_NEWEST } from "./data";
+import { VERL_AUTOCAST_FIX, VERL_DEFAULTS, VERL_DTYPES, VERL_MEGATRON_DEFAULTS, VERL_NEWEST } from "./data";
 import type { DType } from "../../model/types";
 
 export type Scalar = string | number | boolean | null;
@@ -49,6 +49,10 @@ export interface Role {
   bufferDtype?: VerlValue;
   /** `fsdp_config.dtype` (the legacy workers' param dtype when `mixed_precision` is absent). */
   legacyDtype?: VerlValue;
+  /** `megatron.dtype` (the Megatron workers' params_dtype), for `strategy: megatron`. */
+  megatronDtype?: VerlValue;
+  /** `megatron.override_ddp_config.grad_reduce_in_fp32`, when written (verl's DDP config sets True). */
+  megatronGradFp32?: VerlValue;
   optimizer?: VerlValue;
   lr?: VerlValue;
   /** Trains (has an optimizer): actor always, critic when used, ref never. */
@@ -174,7 +178,11 @@ export function verlContext(doc: ConfigDocument, settings: AnalysisSettings, env
         else if (/^\$\{?[@*]/.test(w.text) || /^\$\{/.test(w.text)) notes.push(`\`${w.text}\` on the launch command may add overrides at run time; they are not known here.`);
       }
       const name = configName?.replace(/\.ya?ml$/, "");
-      if (name && name !== "ppo_trainer") {
+      if (name === "ppo_megatron_trainer" && !configPath) {
+        // verl's packaged Megatron trainer config: the same defaults with every role on the Megatron workers.
+        for (const [k, v] of Object.entries(VERL_MEGATRON_DEFAULTS)) values.set(k, { value: v, origin: "default", where: `${defaultWhere} (ppo_megatron_trainer.yaml)` });
+        base = `verl's packaged \`ppo_megatron_trainer.yaml\` (${version.pinned ? `verl ${version.version}` : `verl ${version.version}, assumed`})`;
+      } else if (name && name !== "ppo_trainer") {
         // The user's YAML: read beside the script (Hydra resolves --config-path against the working directory;
         // the script's folder is where such scripts are run from, assumption `verl-config-path`).
         const scriptDir = env.documentPath ? dirname(env.documentPath) : undefined;
@@ -242,6 +250,10 @@ export function verlContext(doc: ConfigDocument, settings: AnalysisSettings, env
     if (b) r.bufferDtype = b;
     const ld = at("dtype");
     if (ld) r.legacyDtype = ld;
+    const md = get(`${prefix}.megatron.dtype`);
+    if (md) r.megatronDtype = md;
+    const mg = get(`${prefix}.megatron.override_ddp_config.grad_reduce_in_fp32`);
+    if (mg) r.megatronGradFp32 = mg;
     const opt = get(`${prefix}.optim.optimizer`);
     if (opt) r.optimizer = opt;
     const lr = get(`${prefix}.optim.lr`);

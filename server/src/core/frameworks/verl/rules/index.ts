@@ -7,5 +7,6 @@ import { VL3 } from "./param-dtype-not-applied";
 import { VL4 } from "./fp16-without-loss-scaling";
 import { VL5 } from "./low-precision-reduction";
 import { VL6 } from "./mixed-precision-needs-plus";
+import { VL7 } from "./megatron-dtype";
 
-export const VERL_RULES: readonly FrameworkRule<VerlContext>[] = [VL6, VL2, VL1, VL3, VL4, VL5];
+export const VERL_RULES: readonly FrameworkRule<VerlContext>[] = [VL6, VL2, VL7, VL1, VL3, VL4, VL5];
