@@ -186,4 +186,22 @@ trainer:
     );
     assert.deepEqual(analyzeDocument(uri, "python3 -m verl.trainer.main_ppo --config-name=ppo_megatron_trainer actor_rollout_ref.actor.megatron.dtype=bf16\n", {}, pinned("0.5.0")).diagnostics, []);
   });
+  it("a relative --config-path resolves against verl/trainer/main_ppo.py: a fork's own config folder, else the packaged one", () => {
+    const run = "python3 -m verl.trainer.main_ppo --config-path=./config --config-name='ppo_megatron_trainer' trainer.n_gpus_per_node=8 trainer.nnodes=1\n";
+    const fork = fakeEnv(
+      {
+        "/p/verl/trainer/main_ppo.py": "import hydra\n",
+        "/p/verl/trainer/config/ppo_megatron_trainer.yaml": "actor_rollout_ref:\n  actor:\n    strategy: megatron\n    megatron:\n      dtype: float16\n",
+      },
+      "/p/examples/run_megatron.sh",
+    );
+    const r = analyzeDocument("file:///p/examples/run_megatron.sh", run, {}, fork);
+    assert.deepEqual(r.diagnostics, []);
+    assert.deepEqual([r.precision?.paramStorage.dtype, r.precision?.gradReduce.dtype], ["float16", "float32"]);
+    assert.equal(r.mechanism, "none");
+    assert.match(r.reportMarkdown ?? "", /`megatron.dtype: float16` \(ppo_megatron_trainer.yaml line 5\)/);
+    assert.match(r.reportMarkdown ?? "", /verl-vendored/);
+    const plain = analyzeDocument("file:///p/examples/run_megatron.sh", run, {}, fakeEnv({}, "/p/examples/run_megatron.sh"));
+    assert.deepEqual([plain.precision?.paramStorage.dtype, plain.precision?.gradReduce.dtype], ["bfloat16", "float32"]);
+  });
 });

@@ -42,6 +42,8 @@ export interface VerlResolution {
   table: PrecisionTable | undefined;
   notes: string[];
   engineSpec: EngineSpec | undefined;
+  /** FSDP's policy for the FSDP workers; "none" for the Megatron workers (their table says how), as megatron/ does. */
+  mechanism: "fully_shard" | "none";
 }
 
 const said = (key: string, v: VerlValue | undefined): string => (v ? `\`${key}: ${v.value === undefined ? "unknown" : String(v.value)}\` (${v.where})` : `\`${key}\``);
@@ -121,5 +123,5 @@ export function resolveVerl(ctx: VerlContext): VerlResolution {
   notes.push(`Rollout (${String(ctx.rollout.name.value ?? "unknown")}): weights synced from the actor and served in ${said("rollout.dtype", ctx.rollout.dtype)}${ctx.rollout.tp.value !== undefined ? `, tensor parallel ${String(ctx.rollout.tp.value)}` : ""}.`);
   notes.push(`Workers: ${ctx.workers === "legacy" ? "the legacy `fsdp_workers.py` (verl ≤ 0.7 with `trainer.use_legacy_worker_impl` auto/enable)" : "the FSDP engine (`workers/engine/fsdp`)"}; config: ${ctx.base}.`);
   notes.push(...ctx.notes);
-  return { layoutName, table, notes, engineSpec };
+  return { layoutName, table, notes, engineSpec, mechanism: table && fsdp(actor) ? "fully_shard" : "none" };
 }
