@@ -174,7 +174,8 @@ trainer:
     assert.equal(r.framework, "verl");
     assert.deepEqual(r.diagnostics, []);
     assert.deepEqual([r.precision?.paramStorage.dtype, r.precision?.compute.dtype, r.precision?.gradReduce.dtype], ["bfloat16", "bfloat16", "float32"]);
-    assert.match(r.reportMarkdown ?? "", /fp32 main parameters/);
+    assert.match(r.reportMarkdown ?? "", /Mechanism: \*\*Megatron-Core mixed precision \(model in megatron.dtype, fp32 main parameters and optimizer state\)\*\*/);
+    assert.match(r.reportMarkdown ?? "", /Workers: the Megatron engine/);
     const off = analyzeDocument(uri, `${run} +actor_rollout_ref.actor.megatron.override_ddp_config.grad_reduce_in_fp32=False\n`, {}, pinned("0.9.1"));
     assert.equal(off.precision?.gradReduce.dtype, "bfloat16");
     checkDiagnostics(

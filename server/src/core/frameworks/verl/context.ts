@@ -270,7 +270,8 @@ export function verlContext(doc: ConfigDocument, settings: AnalysisSettings, env
     if (b) r.bufferDtype = b;
     const ld = at("dtype");
     if (ld) r.legacyDtype = ld;
-    const md = get(`${prefix}.megatron.dtype`);
+    // Absent from the composed config (a fork's YAML without the key): McoreEngineConfig's own default, bfloat16.
+    const md = get(`${prefix}.megatron.dtype`) ?? (r.strategy.value === "megatron" ? { value: "bfloat16", origin: "default" as const, where: `${defaultWhere} (McoreEngineConfig)` } : undefined);
     if (md) r.megatronDtype = md;
     const mg = get(`${prefix}.megatron.override_ddp_config.grad_reduce_in_fp32`);
     if (mg) r.megatronGradFp32 = mg;

@@ -30,7 +30,7 @@ function megatronTable(ctx: VerlContext, r: Role): PrecisionTable {
   const g = r.megatronGradFp32?.value === false ? { dtype: p, from: said("override_ddp_config.grad_reduce_in_fp32", r.megatronGradFp32) } : { dtype: "float32", from: r.megatronGradFp32 ? said("override_ddp_config.grad_reduce_in_fp32", r.megatronGradFp32) : "verl's Megatron DDP config: grad_reduce_in_fp32 True" };
   return {
     P: dt(p, `${said("megatron.dtype", r.megatronDtype)}: Megatron-Core's params_dtype`),
-    C: dt(p, `${said("megatron.dtype", r.megatronDtype)}: the transformer config's ${p === "float16" ? "fp16" : "bf16"}`),
+    C: dt(p, `${said("megatron.dtype", r.megatronDtype)}: the transformer config's ${p === "float16" ? "fp16" : p === "bfloat16" ? "bf16" : "dtype"}`),
     G: dt(g.dtype, `main gradients accumulate in the DDP buffer: ${g.from}`),
     R: W === 1 ? noReduce() : dt(g.dtype, g.from),
     O: dt("float32", `Megatron-Core's mixed-precision optimizer keeps fp32 main parameters and ${String(r.optimizer?.value ?? "Adam")} states`),
@@ -121,7 +121,8 @@ export function resolveVerl(ctx: VerlContext): VerlResolution {
     notes.push(`${r.name === "ref" ? "Reference policy (forward only, no optimizer)" : "Critic"}: parameters ${short(dtypeOf(r.modelDtype) ?? "unknown")} (${said("model_dtype", r.modelDtype)}), compute ${short(fwd.dtype ?? "unknown")} (${fwd.from})${r.trains ? `, reduction ${short(reduceDtype(r).dtype ?? "unknown")}, ${String(r.optimizer?.value ?? "AdamW")} states ${short(dtypeOf(r.modelDtype) ?? "unknown")}` : ""}.`);
   }
   notes.push(`Rollout (${String(ctx.rollout.name.value ?? "unknown")}): weights synced from the actor and served in ${said("rollout.dtype", ctx.rollout.dtype)}${ctx.rollout.tp.value !== undefined ? `, tensor parallel ${String(ctx.rollout.tp.value)}` : ""}.`);
-  notes.push(`Workers: ${ctx.workers === "legacy" ? "the legacy `fsdp_workers.py` (verl ≤ 0.7 with `trainer.use_legacy_worker_impl` auto/enable)" : "the FSDP engine (`workers/engine/fsdp`)"}; config: ${ctx.base}.`);
+  const kind = strategy === "megatron" ? "megatron" : "fsdp";
+  notes.push(`Workers: ${ctx.workers === "legacy" ? `the legacy \`${kind}_workers.py\` (verl ≤ 0.7 with \`trainer.use_legacy_worker_impl\` auto/enable)` : `the ${kind === "megatron" ? "Megatron" : "FSDP"} engine (\`workers/engine/${kind}\`)`}; config: ${ctx.base}.`);
   notes.push(...ctx.notes);
   return { layoutName, table, notes, engineSpec, mechanism: table && fsdp(actor) ? "fully_shard" : "none" };
 }
