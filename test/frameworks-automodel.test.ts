@@ -58,6 +58,13 @@ optimizer:
     );
     checkFix(`${model}  torch_dtype: bfloat16\noptimizer:\n  _target_: torch.optim.AdamW\n`, "automodel/bf16-weights-adam", "float32", `${model}  torch_dtype: float32\noptimizer:\n  _target_: torch.optim.AdamW\n`, { uri });
   });
+  it("AM1 stays silent when the optimizer keeps its own master copy (TE FusedAdam master_weights, FlashOptim master_weight_bits)", () => {
+    for (const opt of ["  _target_: transformer_engine.pytorch.optimizers.fused_adam.FusedAdam\n  lr: 1.0e-5\n  master_weights: true\n", "  _target_: flashoptim.FlashAdamW\n  lr: 1.0e-5\n  master_weight_bits: 24\n"]) {
+      assert.deepEqual(analyzeDocument(uri, `${model}optimizer:\n${opt}`).diagnostics, [], opt);
+    }
+    const off = analyzeDocument(uri, `${model}optimizer:\n  _target_: transformer_engine.pytorch.optimizers.fused_adam.FusedAdam\n  lr: 1.0e-5\n  master_weights: false\n`);
+    assert.deepEqual(off.diagnostics.map((d) => [d.code, d.severity, d.message]), [["automodel/bf16-weights-adam", "information", "FusedAdam on bf16 weights, no fp32 master copy (lr = 1e-5)"]]);
+  });
   it("AM2 a dtype name dtype_from_str does not know", () => {
     checkDiagnostics(
       `${model}  torch_dtype: fp32

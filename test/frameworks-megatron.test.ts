@@ -42,6 +42,20 @@ describe("Megatron-LM resolution", () => {
   });
 });
 
+describe("Megatron-LM world size from a node-count variable", () => {
+  it("MG2 on a world size whose node count is a script variable (the examples' NUM_NODES=1 placeholder) is a warning; a literal --nnodes keeps the error", () => {
+    const body = "--nproc_per_node $GPUS_PER_NODE --nnodes";
+    const args = "pretrain_gpt.py --fp16 --tensor-model-parallel-size 8 --pipeline-model-parallel-size 16 --num-layers 96\n";
+    const v = analyzeDocument(uri, `GPUS_PER_NODE=8\n# Change for multinode config\nNUM_NODES=1\nDIST=(\n  ${body} $NUM_NODES\n)\ntorchrun \${DIST[@]} ${args}`);
+    assert.equal(v.worldSize?.value, 8);
+    const mg2 = v.diagnostics.filter((d) => d.code === "megatron/parallel-sizes");
+    assert.deepEqual(mg2.map((d) => [d.severity, d.range.start.line]), [["warning", 6]]);
+    assert.match(mg2[0]!.message, /world size 8 is not divisible by TP × PP × CP = 8 × 16 × 1 = 128/);
+    const lit = analyzeDocument(uri, `GPUS_PER_NODE=8\ntorchrun ${body} 1 ${args}`);
+    assert.deepEqual(lit.diagnostics.filter((d) => d.code === "megatron/parallel-sizes").map((d) => d.severity), ["error"]);
+  });
+});
+
 describe("Megatron-LM diagnostics", () => {
   it("MG1 --bf16 with --fp16, MG2 world size / layers / experts, MG3 fp8 without bf16 (arrays and variables as bash writes them)", () => {
     checkDiagnostics(

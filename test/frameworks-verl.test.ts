@@ -168,4 +168,41 @@ trainer:
       { uri: "file:///p/my_ppo.yaml" },
     );
   });
+  it("strategy megatron (ppo_megatron_trainer): bf16 params and compute, fp32 reduction and optimizer states; unsupported-megatron-dtype: a megatron.dtype McoreEngineConfig rejects", () => {
+    const run = "python3 -m verl.trainer.main_ppo --config-name='ppo_megatron_trainer.yaml' algorithm.adv_estimator=grpo";
+    const r = analyzeDocument(uri, `${run} trainer.n_gpus_per_node=8 trainer.nnodes=1\n`, {}, pinned("0.9.1"));
+    assert.equal(r.framework, "verl");
+    assert.deepEqual(r.diagnostics, []);
+    assert.deepEqual([r.precision?.paramStorage.dtype, r.precision?.compute.dtype, r.precision?.gradReduce.dtype], ["bfloat16", "bfloat16", "float32"]);
+    assert.match(r.reportMarkdown ?? "", /Mechanism: \*\*Megatron-Core mixed precision \(model in megatron.dtype, fp32 main parameters and optimizer state\)\*\*/);
+    assert.match(r.reportMarkdown ?? "", /Workers: the Megatron engine/);
+    const off = analyzeDocument(uri, `${run} +actor_rollout_ref.actor.megatron.override_ddp_config.grad_reduce_in_fp32=False\n`, {}, pinned("0.9.1"));
+    assert.equal(off.precision?.gradReduce.dtype, "bfloat16");
+    checkDiagnostics(
+      `python3 -m verl.trainer.main_ppo --config-name=ppo_megatron_trainer \\
+  actor_rollout_ref.actor.megatron.dtype=bf16
+  #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[verl/unsupported-megatron-dtype]: actor: \`megatron.dtype=bf16\` fails McoreEngineConfig's check (only bfloat16 or float16) (use \`bfloat16\`)
+`,
+      { uri, env: pinned("0.9.1") },
+    );
+    assert.deepEqual(analyzeDocument(uri, "python3 -m verl.trainer.main_ppo --config-name=ppo_megatron_trainer actor_rollout_ref.actor.megatron.dtype=bf16\n", {}, pinned("0.5.0")).diagnostics, []);
+  });
+  it("a relative --config-path resolves against verl/trainer/main_ppo.py: a fork's own config folder, else the packaged one", () => {
+    const run = "python3 -m verl.trainer.main_ppo --config-path=./config --config-name='ppo_megatron_trainer' trainer.n_gpus_per_node=8 trainer.nnodes=1\n";
+    const fork = fakeEnv(
+      {
+        "/p/verl/trainer/main_ppo.py": "import hydra\n",
+        "/p/verl/trainer/config/ppo_megatron_trainer.yaml": "actor_rollout_ref:\n  actor:\n    strategy: megatron\n    megatron:\n      dtype: float16\n",
+      },
+      "/p/examples/run_megatron.sh",
+    );
+    const r = analyzeDocument("file:///p/examples/run_megatron.sh", run, {}, fork);
+    assert.deepEqual(r.diagnostics, []);
+    assert.deepEqual([r.precision?.paramStorage.dtype, r.precision?.gradReduce.dtype], ["float16", "float32"]);
+    assert.equal(r.mechanism, "none");
+    assert.match(r.reportMarkdown ?? "", /`megatron.dtype: float16` \(ppo_megatron_trainer.yaml line 5\)/);
+    assert.match(r.reportMarkdown ?? "", /verl-vendored/);
+    const plain = analyzeDocument("file:///p/examples/run_megatron.sh", run, {}, fakeEnv({}, "/p/examples/run_megatron.sh"));
+    assert.deepEqual([plain.precision?.paramStorage.dtype, plain.precision?.gradReduce.dtype], ["bfloat16", "float32"]);
+  });
 });

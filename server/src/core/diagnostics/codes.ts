@@ -120,6 +120,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "verl/param-dtype-not-applied": { summary: "mixed_precision.param_dtype that this verl version's forward ignores (bf16 autocast hard-coded)." },
   "verl/fp16-without-loss-scaling": { summary: "fp16 parameters where this verl version creates no loss scaler." },
   "verl/low-precision-reduction": { summary: "Gradients reduced in bf16/fp16 across the data-parallel ranks." },
+  "verl/unsupported-megatron-dtype": { summary: "A Megatron role's megatron.dtype other than bfloat16/float16: McoreEngineConfig stops the launch." },
   "verl/mixed-precision-needs-plus": { summary: "A mixed_precision override without +: Hydra rejects a key verl's config lacks." },
   "torchtune/fp16-training-rejected": { summary: "dtype: fp16 in a training recipe: torchtune rejects full fp16 training." },
   "torchtune/unknown-dtype": { summary: "A dtype name torchtune does not accept." },

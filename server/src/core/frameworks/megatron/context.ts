@@ -62,10 +62,11 @@ export function megatronCommand(doc: ConfigDocument): { command: ShellCommand; a
   return undefined;
 }
 
-function launcherWorld(words: readonly ShellWord[], at: number): { value: number; detail: string; line: number } | undefined {
+function launcherWorld(words: readonly ShellWord[], at: number): { value: number; detail: string; line: number; nodesVar?: string } | undefined {
   let nproc: number | undefined;
   let nnodes = 1;
   let nodesText = "1 (default)";
+  let nodesVar: string | undefined;
   const pre = words.slice(0, at);
   if (!/torchrun$/.test(pre[0]?.text ?? "") && !pre.some((w) => w.text === "torch.distributed.run" || w.text === "torch.distributed.launch")) return undefined;
   for (let i = 0; i < pre.length; i++) {
@@ -77,13 +78,17 @@ function launcherWorld(words: readonly ShellWord[], at: number): { value: number
       if (!r) return undefined;
       nnodes = Number(r[1]);
       nodesText = v;
+      // The value word expanded from a variable assigned earlier (`NUM_NODES=1` … `--nnodes $NUM_NODES`): its
+      // range is the assignment's, before the flag word.
+      const valueWord = m[2] === undefined ? pre[i + 1] : undefined;
+      if (valueWord && valueWord.start < pre[i]!.start) nodesVar = `line ${valueWord.range.start.line + 1}`;
     } else {
       if (!/^\d+$/.test(v)) return undefined;
       nproc = Number(v);
     }
   }
   if (!nproc) return undefined;
-  return { value: nproc * nnodes, detail: `torchrun --nproc_per_node ${nproc} --nnodes ${nodesText}`, line: pre[0]!.range.start.line };
+  return { value: nproc * nnodes, detail: `torchrun --nproc_per_node ${nproc} --nnodes ${nodesText}`, line: pre[0]!.range.start.line, nodesVar };
 }
 
 export function megatronContext(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): MegatronContext {
@@ -121,7 +126,9 @@ export function megatronContext(doc: ConfigDocument, settings: AnalysisSettings,
   if (settings.worldSize && settings.worldSize > 0) worldSize = { value: settings.worldSize, source: "setting", kind: settings.origin === "cli" ? "cli" : "setting", detail: "from the precisionLens.worldSize setting / --world-size" };
   else {
     const l = launcherWorld(words, found.at);
-    if (l) worldSize = { value: l.value, source: "run-script", kind: "file", detail: `${l.detail} on line ${l.line + 1}` };
+    // A node count from a script variable is the script's placeholder for the cluster (the examples say "Change
+    // for multinode config"): the world size it gives is inferred, so a conclusion resting on it is capped.
+    if (l) worldSize = l.nodesVar ? { value: l.value, source: "run-script", kind: "inferred", detail: `${l.detail} on line ${l.line + 1}, the node count from the variable set on ${l.nodesVar} (a per-cluster value)` } : { value: l.value, source: "run-script", kind: "file", detail: `${l.detail} on line ${l.line + 1}` };
   }
   const pin = packagePin(env, "megatron-core");
   const version = pin ? { version: pin.version, pinned: true, detail: `megatron-core ${pin.version} pinned in ${pin.where.replace(/: megatron-core .*$/, "")}` } : { version: MCORE_NEWEST, pinned: false, detail: `no megatron-core pin found in the workspace; assuming the newest (${MCORE_NEWEST})` };

@@ -25,5 +25,5 @@ function analyzeVerl(doc: ConfigDocument, settings: AnalysisSettings, env: Analy
   const diagnostics = runRules(ctx, VERL_RULES, { worldSize: ctx.worldSize, version: ctx.versionFact });
   const r = resolveVerl(ctx);
   const hover = () => verlHover(ctx, r, failedLaunch(diagnostics));
-  return frameworkAnalysis({ resolution: { layoutName: r.layoutName, mechanism: r.table ? "fully_shard" : "none", table: r.table }, diagnostics, hover, worldSize: ctx.worldSize, engine: r.engineSpec });
+  return frameworkAnalysis({ resolution: { layoutName: r.layoutName, mechanism: r.mechanism, table: r.table }, diagnostics, hover, worldSize: ctx.worldSize, engine: r.engineSpec });
 }

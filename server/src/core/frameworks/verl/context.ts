@@ -16,8 +16,8 @@ import { parseYamlDocument } from "../../parse/yaml";
 import { shellScript, type ShellCommand, type ShellWord } from "../../parse/shell";
 import type { FactValue } from "../../provenance";
 import { packagePin, versionAtLeast } from "../../workspace/packagePin";
-import { dirname, displayPath, join } from "../../workspace/paths";
-import { VERL_AUTOCAST_FIX, VERL_DEFAULTS, VERL_DTYPES, VERL_NEWEST } from "./data";
+import { ancestorDirs, dirname, displayPath, join } from "../../workspace/paths";
+import { VERL_AUTOCAST_FIX, VERL_DEFAULTS, VERL_DTYPES, VERL_MEGATRON_DEFAULTS, VERL_NEWEST } from "./data";
 import type { DType } from "../../model/types";
 
 export type Scalar = string | number | boolean | null;
@@ -49,6 +49,10 @@ export interface Role {
   bufferDtype?: VerlValue;
   /** `fsdp_config.dtype` (the legacy workers' param dtype when `mixed_precision` is absent). */
   legacyDtype?: VerlValue;
+  /** `megatron.dtype` (the Megatron workers' params_dtype), for `strategy: megatron`. */
+  megatronDtype?: VerlValue;
+  /** `megatron.override_ddp_config.grad_reduce_in_fp32`, when written (verl's DDP config sets True). */
+  megatronGradFp32?: VerlValue;
   optimizer?: VerlValue;
   lr?: VerlValue;
   /** Trains (has an optimizer): actor always, critic when used, ref never. */
@@ -138,6 +142,15 @@ export function dtypeOf(v: VerlValue | undefined): DType | undefined {
   return VERL_DTYPES[String(v.value)];
 }
 
+/** The `verl/trainer` folder of a verl source tree in the workspace above the document (a fork), if any. */
+function vendoredTrainerDir(env: AnalysisEnv): string | undefined {
+  for (const d of ancestorDirs(env)) {
+    const t = join(d, "verl/trainer");
+    if (env.readFile(join(t, "main_ppo.py")) !== undefined) return t;
+  }
+  return undefined;
+}
+
 export function verlContext(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): VerlContext {
   const version = verlVersion(env);
   const values = new Map<string, VerlValue>();
@@ -174,12 +187,27 @@ export function verlContext(doc: ConfigDocument, settings: AnalysisSettings, env
         else if (/^\$\{?[@*]/.test(w.text) || /^\$\{/.test(w.text)) notes.push(`\`${w.text}\` on the launch command may add overrides at run time; they are not known here.`);
       }
       const name = configName?.replace(/\.ya?ml$/, "");
-      if (name && name !== "ppo_trainer") {
-        // The user's YAML: read beside the script (Hydra resolves --config-path against the working directory;
-        // the script's folder is where such scripts are run from, assumption `verl-config-path`).
-        const scriptDir = env.documentPath ? dirname(env.documentPath) : undefined;
+      const scriptDir = env.documentPath ? dirname(env.documentPath) : undefined;
+      const cpath = configPath && !/\$/.test(configPath) ? configPath.replace(/^\.\//, "") : undefined;
+      // Hydra resolves a relative --config-path (and main_ppo's own `config_path="config"`) against the file
+      // declaring @hydra.main, verl/trainer/main_ppo.py: in a workspace that vendors verl (a fork, installed
+      // editable: assumption `verl-vendored`) that is its own verl/trainer/config.
+      const vendored = configPath === undefined || (cpath !== undefined && !cpath.startsWith("/")) ? vendoredTrainerDir(env) : undefined;
+      const vendoredConfig = vendored ? join(join(vendored, cpath ?? "config"), `${name ?? "ppo_trainer"}.yaml`) : undefined;
+      const vendoredText = vendoredConfig ? env.readFile(vendoredConfig) : undefined;
+      const packaged = !vendoredText && (configPath === undefined || cpath === "config" || cpath === "config/");
+      if (vendoredConfig && vendoredText !== undefined && vendoredText.length <= 1_000_000) {
+        yamlValues(parseYamlDocument(vendoredConfig, vendoredText), "linked", `${displayPath(vendoredConfig, env)} `, values);
+        base = `\`${displayPath(vendoredConfig, env)}\` (the workspace's own verl, as Hydra resolves --config-path against verl/trainer/main_ppo.py) over verl's defaults`;
+        assumptions.push(`\`verl-vendored\` — the workspace holds verl's source (\`${displayPath(join(vendored!, "main_ppo.py"), env)}\`), taken as the verl that runs; its \`${name ?? "ppo_trainer"}.yaml\` is read, its version is not.`);
+      } else if (name === "ppo_megatron_trainer" && packaged) {
+        // verl's packaged Megatron trainer config: the same defaults with every role on the Megatron workers.
+        for (const [k, v] of Object.entries(VERL_MEGATRON_DEFAULTS)) values.set(k, { value: v, origin: "default", where: `${defaultWhere} (ppo_megatron_trainer.yaml)` });
+        base = `verl's packaged \`ppo_megatron_trainer.yaml\` (${version.pinned ? `verl ${version.version}` : `verl ${version.version}, assumed`})`;
+      } else if (name && name !== "ppo_trainer") {
+        // The user's YAML: read beside the script (the script's folder is where such scripts are run from,
+        // assumption `verl-config-path`).
         const candidates: string[] = [];
-        const cpath = configPath && !/\$/.test(configPath) ? configPath.replace(/^\.\//, "") : undefined;
         if (scriptDir) {
           if (cpath && cpath.startsWith("/")) candidates.push(join(cpath, `${name}.yaml`));
           else if (cpath) candidates.push(join(join(scriptDir, cpath), `${name}.yaml`));
@@ -242,6 +270,11 @@ export function verlContext(doc: ConfigDocument, settings: AnalysisSettings, env
     if (b) r.bufferDtype = b;
     const ld = at("dtype");
     if (ld) r.legacyDtype = ld;
+    // Absent from the composed config (a fork's YAML without the key): McoreEngineConfig's own default, bfloat16.
+    const md = get(`${prefix}.megatron.dtype`) ?? (r.strategy.value === "megatron" ? { value: "bfloat16", origin: "default" as const, where: `${defaultWhere} (McoreEngineConfig)` } : undefined);
+    if (md) r.megatronDtype = md;
+    const mg = get(`${prefix}.megatron.override_ddp_config.grad_reduce_in_fp32`);
+    if (mg) r.megatronGradFp32 = mg;
     const opt = get(`${prefix}.optim.optimizer`);
     if (opt) r.optimizer = opt;
     const lr = get(`${prefix}.optim.lr`);

@@ -56,3 +56,21 @@ export const VERL_DTYPES: Readonly<Record<string, DType>> = table({
   float32: "float32",
   "32": "float32",
 });
+
+/**
+ * What verl's packaged `ppo_megatron_trainer.yaml` (`--config-name ppo_megatron_trainer`) sets over the keys
+ * above, read from `_generated_ppo_megatron_trainer.yaml` of the PyPI wheels 0.6.1, 0.7.1 and 0.9.1 (identical
+ * for these keys): every role on the Megatron workers, each role's `megatron.dtype` bfloat16 (the Megatron-Core
+ * `params_dtype`).
+ */
+export const VERL_MEGATRON_DEFAULTS: Readonly<Record<string, string | number | boolean | null>> = table({
+  "actor_rollout_ref.actor.strategy": "megatron",
+  "actor_rollout_ref.ref.strategy": "megatron",
+  "critic.strategy": "megatron",
+  "actor_rollout_ref.actor.megatron.dtype": "bfloat16",
+  "actor_rollout_ref.ref.megatron.dtype": "bfloat16",
+  "critic.megatron.dtype": "bfloat16",
+});
+
+/** The `megatron.dtype` spellings `McoreEngineConfig.__post_init__` accepts (`workers/config/engine.py` at 0.6.1, 0.7.1 and 0.9.1: `assert self.dtype in ["bfloat16", "float16"]`). */
+export const VERL_MEGATRON_DTYPES: Readonly<Record<string, DType>> = table({ bfloat16: "bfloat16", float16: "float16" });

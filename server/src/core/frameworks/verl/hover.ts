@@ -6,7 +6,7 @@ import type { VerlContext } from "./context";
 import { detectVerl } from "./detect";
 import type { VerlResolution } from "./resolve";
 
-const PRECISION_KEY = /(?:model_dtype|mixed_precision\.\w+|fsdp_config\.dtype|\.strategy|rollout\.dtype|optim\.(?:lr|optimizer)|n_gpus_per_node|nnodes|use_legacy_worker_impl)$/;
+const PRECISION_KEY = /(?:model_dtype|megatron\.dtype|mixed_precision\.\w+|fsdp_config\.dtype|\.strategy|rollout\.dtype|optim\.(?:lr|optimizer)|n_gpus_per_node|nnodes|use_legacy_worker_impl)$/;
 
 export function verlHover(ctx: VerlContext, r: VerlResolution, failed: Diagnostic[]): { markdown: string; hovers: HoverTarget[]; inlayHints: InlayHintData[] } {
   const actor = ctx.roles.find((x) => x.name === "actor")!;
@@ -16,8 +16,13 @@ export function verlHover(ctx: VerlContext, r: VerlResolution, failed: Diagnosti
     framework: "verl",
     layoutName: r.layoutName,
     worldSize: ctx.worldSize,
-    mechanism: r.table ? "fully_shard" : "none",
-    meaning: r.table ? `the actor is loaded in \`model_dtype\` (${String(actor.modelDtype.value ?? "unknown")}) and trained under an FSDP mixed-precision policy; the optimizer's state follows the stored parameters (${ctx.version.detail}).` : `not resolved for this strategy (${ctx.version.detail}).`,
+    mechanism: r.mechanism,
+    ...(r.table && r.mechanism === "none" ? { mechanismText: "Megatron-Core mixed precision (model in megatron.dtype, fp32 main parameters and optimizer state)" } : {}),
+    meaning: !r.table
+      ? `not resolved for this strategy (${ctx.version.detail}).`
+      : r.mechanism === "none"
+        ? `the actor runs on verl's Megatron workers: Megatron-Core parameters in \`megatron.dtype\` (${String(actor.megatronDtype?.value ?? "unknown")}), fp32 main parameters and optimizer states in Megatron-Core's mixed-precision optimizer (${ctx.version.detail}).`
+        : `the actor is loaded in \`model_dtype\` (${String(actor.modelDtype.value ?? "unknown")}) and trained under an FSDP mixed-precision policy; the optimizer's state follows the stored parameters (${ctx.version.detail}).`,
     table: r.table,
     notes: r.notes,
     assumptions: ctx.assumptions,

@@ -7,7 +7,10 @@
  * gradients and the optimizer's state stay in that dtype. FSDP2Config's docstring (nemo_automodel 0.7.0,
  * `components/distributed/config.py`) pairs the policy with `model.torch_dtype: float32` "for the
  * Megatron-style fp32 master-weights pattern" and points at the guide's "bf16-storage trap". Megatron-FSDP with
- * `preserve_fp32_weights: true` is exempt. A warning when the dtype is written (or from_config's auto, bf16)
+ * `preserve_fp32_weights: true` is exempt, and so is an optimizer that keeps its own master copy: Transformer
+ * Engine's FusedAdam with `master_weights: true` (fp32 master parameters beside the bf16 ones) and FlashOptim's
+ * optimizers with `master_weight_bits` written (24 or 32: bf16 weights plus stored correction bits, its
+ * compressed master weights; named assumption: any written number means a master copy). A warning when the dtype is written (or from_config's auto, bf16)
  * and the learning rate is below 1e-5 or unknown; information otherwise, and when the dtype is only the
  * checkpoint's (inferred).
  */
@@ -26,6 +29,7 @@ export const bf16WeightsAdam: FrameworkRule<AutomodelContext> = {
     if (!training || !/adam/i.test(optimizer) || (model.dtype !== "bfloat16" && model.dtype !== "float16")) return d.out;
     if (!["fsdp2", "ddp", "megatron_fsdp"].includes(strategy)) return d.out;
     if (strategy === "megatron_fsdp" && v.bool("distributed", "preserve_fp32_weights") === true) return d.out;
+    if (v.bool("optimizer", "master_weights") === true || v.num("optimizer", "master_weight_bits") !== undefined) return d.out;
     const low = model.dtype === "bfloat16" ? "bf16" : "fp16";
     const lrShown = lr === undefined ? undefined : lr < 1e-3 ? lr.toExponential() : String(lr);
     const small = lr === undefined || lr < 1e-5;

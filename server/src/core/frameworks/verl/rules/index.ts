@@ -7,5 +7,6 @@ import { paramDtypeNotApplied } from "./param-dtype-not-applied";
 import { fp16WithoutLossScaling } from "./fp16-without-loss-scaling";
 import { lowPrecisionReduction } from "./low-precision-reduction";
 import { mixedPrecisionNeedsPlus } from "./mixed-precision-needs-plus";
+import { unsupportedMegatronDtype } from "./unsupported-megatron-dtype";
 
-export const VERL_RULES: readonly FrameworkRule<VerlContext>[] = [mixedPrecisionNeedsPlus, unknownDtype, bf16WeightsAdamw, paramDtypeNotApplied, fp16WithoutLossScaling, lowPrecisionReduction];
+export const VERL_RULES: readonly FrameworkRule<VerlContext>[] = [mixedPrecisionNeedsPlus, unknownDtype, unsupportedMegatronDtype, bf16WeightsAdamw, paramDtypeNotApplied, fp16WithoutLossScaling, lowPrecisionReduction];
