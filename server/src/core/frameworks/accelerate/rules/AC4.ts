@@ -1,4 +1,5 @@
 /** accelerate/AC4: keys that must live in the DeepSpeed file when `deepspeed_config_file` is given. */
+import { shownLink } from "../../common/linkedFiles";
 import { firstFitting } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { removeKey, fix } from "../../common/edits";
@@ -10,7 +11,7 @@ import type { AccelerateContext } from "../context";
 export const AC4: FrameworkRule<AccelerateContext> = {
   codes: ["accelerate/AC4"],
   restsOn: [],
-  run({ doc, v, distType }) {
+  run({ doc, v, distType, env }) {
     const d = diagnostics("accelerate");
     if (distType !== "DEEPSPEED") return d.out;
     const fileEntry = v.entry("deepspeed_config", "deepspeed_config_file");
@@ -22,7 +23,7 @@ export const AC4: FrameworkRule<AccelerateContext> = {
     for (const k of DS_FILE_EXCLUSIVE) if (v.has("deepspeed_config", k)) offending.push({ path: ["deepspeed_config", k], range: v.sectionRange("deepspeed_config", k)! });
     for (const o of offending) {
       const name = o.path[o.path.length - 1]!;
-      d.add("AC4", "error", v.keyRange(...o.path), { message: firstFitting([`\`${o.path.join(".")}\` cannot be set with \`deepspeed_config_file\`: accelerate raises ValueError at launch`, `\`${o.path.join(".")}\` cannot be set with \`deepspeed_config_file\` (ValueError)`]), detail: `\`${o.path.join(".")}\` cannot be set together with \`deepspeed_config_file\`: accelerate raises ValueError ("When using \`deepspeed_config_file\`, the following accelerate config variables will be ignored..."). Set ${name === "mixed_precision" ? "`bf16`/`fp16` (or \"auto\")" : `the matching key (or "auto")`} in ${rel} instead.` }, [
+      d.add("AC4", "error", v.keyRange(...o.path), { message: firstFitting([`\`${o.path.join(".")}\` cannot be set with \`deepspeed_config_file\`: accelerate raises ValueError at launch`, `\`${o.path.join(".")}\` cannot be set with \`deepspeed_config_file\` (ValueError)`]), detail: `\`${o.path.join(".")}\` cannot be set together with \`deepspeed_config_file\`: accelerate raises ValueError ("When using \`deepspeed_config_file\`, the following accelerate config variables will be ignored..."). Set ${name === "mixed_precision" ? "`bf16`/`fp16` (or \"auto\")" : `the matching key (or "auto")`} in ${shownLink(env, rel)} instead.` }, [
         fix(`Remove \`${name}\` (set it in the DeepSpeed file)`, removeKey(doc, o.range), true),
       ]);
     }
