@@ -68,7 +68,6 @@ describe("every framework's hover and the Markdown report stay inert (issue #33)
       assert.ok(r.framework, `${uri} was analysed`);
       for (const h of r.hovers) assertInert(h.markdown, `${uri} hover`);
       assertInert(r.reportMarkdown ?? "", `${uri} report`);
-      for (const f of r.configFunctions ?? []) assertInert(f.markdown ?? "", `${uri} ${f.name}`);
     });
   }
 
