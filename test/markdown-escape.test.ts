@@ -22,6 +22,7 @@ describe("mdProse: the one escaping helper", () => {
     assert.equal(mdProse("![i](http://e/i.png)"), "!\\[i]\\(http://e/i.png)");
     assert.equal(mdProse("<img src=x>"), "&lt;img src=x>");
     assert.equal(mdProse("a\\*b"), "a\\\\\\*b");
+    assert.equal(mdProse("x\\x0a y\\"), "x\\x0a y\\\\");
     assert.equal(mdProse("a `code *x*` b"), "a `code *x*` b");
     assert.equal(mdProse("a ` b"), "a \\` b");
     assert.equal(mdProse("**pure bf16**: x"), "**pure bf16**: x");

@@ -20,7 +20,7 @@ export function codeSpan(s: string): string {
  * Text of ours that holds config values (a layout name, a table cell, a note, an assumption, a diagnostic's
  * message), made safe for one Markdown line (issue #33): the one helper every hover and the Markdown report use.
  * Code spans are found as CommonMark finds them (a backtick run closed by the next run of the same length) and
- * left as code; everywhere else a backslash, a lone `*`, a `_` at a word boundary, `<`, `![`, `](` and `][` are
+ * left as code; everywhere else a backslash before punctuation, a lone `*`, a `_` at a word boundary, `<`, `![`, `](` and `][` are
  * escaped, so a value like `*x*`, `[a](http://e)` or `<img src=x>` shows as written. Line breaks become spaces
  * (a value cannot start a heading, a list or a new table row); `cell` escapes `|` (GFM: inside code spans too).
  * Our own `**bold**` (a run of exactly two) is kept.
@@ -61,7 +61,9 @@ export function mdProse(s: string, opts: { cell?: boolean } = {}): string {
     const c = text[i]!;
     const prev = text[i - 1] ?? " ";
     const next = text[i + 1] ?? " ";
-    if (c === "\\") out += "\\\\";
+    // A backslash escapes only ASCII punctuation (CommonMark): doubled there (and at the end, before our own
+    // text), so it never escapes our escapes or our backticks; `\x0a` stays as written.
+    if (c === "\\") out += /[!-/:-@[-`{-~]/.test(text[i + 1] ?? "") || i === text.length - 1 ? "\\\\" : "\\";
     else if (c === "*") {
       let n = 0;
       while (text[i + n] === "*") n++;
