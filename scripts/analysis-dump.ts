@@ -5,7 +5,7 @@
  * Usage: node --import tsx scripts/analysis-dump.ts DIR...
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { analyzeDocument, formatOf } from "../server/src/core/analyze";
 import { nodeEnv } from "../server/src/host/nodeEnv";
@@ -16,10 +16,15 @@ function walk(p: string, out: string[]): void {
   else if (st.isFile() && /\.(toml|ya?ml|json)$/.test(p)) out.push(p);
 }
 
-const files: string[] = [];
-for (const d of process.argv.slice(2)) walk(d, files);
-for (const f of files) {
-  const r = analyzeDocument(pathToFileURL(f).href, readFileSync(f, "utf8"), {}, nodeEnv(f, [process.cwd()]), formatOf(f));
+const files: { f: string; tree: string }[] = [];
+for (const d of process.argv.slice(2)) {
+  const found: string[] = [];
+  walk(d, found);
+  // The folder named is a workspace root, as for `check DIR` (cli/checkFile.ts).
+  for (const f of found) files.push({ f, tree: resolve(d) });
+}
+for (const { f, tree } of files) {
+  const r = analyzeDocument(pathToFileURL(f).href, readFileSync(f, "utf8"), {}, nodeEnv(f, [process.cwd(), tree, dirname(resolve(f))]), formatOf(f));
   const { doc: _doc, ...rest } = r as typeof r & { doc?: unknown };
   process.stdout.write(JSON.stringify({ file: f, ...rest }) + "\n");
 }

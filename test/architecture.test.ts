@@ -133,7 +133,7 @@ const ROOMS: Record<string, string[]> = {
   frameworks: ["model", "parse", "edit", "diagnostics", "engine", "provenance.ts", "analysis.ts", "workspace", "features"],
   features: ["model", "edit", "diagnostics", "engine", "frameworks", "analysis.ts", "analyze.ts"],
   report: ["model", "engine", "features", "frameworks", "analysis.ts"],
-  "analyze.ts": ["model", "parse", "diagnostics", "features", "frameworks", "analysis.ts"],
+  "analyze.ts": ["model", "parse", "diagnostics", "features", "frameworks", "workspace", "analysis.ts"],
 };
 
 function roomOf(file: string): string {

@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import type { AnalysisEnv } from "../server/src/core/analysis";
 import { analyzeDocument } from "../server/src/core/analyze";
@@ -134,7 +134,8 @@ const EXPECTED: Record<string, string[]> = {
 
 /** Real, read-only file access, rooted at the config's folder (the CLI's environment). */
 function env(path: string): AnalysisEnv {
-  return nodeEnv(path, []);
+  // The corpus is the workspace (as `check ../shared/corpus` makes it); its own folder stays the innermost root.
+  return nodeEnv(path, [CORPUS, dirname(path)]);
 }
 
 describe("real configs (../shared/corpus)", { skip: corpusSkip() }, () => {

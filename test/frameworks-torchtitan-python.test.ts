@@ -374,7 +374,7 @@ def fork() -> Trainer.Config:
     assert.equal(r.layoutName, "FSDP+EP", "parallelism is read from the call");
     const h = hoverAt(r, { line: 14, character: 5 });
     assert.ok(h);
-    assert.match(h.markdown, /`optimizer\.implementation` \| \? \| not known: `_ForkConfig` \(_ForkConfig\(Trainer\.Config\)\) sets `optimizer` in a method \(`self\.optimizer = …`\), which is not followed/);
+    assert.match(h.markdown, /`optimizer\.implementation` \| \? \| not known: `_ForkConfig` \(\\_ForkConfig\(Trainer\.Config\)\) sets `optimizer` in a method \(`self\.optimizer = …`\), which is not followed/);
   });
 
   it("a class that is not a trainer's is not a config function", () => {

@@ -14,7 +14,7 @@
  */
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
 import { headline } from "../server/src/core/features/index";
@@ -152,7 +152,7 @@ function wildFiles(): string[] {
 
 function analyzeWild(rel: string) {
   const p = join(WILD, rel);
-  return analyzeDocument(`file://${p}`, readFileSync(p, "utf8"), {}, nodeEnv(p, []));
+  return analyzeDocument(`file://${p}`, readFileSync(p, "utf8"), {}, nodeEnv(p, [CORPUS, dirname(p)]));
 }
 
 describe("real configs from other projects (../shared/corpus/wild): YAML/JSON frameworks", { skip: corpusSkip("wild") }, () => {

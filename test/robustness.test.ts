@@ -11,8 +11,8 @@
  * generator so it reproduces.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -20,6 +20,8 @@ import { pathToFileURL } from "node:url";
 import { TestLspClient } from "./support/lspClient";
 import { rng } from "./support/rng";
 import { ATTACKS } from "./support/attacks";
+import { applyFix } from "./support/fixture";
+import { runCliCaptured } from "./support/cli";
 import { MAX_REPEATED_DIAGNOSTICS } from "../server/src/core/model/limits";
 
 const ROOT = resolve(__dirname, "..");
@@ -203,10 +205,15 @@ interface Case18 {
   files: Record<string, string | Buffer>;
   /** Symbolic links to create in the folder: name → target. */
   links?: Record<string, string>;
-  /** CLI arguments (run in the folder). */
+  /** CLI arguments (run in the folder, or in its subfolder `cwd`). */
   args: string[];
-  /** Checks the CLI's answer. */
-  expect(out: { status: number | null; stdout: string; stderr: string }): void;
+  cwd?: string;
+  /** Environment variables added to the run's. */
+  env?: Record<string, string>;
+  /** Runs in the folder before the CLI does (a cache written, then damaged). */
+  prepare?(dir: string): void;
+  /** Checks the CLI's answer (and the folder, after it: a file --fix rewrote). */
+  expect(out: { status: number | null; stdout: string; stderr: string }, dir: string): void;
 }
 
 const ATTACK_SIZE = (r: () => number): number => int(r, 20_000, 200_000);
@@ -340,6 +347,98 @@ const GENERATORS_33: Record<string, (r: () => number) => Case18> = {
     const deep = kind === "-" ? `X = ${"-".repeat(depth)}1\n` : `X = ${kind.repeat(depth)}${(kind === "(" ? ")" : "]").repeat(depth)}\n`;
     return { cls: "#33 nesting", name: `an imported module nesting ${depth} \`${kind}\` deep`, files: { "reg.py": `${PY_HEAD}from deep import X\n\ndef cfg() -> Trainer.Config:\n    return Trainer.Config(training=TrainingConfig(steps=X))\n`, "deep.py": deep }, args: ["check", "--format", "json", "reg.py"], expect: pyCheck("reg.py") };
   },
+  linkOutside: (r) => {
+    // The workspace is ws/ (a git repository, and the CLI's folder); secret-outside/ds.json lies beside it.
+    const how = pick(r, ["../", "absolute", "symlink"] as const);
+    const link = how === "../" ? "../secret-outside/ds.json" : how === "absolute" ? "@ABS@/secret-outside/ds.json" : "ds.json";
+    const accel = (l: string): string => `compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\nmixed_precision: bf16\nnum_processes: 4\ndeepspeed_config:\n  deepspeed_config_file: ${l}\n`;
+    return {
+      cls: "#33 link outside the workspace",
+      name: `deepspeed_config_file by ${how}`,
+      files: { "ws/.git/HEAD": "ref: refs/heads/main\n", "secret-outside/ds.json": '{"fp16": {"enabled": true}, "zero_optimization": {"stage": 2}}\n', "ws/accelerate.yaml": accel(link) },
+      ...(how === "symlink" ? { links: { "ws/ds.json": "secret-outside/ds.json" } } : {}),
+      cwd: "ws",
+      prepare: (dir) => writeFileSync(join(dir, "ws/accelerate.yaml"), accel(link.replace("@ABS@", dir))),
+      args: ["check", "--format", "json", "accelerate.yaml"],
+      expect: (o, dir) => {
+        const codes = codesOf(o.stdout);
+        assert.ok(codes.includes("accelerate/deepspeed-config-missing") && !codes.includes("deepspeed/precision-mismatch"), `${how}: read outside the workspace: ${o.stdout.slice(0, 800)}`);
+        assert.match(o.stdout, /DeepSpeed config is outside the workspace and was not read/);
+        assert.ok(!o.stdout.includes(dir) && !o.stdout.includes("secret-outside"), `${how}: the outside path in the output`);
+      },
+    };
+  },
+  corruptCache: (r) => {
+    // A code cache written by one run, then damaged as a crash or a disk can leave it: the next run is unaffected.
+    const damage = pick(r, ["bit", "zero", "truncate", "fifo"] as const);
+    const bit = int(r, 0, 8 * 4096);
+    let reference = "";
+    return {
+      cls: "#33 corrupted code cache",
+      name: damage === "bit" ? `bit ${bit} flipped` : damage,
+      files: { "train.toml": TITAN },
+      env: { XDG_CACHE_HOME: "", HOME: "" },
+      prepare(dir) {
+        this.env = { XDG_CACHE_HOME: join(dir, "xdg"), HOME: dir, PRECISION_LENS_NO_CODE_CACHE: "" };
+        const run = (extra: Record<string, string>) => spawnSync(process.execPath, [CLI, "check", "--format", "json", "train.toml"], { cwd: dir, encoding: "utf8", timeout: CLI_TIMEOUT_MS, env: { ...process.env, ...this.env, ...extra } });
+        // The answer without a cache, from the CLI in this process (one spawn less).
+        reference = runCliCaptured(["check", "--format", "json", "train.toml"], dir).out;
+        run({});
+        const cacheDir = join(dir, "xdg", "precision-lens");
+        const bin = readdirSync(cacheDir).find((f) => f.endsWith(".bin"));
+        assert.ok(bin, "the first run wrote a cache");
+        const file = join(cacheDir, bin);
+        const bytes = readFileSync(file);
+        if (damage === "fifo") {
+          rmSync(file);
+          execFileSync("mkfifo", [file]);
+        } else if (damage === "bit") {
+          const at = bit >> 3;
+          bytes[at % bytes.length] = bytes[at % bytes.length]! ^ (1 << (bit & 7));
+          writeFileSync(file, bytes, { mode: 0o600 });
+        } else writeFileSync(file, damage === "zero" ? bytes.fill(0, 28) : bytes.subarray(0, bytes.length >> 1), { mode: 0o600 });
+      },
+      args: ["check", "--format", "json", "train.toml"],
+      expect: (o) => {
+        assert.equal(o.stdout, reference, `${damage}: another answer than without a cache`);
+      },
+    };
+  },
+  fixLayout: (r) => {
+    // The remove-key quick fix (HF8 on a one-line JSON, AC4 on an accelerate flow mapping) over generated
+    // layouts: the result parses and only the target key is gone (the CLI checks the file within its bounds).
+    const json = r() < 0.5;
+    const sp = pick(r, ["", " ", "  "]);
+    const extra = ['"per_device_train_batch_size"', '"learning_rate"', '"num_train_epochs"', '"logging_steps"'].slice(0, int(r, 0, 4)).map((k, i) => `${k}:${sp}${i + 1}`);
+    const members = [`"output_dir":${sp}"out"`, `"bf16":${sp}true`, `"fp16":${sp}true`, ...extra];
+    const at = int(r, 0, members.length - 1);
+    const [fp16] = members.splice(2, 1);
+    members.splice(at, 0, fp16!);
+    const flowKeys = ["deepspeed_config_file: ds.json", "zero_stage: 3", ...Array.from({ length: int(r, 0, 3) }, (_, i) => `k${i}: ${i}`)];
+    const flowAt = int(r, 0, flowKeys.length - 1);
+    const [zs] = flowKeys.splice(1, 1);
+    flowKeys.splice(flowAt, 0, zs!);
+    const file = json ? "training_args.json" : "accelerate_config.yaml";
+    const text = json ? `{${members.join(`,${sp}`)}}\n` : `compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\ndeepspeed_config: {${flowKeys.join(`,${sp || " "}`)}}\nnum_processes: 8\n`;
+    return {
+      cls: "#33 fix layouts",
+      name: `${file}: ${text.split("\n")[json ? 0 : 2]}`,
+      files: { [file]: text, "ds.json": '{"zero_optimization": {"stage": 3}}\n' },
+      args: ["check", "--format", "json", file],
+      expect: (o) => {
+        assert.ok(codesOf(o.stdout).includes(json ? "transformers/bf16-and-fp16" : "accelerate/key-belongs-in-deepspeed-file"), o.stdout.slice(0, 500));
+        const { after } = applyFix(text, json ? "transformers/bf16-and-fp16" : "accelerate/key-belongs-in-deepspeed-file", json ? "Remove" : "Remove `zero_stage`", { uri: `file:///ws/${file}` });
+        if (json) {
+          const want = JSON.parse(text) as Record<string, unknown>;
+          delete want.fp16;
+          assert.deepEqual(JSON.parse(after), want, after);
+        } else {
+          const want = flowKeys.filter((k) => k !== "zero_stage: 3");
+          assert.equal(after, `compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\ndeepspeed_config: {${want.join(`,${sp || " "}`)}}\nnum_processes: 8\n`);
+        }
+      },
+    };
+  },
 };
 
 function cases18(): Case18[] {
@@ -357,12 +456,13 @@ describe(`robustness, issue #18 attack classes (seed ${SEED})`, () => {
           mkdirSync(dirname(join(dir, name)), { recursive: true });
           writeFileSync(join(dir, name), body);
         }
-        for (const [name, target] of Object.entries(c.links ?? {})) symlinkSync(target, join(dir, name));
-        const p = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_18_MB}`, CLI, ...c.args], { cwd: dir, encoding: "utf8", timeout: CLI_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
+        for (const [name, target] of Object.entries(c.links ?? {})) symlinkSync(target.startsWith("/") ? target : join(dir, target), join(dir, name));
+        c.prepare?.(dir);
+        const p = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_18_MB}`, CLI, ...c.args], { cwd: join(dir, c.cwd ?? ""), encoding: "utf8", timeout: CLI_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...c.env } });
         const where = `seed ${SEED}, ${c.cls} (${c.name})`;
         assert.equal(p.signal, null, `${where}: killed (${p.signal}): over ${CLI_TIMEOUT_MS} ms or out of ${HEAP_18_MB} MB`);
         assert.doesNotMatch(p.stdout + p.stderr, /internal-error|Maximum call stack|heap out of memory/, where);
-        c.expect({ status: p.status, stdout: p.stdout, stderr: p.stderr });
+        c.expect({ status: p.status, stdout: p.stdout, stderr: p.stderr }, dir);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

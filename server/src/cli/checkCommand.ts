@@ -41,8 +41,10 @@ export function check(opts: CheckOptions, io: CliIO): number {
     for (const e of errors) done(e);
     if (opts.verbose) for (const s of skipped) io.stderr(stderrLine(s.path, s.error));
     const fileOpts = fn ? { ...opts, settings: { ...opts.settings, configFunction: fn } } : opts;
+    const named = resolve(io.cwd, p);
+    const tree = files.length === 1 && files[0] === named ? undefined : named;
     for (const f of files) {
-      const o: FileOutcome = { ...checkFile(f, relative(io.cwd, f) || f, fileOpts, io, raw.get(f)), absPath: f };
+      const o: FileOutcome = { ...checkFile(f, relative(io.cwd, f) || f, fileOpts, io, raw.get(f), tree), absPath: f };
       if (f === resolve(io.cwd, p)) o.named = true;
       const missing = fn && o.result ? missingFunction(o.result, fn) : undefined;
       done(missing ? { path: o.path, error: missing } : o);

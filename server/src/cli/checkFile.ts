@@ -1,4 +1,5 @@
 /** One file of `check`, read, fixed and analysed; and the helpers `explain` shares with it. */
+import { dirname } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { AnalysisResult } from "../core/analysis";
 import { analyzeDocument, formatOf, internalErrorResult, sniffFormat } from "../core/analyze";
@@ -7,7 +8,7 @@ import type { ConfigDocument } from "../core/model/document";
 import { LineIndex } from "../core/model/lineIndex";
 import { firstInvalidUtf8, readBounded } from "../host/files";
 import { addEncodingDiagnostic, decodeConfig } from "./encoding";
-import { nodeEnv } from "../host/nodeEnv";
+import { isWithin, nodeEnv } from "../host/nodeEnv";
 import { replaceFileAtomically } from "../host/replaceFile";
 import type { CliIO } from "./io";
 import type { CheckOptions } from "./options";
@@ -36,7 +37,7 @@ function skippedResult(uri: string, reason: string, format: AnalysisResult["form
  * path (bytes) of a file whose name is not valid UTF-8 (`f` then shows its bad bytes as `\xNN`); it is read
  * through those bytes and analysed like any other, but --fix does not rewrite it.
  */
-export function checkFile(f: string, shown: string, opts: CheckOptions, io: CliIO, raw?: Buffer): FileOutcome {
+export function checkFile(f: string, shown: string, opts: CheckOptions, io: CliIO, raw?: Buffer, tree?: string): FileOutcome {
   const uri = pathToFileURL(f).href;
   // The extension's format; a file whose extension says nothing (a DeepSpeed `ds_config.conf`) is sniffed by
   // analyzeDocument from its text (issue #17 §3: it was read as TOML here and got nothing).
@@ -51,7 +52,10 @@ export function checkFile(f: string, shown: string, opts: CheckOptions, io: CliI
   let text = decoded.text;
   format = extFormat ?? sniffFormat(text) ?? "toml";
   try {
-    const env = nodeEnv(f, [io.cwd], io.snapshot);
+    // The workspace: the working directory, and the folder named on the command line (its files may name each
+    // other); a file outside both reads only within its own folder or git repository (core/workspace/boundary.ts).
+    // (Its own folder stays the innermost root, so paths are shown as before.)
+    const env = nodeEnv(f, tree && !isWithin(f, io.cwd) ? [io.cwd, tree, dirname(f)] : [io.cwd], io.snapshot);
     let fixes: FixAllResult | undefined;
     let fixError: string | undefined;
     const invalidUtf8 = firstInvalidUtf8(read.bytes) >= 0;

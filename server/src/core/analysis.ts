@@ -194,6 +194,12 @@ export interface AnalysisEnv {
    * Hosts with a real file system set it; without it the search stops at the innermost workspace root.
    */
   searchRoot?: string;
+  /**
+   * The real path of `path` (symbolic links resolved), or undefined when it does not exist. Hosts with a
+   * real file system set it, so that a link inside the workspace that points outside is not followed
+   * (core/workspace/boundary.ts).
+   */
+  realPath?(path: string): string | undefined;
 }
 
 export const NO_ENV: AnalysisEnv = { readFile: () => undefined, listDir: () => [] };

@@ -3,6 +3,7 @@
  * Parses once, detects the framework, runs its analyser, and never throws: an internal failure becomes
  * a diagnostic so the user sees that something went wrong instead of a silent editor.
  */
+import { boundToWorkspace } from "./workspace/boundary";
 import { NO_ENV, type AnalysisEnv, type AnalysisResult, type AnalysisSettings } from "./analysis";
 import { applyCodeTags } from "./diagnostics/codes";
 import { briefOf, diag, sortDiagnostics } from "./diagnostics/build";
@@ -75,7 +76,8 @@ function parseTemplatedYaml(uri: string, text: string): ConfigDocument {
 export function analyzeDocument(uri: string, text: string, settings: AnalysisSettings = {}, env: AnalysisEnv = NO_ENV, formatHint?: ConfigFormat): AnalysisResult {
   const format = formatHint ?? formatOf(uri) ?? sniffFormat(text) ?? "toml";
   try {
-    return analyzeParsed(uri, text, settings, env, format);
+    // Every file the analysis follows is read inside the document's workspace only (issue #33).
+    return analyzeParsed(uri, text, settings, boundToWorkspace(env), format);
   } catch (e) {
     // Whatever failed (a parser's stack overflow included), this file gets one internal-error and the
     // caller's other files and requests go on. Never a syntax error: the file may well be valid.

@@ -2,10 +2,11 @@
  * The real AnalysisEnv for Node front ends (server and CLI): bounded, read-only file access. Nothing read
  * is executed; nothing goes to the network.
  */
-import { closeSync, constants, existsSync, fstatSync, openSync, readSync, readdirSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, readdirSync, realpathSync, statSync, type Stats } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AnalysisEnv } from "../core/analysis";
+import { boundToWorkspace } from "../core/workspace/boundary";
 import { decodeUtf8, type ReadOutcome } from "./files";
 
 /**
@@ -19,6 +20,8 @@ export interface FsReader {
   /** The first `maxBytes` bytes of a regular file (non-blocking open, fstat after opening). */
   read(path: string, maxBytes: number): ReadOutcome;
   exists(path: string): boolean;
+  /** realpathSync (symbolic links resolved), or undefined when the path does not exist. */
+  realpath?(path: string): string | undefined;
 }
 
 export const NODE_FS: FsReader = {
@@ -36,6 +39,13 @@ export const NODE_FS: FsReader = {
     return bytes ? { ok: true, bytes, mtimeMs: 0, size: bytes.length } : { ok: false, error: "not a readable regular file" };
   },
   exists: (path) => existsSync(path),
+  realpath(path) {
+    try {
+      return realpathSync.native(path);
+    } catch {
+      return undefined;
+    }
+  },
 };
 
 /** Neighbouring files (run scripts, DeepSpeed JSON, lock files) larger than this are not read. */
@@ -357,7 +367,10 @@ export function nodeEnv(documentPath: string | undefined, workspaceRoots: string
     env.searchRoot = snapshot ? snapshot.searchRootOf(dirname(documentPath)) : searchRootOf(dirname(documentPath));
   }
   if (documentPath && env.workspaceRoots!.length === 0) env.workspaceRoots = [dirname(documentPath)];
-  return env;
+  const fs = snapshot?.fs ?? NODE_FS;
+  if (fs.realpath) env.realPath = (path) => fs.realpath!(path);
+  // Reads stay inside the document's workspace (or its repository): core/workspace/boundary.ts (issue #33).
+  return boundToWorkspace(env);
 }
 
 export function uriToPath(uri: string): string | undefined {

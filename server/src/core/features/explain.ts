@@ -4,7 +4,7 @@
  */
 import { codeHref } from "../diagnostics/codes";
 import type { Diagnostic } from "../model/types";
-import { inertMarkdown } from "../model/markdown";
+import { mdProse } from "../model/markdown";
 
 /**
  * `**code**` (linked to its page), the message, then the long explanation when there is one, then the related
@@ -13,10 +13,10 @@ import { inertMarkdown } from "../model/markdown";
  */
 export function diagnosticMarkdown(d: Diagnostic, opts: { forHover?: boolean } = {}): string {
   // Messages quote config values: they are made inert (issue #33); the code's own link is ours.
-  if (opts.forHover && d.detail) return `**[${d.code}](${codeHref(d.code)})** (${d.severity}): ${inertMarkdown(d.detail)}`;
-  const lines = [`**[${d.code}](${codeHref(d.code)})** (${d.severity}): ${inertMarkdown(d.message)}`];
-  if (d.detail) lines.push("", inertMarkdown(d.detail));
-  for (const r of d.related ?? []) lines.push("", `- ${inertMarkdown(r.message)}`);
+  if (opts.forHover && d.detail) return `**[${d.code}](${codeHref(d.code)})** (${d.severity}): ${mdProse(d.detail)}`;
+  const lines = [`**[${d.code}](${codeHref(d.code)})** (${d.severity}): ${mdProse(d.message)}`];
+  if (d.detail) lines.push("", mdProse(d.detail));
+  for (const r of d.related ?? []) lines.push("", `- ${mdProse(r.message)}`);
   return lines.join("\n");
 }
 

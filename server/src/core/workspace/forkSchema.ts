@@ -8,6 +8,7 @@
  * Files go through AnalysisEnv only (the Node env re-reads a file only when its mtime or size changed);
  * the scan of a given text is memoised, so re-analysing on every edit costs a few stat calls.
  */
+import { userNamedEnv } from "./boundary";
 import type { AnalysisEnv, AnalysisSettings } from "../analysis";
 import { findEntry, stringValue, type ConfigDocument } from "../model/document";
 import type { ExtensionModule, KeySpec } from "../frameworks/torchtitan/schema/data";
@@ -80,8 +81,10 @@ function configuredSource(env: AnalysisEnv, settings: AnalysisSettings): { modul
     path = join(base, raw);
   }
   const label = settings.origin === "cli" ? "--torchtitan-config-source" : "precisionLens.torchtitanConfigSource";
+  // A path the user names in a setting or flag, not one a config names: read wherever it is (boundary.ts).
+  const host = userNamedEnv(env);
   for (const p of [path, ...CONFIG_SOURCE_PATHS.map((rel) => joinAll(path, rel))]) {
-    const text = env.readFile(p);
+    const text = host.readFile(p);
     if (text === undefined) continue;
     const scanned = scanCached(text);
     if (!scanned) continue;

@@ -2,6 +2,7 @@
  * accelerate resolution into the shared precision model, per `distributed_type` × `mixed_precision`
  * (spec other-frameworks.md §2.3), with the linked DeepSpeed file (§2.4) and `parallelism_config`.
  */
+import { unreadLink } from "../common/linkedFiles";
 import type { Mechanism, ParallelLayout, Sourced } from "../../analysis";
 import { simLayout, type EngineSpec } from "../common/engineView";
 import { dt, launcherRow, noReduce, type PrecisionTable } from "../common/precisionTable";
@@ -57,7 +58,8 @@ function resolve(a: AccelerateContext, ds: LinkedDs | undefined, worldSize: Sour
     const missingFile = a.v.str("deepspeed_config", "deepspeed_config_file");
     if (missingFile) {
       // The precision lives in a file that is not there: DeepSpeed keeps fp32 master weights in every mode.
-      const setBy = `the DeepSpeed config file \`${missingFile}\` (not found)`;
+      const u = unreadLink(a.env, missingFile);
+      const setBy = `the DeepSpeed config file \`${u.name}\` (${u.short})`;
       const open = launcherRow(`${setBy}`);
       return { layoutName: name, ...(parallel ? { parallel } : {}), mechanism: "none", meaning: `the precision is in ${setBy}; whatever it sets, DeepSpeed keeps fp32 master weights and fp32 optimizer state in the ZeRO optimizer.`, table: { P: dt("float32", "DeepSpeed ZeRO master weights (fp32 in every mode)"), C: open, G: open, R: open, O: dt("float32", "DeepSpeed optimizer (fp32 states in every mode)") }, notes, assumptions, setBy };
     }

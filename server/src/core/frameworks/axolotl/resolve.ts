@@ -3,6 +3,7 @@
  * inferred from the code paths): DeepSpeed (from the linked config), LoRA/QLoRA adapters, FSDP1, FSDP2 and
  * plain AMP.
  */
+import { linkName } from "../../workspace/boundary";
 import type { Mechanism, ParallelLayout, Sourced } from "../../analysis";
 import type { DType } from "../../model/types";
 import { type LinkedDs } from "../deepspeed/linked";
@@ -47,11 +48,11 @@ export function resolveAxolotl(v: View, m: Mode, worldSize: Sourced<number> | un
     const requested = low === "bfloat16" ? "bf16" : low === "float16" ? "fp16" : "fp32";
     const r = dsTable(m.ds.facts, requested);
     const stage = m.ds.facts.stage;
-    const source = m.ds.path.startsWith("the inline") ? m.ds.path : m.ds.missing === "bundled" ? `Axolotl's bundled ${m.ds.path} (its content at axolotl ${AXOLOTL_BUNDLED_VERSION}; the file itself was not found)` : m.ds.missing === "unknown" ? `a DeepSpeed file that was not found (${v.str("deepspeed")}): its stage and any explicit precision are unknown` : `the DeepSpeed file ${v.str("deepspeed")}`;
+    const source = m.ds.path.startsWith("the inline") ? m.ds.path : m.ds.missing === "bundled" ? `Axolotl's bundled ${m.ds.path} (its content at axolotl ${AXOLOTL_BUNDLED_VERSION}; the file itself was not found)` : m.ds.missing === "unknown" ? (m.ds.outside ? `a DeepSpeed file outside the workspace (${linkName(v.str("deepspeed") ?? "")}), which was not read: its stage and any explicit precision are unknown` : `a DeepSpeed file that was not found (${v.str("deepspeed")}): its stage and any explicit precision are unknown`) : `the DeepSpeed file ${v.str("deepspeed")}`;
     notes.push(`Precision from ${source}; \`"auto"\` values are filled from \`bf16\`/\`fp16\` by the HF Trainer.`);
     if (m.ds.missing === "bundled") assumptions.push(`\`axolotl-bundled-ds\` — a \`deepspeed:\` path ending in \`deepspeed_configs/<name>.json\` that is not found is Axolotl's bundled file of that name, as of ${AXOLOTL_BUNDLED_VERSION}.`);
     const parallel = W ? layout(stage === 3 ? { dp_shard: W } : { dp_replicate: W }) : undefined;
-    const layoutName = m.ds.missing === "unknown" ? "DeepSpeed (config file not found)" : `DeepSpeed ZeRO-${typeof stage === "number" ? stage : "auto"}`;
+    const layoutName = m.ds.missing === "unknown" ? `DeepSpeed (config file ${m.ds.outside ? "outside the workspace" : "not found"})` : `DeepSpeed ZeRO-${typeof stage === "number" ? stage : "auto"}`;
     return { layoutName, ...(parallel ? { parallel } : {}), mechanism: r.mechanism, meaning: r.meaning, table: r.table, notes, assumptions };
   }
   const parts: string[] = [];

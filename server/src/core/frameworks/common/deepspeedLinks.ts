@@ -17,6 +17,7 @@ import { dsFacts, type DsMode } from "../deepspeed/facts";
 import { loadDs, type LinkedDs } from "../deepspeed/linked";
 import { detectDialect } from "../transformers/detect";
 import { dirname, joinPath, readLinked } from "./linkedFiles";
+import { linkOutside } from "../../workspace/boundary";
 import { View } from "./view";
 
 export type { DsMode };
@@ -45,7 +46,9 @@ export function deepspeedLink(
   const ds = loadDs(env, rel);
   if (ds) return { ds, dsSource: "file" };
   if (opts.isPath && !opts.isPath(rel)) return { ds: undefined, dsSource: undefined };
-  return { ds: opts.missing?.(rel), dsSource: "missing" };
+  const stand = opts.missing?.(rel);
+  if (stand?.missing === "unknown" && linkOutside(env, rel)) stand.outside = true;
+  return { ds: stand, dsSource: "missing" };
 }
 
 export interface Referrer {

@@ -1,5 +1,6 @@
 /** Cross-file links: finding a file a config names by a relative path (paths joined by hand: no node:path in the core). */
 import type { AnalysisEnv } from "../../analysis";
+import { linkName, linkOutside, OUTSIDE_WORKSPACE } from "../../workspace/boundary";
 
 export interface Linked {
   /** Absolute path of the linked file. */
@@ -68,4 +69,19 @@ export function readLinked(env: AnalysisEnv, rel: string): Linked | undefined {
     if (text !== undefined) return { path: p, text };
   }
   return undefined;
+}
+
+/**
+ * A link a config names that was not read, as output says it (issue #33): outside the workspace, by its file
+ * name only (never a host path) and `why` = OUTSIDE_WORKSPACE; else by the name
+ * written and "was not found". `short` fits a layout name: "outside the workspace" / "not found".
+ */
+export function unreadLink(env: AnalysisEnv, rel: string): { name: string; outside: boolean; why: string; short: string } {
+  if (linkOutside(env, rel)) return { name: linkName(rel), outside: true, why: OUTSIDE_WORKSPACE, short: "outside the workspace" };
+  return { name: rel, outside: false, why: "was not found", short: "not found" };
+}
+
+/** A link as output names it: as written, or by its file name only when it lies outside the workspace. */
+export function shownLink(env: AnalysisEnv, rel: string): string {
+  return linkOutside(env, rel) ? linkName(rel) : rel;
 }

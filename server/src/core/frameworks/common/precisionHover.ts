@@ -1,4 +1,5 @@
 /** The precision hover (the same summary as torchtitan's) and the inlay hint after a precision value. */
+import { mdProse } from "../../model/markdown";
 import type { HoverTarget, InlayHintData, Mechanism, Sourced } from "../../analysis";
 import type { Diagnostic, Range } from "../../model/types";
 import { isDType, short, type PrecisionTable, type Row } from "./precisionTable";
@@ -45,12 +46,19 @@ export function mechanismPhrase(mechanism: Mechanism, t: PrecisionTable | undefi
   return `${low} model cast (no autocast), ${t.P.dtype === "float32" ? "fp32 master weights" : `no fp32 master weights: pure ${low}`}`;
 }
 
+/**
+ * The precision summary as Markdown. Every piece that can hold a config value (layout name, world-size detail,
+ * meaning, table cells, notes, assumptions, detection line) goes through model/markdown.ts `mdProse` (issue #33):
+ * a value cannot add a link, an image, HTML, emphasis, a line or a table cell.
+ */
 export function summaryMarkdown(s: Summary): string {
   const lines: string[] = [];
+  const md = (x: string): string => mdProse(x);
+  const cellMd = (x: string): string => mdProse(x, { cell: true });
   lines.push(`**Precision Lens** · ${s.framework}`);
   lines.push("");
   const gpus = s.worldSize ? ` on ${s.worldSize.value} GPU${s.worldSize.value === 1 ? "" : "s"}` : "";
-  lines.push(`**${s.layoutName}${gpus}**${s.worldSize ? ` (world size: ${s.worldSize.detail})` : ""}`);
+  lines.push(`**${md(s.layoutName)}${gpus}**${s.worldSize ? ` (world size: ${md(s.worldSize.detail ?? "")})` : ""}`);
   if (s.layout) {
     const d = s.layout;
     lines.push("");
@@ -58,23 +66,23 @@ export function summaryMarkdown(s: Summary): string {
   }
   lines.push("");
   if (s.failed?.length) {
-    lines.push(`Mechanism: **${MECHANISM_TEXT.error}** — ${s.failed.length} error${s.failed.length === 1 ? "" : "s"} (first: ${s.failed[0]!.code}). Once fixed: ${s.mechanism === "error" ? MECHANISM_TEXT.none : mechanismPhrase(s.mechanism, s.table)} — ${s.meaning}`);
-  } else lines.push(`Mechanism: **${s.mechanismText ?? mechanismPhrase(s.mechanism, s.table)}** — ${s.meaning}`);
+    lines.push(`Mechanism: **${MECHANISM_TEXT.error}** — ${s.failed.length} error${s.failed.length === 1 ? "" : "s"} (first: ${s.failed[0]!.code}). Once fixed: ${s.mechanism === "error" ? MECHANISM_TEXT.none : mechanismPhrase(s.mechanism, s.table)} — ${md(s.meaning)}`);
+  } else lines.push(`Mechanism: **${s.mechanismText !== undefined ? md(s.mechanismText) : mechanismPhrase(s.mechanism, s.table)}** — ${md(s.meaning)}`);
   if (s.table) {
     const t = s.table;
-    const cell = (r: Row) => (isDType(r.dtype) ? `\`${r.dtype}\`` : r.dtype);
+    const cell = (r: Row) => (isDType(r.dtype) ? `\`${r.dtype}\`` : cellMd(r.dtype));
     lines.push("");
     lines.push("| | dtype | from |");
     lines.push("|---|---|---|");
-    lines.push(`| parameter storage | ${cell(t.P)} | ${t.P.from} |`);
-    lines.push(`| compute (matmuls) | ${cell(t.C)} | ${t.C.from} |`);
-    lines.push(`| gradients | ${cell(t.G)} | ${t.G.from} |`);
-    lines.push(`| gradient reduction | ${cell(t.R)} | ${t.R.from} |`);
-    lines.push(`| optimizer state | ${cell(t.O)} | ${t.O.from} |`);
+    lines.push(`| parameter storage | ${cell(t.P)} | ${cellMd(t.P.from)} |`);
+    lines.push(`| compute (matmuls) | ${cell(t.C)} | ${cellMd(t.C.from)} |`);
+    lines.push(`| gradients | ${cell(t.G)} | ${cellMd(t.G.from)} |`);
+    lines.push(`| gradient reduction | ${cell(t.R)} | ${cellMd(t.R.from)} |`);
+    lines.push(`| optimizer state | ${cell(t.O)} | ${cellMd(t.O.from)} |`);
   }
-  for (const n of s.notes ?? []) lines.push(`\n${n}`);
-  for (const a of s.assumptions ?? []) lines.push(`\n_Assumption: ${a}_`);
-  if (s.reasonLine) lines.push(`\n_Detected as ${s.framework}: ${s.reasonLine}._`);
+  for (const n of s.notes ?? []) lines.push(`\n${md(n)}`);
+  for (const a of s.assumptions ?? []) lines.push(`\n_Assumption: ${md(a)}_`);
+  if (s.reasonLine) lines.push(`\n_Detected as ${s.framework}: ${md(s.reasonLine)}._`);
   return lines.join("\n");
 }
 

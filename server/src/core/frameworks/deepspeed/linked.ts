@@ -71,6 +71,8 @@ export interface LinkedDs {
   facts: DsFacts;
   /** Not on disk: read from Axolotl's bundled table, or assumed (unknown content). */
   missing?: "bundled" | "unknown";
+  /** `missing`, because the path named lies outside the workspace: not read (core/workspace/boundary.ts). */
+  outside?: boolean;
 }
 
 export function loadDs(env: AnalysisEnv, rel: string): LinkedDs | undefined {

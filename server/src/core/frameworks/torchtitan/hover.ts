@@ -2,6 +2,7 @@
  * Precision hovers for torchtitan configs: on the degree keys, the [parallelism] and [training] headers
  * and the precision keys, the resolved layout, the mechanism and the dtypes, as Markdown.
  */
+import { mdProse } from "../../model/markdown";
 import type { HoverTarget, InlayHintData } from "../../analysis";
 import { findEntry } from "../../model/document";
 import type { Range } from "../../model/types";
@@ -22,23 +23,23 @@ export function summaryMarkdown(ctx: TitanContext): string {
   const lines: string[] = [];
   lines.push(`**Precision Lens** · torchtitan ${ctx.version.value.id}`);
   lines.push("");
-  lines.push(`**${ctx.layoutName} on ${ctx.worldSize.value} GPU${ctx.worldSize.value === 1 ? "" : "s"}** (world size: ${ctx.worldSize.detail})`);
+  lines.push(`**${ctx.layoutName} on ${ctx.worldSize.value} GPU${ctx.worldSize.value === 1 ? "" : "s"}** (world size: ${mdProse(ctx.worldSize.detail ?? "")})`);
   lines.push("");
   const shard = ctx.dims.dpShardInferred ? `${d.dp_shard} (from -1)` : String(d.dp_shard);
   if (ctx.scriptOverrides?.length) lines.push(`Launch flags applied: ${ctx.scriptOverrides.map((o) => `\`--${o.path.join(".")} ${o.raw}\``).join(", ")} (${ctx.scriptOverrides[0]!.file})`, "");
   lines.push(`Layout: dp_replicate ${d.dp_replicate} · dp_shard ${shard} · cp ${d.cp} · tp ${d.tp} · pp ${d.pp}${d.ep > 1 ? ` · ep ${d.ep} · etp ${d.etp}` : ""}`);
   lines.push("");
-  lines.push(`Mechanism: **${MECHANISM_TEXT[ctx.decision.mechanism]}** — ${ctx.decision.reason}.`);
+  lines.push(`Mechanism: **${MECHANISM_TEXT[ctx.decision.mechanism]}** — ${mdProse(ctx.decision.reason)}.`);
   if (ctx.decision.error) lines.push(`\nLaunch error: \`${ctx.decision.error}\``);
-  for (const l of ctx.decision.logs) lines.push(`\ntorchtitan logs (${l.level}): "${l.text}"`);
+  for (const l of ctx.decision.logs) lines.push(`\ntorchtitan logs (${l.level}): "${mdProse(l.text)}"`);
   if (ctx.precision) {
     const p = ctx.precision;
     lines.push("");
     lines.push("| | dtype | from |");
     lines.push("|---|---|---|");
-    lines.push(`| parameter storage | \`${p.paramStorage.dtype}\` | ${p.paramStorage.knob} |`);
-    lines.push(`| compute (matmuls) | \`${p.compute.dtype}\` | ${p.compute.knob} |`);
-    lines.push(`| gradient reduction | ${p.gradReduce.dtype ? `\`${p.gradReduce.dtype}\`` : "none"} | ${p.gradReduce.knob} |`);
+    lines.push(`| parameter storage | \`${p.paramStorage.dtype}\` | ${mdProse(p.paramStorage.knob, { cell: true })} |`);
+    lines.push(`| compute (matmuls) | \`${p.compute.dtype}\` | ${mdProse(p.compute.knob, { cell: true })} |`);
+    lines.push(`| gradient reduction | ${p.gradReduce.dtype ? `\`${p.gradReduce.dtype}\`` : "none"} | ${mdProse(p.gradReduce.knob, { cell: true })} |`);
   }
   if (ctx.simulation) {
     lines.push("");
@@ -53,7 +54,7 @@ export function summaryMarkdown(ctx: TitanContext): string {
     for (const o of eras) lines.push(`- ${eraLine(o)}`);
   }
   lines.push("");
-  lines.push(`_Version: ${ctx.version.detail}._${ctx.version.decidedBy?.length ? ` Decided by: ${ctx.version.decidedBy.map((k) => `\`${k}\``).join(", ")}.` : ""}`);
+  lines.push(`_Version: ${mdProse(ctx.version.detail ?? "")}._${ctx.version.decidedBy?.length ? ` Decided by: ${ctx.version.decidedBy.map((k) => `\`${k}\``).join(", ")}.` : ""}`);
   return lines.join("\n");
 }
 

@@ -10,6 +10,7 @@
  * The launcher's config is resolved like every other link (common/linkedFiles.ts `readLinked`), from the
  * script's folder upwards. Bounded: at most 40 scripts read, each under 256 kB.
  */
+import { linkName, linkOutside } from "../../workspace/boundary";
 import type { AnalysisEnv, Sourced } from "../../analysis";
 import { directiveValue, parseDirectives } from "../../diagnostics/directives";
 import type { ConfigDocument, ConfigEntry } from "../../model/document";
@@ -51,6 +52,8 @@ export interface AccelerateLauncher {
   command?: LauncherKind;
   /** The config file the command names but that was not found (or is not an accelerate config): a broken link. */
   missing?: string;
+  /** `missing` lies outside the workspace: it was not read (and `missing` is its file name only). */
+  missingOutside?: boolean;
   /** The named config is a DeepSpeed JSON, passed where accelerate wants its own config. */
   isDeepSpeedJson?: boolean;
   /** No config file and no flag says the distributed type: accelerate's default config on the machine decides (assumed multi-GPU). */
@@ -196,7 +199,10 @@ function fromCommand(cmd: LaunchCommand, path: string, text: string, env: Analys
     if (!base) {
       // Named but not found, or not an accelerate config: a broken link; the launcher stays unknown.
       const broken = stub(cmd, how, loc, path, env);
-      broken.missing = cmd.configFile;
+      // Outside the workspace: not read, and named by its file name only (core/workspace/boundary.ts).
+      const outside = linkOutside({ ...env, documentPath: path }, cmd.configFile);
+      broken.missing = outside ? linkName(cmd.configFile) : cmd.configFile;
+      if (outside) broken.missingOutside = true;
       broken.isDeepSpeedJson = !!l && /"zero_optimization"|"train_micro_batch_size_per_gpu"|"train_batch_size"/.test(l.text);
       return broken;
     }

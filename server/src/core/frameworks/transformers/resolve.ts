@@ -6,6 +6,8 @@
  * accelerate 1.13.0), and plain/DDP (torch.autocast over parameters in their load dtype). Every row names the
  * key (or the default) that set it.
  */
+import { unreadLink } from "../common/linkedFiles";
+import { OUTSIDE_WORKSPACE } from "../../workspace/boundary";
 import type { Mechanism, ParallelLayout } from "../../analysis";
 import type { DType } from "../../model/types";
 import { dsTable } from "../deepspeed/resolve";
@@ -51,7 +53,7 @@ function resolve(ctx: TransformersContext): TransformersResolution {
     for (const f of accel.flagNotes ?? []) notes.push(`${f}.`);
     if (accel.guessed) assumptions.push(`${accel.how} names no accelerate config file: accelerate's default config on the machine decides the launcher; multi-GPU DDP assumed.`);
   }
-  if (accel?.missing) assumptions.push(`launcher not found: ${accel.how} names \`${accel.missing}\`, which ${accel.isDeepSpeedJson ? "is a DeepSpeed JSON, not an accelerate config" : "is not in the workspace"}; assumed single GPU/DDP.`);
+  if (accel?.missing) assumptions.push(`launcher not found: ${accel.how} names \`${accel.missing}\`, which ${accel.isDeepSpeedJson ? "is a DeepSpeed JSON, not an accelerate config" : accel.missingOutside ? OUTSIDE_WORKSPACE : "is not in the workspace"}; assumed single GPU/DDP.`);
   const L = load.value;
   const loadRow = (why: string): Row => (L === "auto" || L === "unknown" ? dt(L === "auto" ? "checkpoint dtype" : "load dtype", `${load.detail}${why}`) : dt(L, `${load.detail}${why}`));
 
@@ -75,13 +77,15 @@ function resolve(ctx: TransformersContext): TransformersResolution {
       const parallel = W ? layout(stage === 3 ? { dp_shard: W } : { dp_replicate: W }) : undefined;
       return { layoutName: `DeepSpeed ZeRO-${typeof stage === "number" ? stage : "auto"}`, ...(parallel ? { parallel } : {}), mechanism: t.mechanism, meaning: t.meaning, table: t.table, notes, assumptions, pure16: t.table.P.dtype !== "float32" && t.table.P.dtype !== "float64" };
     }
-    assumptions.push(`the DeepSpeed file \`${ctx.dsRel}\` was not found: its stage and explicit values are unknown; DeepSpeed's ZeRO optimizer keeps fp32 master weights.`);
+    // Not found, or outside the workspace (not read, named by its file name only: core/workspace/boundary.ts).
+    const u = unreadLink(ctx.env, ctx.dsRel ?? "");
+    assumptions.push(`the DeepSpeed file \`${u.name}\` ${u.why}: its stage and explicit values are unknown; DeepSpeed's ZeRO optimizer keeps fp32 master weights.`);
     const lw = low ?? "float32";
     return {
-      layoutName: "DeepSpeed (config file not found)",
+      layoutName: `DeepSpeed (config file ${u.short})`,
       mechanism: "none",
       meaning: `DeepSpeed in ${SHORT[lw]} (from ${ampKey || "no `bf16`/`fp16`"}), fp32 master weights in its optimizer.`,
-      table: { P: dt("float32", "DeepSpeed's fp32 master weights (assumed: file not found)"), C: dt(lw, ampKey || "no `bf16`/`fp16`"), G: dt(lw, "DeepSpeed mode"), R: dt(lw, "DeepSpeed mode (no `communication_data_type` known)"), O: dt("float32", "DeepSpeed's ZeRO optimizer") },
+      table: { P: dt("float32", `DeepSpeed's fp32 master weights (assumed: file ${u.short})`), C: dt(lw, ampKey || "no `bf16`/`fp16`"), G: dt(lw, "DeepSpeed mode"), R: dt(lw, "DeepSpeed mode (no `communication_data_type` known)"), O: dt("float32", "DeepSpeed's ZeRO optimizer") },
       notes,
       assumptions,
       pure16: false,

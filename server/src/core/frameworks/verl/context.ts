@@ -9,6 +9,7 @@
  * entries on top of the defaults). Assumption `verl-defaults-table`: a key neither written nor in
  * `data.ts`'s table is not read; a user YAML that cannot be read makes every key it could set unknown.
  */
+import { isOutsideWorkspace, OUTSIDE_WORKSPACE } from "../../workspace/boundary";
 import type { AnalysisEnv, AnalysisSettings, Sourced } from "../../analysis";
 import type { ConfigDocument } from "../../model/document";
 import type { Range } from "../../model/types";
@@ -226,8 +227,10 @@ export function verlContext(doc: ConfigDocument, settings: AnalysisSettings, env
         if (!read) {
           // Every key the unread YAML could set is unknown; the overrides below are still known.
           for (const [k, v] of values) if (v.origin === "default") values.set(k, { value: undefined, origin: "default", where: `set by \`--config-name ${name}\`, not read` });
-          base = `\`--config-name ${name}\` (not found beside the script: values it sets are unknown)`;
-          assumptions.push(`\`verl-config-path\` — the config \`${name}.yaml\` was looked for ${cpath ? `in \`${cpath}\` ` : ""}beside the script and not found; only the overrides on the command line are known.`);
+          // `--config-path` outside the workspace: not read, and never shown (core/workspace/boundary.ts).
+          const outside = cpath !== undefined && candidates.length > 1 && isOutsideWorkspace(env, candidates[0]!);
+          base = outside ? `\`--config-name ${name}\` (its \`--config-path\` ${OUTSIDE_WORKSPACE}: values it sets are unknown)` : `\`--config-name ${name}\` (not found beside the script: values it sets are unknown)`;
+          assumptions.push(outside ? `\`verl-config-path\` — the config \`${name}.yaml\`'s \`--config-path\` ${OUTSIDE_WORKSPACE}; only the overrides on the command line are known.` : `\`verl-config-path\` — the config \`${name}.yaml\` was looked for ${cpath ? `in \`${cpath}\` ` : ""}beside the script and not found; only the overrides on the command line are known.`);
         }
       }
       for (const o of overrides) {

@@ -9,7 +9,8 @@ import { requestedMode } from "../../common/deepspeedLinks";
 import { relateLast } from "../../common/related";
 import type { FrameworkRule } from "../../common/rule";
 import { firstFitting } from "../../../diagnostics/build";
-import { baseName } from "../../common/linkedFiles";
+import { baseName, unreadLink } from "../../common/linkedFiles";
+import { OUTSIDE_WORKSPACE } from "../../../workspace/boundary";
 import { dsConflict } from "../../deepspeed/linked";
 import type { AccelerateContext } from "../context";
 
@@ -20,7 +21,9 @@ export const deepspeedLink: FrameworkRule<AccelerateContext> = {
     const d = diagnostics("accelerate");
     if (!dsFileEntry || !rel) return d.out;
     if (!ds) {
-      if (env.documentPath && !rel.includes("${")) d.add("deepspeed-config-missing", "information", dsFileEntry.value.range, "DeepSpeed config not found relative to this file: its own settings cannot be checked", undefined, undefined, `The DeepSpeed config \`${rel}\` was not found relative to this file, so its own settings cannot be checked (the run is still DeepSpeed: fp32 master weights in the ZeRO optimizer); accelerate fails to launch if the path does not exist from the launch directory.`);
+      const u = unreadLink(env, rel);
+      if (u.outside) d.add("deepspeed-config-missing", "information", dsFileEntry.value.range, `DeepSpeed config ${OUTSIDE_WORKSPACE}: its own settings cannot be checked`, undefined, undefined, `The DeepSpeed config \`${u.name}\` ${OUTSIDE_WORKSPACE}: its own settings cannot be checked (the run is still DeepSpeed: fp32 master weights in the ZeRO optimizer).`);
+      else if (env.documentPath && !rel.includes("${")) d.add("deepspeed-config-missing", "information", dsFileEntry.value.range, "DeepSpeed config not found relative to this file: its own settings cannot be checked", undefined, undefined, `The DeepSpeed config \`${rel}\` was not found relative to this file, so its own settings cannot be checked (the run is still DeepSpeed: fp32 master weights in the ZeRO optimizer); accelerate fails to launch if the path does not exist from the launch directory.`);
       return d.out;
     }
     // deepspeed/precision-mismatch on the YAML side.

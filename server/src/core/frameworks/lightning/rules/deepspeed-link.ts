@@ -4,6 +4,8 @@
  * The DeepSpeed strategy's `config` link (spec other-frameworks.md §6.7): deepspeed/precision-mismatch when `precision`
  * conflicts with the file, `deepspeed-config-missing` (information) when the file is not found.
  */
+import { unreadLink } from "../../common/linkedFiles";
+import { OUTSIDE_WORKSPACE } from "../../../workspace/boundary";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { requestedMode } from "../../common/deepspeedLinks";
 import { relateLast } from "../../common/related";
@@ -27,7 +29,9 @@ export const deepspeedLink: FrameworkRule<LightningContext> = {
       if (c && pe) relateLast(d, "deepspeed/precision-mismatch", ds.path, c.entry.range, `${cfgRel} has ${c.what}`);
     } else if (env.documentPath && !cfgRel.includes("${")) {
       const e = st.args?.entry("config");
-      if (e) d.add("deepspeed-config-missing", "information", e.value.range, "DeepSpeed config not found next to this file or above it: its own settings cannot be checked", undefined, undefined, `The DeepSpeed config \`${cfgRel}\` was not found next to this file or in a folder above it, so its own settings cannot be checked. The run is still DeepSpeed (fp32 master weights in the ZeRO optimizer); shown with the precision block Lightning adds from \`precision\` when the file has none.`);
+      const u = unreadLink(env, cfgRel);
+      if (e && u.outside) d.add("deepspeed-config-missing", "information", e.value.range, `DeepSpeed config ${OUTSIDE_WORKSPACE}: its own settings cannot be checked`, undefined, undefined, `The DeepSpeed config \`${u.name}\` ${OUTSIDE_WORKSPACE}: its own settings cannot be checked. The run is still DeepSpeed (fp32 master weights in the ZeRO optimizer).`);
+      else if (e) d.add("deepspeed-config-missing", "information", e.value.range, "DeepSpeed config not found next to this file or above it: its own settings cannot be checked", undefined, undefined, `The DeepSpeed config \`${cfgRel}\` was not found next to this file or in a folder above it, so its own settings cannot be checked. The run is still DeepSpeed (fp32 master weights in the ZeRO optimizer); shown with the precision block Lightning adds from \`precision\` when the file has none.`);
     }
     return d.out;
   },

@@ -18,7 +18,7 @@ import { lensMemory, simulate, renderSimulationMarkdown } from "../../../engine"
 import type { Simulation } from "../../../engine/types";
 import { defineLazy } from "../../../model/lazy";
 import { throughputAlternatives } from "../throughput";
-import { codeSpan, inertMarkdown } from "../../../model/markdown";
+import { codeSpan, mdProse } from "../../../model/markdown";
 
 export function detectTorchtitanPython(doc: ConfigDocument): string | undefined {
   const m = pyModuleOf(doc);
@@ -274,11 +274,11 @@ function functionMarkdown(r: PyResolution, ctx: PyContext, headline: string): st
   lines.push("", "| field | value | from |", "|---|---|---|");
   for (const [key, f] of r.fields) {
     if (f.state === "default" && !["training.dtype", "training.mixed_precision_param", "training.mixed_precision_reduce", "parallelism.data_parallel_shard_degree"].includes(key)) continue;
-    lines.push(`| \`${key}\` | ${f.state === "unknown" ? "?" : codeSpan(JSON.stringify(f.value)).replace(/\|/g, "\\|")} | ${inertMarkdown(fieldSource(f, uri)).replace(/\|/g, "\\|")} |`);
+    lines.push(`| \`${key}\` | ${f.state === "unknown" ? "?" : codeSpan(JSON.stringify(f.value)).replace(/\|/g, "\\|")} | ${mdProse(fieldSource(f, uri), { cell: true })} |`);
   }
   if (ev.chain.length) lines.push("", `Followed: ${ev.chain.map((c) => `\`${c}\``).join(" → ")}.`);
-  if (ev.unreadable) lines.push("", `_Not followed: ${inertMarkdown(ev.unreadable)}._`);
-  if (r.assumptions.length) lines.push("", "**Not certain** (the picture rests on these):", ...r.assumptions.slice(0, 12).map((a) => `- ${inertMarkdown(a)}`));
+  if (ev.unreadable) lines.push("", `_Not followed: ${mdProse(ev.unreadable)}._`);
+  if (r.assumptions.length) lines.push("", "**Not certain** (the picture rests on these):", ...r.assumptions.slice(0, 12).map((a) => `- ${mdProse(a)}`));
   return lines.join("\n");
 }
 
