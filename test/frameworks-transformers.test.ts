@@ -329,6 +329,19 @@ dataset_mixer: {a: 1.0}
     checkDiagnostics(`${PLAIN}overwrite_output_dir: true\n`, { uri, env: pins({}, "transformers==4.57.1\n") });
   });
 
+  it("HF6 on a TRL file names what TrlParser does at the TRL version: dropped before 0.19.0, ValueError from it, both when unpinned (held-back open-r1 forks' `dataset_configs`)", () => {
+    const text = `${TRL}bf16: true\ntorch_dtype: float32\ndataset_configs:\n- default\n`;
+    const at = (req: string) => analyzeDocument(uri, text, {}, pins({}, req)).diagnostics.filter((d) => d.code === "transformers/HF6");
+    const unpinned = at("");
+    assert.deepEqual(unpinned.map((d) => [d.severity, d.range.start.line, d.range.start.character, d.range.end.character]), [["warning", 7, 0, 15]]);
+    assert.equal(unpinned[0]!.message, "Unknown key `dataset_configs`: did you mean `dataset_config`? (ignored before TRL 0.19.0, ValueError from it)");
+    // A list under the string field `dataset_config` would not parse as the user meant: no rename offered.
+    assert.deepEqual(unpinned[0]!.data?.fixes ?? [], []);
+    assert.match(at("trl==0.16.0\n")[0]!.message, /did you mean `dataset_config`\? \(silently ignored at TRL 0\.16\.0\)$/);
+    assert.match(at("trl==0.19.0\n")[0]!.message, /did you mean `dataset_config`\? \(ValueError at TRL 0\.19\.0\)$/);
+    assert.match(at("trl==0.19.0\n")[0]!.detail ?? "", /raises ValueError "Unknown arguments from config file" at TRL 0\.19\.0/);
+  });
+
   it("HF6 reads every transformers release: eval_strategy at 4.43.1 is known (4.41.0 added it), evaluation_strategy at 5.0.0 is not", () => {
     // trainingArgs.json: eval_strategy from 4.41.0; evaluation_strategy up to 4.50.3.
     checkDiagnostics(`${PLAIN}eval_strategy: steps\neval_steps: 10\n`, { uri, env: pins({}, "transformers==4.43.1\n") });

@@ -41,6 +41,15 @@ export const TRL_BF16_DEFAULT_SINCE = "0.19.0";
 export const trlBf16DefaultTrue = (trl: string): boolean => versionAtLeast(trl, TRL_BF16_DEFAULT_SINCE);
 
 /**
+ * TrlParser (`parse_args_and_config`, the `--config` YAML of TRL's CLI and example scripts) raises ValueError
+ * "Unknown arguments from config file" for a YAML key no dataclass declares from v0.19.0
+ * (trl/scripts/utils.py:187, 226-230@v0.19.0); before it, `set_defaults_with_config` returns the unused keys and
+ * `parse_args_and_config` drops them without a word (trl/scripts/utils.py:195-221@v0.16.0; the same at v0.13.0,
+ * v0.14.0, v0.15.0, v0.17.0 and v0.18.2, read in the wheels).
+ */
+export const TRL_UNKNOWN_KEY_RAISES_SINCE = "0.19.0";
+
+/**
  * TRL's ModelConfig `dtype` defaults to "float32" from v1.0.0 (trl/trainer/model_config.py:91@v1.0.0); before it
  * was None (`torch_dtype`, model_config.py:90@v0.19.0), which leaves from_pretrained's default: fp32 in
  * transformers 4, the checkpoint's dtype in transformers 5 (sft_trainer.py:819-821@v1.9.0).
