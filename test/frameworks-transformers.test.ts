@@ -738,3 +738,30 @@ describe("HF6 and the workspace's own argument classes (held-back: vendored LLaM
     assert.match(d[0]!.message, /^Unknown key `sp_alpha` unless the project's parser class `config_cls` declares it/);
   });
 });
+
+describe("HF13: bf16 on a GPU without bf16 tensor cores, by the transformers release (issue #31 §3)", () => {
+  const text = `${PLAIN}bf16: true\n`;
+  const hf13 = (settings: Record<string, unknown>, req: string, t = text) => analyzeDocument(uri, t, settings, pins({}, req)).diagnostics.filter((d) => d.code === "transformers/HF13");
+  it("transformers 4.21–4.34 reads the capability and raises: an error on the `bf16` value", () => {
+    const d = hf13({ gpu: "V100" }, "transformers==4.30.0\n");
+    assert.deepEqual(d.map((x) => [x.severity, x.range.start.line, x.range.start.character, x.range.end.character]), [["error", 5, 6, 10]]);
+    assert.equal(d[0]!.message, "bf16 on V100 SXM2 32GB (compute capability 7.0): TrainingArguments raises ValueError \"Your setup doesn't support bf16/gpu\" at transformers 4.30.0");
+    assert.equal(hf13({ gpu: "T4" }, "transformers==4.21.0\n")[0]?.severity, "error");
+  });
+  it("from 4.35.0 torch decides (emulation at torch 2.13.0): a warning; unpinned, both outcomes named", () => {
+    const d = hf13({ gpu: "t4" }, "transformers==4.57.1\n");
+    assert.deepEqual(d.map((x) => x.severity), ["warning"]);
+    assert.equal(d[0]!.message, "bf16 on T4 16GB (compute capability 7.5, no bf16 tensor cores): emulated (slow) or rejected, by the torch version");
+    assert.match(d[0]!.detail ?? "", /is_bf16_supported\(\)`, which passes by emulation at torch 2\.13\.0/);
+    const u = hf13({ gpu: "rtx-2080-ti" }, "");
+    assert.deepEqual(u.map((x) => x.severity), ["warning"]);
+    assert.match(u[0]!.message, /ValueError at transformers 4\.21\.0–4\.34, emulated \(slow\) from 4\.35\.0$/);
+    assert.equal(hf13({ gpu: "v100" }, "transformers==4.20.0\n")[0]?.severity, "warning");
+  });
+  it("a directive names the GPU; Ampere and newer, no GPU named (the default is no fact) or bf16 off: silent", () => {
+    assert.equal(hf13({}, "transformers==4.30.0\n", `# precision-lens: gpu=tesla-t4\n${text}`)[0]?.severity, "error");
+    assert.deepEqual(hf13({}, "transformers==4.30.0\n"), []);
+    for (const gpu of ["a10g", "rtx-3090", "rtx-4090", "l4", "a100"]) assert.deepEqual(hf13({ gpu }, "transformers==4.30.0\n"), [], gpu);
+    assert.deepEqual(hf13({ gpu: "v100" }, "transformers==4.30.0\n", `${PLAIN}bf16: false\nfp16: true\n`), []);
+  });
+});

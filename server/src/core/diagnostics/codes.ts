@@ -166,6 +166,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "transformers/HF10": { summary: "A launch line names this file with an accelerate config that is missing or is a DeepSpeed JSON: the launcher is unknown." },
   "transformers/HF11": { summary: "The model dtype as TRL's scripts set it: `torch_dtype` rejected at TRL 1.x; `model_init_kwargs` dtype ignored by the TRL CLI." },
   "transformers/HF12": { summary: "A model loaded in fp16 with `fp16` AMP on a plain/DDP launch: the GradScaler raises \"Attempting to unscale FP16 gradients\" at the first step." },
+  "transformers/HF13": { summary: "bf16 on a GPU without bf16 tensor cores (V100, T4, RTX 20xx): ValueError at transformers 4.21–4.34, emulated from 4.35." },
   "transformers/HF9": { summary: "An FSDP1-only `fsdp` strategy (hybrid_shard, no_shard) with FSDP2, the default from transformers 5.10.1: ValueError." },
   "axolotl/AX1": { summary: "A bf16 value (or key) Axolotl's schema rejects." },
   "axolotl/AX2": { summary: "bf16 and fp16 both on: Axolotl silently drops fp16.", tags: U },

@@ -14,7 +14,8 @@ import { HF9 } from "./HF9";
 import { HF10 } from "./HF10";
 import { HF11 } from "./HF11";
 import { HF12 } from "./HF12";
+import { HF13 } from "./HF13";
 
 export type { TransformersRule };
 
-export const TRANSFORMERS_RULES: readonly TransformersRule[] = [parseNotesRule("transformers"), HF8, HF9, HF10, HF11, HF7, HF3, HF4, HF5, HF6, HF2, HF12, HF1, yamlBooleansRule("transformers", () => false, looksBoolKey)];
+export const TRANSFORMERS_RULES: readonly TransformersRule[] = [parseNotesRule("transformers"), HF8, HF9, HF10, HF11, HF13, HF7, HF3, HF4, HF5, HF6, HF2, HF12, HF1, yamlBooleansRule("transformers", () => false, looksBoolKey)];
