@@ -140,6 +140,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "accelerate/AC11": { summary: "fp16 mixed precision: prefer bf16 on Ampere or newer; load the model in fp32." },
   "accelerate/AC12": { summary: "fp8 without an explicit backend." },
   "accelerate/AC13": { summary: "FSDP1 under accelerate launch: the exported sharding strategy wins over reshard_after_forward." },
+  "accelerate/AC14": { summary: "A deepspeed_config / fsdp_config section under another distributed_type: accelerate launch ignores it." },
   "accelerate/deepspeed-config-missing": { summary: "The referenced DeepSpeed config file was not found." },
   // Lightning
   "lightning/PL1": { summary: "A precision value Lightning does not accept." },

@@ -7,6 +7,7 @@ import { AC10 } from "./AC10";
 import { AC11 } from "./AC11";
 import { AC12 } from "./AC12";
 import { AC13 } from "./AC13";
+import { AC14 } from "./AC14";
 import { AC2 } from "./AC2";
 import { AC3 } from "./AC3";
 import { AC4 } from "./AC4";
@@ -26,6 +27,7 @@ export const ACCELERATE_RULES: readonly FrameworkRule<AccelerateContext>[] = [
   AC3,
   AC2,
   AC4,
+  AC14,
   deepspeedLink,
   AC6,
   AC7,
