@@ -644,6 +644,14 @@ describe("transformers: the launch chain, link by link (issue #31)", () => {
     assert.deepEqual(logicalLines("a \\\n b # c\n$ torchrun x\n"), [{ line: 0, text: "a   b" }, { line: 2, text: "torchrun x" }]);
   });
 
+  it("launch line: a heredoc body is data, not commands (held-back: a script opening with `<<skip python … skip` before its ZeRO-1 accelerate launch)", () => {
+    const text = "#!/bin/bash\n<<ref_logp\npython scripts/pre.py \\\n  --config recipes/sft.yaml\nref_logp\n\nfor a in sum mean; do\n  accelerate launch --config_file configs/zero1.yaml \\\n    scripts/run.py --config recipes/sft.yaml\ndone\n";
+    assert.deepEqual(findLaunchCommand(text, "sft", (t) => t === "recipes/sft.yaml"), { kind: "accelerate", line: 7, configFile: "configs/zero1.yaml" });
+    // The command that opens a heredoc is still read; a `<<` with no delimiter line later hides nothing.
+    assert.deepEqual(logicalLines("cat > a.txt <<'EOF'\ntorchrun x\nEOF\ntorchrun y\n"), [{ line: 0, text: "cat > a.txt" }, { line: 3, text: "torchrun y" }]);
+    assert.deepEqual(logicalLines("echo a <<b\ntorchrun x\n"), [{ line: 0, text: "echo a <<b" }, { line: 1, text: "torchrun x" }]);
+  });
+
   it("launchers: torchrun, python -m torch.distributed.run, deepspeed --deepspeed, trl --accelerate_config, llamafactory-cli with FORCE_TORCHRUN, python", () => {
     const env = new Map<string, string>([["FORCE_TORCHRUN", "1"], ["NPROC_PER_NODE", "8"]]);
     const w = (s: string) => s.split(" ");
