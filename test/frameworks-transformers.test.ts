@@ -737,6 +737,20 @@ describe("HF6 and the workspace's own argument classes (held-back: vendored LLaM
     const r = analyzeDocument(`file://${cfg}`, text, {}, fakeEnv({ [cfg]: text, "/w/src/llamafactory/hparams/finetuning_args.py": hp }, cfg, ["/w"]));
     assert.deepEqual(r.diagnostics.filter((d) => d.code === "transformers/HF6"), []);
   });
+  it("the parser script's workspace imports are followed (`from alignment import ScriptArguments` → src/alignment/__init__.py → .configs); a commented-out parser call is no call (held-back alignment-handbook forks)", () => {
+    const text = `${TRL}dataset_configs:\n- default\n`;
+    const script = "from alignment import DPOConfig, ScriptArguments\nfrom trl import ModelConfig, TrlParser\nparser = TrlParser((ScriptArguments, DPOConfig, ModelConfig))\n";
+    const pkg = { "/w/src/alignment/__init__.py": "from .configs import DPOConfig, ScriptArguments\nfrom .data import get_dataset\n", "/w/src/alignment/configs.py": "import trl\nfrom dataclasses import dataclass, field\n\n@dataclass\nclass ScriptArguments(trl.ScriptArguments):\n    dataset_configs: list = field(default=None)\n" };
+    const hf6 = (files: Record<string, string>) => analyzeDocument(`file://${cfg}`, text, {}, fakeEnv({ [cfg]: text, ...files }, cfg, ["/w"])).diagnostics.filter((d) => d.code === "transformers/HF6");
+    assert.deepEqual(hf6({ "/w/scripts/run_dpo.py": script }).map((d) => d.severity), ["warning"]);
+    assert.deepEqual(hf6({ "/w/scripts/run_dpo.py": script, ...pkg }), []);
+    // A module next to the script (`from simpo_config import SimPOConfig`, scripts/ on sys.path) is followed too.
+    const local = "from simpo_config import SimPOConfig\nfrom trl import TrlParser\nparser = TrlParser((SimPOConfig,))\n";
+    assert.deepEqual(hf6({ "/w/scripts/run.py": local, "/w/scripts/simpo_config.py": "from dataclasses import dataclass\n\n@dataclass\nclass SimPOConfig:\n    dataset_configs: list = None\n" }), []);
+    // `# parser = HfArgumentParser((DataArguments, …))` is not a call: no parser class to hedge on, the near miss stays a warning.
+    const commented = hf6({ "/w/src/my_app.py": "from transformers import HfArgumentParser\n    # parser = HfArgumentParser((DataArguments, TrainingConfig))\n" });
+    assert.deepEqual(commented.map((d) => [d.severity, d.message.startsWith("Unknown key `dataset_configs`: did you mean")]), [["warning", true]]);
+  });
   it("TrlParser over a class the workspace does not hold: an unknown key is information naming it", () => {
     const text = `${TRL}sp_alpha: 0.5\n`;
     const script = "from trl import TrlParser, ModelConfig, ScriptArguments\nparser = TrlParser((ScriptArguments, config_cls, ModelConfig))\n";
