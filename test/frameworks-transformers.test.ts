@@ -750,6 +750,11 @@ describe("HF6 and the workspace's own argument classes (held-back: vendored LLaM
     // `# parser = HfArgumentParser((DataArguments, …))` is not a call: no parser class to hedge on, the near miss stays a warning.
     const commented = hf6({ "/w/src/my_app.py": "from transformers import HfArgumentParser\n    # parser = HfArgumentParser((DataArguments, TrainingConfig))\n" });
     assert.deepEqual(commented.map((d) => [d.severity, d.message.startsWith("Unknown key `dataset_configs`: did you mean")]), [["warning", true]]);
+    // A subclass handed a tuple of classes is a parser call (alignment-handbook's H4ArgumentParser over its own
+    // DataArguments, a package not in the workspace): the near miss is only information naming that class.
+    const h4 = hf6({ "/w/src/dpo.py": "from alignment import H4ArgumentParser, DataArguments\nparser = H4ArgumentParser((DataArguments, ModelConfig, DPOConfig))\n", "/w/src/cli.py": "import argparse\np = argparse.ArgumentParser(description='x')\n" });
+    assert.deepEqual(h4.map((d) => d.severity), ["information"]);
+    assert.match(h4[0]!.message, /^Unknown key `dataset_configs` unless the project's parser class `DataArguments` declares it/);
   });
   it("TrlParser over a class the workspace does not hold: an unknown key is information naming it", () => {
     const text = `${TRL}sp_alpha: 0.5\n`;

@@ -16,8 +16,12 @@ import { ancestorDirs, dirname, join } from "../../workspace/paths";
 const MAX_FILES = 60;
 /** Files read by following a parser script's imports (module → file), beyond MAX_FILES. */
 const MAX_IMPORTED = 20;
-/** A parser call: the classes handed to HfArgumentParser / TrlParser. */
-const PARSER_CALL = /\b(?:HfArgumentParser|TrlParser)\s*\(([\w\s,.([\]]*)/g;
+/**
+ * A parser call: the classes handed to HfArgumentParser / TrlParser, or to a subclass of them handed a tuple or list
+ * of classes (alignment-handbook's `H4ArgumentParser((DataArguments, ModelConfig, DPOConfig))`; argparse's own
+ * `ArgumentParser` takes no such tuple).
+ */
+const PARSER_CALL = /\b(?:HfArgumentParser|TrlParser)\s*\(([\w\s,.([\]]*)|\b\w+ArgumentParser\s*\(\s*([([][\w\s,.]*[)\]])/g;
 /** `from pkg.mod import A, B` or `from .mod import (A,\n B)`: the module and the names. */
 const FROM_IMPORT = /^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)/gm;
 
@@ -99,7 +103,7 @@ export function projectArgs(env: AnalysisEnv): ProjectArgs | undefined {
     texts.set(f, t);
     let calls = false;
     for (const m of uncommented(t).matchAll(PARSER_CALL)) {
-      for (const name of m[1]!.split(/[\s,()[\]]+/)) if (/^[A-Za-z_]\w*$/.test(name.replace(/^.*\./, ""))) named.add(name.replace(/^.*\./, ""));
+      for (const name of (m[1] ?? m[2]!).split(/[\s,()[\]]+/)) if (/^[A-Za-z_]\w*$/.test(name.replace(/^.*\./, ""))) named.add(name.replace(/^.*\./, ""));
       where ??= f;
       calls = true;
     }
