@@ -42,6 +42,9 @@ const EXPECTED: Record<string, string[]> = {
   "accelerate/tests/test_configs/0_30_0_sagemaker.yaml": [],
   "accelerate/tests/test_configs/invalid_keys.yaml": ["accelerate/AC2@14", "accelerate/AC2@15"],
   "accelerate/tests/test_configs/latest_fsdp.yaml": ["accelerate/AC5@21"],
+  // accelerate's own launch test: the deepspeed_config (`deepspeed_config_file: path/to/be/ignored`) and fsdp_config
+  // sections under distributed_type NO are ignored by `accelerate launch` (AC14; launch.py:1214-1239@v1.14.0).
+  "accelerate/tests/test_configs/validate_launch_cmd.yaml": ["accelerate/AC14@5", "accelerate/AC14@7"],
   "accelerate/tests/tp/fsdp2_tp_preparation_config.yaml": ["accelerate/AC5@10"],
   "axolotl/deepspeed_configs/zero3_bf16.json": ["deepspeed/DS6@15"],
   "axolotl/deepspeed_configs/zero3_bf16_cpuoffload_all.json": ["deepspeed/DS6@25"],
