@@ -160,6 +160,17 @@ bf16: true
     checkFix(`${TRL}torch_dtype: bfloat16\nbf16: true\n`, "transformers/HF1", "fp32", `${TRL}torch_dtype: float32\nbf16: true\n`, { uri, env: pins() });
   });
 
+  it("HF1 names a small learning rate: pure bf16 rounds away updates below bf16's resolution (issue #31 §3, the model TT3 shares)", () => {
+    const text = "model_name_or_path: Qwen/Qwen2.5-0.5B\ndataset_name: trl-lib/Capybara\noutput_dir: out\nlearning_rate: 1.0e-6\ntorch_dtype: bfloat16\nbf16: true\n";
+    const [d] = analyzeDocument(uri, text, {}, pins()).diagnostics.filter((x) => x.code === "transformers/HF1");
+    assert.equal(d?.severity, "information");
+    assert.deepEqual([d!.range.start.line, d!.range.start.character], [4, 13]);
+    assert.match(d!.message, /model loaded in bf16 with `bf16` AMP: pure bf16, no fp32 master weights; with lr = 0\.000001, small updates round away in bf16$/);
+    assert.match(d!.detail ?? "", /With lr = 0\.000001, many updates are smaller than bf16 can represent relative to the weights/);
+    // At 2e-5 the message stays as it was.
+    assert.doesNotMatch(analyzeDocument(uri, text.replace("1.0e-6", "2.0e-5"), {}, pins()).diagnostics.find((x) => x.code === "transformers/HF1")!.message, /small updates/);
+  });
+
   it("HF1 on TRL's default bf16 rests on the TRL version too; silent with LoRA, with DeepSpeed, with an fp32 load", () => {
     // TRL pinned: only the launcher is assumed.
     checkDiagnostics(
