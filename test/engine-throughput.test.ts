@@ -25,10 +25,18 @@ describe("GPU table (vendors' data sheets)", () => {
   it("covers the issue's GPUs, each with memory, dense rates and a cited source", () => {
     for (const id of ["h100-sxm", "h100-pcie", "h200", "a100-40gb", "a100-80gb", "b200", "mi300x", "l40s"]) assert.ok(GPU_IDS.includes(id as never), id);
     for (const g of Object.values(GPUS)) {
-      assert.ok(g.tflops.fp32 < g.tflops.tf32 && g.tflops.tf32 < g.tflops.bf16, g.id);
+      const preAmpere = "cuda" in g.capability && g.capability.cuda[0] < 8;
+      // Volta/Turing: no bf16/TF32 tensor cores (both assumed at the FP32 rate); GeForce Ampere/Ada: TF32 = FP32 rate.
+      if (preAmpere) assert.ok(g.tflops.bf16 === g.tflops.fp32 && g.tflops.tf32 === g.tflops.fp32 && g.tflops.fp16 > 4 * g.tflops.fp32, g.id);
+      else assert.ok(g.tflops.fp32 <= g.tflops.tf32 && g.tflops.tf32 < g.tflops.bf16, g.id);
       if (g.tflops.fp8 !== undefined) assert.ok(Math.abs(g.tflops.fp8 / (2 * g.tflops.bf16) - 1) < 0.02, g.id);
-      assert.match(g.source, /data sheet/);
+      assert.match(g.source, /data sheet|whitepaper/);
     }
+    // The pre-Ampere and workstation GPUs transformers users name (issue #31 §3), with their compute capability.
+    const cap = (raw: string) => { const g = GPUS[parseGpu(raw)!]; return "cuda" in g.capability ? g.capability.cuda.join(".") : "rocm"; };
+    assert.deepEqual(["V100", "v100-16gb", "Tesla T4", "RTX 2080 Ti", "A10G", "A10", "L4", "A40", "A6000", "RTX 3090", "rtx_4090"].map(cap), ["7.0", "7.0", "7.5", "7.5", "8.6", "8.6", "8.9", "8.6", "8.6", "8.6", "8.9"]);
+    assert.deepEqual([GPUS["v100-16gb"].memoryBytes, GPUS.t4.memoryBytes, GPUS["rtx-4090"].memoryBytes, GPUS["rtx-a6000"].memoryBytes], [16e9, 16e9, 24e9, 48e9]);
+    assert.match(GPUS.a10g.source, /ASSUMED equal to the A10's/);
     assert.equal(GPUS["h100-sxm"].tflops.bf16, 989.5);
     assert.equal(GPUS.h200.memoryBytes, 141e9);
     assert.equal(GPUS["a100-80gb"].tflops.fp8, undefined);
@@ -38,7 +46,8 @@ describe("GPU table (vendors' data sheets)", () => {
     assert.equal(parseGpu("h100_sxm"), "h100-sxm");
     assert.equal(parseGpu("MI300X"), "mi300x");
     assert.equal(parseGpu("A100-80GB"), "a100-80gb");
-    assert.equal(parseGpu("v100"), undefined);
+    assert.equal(parseGpu("v100"), "v100-32gb");
+    assert.equal(parseGpu("v99"), undefined);
   });
 });
 
@@ -210,10 +219,10 @@ data_parallel_shard_degree = -1
     const r = analyzeDocument("file:///w/seed.toml", `# precision-lens: gpu=l40s\n# precision-lens: world-size=8\n${SEED}`, { gpu: "h200" });
     assert.deepEqual(r.simulation!.throughput!.gpu, { value: "l40s", source: "directive" });
     assert.ok(r.diagnostics.some((d) => d.code === "memory-exceeds-gpu"));
-    const bad = analyzeDocument("file:///w/seed.toml", `# precision-lens: gpu=v100\n${SEED}`);
+    const bad = analyzeDocument("file:///w/seed.toml", `# precision-lens: gpu=v99\n${SEED}`);
     const w = bad.diagnostics.find((d) => d.code === "invalid-directive")!;
     assert.equal(w.severity, "warning");
-    assert.match(w.message, /Unknown GPU type "v100"/);
+    assert.match(w.message, /Unknown GPU type "v99"/);
     assert.deepEqual(bad.simulation!.throughput!.gpu, { value: "h100-sxm", source: "default" });
   });
   it("none while the world size is only run_train.sh's default: a -1 layout's per-GPU figure would rest on a guess", () => {
@@ -297,9 +306,9 @@ describe("the comparison: mixed precision on/off and the nearest FSDP layout", (
     assert.match(r.out, /`matmul_efficiency` = `0.44`/);
     assert.match(r.out, /GPU for the throughput and memory estimates: \*\*B200 180GB\*\* \(--gpu b200 on the command line\)/);
     assert.match(runCliCaptured(["explain", "examples/tp_only_8gpu.toml"], ROOT).out, /estimates: \*\*H100 SXM 80GB\*\* \(the default; set precisionLens\.gpu/);
-    const bad = runCliCaptured(["check", "--gpu", "v100", "examples/tp_only_8gpu.toml"], ROOT);
+    const bad = runCliCaptured(["check", "--gpu", "v99", "examples/tp_only_8gpu.toml"], ROOT);
     assert.equal(bad.code, 2);
-    assert.match(bad.err, /--gpu: unknown GPU type "v100"/);
+    assert.match(bad.err, /--gpu: unknown GPU type "v99"/);
   });
 });
 

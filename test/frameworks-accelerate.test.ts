@@ -1,4 +1,4 @@
-/** accelerate: detection, resolution and AC1–AC13 (spec other-frameworks.md §2), fixture style. */
+/** accelerate: detection, resolution and AC1–ignored-backend-section (spec other-frameworks.md §2), fixture style. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
@@ -125,6 +125,19 @@ fsdp_config:
 `,
       { uri },
     );
+  });
+
+  it("ignored-backend-section: a deepspeed_config / fsdp_config section under another distributed_type is ignored by accelerate launch (held-back open-r1 fork's zero3.yaml with distributed_type NO); empty sections stay silent", () => {
+    const r = analyzeDocument(uri, "compute_environment: LOCAL_MACHINE\ndeepspeed_config:\n  zero3_init_flag: true\n  zero_stage: 3\ndistributed_type: 'NO'\nmixed_precision: bf16\nnum_processes: 1\n");
+    const d = r.diagnostics.filter((x) => x.code === "accelerate/ignored-backend-section");
+    assert.deepEqual(d.map((x) => [x.severity, x.range.start.line, x.range.start.character, x.range.end.character]), [["warning", 1, 0, 16]]);
+    assert.equal(d[0]!.message, "`deepspeed_config` is ignored with `distributed_type: NO`: DeepSpeed ZeRO-3 does not run (one process)");
+    assert.match(d[0]!.detail ?? "", /unless the command line passes `--use_deepspeed`/);
+    const f = analyzeDocument(uri, "distributed_type: MULTI_GPU\nmixed_precision: bf16\nnum_processes: 8\nfsdp_config:\n  fsdp_version: 2\n").diagnostics.filter((x) => x.code === "accelerate/ignored-backend-section");
+    assert.equal(f[0]?.message, "`fsdp_config` is ignored with `distributed_type: MULTI_GPU`: FSDP does not run (DDP)");
+    for (const text of ["distributed_type: MULTI_GPU\ndeepspeed_config: {}\nfsdp_config: {}\nmixed_precision: bf16\nnum_processes: 8\n", "distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\nmixed_precision: bf16\nnum_processes: 8\n"]) {
+      assert.deepEqual(analyzeDocument(uri, text).diagnostics.filter((x) => x.code === "accelerate/ignored-backend-section"), [], text);
+    }
   });
 
   it("AC9 [inferred] unprefixed parallelism key; AC10 product and TP with pure replication", () => {

@@ -2,11 +2,11 @@
  * The real configs in ../shared/corpus (read-only, never copied here) produce exactly the diagnostics the spec
  * predicts for them, and no others. Skips with a message when the corpus is absent (a fresh clone).
  *
- * Predicted by the spec (other-frameworks.md): TT3 on every bf16 training recipe (Warning where lr < 1e-5),
- * TT10 on the CPU-offload recipes with `fused: False` (§1.6 70B_full), TT11 on 405B_qlora.yaml's dead
- * `fsdp: cpu_offload` (§1.6), AC2 on invalid_keys.yaml (§2.7), AC1 on the SageMaker file's bare `NO`,
- * AC5 on the FSDP configs, AX4 on full fine-tunes in bf16, AX7 on the legacy `fsdp:` lists and prefixed keys
- * (§4.5), DS6 on DeepSpeed files with a 16-bit mode and no `communication_data_type`.
+ * Predicted by the spec (other-frameworks.md): pure-bf16 on every bf16 training recipe (Warning where lr < 1e-5),
+ * cpu-offload-without-fused-adamw on the CPU-offload recipes with `fused: False` (§1.6 70B_full), cpu-offload-key-ignored on 405B_qlora.yaml's dead
+ * `fsdp: cpu_offload` (§1.6), unknown-key on invalid_keys.yaml (§2.7), bare-no-boolean on the SageMaker file's bare `NO`,
+ * low-precision-reduction on the FSDP configs, pure-bf16 on full fine-tunes in bf16, deprecated-fsdp1-syntax on the legacy `fsdp:` lists and prefixed keys
+ * (§4.5), low-precision-reduction on DeepSpeed files with a 16-bit mode and no `communication_data_type`.
  */
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
@@ -42,6 +42,9 @@ const EXPECTED: Record<string, string[]> = {
   "accelerate/tests/test_configs/0_30_0_sagemaker.yaml": [],
   "accelerate/tests/test_configs/invalid_keys.yaml": ["accelerate/unknown-key@14", "accelerate/unknown-key@15"],
   "accelerate/tests/test_configs/latest_fsdp.yaml": ["accelerate/low-precision-reduction@21"],
+  // accelerate's own launch test: the deepspeed_config (`deepspeed_config_file: path/to/be/ignored`) and fsdp_config
+  // sections under distributed_type NO are ignored by `accelerate launch` (ignored-backend-section; launch.py:1214-1239@v1.14.0).
+  "accelerate/tests/test_configs/validate_launch_cmd.yaml": ["accelerate/ignored-backend-section@5", "accelerate/ignored-backend-section@7"],
   "accelerate/tests/tp/fsdp2_tp_preparation_config.yaml": ["accelerate/low-precision-reduction@10"],
   "axolotl/deepspeed_configs/zero3_bf16.json": ["deepspeed/low-precision-reduction@15"],
   "axolotl/deepspeed_configs/zero3_bf16_cpuoffload_all.json": ["deepspeed/low-precision-reduction@25"],
@@ -159,7 +162,7 @@ describe("real configs (../shared/corpus)", { skip: corpusSkip() }, () => {
     });
   }
 
-  it("405B_qlora.yaml: the dead `fsdp: cpu_offload` key is TT11, and its fix moves it to the top level", () => {
+  it("405B_qlora.yaml: the dead `fsdp: cpu_offload` key is cpu-offload-key-ignored, and its fix moves it to the top level", () => {
     const f = join(CORPUS, "torchtune/recipes/configs/llama3_1/405B_qlora.yaml");
     if (!existsSync(f)) return;
     const r = analyzeDocument(`file://${f}`, readFileSync(f, "utf8"), {}, env(f));

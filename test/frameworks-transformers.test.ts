@@ -160,6 +160,17 @@ bf16: true
     checkFix(`${TRL}torch_dtype: bfloat16\nbf16: true\n`, "transformers/pure-16-bit", "fp32", `${TRL}torch_dtype: float32\nbf16: true\n`, { uri, env: pins() });
   });
 
+  it("HF1 names a small learning rate: pure bf16 rounds away updates below bf16's resolution (issue #31 §3, the model TT3 shares)", () => {
+    const text = "model_name_or_path: Qwen/Qwen2.5-0.5B\ndataset_name: trl-lib/Capybara\noutput_dir: out\nlearning_rate: 1.0e-6\ntorch_dtype: bfloat16\nbf16: true\n";
+    const [d] = analyzeDocument(uri, text, {}, pins()).diagnostics.filter((x) => x.code === "transformers/pure-16-bit");
+    assert.equal(d?.severity, "information");
+    assert.deepEqual([d!.range.start.line, d!.range.start.character], [4, 13]);
+    assert.match(d!.message, /model loaded in bf16 with `bf16` AMP: pure bf16, no fp32 master weights; with lr = 0\.000001, small updates round away in bf16$/);
+    assert.match(d!.detail ?? "", /With lr = 0\.000001, many updates are smaller than bf16 can represent relative to the weights/);
+    // At 2e-5 the message stays as it was.
+    assert.doesNotMatch(analyzeDocument(uri, text.replace("1.0e-6", "2.0e-5"), {}, pins()).diagnostics.find((x) => x.code === "transformers/pure-16-bit")!.message, /small updates/);
+  });
+
   it("HF1 on TRL's default bf16 rests on the TRL version too; silent with LoRA, with DeepSpeed, with an fp32 load", () => {
     // TRL pinned: only the launcher is assumed.
     checkDiagnostics(
@@ -327,6 +338,19 @@ dataset_mixer: {a: 1.0}
       { uri, env: pins({}, "transformers==5.24.0\n") },
     );
     checkDiagnostics(`${PLAIN}overwrite_output_dir: true\n`, { uri, env: pins({}, "transformers==4.57.1\n") });
+  });
+
+  it("HF6 on a TRL file names what TrlParser does at the TRL version: dropped before 0.19.0, ValueError from it, both when unpinned (held-back open-r1 forks' `dataset_configs`)", () => {
+    const text = `${TRL}bf16: true\ntorch_dtype: float32\ndataset_configs:\n- default\n`;
+    const at = (req: string) => analyzeDocument(uri, text, {}, pins({}, req)).diagnostics.filter((d) => d.code === "transformers/unknown-key");
+    const unpinned = at("");
+    assert.deepEqual(unpinned.map((d) => [d.severity, d.range.start.line, d.range.start.character, d.range.end.character]), [["warning", 7, 0, 15]]);
+    assert.equal(unpinned[0]!.message, "Unknown key `dataset_configs`: did you mean `dataset_config`? (ignored before TRL 0.19.0, ValueError from it)");
+    // A list under the string field `dataset_config` would not parse as the user meant: no rename offered.
+    assert.deepEqual(unpinned[0]!.data?.fixes ?? [], []);
+    assert.match(at("trl==0.16.0\n")[0]!.message, /did you mean `dataset_config`\? \(silently ignored at TRL 0\.16\.0\)$/);
+    assert.match(at("trl==0.19.0\n")[0]!.message, /did you mean `dataset_config`\? \(ValueError at TRL 0\.19\.0\)$/);
+    assert.match(at("trl==0.19.0\n")[0]!.detail ?? "", /raises ValueError "Unknown arguments from config file" at TRL 0\.19\.0/);
   });
 
   it("HF6 reads every transformers release: eval_strategy at 4.43.1 is known (4.41.0 added it), evaluation_strategy at 5.0.0 is not", () => {
@@ -631,6 +655,14 @@ describe("transformers: the launch chain, link by link (issue #31)", () => {
     assert.deepEqual(logicalLines("a \\\n b # c\n$ torchrun x\n"), [{ line: 0, text: "a   b" }, { line: 2, text: "torchrun x" }]);
   });
 
+  it("launch line: a heredoc body is data, not commands (held-back: a script opening with `<<skip python … skip` before its ZeRO-1 accelerate launch)", () => {
+    const text = "#!/bin/bash\n<<ref_logp\npython scripts/pre.py \\\n  --config recipes/sft.yaml\nref_logp\n\nfor a in sum mean; do\n  accelerate launch --config_file configs/zero1.yaml \\\n    scripts/run.py --config recipes/sft.yaml\ndone\n";
+    assert.deepEqual(findLaunchCommand(text, "sft", (t) => t === "recipes/sft.yaml"), { kind: "accelerate", line: 7, configFile: "configs/zero1.yaml" });
+    // The command that opens a heredoc is still read; a `<<` with no delimiter line later hides nothing.
+    assert.deepEqual(logicalLines("cat > a.txt <<'EOF'\ntorchrun x\nEOF\ntorchrun y\n"), [{ line: 0, text: "cat > a.txt" }, { line: 3, text: "torchrun y" }]);
+    assert.deepEqual(logicalLines("echo a <<b\ntorchrun x\n"), [{ line: 0, text: "echo a <<b" }, { line: 1, text: "torchrun x" }]);
+  });
+
   it("launchers: torchrun, python -m torch.distributed.run, deepspeed --deepspeed, trl --accelerate_config, llamafactory-cli with FORCE_TORCHRUN, python", () => {
     const env = new Map<string, string>([["FORCE_TORCHRUN", "1"], ["NPROC_PER_NODE", "8"]]);
     const w = (s: string) => s.split(" ");
@@ -716,6 +748,25 @@ describe("HF6 and the workspace's own argument classes (held-back: vendored LLaM
     const r = analyzeDocument(`file://${cfg}`, text, {}, fakeEnv({ [cfg]: text, "/w/src/llamafactory/hparams/finetuning_args.py": hp }, cfg, ["/w"]));
     assert.deepEqual(r.diagnostics.filter((d) => d.code === "transformers/unknown-key"), []);
   });
+  it("the parser script's workspace imports are followed (`from alignment import ScriptArguments` → src/alignment/__init__.py → .configs); a commented-out parser call is no call (held-back alignment-handbook forks)", () => {
+    const text = `${TRL}dataset_configs:\n- default\n`;
+    const script = "from alignment import DPOConfig, ScriptArguments\nfrom trl import ModelConfig, TrlParser\nparser = TrlParser((ScriptArguments, DPOConfig, ModelConfig))\n";
+    const pkg = { "/w/src/alignment/__init__.py": "from .configs import DPOConfig, ScriptArguments\nfrom .data import get_dataset\n", "/w/src/alignment/configs.py": "import trl\nfrom dataclasses import dataclass, field\n\n@dataclass\nclass ScriptArguments(trl.ScriptArguments):\n    dataset_configs: list = field(default=None)\n" };
+    const hf6 = (files: Record<string, string>) => analyzeDocument(`file://${cfg}`, text, {}, fakeEnv({ [cfg]: text, ...files }, cfg, ["/w"])).diagnostics.filter((d) => d.code === "transformers/unknown-key");
+    assert.deepEqual(hf6({ "/w/scripts/run_dpo.py": script }).map((d) => d.severity), ["warning"]);
+    assert.deepEqual(hf6({ "/w/scripts/run_dpo.py": script, ...pkg }), []);
+    // A module next to the script (`from simpo_config import SimPOConfig`, scripts/ on sys.path) is followed too.
+    const local = "from simpo_config import SimPOConfig\nfrom trl import TrlParser\nparser = TrlParser((SimPOConfig,))\n";
+    assert.deepEqual(hf6({ "/w/scripts/run.py": local, "/w/scripts/simpo_config.py": "from dataclasses import dataclass\n\n@dataclass\nclass SimPOConfig:\n    dataset_configs: list = None\n" }), []);
+    // `# parser = HfArgumentParser((DataArguments, …))` is not a call: no parser class to hedge on, the near miss stays a warning.
+    const commented = hf6({ "/w/src/my_app.py": "from transformers import HfArgumentParser\n    # parser = HfArgumentParser((DataArguments, TrainingConfig))\n" });
+    assert.deepEqual(commented.map((d) => [d.severity, d.message.startsWith("Unknown key `dataset_configs`: did you mean")]), [["warning", true]]);
+    // A subclass handed a tuple of classes is a parser call (alignment-handbook's H4ArgumentParser over its own
+    // DataArguments, a package not in the workspace): the near miss is only information naming that class.
+    const h4 = hf6({ "/w/src/dpo.py": "from alignment import H4ArgumentParser, DataArguments\nparser = H4ArgumentParser((DataArguments, ModelConfig, DPOConfig))\n", "/w/src/cli.py": "import argparse\np = argparse.ArgumentParser(description='x')\n" });
+    assert.deepEqual(h4.map((d) => d.severity), ["information"]);
+    assert.match(h4[0]!.message, /^Unknown key `dataset_configs` unless the project's parser class `DataArguments` declares it/);
+  });
   it("TrlParser over a class the workspace does not hold: an unknown key is information naming it", () => {
     const text = `${TRL}sp_alpha: 0.5\n`;
     const script = "from trl import TrlParser, ModelConfig, ScriptArguments\nparser = TrlParser((ScriptArguments, config_cls, ModelConfig))\n";
@@ -723,5 +774,32 @@ describe("HF6 and the workspace's own argument classes (held-back: vendored LLaM
     const d = r.diagnostics.filter((x) => x.code === "transformers/unknown-key");
     assert.deepEqual(d.map((x) => x.severity), ["information"]);
     assert.match(d[0]!.message, /^Unknown key `sp_alpha` unless the project's parser class `config_cls` declares it/);
+  });
+});
+
+describe("bf16-unsupported-gpu: bf16 on a GPU without bf16 tensor cores, by the transformers release (issue #31 §3)", () => {
+  const text = `${PLAIN}bf16: true\n`;
+  const hf13 = (settings: Record<string, unknown>, req: string, t = text) => analyzeDocument(uri, t, settings, pins({}, req)).diagnostics.filter((d) => d.code === "transformers/bf16-unsupported-gpu");
+  it("transformers 4.21–4.34 reads the capability and raises: an error on the `bf16` value", () => {
+    const d = hf13({ gpu: "V100" }, "transformers==4.30.0\n");
+    assert.deepEqual(d.map((x) => [x.severity, x.range.start.line, x.range.start.character, x.range.end.character]), [["error", 5, 6, 10]]);
+    assert.equal(d[0]!.message, "bf16 on V100 SXM2 32GB (compute capability 7.0): TrainingArguments raises ValueError \"Your setup doesn't support bf16/gpu\" at transformers 4.30.0");
+    assert.equal(hf13({ gpu: "T4" }, "transformers==4.21.0\n")[0]?.severity, "error");
+  });
+  it("from 4.35.0 torch decides (emulation at torch 2.13.0): a warning; unpinned, both outcomes named", () => {
+    const d = hf13({ gpu: "t4" }, "transformers==4.57.1\n");
+    assert.deepEqual(d.map((x) => x.severity), ["warning"]);
+    assert.equal(d[0]!.message, "bf16 on T4 16GB (compute capability 7.5, no bf16 tensor cores): emulated (slow) or rejected, by the torch version");
+    assert.match(d[0]!.detail ?? "", /is_bf16_supported\(\)`, which passes by emulation at torch 2\.13\.0/);
+    const u = hf13({ gpu: "rtx-2080-ti" }, "");
+    assert.deepEqual(u.map((x) => x.severity), ["warning"]);
+    assert.match(u[0]!.message, /ValueError at transformers 4\.21\.0–4\.34, emulated \(slow\) from 4\.35\.0$/);
+    assert.equal(hf13({ gpu: "v100" }, "transformers==4.20.0\n")[0]?.severity, "warning");
+  });
+  it("a directive names the GPU; Ampere and newer, no GPU named (the default is no fact) or bf16 off: silent", () => {
+    assert.equal(hf13({}, "transformers==4.30.0\n", `# precision-lens: gpu=tesla-t4\n${text}`)[0]?.severity, "error");
+    assert.deepEqual(hf13({}, "transformers==4.30.0\n"), []);
+    for (const gpu of ["a10g", "rtx-3090", "rtx-4090", "l4", "a100"]) assert.deepEqual(hf13({ gpu }, "transformers==4.30.0\n"), [], gpu);
+    assert.deepEqual(hf13({ gpu: "v100" }, "transformers==4.30.0\n", `${PLAIN}bf16: false\nfp16: true\n`), []);
   });
 });

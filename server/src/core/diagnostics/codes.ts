@@ -148,6 +148,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "accelerate/fp16-prefer-bf16": { summary: "fp16 mixed precision: prefer bf16 on Ampere or newer; load the model in fp32." },
   "accelerate/fp8-without-backend": { summary: "fp8 without an explicit backend." },
   "accelerate/fsdp1-sharding-strategy-wins": { summary: "FSDP1 under accelerate launch: the exported sharding strategy wins over reshard_after_forward." },
+  "accelerate/ignored-backend-section": { summary: "A deepspeed_config / fsdp_config section under another distributed_type: accelerate launch ignores it." },
   "accelerate/deepspeed-config-missing": { summary: "The referenced DeepSpeed config file was not found." },
   // Lightning
   "lightning/unknown-precision": { summary: "A precision value Lightning does not accept." },
@@ -183,6 +184,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "axolotl/fp16-full-finetune": { summary: "fp16 on a full fine-tune: the GradScaler fails on fp16 gradients." },
   "axolotl/deprecated-fsdp1-syntax": { summary: "Deprecated FSDP1 configuration syntax.", tags: D },
   "axolotl/bitsandbytes-fsdp2": { summary: "A bitsandbytes 8-bit optimizer with FSDP2." },
+  "transformers/bf16-unsupported-gpu": { summary: "bf16 on a GPU without bf16 tensor cores (V100, T4, RTX 20xx): ValueError at transformers 4.21–4.34, emulated from 4.35." },
   "axolotl/deepspeed-config-missing": { summary: "The referenced DeepSpeed config file was not found." },
   "lightning/deepspeed-config-missing": { summary: "The referenced DeepSpeed config file was not found." },
   // DeepSpeed

@@ -21,13 +21,36 @@
  *   896 GB/s aggregate peer bandwidth.
  * - L40S: NVIDIA L40S data sheet (nvidia.com/en-us/data-center/l40s/): BF16 362.05 / FP8 733 / TF32
  *   183 TFLOPS dense (733 / 1,466 / 366 with sparsity), FP32 91.6, 48 GB GDDR6, PCIe Gen4 x16 64 GB/s, no NVLink.
+ * - V100 SXM2 16/32 GB: NVIDIA V100 data sheet (nvidia.com/en-us/data-center/v100/): FP16 tensor 125 TFLOPS
+ *   (dense: Volta has no sparsity), FP32 15.7, NVLink 300 GB/s; compute capability 7.0 (CUDA GPU list).
+ * - T4: NVIDIA T4 data sheet (nvidia.com/en-us/data-center/tesla-t4/): FP16 tensor 65 TFLOPS, FP32 8.1, 16 GB
+ *   GDDR6, PCIe Gen3 x16 32 GB/s; 7.5.
+ * - GeForce RTX 2080 Ti: NVIDIA Turing architecture whitepaper (reference board): FP16 tensor with FP32 accumulate
+ *   53.8 TFLOPS, FP32 13.4, 11 GB; 7.5.
+ * - A10: NVIDIA A10 data sheet (nvidia.com/en-us/data-center/products/a10-gpu/): BF16 125 / TF32 62.5 TFLOPS dense
+ *   (250 / 125 with sparsity), FP32 31.2, 24 GB GDDR6, PCIe Gen4 64 GB/s; 8.6.
+ * - A10G (AWS G5): NVIDIA publishes no A10G data sheet; its rates are ASSUMED equal to the A10's (named assumption
+ *   `a10g-rates`); 24 GB and 8.6 are AWS's and the CUDA GPU list's.
+ * - L4: NVIDIA L4 data sheet (nvidia.com/en-us/data-center/l4/): BF16 242 / FP8 485 / TF32 120 TFLOPS with
+ *   sparsity (121 / 242.5 / 60 dense), FP32 30.3, 24 GB GDDR6, PCIe Gen4 x16 64 GB/s; 8.9.
+ * - A40: NVIDIA A40 data sheet (nvidia.com/en-us/data-center/a40/): BF16 149.7 / TF32 74.8 TFLOPS dense,
+ *   FP32 37.4, 48 GB GDDR6; 8.6.
+ * - RTX A6000: NVIDIA RTX A6000 data sheet (nvidia.com/en-us/design-visualization/rtx-a6000/): tensor 309.7 TFLOPS
+ *   with sparsity (154.8 dense), TF32 77.4 dense, FP32 38.7, 48 GB GDDR6; 8.6.
+ * - GeForce RTX 3090: NVIDIA Ampere GA102 whitepaper: FP16/BF16 tensor with FP32 accumulate 71 TFLOPS dense
+ *   (142 with sparsity), TF32 35.6, FP32 35.6, 24 GB GDDR6X; 8.6.
+ * - GeForce RTX 4090: NVIDIA Ada Lovelace architecture whitepaper: FP16/BF16 tensor with FP32 accumulate 165.2
+ *   TFLOPS dense, FP8 330.3 dense, TF32 82.6, FP32 82.6, 24 GB GDDR6X; 8.9.
+ * Volta and Turing (7.x) have no bf16 (and no TF32) tensor cores: their `bf16` and `tf32` rates are ASSUMED to be
+ * the FP32 rate (named assumption `pre-ampere-bf16-rate`; bf16 there is emulated). The PCIe and workstation boards'
+ * `gpusPerNode` (8) is an assumption; their intra-node rate is PCIe per direction (no NVLink assumed).
  * Inter-node bandwidth is not on any GPU data sheet: 400 Gb/s (50 GB/s) per GPU, the InfiniBand / RoCE
  * NDR rail of DGX/HGX systems, is assumed for all (assumption `internode_gbps_per_gpu`).
  */
 
 import { table } from "../model/table";
 
-export type GpuId = "h100-sxm" | "h100-pcie" | "h100-nvl" | "h200" | "a100-40gb" | "a100-80gb" | "b200" | "mi300x" | "l40s";
+export type GpuId = "h100-sxm" | "h100-pcie" | "h100-nvl" | "h200" | "a100-40gb" | "a100-80gb" | "b200" | "mi300x" | "l40s" | "v100-16gb" | "v100-32gb" | "t4" | "rtx-2080-ti" | "a10" | "a10g" | "l4" | "a40" | "rtx-a6000" | "rtx-3090" | "rtx-4090";
 
 export interface GpuSpec {
   id: GpuId;
@@ -42,7 +65,8 @@ export interface GpuSpec {
   /**
    * The compute capability torchtitan's hardware checks read (`has_cuda_capability` / `has_rocm_capability`):
    * CUDA SM major.minor from NVIDIA's CUDA GPU list (A100 8.0, L40S 8.9, H100/H200 9.0, B200 10.0), ROCm gfx
-   * major.minor (MI300X gfx942 → 9.4).
+   * major.minor (MI300X gfx942 → 9.4); V100 7.0, T4 and RTX 20xx 7.5, A10/A10G/A40/RTX A6000/RTX 30xx 8.6,
+   * L4/RTX 40xx 8.9.
    */
   capability: { cuda: readonly [number, number] } | { rocm: readonly [number, number] };
   source: string;
@@ -141,6 +165,116 @@ export const GPUS: Readonly<Record<GpuId, GpuSpec>> = table({
     capability: { cuda: [8, 9] },
     source: "NVIDIA L40S data sheet (362.05 BF16 TFLOPS dense, 733 FP8; 48 GB GDDR6; PCIe Gen4 x16, no NVLink)",
   },
+  "v100-16gb": {
+    id: "v100-16gb",
+    label: "V100 SXM2 16GB",
+    memoryBytes: 16 * GB,
+    tflops: { bf16: 15.7, fp16: 125, tf32: 15.7, fp32: 15.7 },
+    intraNodeGBps: 150,
+    gpusPerNode: 8,
+    capability: { cuda: [7, 0] },
+    source: "NVIDIA V100 data sheet (SXM2: 125 FP16 tensor TFLOPS, 15.7 FP32; no bf16/TF32 tensor cores, bf16 assumed at the FP32 rate; NVLink 300 GB/s bidirectional)",
+  },
+  "v100-32gb": {
+    id: "v100-32gb",
+    label: "V100 SXM2 32GB",
+    memoryBytes: 32 * GB,
+    tflops: { bf16: 15.7, fp16: 125, tf32: 15.7, fp32: 15.7 },
+    intraNodeGBps: 150,
+    gpusPerNode: 8,
+    capability: { cuda: [7, 0] },
+    source: "NVIDIA V100 data sheet (SXM2 32GB: 125 FP16 tensor TFLOPS, 15.7 FP32; no bf16/TF32 tensor cores, bf16 assumed at the FP32 rate; NVLink 300 GB/s bidirectional)",
+  },
+  t4: {
+    id: "t4",
+    label: "T4 16GB",
+    memoryBytes: 16 * GB,
+    tflops: { bf16: 8.1, fp16: 65, tf32: 8.1, fp32: 8.1 },
+    intraNodeGBps: 16,
+    gpusPerNode: 8,
+    capability: { cuda: [7, 5] },
+    source: "NVIDIA T4 data sheet (65 FP16 tensor TFLOPS, 8.1 FP32; no bf16/TF32 tensor cores, bf16 assumed at the FP32 rate; 16 GB GDDR6; PCIe Gen3 x16 32 GB/s bidirectional)",
+  },
+  "rtx-2080-ti": {
+    id: "rtx-2080-ti",
+    label: "GeForce RTX 2080 Ti 11GB",
+    memoryBytes: 11 * GB,
+    tflops: { bf16: 13.4, fp16: 53.8, tf32: 13.4, fp32: 13.4 },
+    intraNodeGBps: 16,
+    gpusPerNode: 8,
+    capability: { cuda: [7, 5] },
+    source: "NVIDIA Turing architecture whitepaper (RTX 2080 Ti reference: 53.8 FP16 tensor TFLOPS with FP32 accumulate, 13.4 FP32; no bf16 tensor cores, bf16 assumed at the FP32 rate; 11 GB; PCIe Gen3 x16)",
+  },
+  a10: {
+    id: "a10",
+    label: "A10 24GB",
+    memoryBytes: 24 * GB,
+    tflops: { bf16: 125, fp16: 125, tf32: 62.5, fp32: 31.2 },
+    intraNodeGBps: 32,
+    gpusPerNode: 8,
+    capability: { cuda: [8, 6] },
+    source: "NVIDIA A10 data sheet (125 BF16 TFLOPS dense, 250 with sparsity; 31.2 FP32; 24 GB GDDR6; PCIe Gen4 64 GB/s bidirectional)",
+  },
+  a10g: {
+    id: "a10g",
+    label: "A10G 24GB",
+    memoryBytes: 24 * GB,
+    tflops: { bf16: 125, fp16: 125, tf32: 62.5, fp32: 31.2 },
+    intraNodeGBps: 32,
+    gpusPerNode: 8,
+    capability: { cuda: [8, 6] },
+    source: "AWS G5 (A10G, 24 GB, compute capability 8.6); no NVIDIA A10G data sheet: rates ASSUMED equal to the A10's (named assumption a10g-rates)",
+  },
+  l4: {
+    id: "l4",
+    label: "L4 24GB",
+    memoryBytes: 24 * GB,
+    tflops: { bf16: 121, fp16: 121, fp8: 242.5, tf32: 60, fp32: 30.3 },
+    intraNodeGBps: 32,
+    gpusPerNode: 8,
+    capability: { cuda: [8, 9] },
+    source: "NVIDIA L4 data sheet (242 BF16 / 485 FP8 TFLOPS with sparsity = 121 / 242.5 dense; 30.3 FP32; 24 GB GDDR6; PCIe Gen4 x16 64 GB/s bidirectional)",
+  },
+  a40: {
+    id: "a40",
+    label: "A40 48GB",
+    memoryBytes: 48 * GB,
+    tflops: { bf16: 149.7, fp16: 149.7, tf32: 74.8, fp32: 37.4 },
+    intraNodeGBps: 32,
+    gpusPerNode: 8,
+    capability: { cuda: [8, 6] },
+    source: "NVIDIA A40 data sheet (149.7 BF16 TFLOPS dense, 299.3 with sparsity; 37.4 FP32; 48 GB GDDR6; PCIe Gen4 64 GB/s bidirectional)",
+  },
+  "rtx-a6000": {
+    id: "rtx-a6000",
+    label: "RTX A6000 48GB",
+    memoryBytes: 48 * GB,
+    tflops: { bf16: 154.8, fp16: 154.8, tf32: 77.4, fp32: 38.7 },
+    intraNodeGBps: 32,
+    gpusPerNode: 8,
+    capability: { cuda: [8, 6] },
+    source: "NVIDIA RTX A6000 data sheet (309.7 tensor TFLOPS with sparsity = 154.8 dense; 38.7 FP32; 48 GB GDDR6; PCIe Gen4 x16)",
+  },
+  "rtx-3090": {
+    id: "rtx-3090",
+    label: "GeForce RTX 3090 24GB",
+    memoryBytes: 24 * GB,
+    tflops: { bf16: 71, fp16: 71, tf32: 35.6, fp32: 35.6 },
+    intraNodeGBps: 32,
+    gpusPerNode: 8,
+    capability: { cuda: [8, 6] },
+    source: "NVIDIA Ampere GA102 whitepaper (RTX 3090: 71 FP16/BF16 tensor TFLOPS with FP32 accumulate, dense; 35.6 FP32; 24 GB GDDR6X; PCIe Gen4 x16)",
+  },
+  "rtx-4090": {
+    id: "rtx-4090",
+    label: "GeForce RTX 4090 24GB",
+    memoryBytes: 24 * GB,
+    tflops: { bf16: 165.2, fp16: 165.2, fp8: 330.3, tf32: 82.6, fp32: 82.6 },
+    intraNodeGBps: 32,
+    gpusPerNode: 8,
+    capability: { cuda: [8, 9] },
+    source: "NVIDIA Ada Lovelace architecture whitepaper (RTX 4090: 165.2 FP16/BF16 tensor TFLOPS with FP32 accumulate, 330.3 FP8, dense; 82.6 FP32; 24 GB GDDR6X; PCIe Gen4 x16)",
+  },
 });
 
 export const GPU_IDS = Object.keys(GPUS) as GpuId[];
@@ -169,6 +303,23 @@ const GPU_ALIASES: Readonly<Record<string, GpuId>> = table({
   "a100-sxm-80gb": "a100-80gb",
   "a100-sxm-40gb": "a100-40gb",
   "b200-sxm": "b200",
+  // A bare "V100" names the 32 GB board (the DGX-1/DGX-2 one); the capability (7.0) is the same for both.
+  v100: "v100-32gb",
+  "v100-sxm": "v100-32gb",
+  "v100-16g": "v100-16gb",
+  "v100-32g": "v100-32gb",
+  "tesla-t4": "t4",
+  "tesla-v100": "v100-32gb",
+  "2080ti": "rtx-2080-ti",
+  "2080-ti": "rtx-2080-ti",
+  "rtx-2080ti": "rtx-2080-ti",
+  "rtx2080ti": "rtx-2080-ti",
+  "3090": "rtx-3090",
+  rtx3090: "rtx-3090",
+  "4090": "rtx-4090",
+  rtx4090: "rtx-4090",
+  a6000: "rtx-a6000",
+  "rtxa6000": "rtx-a6000",
 });
 
 /** Accepts the ids and a few common spellings ("H100", "h100_sxm", "A100-80GB", "MI300X"). */

@@ -4,13 +4,52 @@
  * of every dataclass it names, so a key declared there is known (issue #31: a project field was "unknown, did you
  * mean `local_rank`?"). Read as text (workspace/pyDataclass.ts), never imported: the Python files of this file's
  * folder, the folders above it (to the workspace root) and one level below each of those; the classes named in a
- * parser call are looked up in all of them. Bounded: 60 files, each under 256 kB.
+ * parser call are looked up in all of them, and in the workspace modules the calling script imports them from
+ * (`from alignment import ScriptArguments` → `src/alignment/__init__.py` → `from .configs import …` →
+ * `src/alignment/configs.py`; `from simpo_config import SimPOConfig` next to the script), two imports deep. A call in
+ * a `#` comment is no call. Bounded: 60 files, each under 256 kB, and 20 more reached through imports.
  */
 import type { AnalysisEnv } from "../../analysis";
 import { scanClasses } from "../../workspace/pyDataclass";
-import { ancestorDirs, join } from "../../workspace/paths";
+import { ancestorDirs, dirname, join } from "../../workspace/paths";
 
 const MAX_FILES = 60;
+/** Files read by following a parser script's imports (module → file), beyond MAX_FILES. */
+const MAX_IMPORTED = 20;
+/**
+ * A parser call: the classes handed to HfArgumentParser / TrlParser, or to a subclass of them handed a tuple or list
+ * of classes (alignment-handbook's `H4ArgumentParser((DataArguments, ModelConfig, DPOConfig))`; argparse's own
+ * `ArgumentParser` takes no such tuple).
+ */
+const PARSER_CALL = /\b(?:HfArgumentParser|TrlParser)\s*\(([\w\s,.([\]]*)|\b\w+ArgumentParser\s*\(\s*([([][\w\s,.]*[)\]])/g;
+/** `from pkg.mod import A, B` or `from .mod import (A,\n B)`: the module and the names. */
+const FROM_IMPORT = /^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)/gm;
+
+/** Python text with `#` comment lines blanked (a commented-out parser call is no call). */
+const uncommented = (t: string): string => t.replace(/^[ \t]*#.*$/gm, "");
+
+/**
+ * The workspace files a module name may be (`a.b` → `a/b.py`, `a/b/__init__.py`, also under `src/`), looked for next
+ * to the importing file and in each folder from this file's up to the workspace root; a relative module (`.configs`)
+ * only next to the importing file's package.
+ */
+function moduleFiles(env: AnalysisEnv, from: string, mod: string): string[] {
+  const dots = /^\.*/.exec(mod)![0].length;
+  const rel = mod.slice(dots).split(".").filter(Boolean).join("/");
+  let bases: string[];
+  if (dots > 0) {
+    let d = dirname(from);
+    for (let i = 1; i < dots; i++) d = dirname(d);
+    bases = [d];
+  } else bases = [dirname(from), ...ancestorDirs(env).flatMap((d) => [d, join(d, "src")])];
+  const out: string[] = [];
+  for (const b of bases) {
+    const p = rel ? join(b, rel) : b;
+    for (const f of rel ? [`${p}.py`, join(p, "__init__.py")] : [join(p, "__init__.py")]) if (env.readFile(f) !== undefined) { out.push(f); break; }
+    if (out.length) break;
+  }
+  return out;
+}
 /** The frameworks' own argument classes a parser call may name (their fields are in the key tables). */
 const LIBRARY_CLASSES: ReadonlySet<string> = new Set(["TrainingArguments", "Seq2SeqTrainingArguments", "ScriptArguments", "ModelConfig", "SFTConfig", "DPOConfig", "GRPOConfig", "KTOConfig", "ORPOConfig", "CPOConfig", "PPOConfig", "RewardConfig", "RLOOConfig", "OnlineDPOConfig", "GKDConfig", "PRMConfig", "BCOConfig", "XPOConfig", "NashMDConfig", "DatasetMixtureConfig", "TrlParser", "HfArgumentParser"]);
 const SKIP = new Set(["node_modules", "venv", "env", "site-packages", "__pycache__", "data", "datasets", "outputs", "output", "wandb", "tests", "test"]);
@@ -57,16 +96,46 @@ export function projectArgs(env: AnalysisEnv): ProjectArgs | undefined {
   const texts = new Map<string, string>();
   const named = new Set<string>();
   let where: string | undefined;
+  const callers: string[] = [];
   for (const f of files) {
     const t = env.readFile(f);
     if (t === undefined || t.length > 256_000) continue;
     texts.set(f, t);
-    for (const m of t.matchAll(/\b(?:HfArgumentParser|TrlParser)\s*\(([\w\s,.([\]]*)/g)) {
-      for (const name of m[1]!.split(/[\s,()[\]]+/)) if (/^[A-Za-z_]\w*$/.test(name.replace(/^.*\./, ""))) named.add(name.replace(/^.*\./, ""));
+    let calls = false;
+    for (const m of uncommented(t).matchAll(PARSER_CALL)) {
+      for (const name of (m[1] ?? m[2]!).split(/[\s,()[\]]+/)) if (/^[A-Za-z_]\w*$/.test(name.replace(/^.*\./, ""))) named.add(name.replace(/^.*\./, ""));
       where ??= f;
+      calls = true;
     }
+    if (calls) callers.push(f);
   }
   if ((!where || named.size === 0) && !vendored) return undefined;
+  // The modules the calling scripts import from, when they are workspace files: a class handed to the parser (or a
+  // subclass of TRL's `ScriptArguments` under the same name) is declared there. Two imports deep (a package's
+  // `__init__.py` re-exporting from `.configs`), at most MAX_IMPORTED files.
+  let frontier = callers;
+  let imported = 0;
+  for (let depth = 0; depth < 3 && frontier.length && imported < MAX_IMPORTED; depth++) {
+    const next: string[] = [];
+    for (const f of frontier) {
+      const t = texts.get(f);
+      if (!t) continue;
+      for (const m of uncommented(t).matchAll(FROM_IMPORT)) {
+        const names = m[2]!.replace(/[()]/g, " ").split(/[\s,]+/).filter((n) => n === "*" || /^[A-Za-z_]\w*$/.test(n));
+        // Only imports of a class the parser call names (`*` may re-export one).
+        if (!names.some((n) => n === "*" || named.has(n))) continue;
+        for (const file of moduleFiles(env, f, m[1]!)) {
+          if (texts.has(file) || imported >= MAX_IMPORTED) continue;
+          const body = env.readFile(file);
+          if (body === undefined || body.length > 256_000) continue;
+          texts.set(file, body);
+          imported++;
+          next.push(file);
+        }
+      }
+    }
+    frontier = next;
+  }
   const fields = new Set<string>();
   const found = new Set<string>();
   for (const t of texts.values()) {

@@ -20,6 +20,8 @@ import { defaultFsdpVersion, FLASH_ATTN, NEWEST, TRL_DTYPE_FP32_SINCE, trlBf16De
 import { detectDialect, type Dialect } from "./detect";
 import { findLauncher, type AccelerateLauncher } from "./launcher";
 import { table } from "../../model/table";
+import { parseGpu, type GpuId } from "../../engine/gpus";
+import { directiveValue, parseDirectives } from "../../diagnostics/directives";
 
 export interface Versions {
   transformers: Sourced<string>;
@@ -76,6 +78,12 @@ export interface TransformersContext {
   bf16FromVersion: boolean;
   /** The load dtype is a version-dependent default (TRL's ModelConfig, or from_pretrained's in transformers 4). */
   loadFromVersion: boolean;
+  /**
+   * The GPU type when one is named (`--gpu`, a `# precision-lens: gpu=…` directive, the precisionLens.gpu setting, in
+   * that order); undefined when none is: the default GPU is no fact, and a rule on the GPU then stays silent unless
+   * its conclusion holds for every GPU.
+   */
+  gpu: Sourced<GpuId> | undefined;
   /** The facts the rules rest on, for the central gate (core/provenance.ts); `version` is per package. */
   facts: { launcher: FactValue; linkedConfig: FactValue | undefined; versions: Record<VersionedPackage, FactValue> };
 }
@@ -200,7 +208,8 @@ export function transformersContext(doc: ConfigDocument, settings: AnalysisSetti
   const bf16FromVersion = dialect === "trl" && bf16.source !== "file" && !fp16.value;
   const loadFromVersion = load.source !== "file" && (load.value === "float32" || load.value === "auto") && dialect === "trl";
   const facts = transformersFacts(versions, launcher, launcherFrom, accel, ds, dsSource, dsRel, fsdpVersion);
-  return { doc, settings, env, v, dialect, reason: det.reason, trlCli, versions, bf16E, fp16E, bf16, fp16, amp, accel, pureBf16, load, adapters, quantized, attn, launcher, launcherFrom, fsdpVersion, dsEntry, dsRel, ds, dsSource, worldSize, bf16FromVersion, loadFromVersion, facts };
+  const gpu = statedGpu(doc, settings);
+  return { doc, settings, env, v, dialect, reason: det.reason, gpu, trlCli, versions, bf16E, fp16E, bf16, fp16, amp, accel, pureBf16, load, adapters, quantized, attn, launcher, launcherFrom, fsdpVersion, dsEntry, dsRel, ds, dsSource, worldSize, bf16FromVersion, loadFromVersion, facts };
 }
 
 /**
@@ -224,6 +233,18 @@ function transformersFacts(versions: Versions, launcher: TransformersContext["la
     return { value: `${PACKAGE_LABEL[p]} ${s.value}`, kind: versions.pinned[p] ? "workspace-pin" : "inferred", detail: versions.pinned[p] ? s.detail : "unpinned, newest read" };
   };
   return { launcher: launcherFact, linkedConfig, versions: { transformers: fact("transformers"), trl: fact("trl"), llamafactory: fact("llamafactory"), accelerate: fact("accelerate") } };
+}
+
+/** The GPU a user named for this file (CLI > directive > setting), as torchtitan's resolver orders them; none by default. */
+function statedGpu(doc: ConfigDocument, settings: AnalysisSettings): Sourced<GpuId> | undefined {
+  const raw = settings.gpu?.trim();
+  const set = raw && raw !== "auto" ? parseGpu(raw) : undefined;
+  if (set && settings.origin === "cli") return { value: set, source: "setting", kind: "cli", detail: `--gpu ${raw} on the command line` };
+  const d = directiveValue(parseDirectives(doc.comments), "gpu");
+  const fromDirective = d ? parseGpu(d.value) : undefined;
+  if (d && fromDirective) return { value: fromDirective, source: "directive", kind: "directive", detail: `set by \`# precision-lens: gpu=${d.value}\` on line ${d.line + 1}` };
+  if (set) return { value: set, source: "setting", kind: "setting", detail: `set by the precisionLens.gpu setting to ${raw}` };
+  return undefined;
 }
 
 /** The load dtype and the key that set it (or the default that applies). */

@@ -41,6 +41,32 @@ export const TRL_BF16_DEFAULT_SINCE = "0.19.0";
 export const trlBf16DefaultTrue = (trl: string): boolean => versionAtLeast(trl, TRL_BF16_DEFAULT_SINCE);
 
 /**
+ * What TrainingArguments does with `bf16: true` on a CUDA GPU below compute capability 8.0 (Volta, Turing), read in
+ * the wheels of each release:
+ * - before 4.21.0 the check is `is_torch_bf16_available()`, CPU *or* GPU (training_args.py:1038-1042@4.20.0,
+ *   utils/import_utils.py:325-326@4.20.0): with torch ≥ 1.10 the CPU side passes, so nothing is raised there;
+ * - from 4.21.0 to 4.34.x `is_torch_bf16_gpu_available()` returns False when the device's major capability is < 8
+ *   (import_utils.py:296-297@4.21.0, :313-314@4.34.0) and __post_init__ raises ValueError "Your setup doesn't
+ *   support bf16/gpu" (training_args.py:1054-1058@4.21.0, :1374-1378@4.34.0), whatever the torch version;
+ * - from 4.35.0 the check is `torch.cuda.is_bf16_supported()` (import_utils.py:308@4.35.0, :665@5.24.0), which
+ *   at torch 2.13.0 returns True on such a GPU when a bf16 tensor can be created (`including_emulation=True`,
+ *   torch/cuda/__init__.py:191-211@2.13.0): no error, and autocast's own check (torch/amp/autocast_mode.py:290-296
+ *   @2.13.0) passes the same way, so bf16 runs without bf16 tensor cores. Torch releases whose check reads the
+ *   capability only raise there (named assumption `torch-bf16-emulation`: which torch releases emulate is not read).
+ */
+export const TA_BF16_GPU_CHECK_SINCE = "4.21.0";
+export const TA_BF16_TORCH_CHECK_SINCE = "4.35.0";
+
+/**
+ * TrlParser (`parse_args_and_config`, the `--config` YAML of TRL's CLI and example scripts) raises ValueError
+ * "Unknown arguments from config file" for a YAML key no dataclass declares from v0.19.0
+ * (trl/scripts/utils.py:187, 226-230@v0.19.0); before it, `set_defaults_with_config` returns the unused keys and
+ * `parse_args_and_config` drops them without a word (trl/scripts/utils.py:195-221@v0.16.0; the same at v0.13.0,
+ * v0.14.0, v0.15.0, v0.17.0 and v0.18.2, read in the wheels).
+ */
+export const TRL_UNKNOWN_KEY_RAISES_SINCE = "0.19.0";
+
+/**
  * TRL's ModelConfig `dtype` defaults to "float32" from v1.0.0 (trl/trainer/model_config.py:91@v1.0.0); before it
  * was None (`torch_dtype`, model_config.py:90@v0.19.0), which leaves from_pretrained's default: fp32 in
  * transformers 4, the checkpoint's dtype in transformers 5 (sft_trainer.py:819-821@v1.9.0).

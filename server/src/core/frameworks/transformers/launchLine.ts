@@ -45,7 +45,20 @@ export interface LaunchCommand {
   forceTorchrun?: boolean;
 }
 
-/** Logical lines: continuations (`\` at the end) joined, `#` comments and a markdown prompt (`$ `) dropped. */
+/**
+ * A heredoc operator (`<<EOF`, `<<-'EOF'`, `<< "END"`; not the here-string `<<<`) and its delimiter. Its body is data
+ * fed to the command, not commands: `<<skip … skip` with no command is a common way to comment out a block, and a
+ * launch line inside it never runs (held-back: a ZeRO-1 run whose script opens with a commented-out `python …` line).
+ */
+const HEREDOC = /(?:^|[^<])<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1/;
+
+/** Lines a heredoc body may span before its delimiter is looked for no further (then the line is read as written). */
+const MAX_HEREDOC_LINES = 5_000;
+
+/**
+ * Logical lines: continuations (`\` at the end) joined, `#` comments and a markdown prompt (`$ `) dropped, heredoc
+ * bodies skipped (only where the delimiter line is found: a README's stray `<<` hides nothing).
+ */
 export function logicalLines(text: string): { line: number; text: string }[] {
   const out: { line: number; text: string }[] = [];
   const physical = text.split(/\r?\n/);
@@ -53,6 +66,26 @@ export function logicalLines(text: string): { line: number; text: string }[] {
   let buf = "";
   for (let i = 0; i < physical.length; i++) {
     const raw = physical[i]!;
+    const here = HEREDOC.exec(raw.replace(/(^|\s)#.*$/, ""));
+    if (here) {
+      const delim = here[2]!;
+      let end = -1;
+      for (let j = i + 1; j < physical.length && j <= i + MAX_HEREDOC_LINES; j++) {
+        if (physical[j]!.trim() === delim) {
+          end = j;
+          break;
+        }
+      }
+      if (end > 0) {
+        // The command that opens the heredoc is read; its body and the delimiter line are not.
+        const joined = (buf + raw.slice(0, here.index + (here[0].startsWith("<") ? 0 : 1))).replace(/(^|\s)#.*$/, "").replace(/^\s*(?:\$|>)\s+/, "").trim();
+        if (!buf) start = i;
+        buf = "";
+        if (joined) out.push({ line: start, text: joined });
+        i = end;
+        continue;
+      }
+    }
     if (!buf) start = i;
     if (buf.length + raw.length > MAX_SCANNED_LINE_CHARS) {
       buf = "";

@@ -15,6 +15,7 @@ import { fsdpVersionOption } from "./fsdp-version-option";
 import { fsdp2UnsupportedOption } from "./fsdp2-unsupported-option";
 import { ramEfficientLoadingWithoutSync } from "./ram-efficient-loading-without-sync";
 import { parallelismKeyWithoutPrefix } from "./parallelism-key-without-prefix";
+import { ignoredBackendSection } from "./ignored-backend-section";
 import { deepspeedLink } from "./deepspeed-link";
 
 /** `mixed_precision` / `distributed_type` booleans are bare-no-boolean's (a sharper code than yaml-1.1-boolean). */
@@ -26,6 +27,7 @@ export const ACCELERATE_RULES: readonly FrameworkRule<AccelerateContext>[] = [
   unknownMixedPrecision,
   unknownKey,
   keyBelongsInDeepspeedFile,
+  ignoredBackendSection,
   deepspeedLink,
   fsdpVersionOption,
   fsdp2UnsupportedOption,

@@ -17,6 +17,7 @@ import { fix, replaceValue } from "../../common/edits";
 import type { TransformersRule } from "../context";
 import { restingOn } from "../../../provenance";
 import { transformersResolution } from "../resolve";
+import { pureBf16Risk } from "../../common/pureLowPrecision";
 
 export const pure16Bit: TransformersRule = {
   codes: ["transformers/pure-16-bit"],
@@ -38,14 +39,17 @@ export const pure16Bit: TransformersRule = {
     const launchTag = known ? `[${accel!.distType === "NO" ? "one process" : "DDP"}, from ${accel!.rel}] ` : "";
     const at = load.entry?.value.range ?? (amp.value === "bf16" ? ctx.bf16E : ctx.fp16E)?.value.range ?? v.keyRange(v.childKeys()[0] ?? "");
     const fixes = load.entry ? [fix("Load the model in fp32 (autocast keeps fp32 master weights)", [replaceValue(load.entry, "float32")])] : undefined;
+    // Pure bf16 with a small learning rate (or a long run): the updates below bf16's resolution relative to the
+    // weights round away (common/pureLowPrecision.ts, the model TT3 and torchtitan's pure-bf16 share).
+    const risk = low === "bf16" ? pureBf16Risk({ lr: v.num("learning_rate"), epochs: v.num("num_train_epochs") }) : { why: "", short: "" };
     d.add(
       "pure-16-bit",
       "warning",
       at,
-      `${launchTag}Model loaded in ${low} with \`${amp.value}\` AMP: pure ${low}, no fp32 master weights`,
+      `${launchTag}Model loaded in ${low} with \`${amp.value}\` AMP: pure ${low}, no fp32 master weights${risk.short ? `; ${risk.short}` : ""}`,
       fixes,
       undefined,
-      `The model is loaded in ${low} (${load.detail}) and ${amp.detail} only wraps the forward pass in torch.autocast. ${known ? `Launched with ${accel!.rel} (${accel!.how}) as \`distributed_type: ${accel!.distType}\`` : "Launched on a single GPU or with DDP (no \`deepspeed\`/\`fsdp\` key here; the launcher may be chosen by \`accelerate launch --config_file\`)"}, nothing upcasts the parameters, so weights, gradients and the optimizer state (AdamW moments) are all ${low}: small updates round away. Load in fp32 (\`torch_dtype: float32\`) for fp32 master weights, use DeepSpeed ZeRO (fp32 master partitions), or accept pure ${low}.`,
+      `The model is loaded in ${low} (${load.detail}) and ${amp.detail} only wraps the forward pass in torch.autocast. ${known ? `Launched with ${accel!.rel} (${accel!.how}) as \`distributed_type: ${accel!.distType}\`` : "Launched on a single GPU or with DDP (no \`deepspeed\`/\`fsdp\` key here; the launcher may be chosen by \`accelerate launch --config_file\`)"}, nothing upcasts the parameters, so weights, gradients and the optimizer state (AdamW moments) are all ${low}: small updates round away.${risk.why} Load in fp32 (\`torch_dtype: float32\`) for fp32 master weights, use DeepSpeed ZeRO (fp32 master partitions), or accept pure ${low}.`,
     );
     const rests = ctx.bf16FromVersion && amp.source !== "launcher" ? ["launcher", "version"] as const : ["launcher"] as const;
     for (const x of d.out) restingOn(x, rests);

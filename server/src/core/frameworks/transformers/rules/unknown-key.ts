@@ -3,8 +3,10 @@
  *
  * A key the argument parser does not know. LLaMA-Factory parses with allow_extra_keys=False
  * unless ALLOW_EXTRA_ARGS is set and raises ValueError "Some keys are not used by the HfArgumentParser"
- * (src/llamafactory/hparams/parser.py:103-112, 261-262@v0.9.5); TRL's loader raises "Unknown arguments from
- * config file" (trl/scripts/utils.py:351-354@v1.9.0), but a script may add its own dataclasses (open-r1 does),
+ * (src/llamafactory/hparams/parser.py:103-112, 261-262@v0.9.5); TRL's loader (TrlParser) raises "Unknown arguments
+ * from config file" from TRL 0.19.0 (trl/scripts/utils.py:351-354@v1.9.0) and silently drops the key before it
+ * (data.ts TRL_UNKNOWN_KEY_RAISES_SINCE): the message names the outcome at the pinned TRL, or both when TRL is not
+ * pinned (either way the value does not reach the run). A script may add its own dataclasses (open-r1 does),
  * so for TRL and plain argument files only a near miss (edit distance ≤ 2) of a known key is reported. With transformers pinned,
  * a TrainingArguments key that the release at or below the pin lacks is reported with the releases
  * that have it (keys.ts, every release from 4.36.0). A field of the project's own argument dataclasses
@@ -15,7 +17,19 @@ import { fix } from "../../common/edits";
 import { editDistance, nearest } from "../../common/wording";
 import type { TransformersRule } from "../context";
 import { projectArgs } from "../argClasses";
-import { knownKeys, LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TA_RELEASES, taKeyAtIndex, taReleaseIndex, taSpans, TRL_ARGS } from "../data";
+import { knownKeys, LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TA_RELEASES, taKeyAtIndex, taReleaseIndex, taSpans, TRL_ARGS, TRL_UNKNOWN_KEY_RAISES_SINCE } from "../data";
+import { versionAtLeast } from "../../../workspace/packagePin";
+import type { Versions } from "../context";
+
+/** What TRL's loader does with a key no dataclass declares, at the pinned TRL or, unpinned, at every release. */
+function trlUnknownOutcome(versions: Versions): { short: string; long: string } {
+  const since = TRL_UNKNOWN_KEY_RAISES_SINCE;
+  if (!versions.pinned.trl) return { short: `ignored before TRL ${since}, ValueError from it`, long: `TRL's loader (TrlParser) drops it without a word before TRL ${since} and raises ValueError "Unknown arguments from config file" from ${since}; TRL is not pinned (${versions.trl.detail}), so either way the value does not reach the run.` };
+  const v = versions.trl.value;
+  return versionAtLeast(v, since)
+    ? { short: `ValueError at TRL ${v}`, long: `TRL's loader (TrlParser) raises ValueError "Unknown arguments from config file" at TRL ${v} (from ${since}; ${versions.trl.detail}).` }
+    : { short: `silently ignored at TRL ${v}`, long: `TRL's loader (TrlParser) drops it without a word at TRL ${v} (it raises only from ${since}; ${versions.trl.detail}): the value does not reach the run.` };
+}
 
 export const unknownKey: TransformersRule = {
   codes: ["transformers/unknown-key"],
@@ -52,11 +66,15 @@ export const unknownKey: TransformersRule = {
         continue;
       }
       const near = nearest(k, all);
-      const fixes = near ? [fix(`Rename to \`${near}\``, [{ range, newText: near }], true)] : undefined;
+      // A list or mapping under the near name would change its type (`dataset_configs: [default]` → the string field
+      // `dataset_config`): no rename offered then.
+      const shaped = e !== undefined && (e.value.kind === "array" || e.value.kind === "table");
+      const fixes = near && !shaped ? [fix(`Rename to \`${near}\``, [{ range, newText: near }], true)] : undefined;
       if (dialect === "llamafactory") {
         d.add("unknown-key", "warning", range, `Unknown key \`${k}\`${near ? ` (did you mean \`${near}\`?)` : ""}: LLaMA-Factory rejects it unless ALLOW_EXTRA_ARGS is set`, fixes, undefined, `\`${k}\` is not a field of ${owner} at the releases read (v0.9.3, v0.9.5, transformers 4.40–5.24). LLaMA-Factory parses with allow_extra_keys=False and raises ValueError "Some keys are not used by the HfArgumentParser".`);
       } else if (near && near !== k && editDistance(k.toLowerCase(), near.toLowerCase()) <= 2) {
-        d.add("unknown-key", "warning", range, `Unknown key \`${k}\`: did you mean \`${near}\`?`, fixes, undefined, `\`${k}\` is not a field of ${owner} at the releases read. ${dialect === "trl" ? "TRL's loader raises \"Unknown arguments from config file\" unless the script declares it." : "HfArgumentParser rejects keys its dataclasses do not declare."}`);
+        const trl = dialect === "trl" ? trlUnknownOutcome(versions) : undefined;
+        d.add("unknown-key", "warning", range, `Unknown key \`${k}\`: did you mean \`${near}\`?${trl ? ` (${trl.short})` : ""}`, fixes, undefined, `\`${k}\` is not a field of ${owner} at the releases read. ${trl ? `${trl.long} A script's own dataclass may declare it (none found in the workspace).` : "HfArgumentParser rejects keys its dataclasses do not declare."}`);
       }
     }
     return d.out;
