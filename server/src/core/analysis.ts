@@ -194,6 +194,12 @@ export interface AnalysisEnv {
    * Hosts with a real file system set it; without it the search stops at the innermost workspace root.
    */
   searchRoot?: string;
+  /**
+   * True once a read of this analysis was refused by the host's read budget (a file past it reads as absent):
+   * what the analysis read then depends on the order of its reads, so results are not cached across edits
+   * (torchtitan's per-function cache, issue #36).
+   */
+  readsRefused?(): boolean;
 }
 
 export const NO_ENV: AnalysisEnv = { readFile: () => undefined, listDir: () => [] };

@@ -121,7 +121,15 @@ export function parsePythonDocument(uri: string, text: string): ConfigDocument {
 
 /** The last few syntax trees parsed, for the incremental parse of an edited text (issue #36). */
 const RECENT_TREES = 4;
-const recentTrees: { text: string; fragments: readonly TreeFragment[] }[] = [];
+const recentTrees: { text: string; fragments: readonly TreeFragment[]; errors: boolean }[] = [];
+
+/** True when the tree holds an error node (one cursor walk). */
+function hasErrors(tree: Tree): boolean {
+  const cursor = tree.cursor();
+  do if (cursor.type.isError) return true;
+  while (cursor.next());
+  return false;
+}
 
 /**
  * Lezer's tree for `text`, reusing the fragments of a recent tree whose text shares a prefix and a suffix
@@ -134,6 +142,9 @@ export function pythonTree(text: string, incremental = true): Tree {
   let best: { fragments: readonly TreeFragment[]; prefix: number; suffix: number; oldLength: number } | undefined;
   if (incremental) {
     for (const r of recentTrees) {
+      // A tree with errors is not reused: its error recovery need not match the new text's (a fragment parsed
+      // inside an unclosed call, reused after it, gave another tree than a fresh parse).
+      if (r.errors) continue;
       const max = Math.min(r.text.length, text.length);
       let prefix = 0;
       while (prefix < max && r.text.charCodeAt(prefix) === text.charCodeAt(prefix)) prefix++;
@@ -145,11 +156,18 @@ export function pythonTree(text: string, incremental = true): Tree {
   // Worth it only when most of the text is unchanged.
   const reuse = best && best.prefix + best.suffix >= text.length / 2 ? best : undefined;
   const fragments = reuse ? TreeFragment.applyChanges(reuse.fragments, [{ fromA: reuse.prefix, toA: reuse.oldLength - reuse.suffix, fromB: reuse.prefix, toB: text.length - reuse.suffix }]) : undefined;
-  const tree = fragments ? parser.parse(text, fragments) : parser.parse(text);
+  let tree = fragments ? parser.parse(text, fragments) : parser.parse(text);
+  let errors = hasErrors(tree);
+  // Lezer's reuse is exact for text that parses; where the new text has an error, recovery around reused
+  // fragments may differ from a fresh parse's: that text is parsed again from scratch.
+  if (fragments && errors) {
+    tree = parser.parse(text);
+    errors = hasErrors(tree);
+  }
   if (incremental) {
     const i = recentTrees.findIndex((r) => r.text === text);
     if (i >= 0) recentTrees.splice(i, 1);
-    recentTrees.unshift({ text, fragments: TreeFragment.addTree(tree) });
+    recentTrees.unshift({ text, fragments: TreeFragment.addTree(tree), errors });
     if (recentTrees.length > RECENT_TREES) recentTrees.length = RECENT_TREES;
   }
   return tree;
