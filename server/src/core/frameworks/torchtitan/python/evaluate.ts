@@ -183,8 +183,13 @@ export function rootNameSignature(m: PyModule, name: string): string {
 
 /** A config function as a cache key: its name, its position and its text (its every range follows from them). */
 export function functionSignature(m: PyModule, fn: PyFunction): string {
-  return `${fn.name}\u0000${posKey(fn.range)}\u0000${textOf(m, fn.range)}`;
+  // Per function object: the parser reuses a function's object only for the same text at the same place.
+  let sig = SIGNATURES.get(fn);
+  if (sig === undefined) SIGNATURES.set(fn, (sig = `${fn.name}\u0000${posKey(fn.range)}\u0000${textOf(m, fn.range)}`));
+  return sig;
 }
+
+const SIGNATURES = new WeakMap<PyFunction, string>();
 
 /**
  * What every evaluation of a module reads besides its names: its imports and classes (Trainer.Config's names,
