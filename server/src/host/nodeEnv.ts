@@ -335,6 +335,7 @@ export function nodeEnv(documentPath: string | undefined, workspaceRoots: string
   // nothing and reads the same (issue #33): the budget counts distinct files, so no function's answer depends
   // on how many functions came before it.
   const seen = new Map<string, string | undefined>();
+  const listed = new Map<string, readonly string[]>();
   const env: AnalysisEnv = {
     readFile(path) {
       if (seen.has(path)) return seen.get(path);
@@ -351,8 +352,11 @@ export function nodeEnv(documentPath: string | undefined, workspaceRoots: string
       return text;
     },
     listDir(path) {
-      // The same frozen array while the folder is unchanged (core/workspace/listing.ts memoises on it).
-      return (snapshot ? snapshot.listDir(path) : listCached(path)) as string[];
+      // Once per analysis (each config function of a registry looks for its run scripts in the same folders,
+      // issue #36); the same frozen array while the folder is unchanged (core/workspace/listing.ts memoises on it).
+      let names = listed.get(path);
+      if (!names) listed.set(path, (names = snapshot ? snapshot.listDir(path) : listCached(path)));
+      return names as string[];
     },
     readsRefused: () => refused,
     workspaceRoots: workspaceRoots.filter((r) => documentPath === undefined || isWithin(documentPath, r)),
