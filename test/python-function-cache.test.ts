@@ -17,17 +17,7 @@ import { forgetPythonTrees } from "../server/src/core/parse/python";
 import { clearPyModuleCache } from "../server/src/core/parse/pyModuleCache";
 import { nodeEnv } from "../server/src/host/nodeEnv";
 import { registry } from "./bench/python";
-
-/** A deterministic pseudo-random sequence (mulberry32), so a failure reproduces. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "./support/rng";
 
 const DOC = "/ws/reg/config_registry.py";
 const URI = "file:///ws/reg/config_registry.py";
