@@ -200,6 +200,12 @@ export interface AnalysisEnv {
    * (core/workspace/boundary.ts).
    */
   realPath?(path: string): string | undefined;
+  /**
+   * True once a read of this analysis was refused by the host's read budget (a file past it reads as absent):
+   * what the analysis read then depends on the order of its reads, so results are not cached across edits
+   * (torchtitan's per-function cache, issue #36).
+   */
+  readsRefused?(): boolean;
 }
 
 export const NO_ENV: AnalysisEnv = { readFile: () => undefined, listDir: () => [] };

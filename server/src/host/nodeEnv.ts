@@ -340,14 +340,19 @@ export function nodeEnv(documentPath: string | undefined, workspaceRoots: string
     : disk;
   let scanned = 0;
   let files = 0;
+  let refused = false;
   // A file read again in the same analysis (each config function of a registry reads its run scripts) costs
   // nothing and reads the same (issue #33): the budget counts distinct files, so no function's answer depends
   // on how many functions came before it.
   const seen = new Map<string, string | undefined>();
+  const listed = new Map<string, readonly string[]>();
   const env: AnalysisEnv = {
     readFile(path) {
       if (seen.has(path)) return seen.get(path);
-      if (scanned >= cacheBudget.scanChars || files >= NEIGHBOUR_FILES_PER_ANALYSIS) return undefined;
+      if (scanned >= cacheBudget.scanChars || files >= NEIGHBOUR_FILES_PER_ANALYSIS) {
+        refused = true;
+        return undefined;
+      }
       const text = read(path);
       if (text !== undefined) {
         scanned += text.length;
@@ -357,9 +362,13 @@ export function nodeEnv(documentPath: string | undefined, workspaceRoots: string
       return text;
     },
     listDir(path) {
-      // The same frozen array while the folder is unchanged (core/workspace/listing.ts memoises on it).
-      return (snapshot ? snapshot.listDir(path) : listCached(path)) as string[];
+      // Once per analysis (each config function of a registry looks for its run scripts in the same folders,
+      // issue #36); the same frozen array while the folder is unchanged (core/workspace/listing.ts memoises on it).
+      let names = listed.get(path);
+      if (!names) listed.set(path, (names = snapshot ? snapshot.listDir(path) : listCached(path)));
+      return names as string[];
     },
+    readsRefused: () => refused,
     workspaceRoots: workspaceRoots.filter((r) => documentPath === undefined || isWithin(documentPath, r)),
   };
   if (documentPath) {

@@ -121,7 +121,15 @@ export function parsePythonDocument(uri: string, text: string): ConfigDocument {
 
 /** The last few syntax trees parsed, for the incremental parse of an edited text (issue #36). */
 const RECENT_TREES = 4;
-const recentTrees: { text: string; fragments: readonly TreeFragment[] }[] = [];
+const recentTrees: { text: string; fragments: readonly TreeFragment[]; errors: boolean }[] = [];
+
+/** True when the tree holds an error node (one cursor walk). */
+function hasErrors(tree: Tree): boolean {
+  const cursor = tree.cursor();
+  do if (cursor.type.isError) return true;
+  while (cursor.next());
+  return false;
+}
 
 /**
  * Lezer's tree for `text`, reusing the fragments of a recent tree whose text shares a prefix and a suffix
@@ -131,44 +139,109 @@ const recentTrees: { text: string; fragments: readonly TreeFragment[] }[] = [];
  * parses from scratch.
  */
 export function pythonTree(text: string, incremental = true): Tree {
+  let { tree, reused } = parseTree(text, incremental);
+  let errors = hasErrors(tree);
+  // Lezer's reuse is exact for text that parses; where the new text has an error, recovery around reused
+  // fragments may differ from a fresh parse's: that text is parsed again from scratch.
+  if (reused && errors) {
+    tree = parser.parse(text);
+    errors = hasErrors(tree);
+  }
+  if (incremental) remember(text, tree, errors);
+  return tree;
+}
+
+/** The length of the common prefix of two strings (compared in chunks natively, then by character). */
+function commonPrefix(a: string, b: string): number {
+  const max = Math.min(a.length, b.length);
+  let n = 0;
+  for (let step = 4096; step >= 1; step >>= 3) while (n + step <= max && a.substr(n, step) === b.substr(n, step)) n += step;
+  return n;
+}
+
+/** The length of the common suffix of two strings, at most `max`. */
+function commonSuffix(a: string, b: string, max: number): number {
+  let n = 0;
+  for (let step = 4096; step >= 1; step >>= 3) while (n + step <= max && a.substr(a.length - n - step, step) === b.substr(b.length - n - step, step)) n += step;
+  return n;
+}
+
+/** `text` parsed, with a recent error-free tree's fragments when it shares most of its text (`reused`). */
+function parseTree(text: string, incremental: boolean): { tree: Tree; reused: boolean } {
   let best: { fragments: readonly TreeFragment[]; prefix: number; suffix: number; oldLength: number } | undefined;
   if (incremental) {
     for (const r of recentTrees) {
-      const max = Math.min(r.text.length, text.length);
-      let prefix = 0;
-      while (prefix < max && r.text.charCodeAt(prefix) === text.charCodeAt(prefix)) prefix++;
-      let suffix = 0;
-      while (suffix < max - prefix && r.text.charCodeAt(r.text.length - 1 - suffix) === text.charCodeAt(text.length - 1 - suffix)) suffix++;
+      // A tree with errors is not reused: its error recovery need not match the new text's (a fragment parsed
+      // inside an unclosed call, reused after it, gave another tree than a fresh parse).
+      if (r.errors) continue;
+      const prefix = commonPrefix(r.text, text);
+      const suffix = commonSuffix(r.text, text, Math.min(r.text.length, text.length) - prefix);
       if (!best || prefix + suffix > best.prefix + best.suffix) best = { fragments: r.fragments, prefix, suffix, oldLength: r.text.length };
     }
   }
   // Worth it only when most of the text is unchanged.
   const reuse = best && best.prefix + best.suffix >= text.length / 2 ? best : undefined;
   const fragments = reuse ? TreeFragment.applyChanges(reuse.fragments, [{ fromA: reuse.prefix, toA: reuse.oldLength - reuse.suffix, fromB: reuse.prefix, toB: text.length - reuse.suffix }]) : undefined;
-  const tree = fragments ? parser.parse(text, fragments) : parser.parse(text);
-  if (incremental) {
-    const i = recentTrees.findIndex((r) => r.text === text);
-    if (i >= 0) recentTrees.splice(i, 1);
-    recentTrees.unshift({ text, fragments: TreeFragment.addTree(tree) });
-    if (recentTrees.length > RECENT_TREES) recentTrees.length = RECENT_TREES;
-  }
-  return tree;
+  return { tree: fragments ? parser.parse(text, fragments) : parser.parse(text), reused: !!fragments };
 }
 
-/** Forgets the recent trees: the next parse is a fresh one (tests compare the two). */
+/** Keeps `tree` as the most recent one (`errors`: whether it holds an error node). */
+function remember(text: string, tree: Tree, errors: boolean): void {
+  const i = recentTrees.findIndex((r) => r.text === text);
+  if (i >= 0) recentTrees.splice(i, 1);
+  recentTrees.unshift({ text, fragments: TreeFragment.addTree(tree), errors });
+  if (recentTrees.length > RECENT_TREES) recentTrees.length = RECENT_TREES;
+}
+
+/** Forgets the recent trees and functions: the next parse is a fresh one (tests compare the two). */
 export function forgetPythonTrees(): void {
   recentTrees.length = 0;
+  previousFunctions = new Map();
 }
+
+/** A function of the last module built, by its place (`line:character:statements before it`). */
+interface ReusedFunction {
+  text: string;
+  fn: PyFunction;
+  /** Statements it read (MAX_PY_STATEMENTS counts them over the module). */
+  statements: number;
+}
+let previousFunctions = new Map<string, ReusedFunction>();
 
 /** Parses a module (also the workspace modules an import leads to). */
 export function parsePythonModule(text: string, lines: LineIndex = new LineIndex(text)): { module: PyModule; comments: ConfigComment[] } {
-  const tree = pythonTree(text);
   const module: PyModule = { imports: [], functions: [], classes: [], assigns: new Map(), errors: [], lines };
-  const comments: ConfigComment[] = [];
+  let comments: ConfigComment[] = [];
+  // Comments and error nodes anywhere in the tree (one cursor walk; the tree is flat enough for it); it also
+  // tells whether the tree has errors, which decides whether an incremental parse stands (see pythonTree).
+  const walk = (t: Tree): boolean => {
+    comments = [];
+    module.errors = [];
+    let errors = false;
+    const cursor = t.cursor();
+    do {
+      if (cursor.name === "Comment") {
+        const raw = text.slice(cursor.from, cursor.to);
+        comments.push({ line: lines.positionAt(cursor.from).line, text: raw.replace(/^#/, "").trim(), range: lines.range(cursor.from, cursor.to) });
+      } else if (cursor.type.isError) {
+        errors = true;
+        if (module.errors.length < 20) module.errors.push({ message: "Python syntax error", range: lines.range(cursor.from, Math.max(cursor.to, cursor.from)) });
+      }
+    } while (cursor.next());
+    return errors;
+  };
+  let { tree, reused } = parseTree(text, true);
+  let errors = walk(tree);
+  if (reused && errors) {
+    tree = parser.parse(text);
+    errors = walk(tree);
+  }
+  remember(text, tree, errors);
   const r = (n: SyntaxNode): Range => lines.range(n.from, n.to);
   const src = (n: SyntaxNode): string => text.slice(n.from, n.to);
   const cut = (s: string): string => (s.length > 60 ? `${s.slice(0, 57)}...` : s).replace(/\s+/g, " ");
   let statements = 0;
+  const builtFunctions = new Map<string, ReusedFunction>();
 
   const expr = (n: SyntaxNode | null, depth: number): PyExpr => {
     if (!n) return { kind: "other", text: "", range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
@@ -316,9 +389,27 @@ export function parsePythonModule(text: string, lines: LineIndex = new LineIndex
   };
 
   const functionDef = (n: SyntaxNode): void => {
+    // The same text at the same place, after as many statements, gives the same function: the previous model's
+    // is reused (issue #36: an edit re-derives only the top-level statements it changed).
+    const start = lines.positionAt(n.from);
+    const key = `${start.line}:${start.character}:${Math.min(statements, MAX_PY_STATEMENTS + 1)}`;
+    const source = text.slice(n.from, n.to);
+    const before = previousFunctions.get(key);
+    if (before && before.text === source) {
+      statements += before.statements;
+      module.functions.push(before.fn);
+      builtFunctions.set(key, before);
+      return;
+    }
+    const from = statements;
+    const built = buildFunction(n);
+    if (built) builtFunctions.set(key, { text: source, fn: built, statements: statements - from });
+  };
+
+  const buildFunction = (n: SyntaxNode): PyFunction | undefined => {
     const nameNode = n.getChild("VariableName");
     const body = n.getChild("Body");
-    if (!nameNode || !body) return;
+    if (!nameNode || !body) return undefined;
     const params: string[] = [];
     const paramList = n.getChild("ParamList");
     if (paramList) for (let c = paramList.firstChild; c; c = c.nextSibling) if (c.name === "VariableName") params.push(src(c));
@@ -328,6 +419,7 @@ export function parsePythonModule(text: string, lines: LineIndex = new LineIndex
     const fn: PyFunction = { name: src(nameNode), nameRange: r(nameNode), range: r(n), headerRange: lines.range(n.from, body.from + 1), params, body: stmts };
     if (typeDef?.lastChild) fn.returns = src(typeDef.lastChild).replace(/\s+/g, "");
     module.functions.push(fn);
+    return fn;
   };
 
   const classDef = (n: SyntaxNode, depth: number): PyClass | undefined => {
@@ -417,16 +509,7 @@ export function parsePythonModule(text: string, lines: LineIndex = new LineIndex
         break;
     }
   }
-  // Comments and error nodes anywhere in the tree (one cursor walk; the tree is flat enough for it).
-  const cursor = tree.cursor();
-  do {
-    if (cursor.name === "Comment") {
-      const raw = text.slice(cursor.from, cursor.to);
-      comments.push({ line: lines.positionAt(cursor.from).line, text: raw.replace(/^#/, "").trim(), range: lines.range(cursor.from, cursor.to) });
-    } else if (cursor.type.isError && module.errors.length < 20) {
-      module.errors.push({ message: "Python syntax error", range: lines.range(cursor.from, Math.max(cursor.to, cursor.from)) });
-    }
-  } while (cursor.next());
+  previousFunctions = builtFunctions;
   return { module, comments };
 }
 

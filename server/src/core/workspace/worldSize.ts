@@ -35,9 +35,7 @@ export function* launchScripts(env: AnalysisEnv, name?: string, passOnly = false
   const config = name ?? basename(env.documentPath);
   for (const dir of ancestorDirs(env)) {
     const found: { path: string; name: string; text: string; config: string; rank: number }[] = [];
-    for (const file of matchingNames(env.listDir(dir), "run-scripts", (n) => SCRIPT.test(n))) {
-      const path = join(dir, file);
-      const text = env.readFile(path);
+    for (const { path, file, text } of scriptsIn(env, dir)) {
       if (text === undefined || !text.includes(config)) continue;
       const rank = namingRank(text, config);
       if (rank !== undefined && (!passOnly || rank === 0)) found.push({ path, name: file, text, config, rank });
@@ -45,6 +43,26 @@ export function* launchScripts(env: AnalysisEnv, name?: string, passOnly = false
     found.sort((a, b) => a.rank - b.rank);
     for (const { rank: _, ...f } of found) yield f;
   }
+}
+
+/**
+ * The scripts of a folder with their texts, read once per analysis (an env is one analysis): each config function
+ * of a registry looks for its run scripts in the same folders (issue #36). Read in the same order as before, and
+ * only the folders asked for.
+ */
+const SCRIPTS = new WeakMap<AnalysisEnv, Map<string, { path: string; file: string; text: string | undefined }[]>>();
+function scriptsIn(env: AnalysisEnv, dir: string): { path: string; file: string; text: string | undefined }[] {
+  let byDir = SCRIPTS.get(env);
+  if (!byDir) SCRIPTS.set(env, (byDir = new Map()));
+  let list = byDir.get(dir);
+  if (!list) {
+    list = matchingNames(env.listDir(dir), "run-scripts", (n) => SCRIPT.test(n)).map((file) => {
+      const path = join(dir, file);
+      return { path, file, text: env.readFile(path) };
+    });
+    byDir.set(dir, list);
+  }
+  return list;
 }
 
 const scriptsNamingConfig = (env: AnalysisEnv) => launchScripts(env);

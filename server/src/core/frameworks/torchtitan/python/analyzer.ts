@@ -7,10 +7,12 @@ import type { AnalysisEnv, AnalysisSettings, FrameworkAnalysis, FrameworkAnalyze
 import { parseDirectives } from "../../../diagnostics/directives";
 import { shortDtype } from "../../../model/dtypeNames";
 import type { ConfigDocument } from "../../../model/document";
-import { pyModuleOf } from "../../../parse/python";
+import { pyModuleOf, type PyModule } from "../../../parse/python";
+import type { Directive } from "../../../diagnostics/directives";
 import type { Diagnostic, Range } from "../../../model/types";
 import { ALWAYS_FSDP_DATE, launchOf, parsePyVersion, resolveConfig, resolvePyVersion, type PyResolution, type PyContext } from "./context";
-import { configFunctions, evaluateConfig, ModuleSet, type FieldValue } from "./evaluate";
+import { configFunctions, evaluateConfig, functionSignature, MAX_ANALYSIS_STEPS, ModuleSet, type FieldValue, type ReadSet } from "./evaluate";
+import { cachedFunctions, copyDiagnostics, documentKey, forgetFunctions, keepFunctions, pyFunctionCache, stillValid, withDocument, withoutDocument, type CachedFunction } from "./functionCache";
 import { pyTitanContext, pyTitanDiagnostics } from "./titanContext";
 import { choicesAt } from "./schema";
 import { table } from "../../../model/table";
@@ -47,32 +49,73 @@ export interface PyFunctionResult {
   diagnostics: Diagnostic[];
 }
 
-/** Every config function of the document, resolved (the CLI's `FILE.py::function` picks one). */
+/**
+ * Every config function of the document, resolved (the CLI's `FILE.py::function` picks one). A function whose
+ * inputs did not change since the document's last analysis reuses its result (functionCache.ts, issue #36).
+ */
 export function analyzePyFunctions(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): { ctx: PyContext; results: PyFunctionResult[]; diagnostics: Diagnostic[] } {
   const module = pyModuleOf(doc)!;
   const directives = parseDirectives(doc.comments);
   const ctx = resolvePyVersion(doc, settings, env, directives);
+  const key = pyFunctionCache.enabled ? documentKey(doc, module, settings, env, directives, ctx) : "";
+  const run = (cached: ReadonlyMap<string, CachedFunction> | undefined): ReturnType<typeof analyzeFunctions> => analyzeFunctions(doc, module, settings, env, directives, ctx, cached);
+  let out = run(cachedFunctions(doc.uri, key));
+  // Reused results stand for work this analysis did not do: when it could have passed the analysis's evaluation
+  // budget, a fresh analysis would differ (some evaluation cut short), so it runs fresh.
+  if (out.reused > 0 && out.shared.steps + out.reusedCost > MAX_ANALYSIS_STEPS) out = run(undefined);
+  if (!pyFunctionCache.enabled) return out;
+  if (out.shared.steps > MAX_ANALYSIS_STEPS || env.readsRefused?.()) forgetFunctions(doc.uri);
+  else keepFunctions(doc.uri, key, out.kept);
+  return out;
+}
+
+function analyzeFunctions(doc: ConfigDocument, module: PyModule, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], ctx: PyContext, cached: ReadonlyMap<string, CachedFunction> | undefined) {
   const root = { module, file: doc.uri, ...(env.documentPath ? { path: env.documentPath } : {}), isRoot: true };
   const results: PyFunctionResult[] = [];
   const found: { d: Diagnostic; fn: string }[] = [];
   // The workspace modules and module-level values, read and evaluated once for all functions (issue #33, #36).
   const shared = new ModuleSet(env);
+  const kept = new Map<string, CachedFunction>();
+  let reused = 0;
+  let reusedCost = 0;
   for (const fn of configFunctions(module)) {
     if (settings.configFunction && fn.name !== settings.configFunction) continue;
-    const ev = evaluateConfig(fn, root, env, shared);
-    const r = resolveConfig(ev, doc, ctx.version.value, settings, env, directives);
-    const h = headlineOf(r);
-    // The same rule list as a TOML file's, over the same format-neutral context (titanContext.ts).
-    const sim = r.simulationInput ? simulate(r.simulationInput) : undefined;
-    const tctx = pyTitanContext(r, ctx.version, settings, env, directives, sim);
-    // In reading order, as the file's list is published.
-    const diagnostics = pyTitanDiagnostics(tctx, r).sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+    const launch = launchOf(fn.name, env);
+    const sig = pyFunctionCache.enabled ? functionSignature(module, fn) : "";
+    const launchKey = pyFunctionCache.enabled ? JSON.stringify(launch) : "";
+    const hit = cached?.get(sig);
+    let r: PyResolution;
+    let h: string;
+    let diagnostics: Diagnostic[];
+    if (hit && stillValid(hit, module, shared, env, launchKey)) {
+      pyFunctionCache.hits++;
+      reused++;
+      reusedCost += hit.reads.cost;
+      r = withDocument(hit.r, doc);
+      h = hit.headline;
+      diagnostics = copyDiagnostics(hit.diagnostics);
+      kept.set(sig, hit);
+    } else {
+      if (pyFunctionCache.enabled) pyFunctionCache.misses++;
+      const reads: ReadSet = { names: new Map(), modules: new Map(), cost: 0 };
+      const ev = evaluateConfig(fn, root, env, shared, reads);
+      r = resolveConfig(ev, doc, ctx.version.value, settings, env, directives, launch);
+      h = headlineOf(r);
+      // The same rule list as a TOML file's, over the same format-neutral context (titanContext.ts).
+      const sim = r.simulationInput ? simulate(r.simulationInput) : undefined;
+      const tctx = pyTitanContext(r, ctx.version, settings, env, directives, sim);
+      // In reading order, as the file's list is published.
+      diagnostics = pyTitanDiagnostics(tctx, r).sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+      if (pyFunctionCache.enabled) kept.set(sig, { reads, launch: launchKey, r: withoutDocument(r), headline: h, diagnostics: copyDiagnostics(diagnostics) });
+    }
     // The function's Markdown (hover, report) is built when first read, never on the diagnostics path (issue #36).
     const res: PyFunctionResult = { name: fn.name, range: fn.range, nameRange: fn.nameRange, r, headline: h, markdown: "", diagnostics };
-    results.push(defineLazy(res, "markdown", () => functionMarkdown(r, ctx, h)));
+    const resolved = r;
+    const headline = h;
+    results.push(defineLazy(res, "markdown", () => functionMarkdown(resolved, ctx, headline)));
     for (const d of diagnostics) found.push({ d, fn: fn.name });
   }
-  return { ctx, results, diagnostics: mergeShared(found) };
+  return { ctx, results, diagnostics: mergeShared(found), shared, kept, reused, reusedCost };
 }
 
 /**

@@ -130,7 +130,74 @@ interface Memo {
   notes: NotFollowed[];
   chain: string[];
   modules: string[];
+  /** The analysed document's names its evaluation read (ReadSet.names). */
+  names: Map<string, string>;
+  /** Its evaluation's work, nested module-level values included in full (Evaluator.total). */
+  total: number;
   tooComplex?: string;
+}
+
+/**
+ * What one config function's evaluation read (issue #36), so that a later analysis can tell whether its answer
+ * can change: the analysed document's module-level names it looked up, each with the signature of what the
+ * lookup resolved to (`rootNameSignature`: the text and position of the function, the assignment and the import
+ * of that name), and the workspace modules it used, each with the text it read (`undefined`: absent). The rest
+ * of what an evaluation depends on is the same for every function of a document (the module's imports and
+ * classes, the workspace roots and the document's path) and is checked once per analysis by the caller.
+ * `cost` bounds the steps a fresh evaluation of the function charges to the analysis's budget, whatever ran
+ * before it (its own steps plus the full cost of every module-level value it read).
+ */
+export interface ReadSet {
+  names: Map<string, string>;
+  modules: Map<string, string | undefined>;
+  cost: number;
+}
+
+/** The text of `range` in a parsed module. */
+function textOf(m: PyModule, range: Range): string {
+  return m.lines.text.slice(m.lines.offsetAt(range.start), m.lines.offsetAt(range.end));
+}
+
+function posKey(r: Range): string {
+  return `${r.start.line}:${r.start.character}`;
+}
+
+/**
+ * What a lookup of `name` at module level (`Evaluator.moduleName`) resolves to, as text: the first function of
+ * that name, the module-level assignment, the first import binding it, each with its position (the values it
+ * gives carry ranges). Equal signatures give equal lookups.
+ */
+export function rootNameSignature(m: PyModule, name: string): string {
+  const fn = functionsOf(m).get(name);
+  const assign = m.assigns.get(name);
+  let imported = "";
+  outer: for (const imp of m.imports) {
+    for (const n of imp.names) {
+      if (n.asName !== name || !n.name) continue;
+      imported = `${imp.module}\u0000${n.name}`;
+      break outer;
+    }
+  }
+  return `${fn ? `${posKey(fn.range)}\u0000${textOf(m, fn.range)}` : ""}\u0001${assign ? `${posKey(assign.range)}\u0000${textOf(m, assign.range)}` : ""}\u0001${imported}`;
+}
+
+/** A config function as a cache key: its name, its position and its text (its every range follows from them). */
+export function functionSignature(m: PyModule, fn: PyFunction): string {
+  // Per function object: the parser reuses a function's object only for the same text at the same place.
+  let sig = SIGNATURES.get(fn);
+  if (sig === undefined) SIGNATURES.set(fn, (sig = `${fn.name}\u0000${posKey(fn.range)}\u0000${textOf(m, fn.range)}`));
+  return sig;
+}
+
+const SIGNATURES = new WeakMap<PyFunction, string>();
+
+/**
+ * What every evaluation of a module reads besides its names: its imports and classes (Trainer.Config's names,
+ * the model package), without their positions (no value carries them).
+ */
+export function moduleHeaderSignature(m: PyModule): string {
+  const cls = (c: PyModule["classes"][number]): unknown => [c.name, c.bases, c.fields, c.selfAssigns, c.nested.map(cls)];
+  return JSON.stringify([m.imports.map((i) => [i.module, i.names]), m.classes.map(cls)]);
 }
 
 /**
@@ -144,6 +211,10 @@ interface Memo {
 export class ModuleSet {
   private readonly loaded = new Map<string, LoadedModule | null>();
   readonly memo = new Map<LoadedModule, Map<string, Memo>>();
+  /** The text each module path read (undefined: absent), for the evaluations' read sets. */
+  readonly texts = new Map<string, string | undefined>();
+  /** `rootNameSignature` of the analysed document's names, computed once per analysis. */
+  private readonly signatures = new Map<string, string>();
   memoSize = 0;
   /** All evaluation work of this analysis (MAX_ANALYSIS_STEPS). */
   steps = 0;
@@ -157,10 +228,18 @@ export class ModuleSet {
     const cached = this.loaded.get(path);
     if (cached !== undefined) return cached;
     const text = this.env.readFile(path);
+    this.texts.set(path, text);
     const parsed = text === undefined ? undefined : parsedModule(path, text);
     const loaded: LoadedModule | null = parsed ? { module: parsed, file: path, path, isRoot: false } : null;
     this.loaded.set(path, loaded);
     return loaded;
+  }
+
+  /** The signature of a name of the analysed document (one document per set). */
+  signature(m: PyModule, name: string): string {
+    let s = this.signatures.get(name);
+    if (s === undefined) this.signatures.set(name, (s = rootNameSignature(m, name)));
+    return s;
   }
 }
 
@@ -188,6 +267,10 @@ function rangeKey(r: Range): string {
 
 class Evaluator {
   steps = 0;
+  /** This evaluation's steps plus the full cost of each module-level value it read (ReadSet.cost). */
+  total = 0;
+  /** The analysed document's names read, with their signatures (ReadSet.names). */
+  readonly names = new Map<string, string>();
   readonly notFollowed: NotFollowed[] = [];
   readonly chain: string[] = [];
   /** Candidate module paths this evaluation used (MAX_MODULES), cached or not. */
@@ -204,6 +287,7 @@ class Evaluator {
   /** One unit of work; throws OutOfBudget past this evaluation's or the analysis's budget. */
   charge(n = 1): void {
     this.steps += n;
+    this.total += n;
     this.set.steps += n;
     if (this.steps > MAX_EVAL_STEPS || this.set.steps > MAX_ANALYSIS_STEPS) {
       this.tooComplex = TOO_COMPLEX;
@@ -426,6 +510,7 @@ class Evaluator {
 
   /** A name at module level: a function, a constant, or an import (followed into the workspace). */
   private moduleName(name: string, mod: LoadedModule, depth: number, at: Origin, s?: Scope): Val {
+    if (mod.isRoot && !this.names.has(name)) this.names.set(name, this.set.signature(mod.module, name));
     const fn = functionsOf(mod.module).get(name);
     if (fn) return { t: "fn", fn, mod };
     const assign = mod.module.assigns.get(name);
@@ -461,7 +546,7 @@ class Evaluator {
         if (!(e instanceof OutOfBudget)) throw e;
         v = { t: "unknown", why: TOO_COMPLEX, at: child.origin(scope, value.range) };
       }
-      m = { value: v, notes: child.notFollowed, chain: child.chain, modules: [...child.touched], ...(child.tooComplex ? { tooComplex: child.tooComplex } : {}) };
+      m = { value: v, notes: child.notFollowed, chain: child.chain, modules: [...child.touched], names: child.names, total: child.total, ...(child.tooComplex ? { tooComplex: child.tooComplex } : {}) };
       this.set.computed++;
       if (this.set.memoSize < MAX_MODULE_MEMO) {
         if (!perModule) this.set.memo.set(mod, (perModule = new Map()));
@@ -473,6 +558,8 @@ class Evaluator {
     for (const n of m.notes) if (this.notFollowed.length < 50) this.notFollowed.push(n);
     for (const c of m.chain) this.chain.push(c);
     for (const p of m.modules) this.touched.add(p);
+    for (const [k, v] of m.names) if (!this.names.has(k)) this.names.set(k, v);
+    this.total += m.total;
     if (m.tooComplex) this.tooComplex = m.tooComplex;
     return m.value;
   }
@@ -709,7 +796,7 @@ export function configFunctions(module: PyModule): PyFunction[] {
  * One config function evaluated. `set` is what the analysis's evaluations share (the workspace modules and the
  * module-level values); the function's own work has its own budget, so its answer depends on its inputs only.
  */
-export function evaluateConfig(fn: PyFunction, root: LoadedModule, env: AnalysisEnv, set: ModuleSet = new ModuleSet(env)): EvaluatedConfig {
+export function evaluateConfig(fn: PyFunction, root: LoadedModule, env: AnalysisEnv, set: ModuleSet = new ModuleSet(env), reads?: ReadSet): EvaluatedConfig {
   const ev = new Evaluator(set, root);
   let result: Val;
   try {
@@ -717,6 +804,11 @@ export function evaluateConfig(fn: PyFunction, root: LoadedModule, env: Analysis
   } catch (e) {
     if (!(e instanceof OutOfBudget)) throw e;
     result = { t: "unknown", why: TOO_COMPLEX, at: { file: root.file, range: fn.nameRange, anchor: fn.nameRange } };
+  }
+  if (reads) {
+    for (const [k, v] of ev.names) reads.names.set(k, v);
+    for (const p of ev.touched) reads.modules.set(p, set.texts.get(p));
+    reads.cost += ev.total;
   }
   result = ev.view(result);
   const out: EvaluatedConfig = { fn, fields: new Map(), notFollowed: ev.notFollowed, chain: ev.chain, activationCheckpoint: { mode: AC_DEFAULT.mode, source: AC_DEFAULT.source }, converters: [] };
