@@ -159,11 +159,38 @@ describe("launch scripts as the launcher sees them", () => {
   it("an upstream preset's comment copied into another model's file is no evidence; one in its own model's file is", () => {
     const copied = "# NOTE: this toml config is a preset for 64 A100 GPUs.\n[model]\nname = \"llama3\"\nflavor = \"1B\"\n[parallelism]\ndata_parallel_shard_degree = -1\n";
     const own = copied.replace('"1B"', '"70B"');
-    const env = fakeEnv({ [CFG]: "" }, CFG, ["/ws"]);
-    assert.equal(analyzeDocument("file://" + CFG, copied, {}, env).worldSize?.source, "default");
-    const o = analyzeDocument("file://" + CFG, own, {}, env).worldSize!;
+    const PRESET = "/ws/configs/llama3_70b.toml";
+    assert.equal(analyzeDocument("file://" + PRESET, copied, {}, fakeEnv({ [PRESET]: "" }, PRESET, ["/ws"])).worldSize?.source, "default");
+    const o = analyzeDocument("file://" + PRESET, own, {}, fakeEnv({ [PRESET]: "" }, PRESET, ["/ws"])).worldSize!;
     assert.equal(o.value, 64);
     assert.equal(o.source, "comment");
+  });
+  it("an upstream preset's header kept in a fork's file of another name is no evidence of its size or GPU: no global-batch warning on 64 GPUs (held-back orangingq logs/h200/*/config.toml)", () => {
+    // The fork's llama3 8B config under logs/, with upstream llama3_8b.toml's header, PP 4 and 16 × dp_shard.
+    const text = "# NOTE: this toml config is a preset for 64 A100 GPUs.\n[model]\nname = \"llama3\"\nflavor = \"8B\"\n[training]\nglobal_batch_size = 64\nlocal_batch_size = 16\n[parallelism]\ndata_parallel_shard_degree = -1\npipeline_parallel_degree = 4\n";
+    const LOG = "/ws/logs/h200/run1/config.toml";
+    const r = analyzeDocument("file://" + LOG, text, {}, fakeEnv({ [LOG]: text }, LOG, ["/ws"]));
+    assert.equal(r.worldSize?.source, "default");
+    assert.equal(r.worldSize?.value, 8);
+    assert.ok(!r.diagnostics.some((d) => d.code === "global-batch-size"), r.diagnostics.map((d) => d.message).join("\n"));
+    assert.ok(!r.hovers.some((h) => /A100/.test(h.markdown)), "no A100 from upstream's header");
+  });
+  it("a config path through a script variable names this file only where it expands to this file's folders (held-back orangingq run.sh: CONFIG_FILE=\"${LOG_DIR}/config.toml\")", () => {
+    const toml = "[model]\nname = \"llama3\"\nflavor = \"8B\"\n[parallelism]\ndata_parallel_shard_degree = -1\n";
+    const LOG = "/ws/logs/this/config.toml";
+    const script = (logDir: string) => `LOG_DIR=${logDir}\nCONFIG_FILE="\${LOG_DIR}/config.toml"\nNGPU=4\nARGS=(\n  "--nproc_per_node=\${NGPU}"\n  "-m" "torchtitan.train"\n  "--job.config_file=\${CONFIG_FILE}"\n)\ntorchrun "\${ARGS[@]}"\n`;
+    const size = (scriptPath: string, text: string) => analyzeDocument("file://" + LOG, toml, {}, fakeEnv({ [scriptPath]: text, [LOG]: toml }, LOG, ["/ws"])).worldSize!;
+    // Another run's folder, on the machine that ran it: not this file, although the name is the same.
+    assert.equal(size("/ws/logs/run.sh", script('"/opt/ckpt/torchtitan/logs/other"')).source, "default");
+    // A variable the script does not assign: not matched by name either.
+    assert.equal(size("/ws/logs/run.sh", script('""').replace(/^LOG_DIR=.*\n/m, "")).source, "default");
+    // This file's folders (the checkout lies elsewhere on that machine), and the script's own folder.
+    const here = size("/ws/logs/run.sh", script('"/opt/ckpt/torchtitan/logs/this"'));
+    assert.equal(here.value, 4);
+    assert.equal(here.source, "run-script");
+    const own = size("/ws/logs/this/run.sh", script('"$(dirname "$(realpath "${BASH_SOURCE[0]}")")"').replace(/^LOG_DIR=.*$/m, 'THIS_FILE="$(realpath "${BASH_SOURCE[0]}")"\nLOG_DIR="$(dirname "${THIS_FILE}")"'));
+    assert.equal(own.value, 4);
+    assert.equal(own.source, "run-script");
   });
   it("a script and a comment that disagree: the script decides, both are named", () => {
     const toml = "# this config is for 64 GPUs\n[model]\nname = \"llama3\"\nflavor = \"8B\"\n[parallelism]\ndata_parallel_shard_degree = -1\n";

@@ -62,7 +62,9 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
     : { mechanism: "error" as const, reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.detail ?? dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
   const knobs = readKnobs(doc, version.value.date);
   const precision = resolvePrecision(decision, knobs, layout);
-  const gpu = resolveGpu(settings, directives, extra, statedGpus(doc), named?.gpu);
+  // A header copied from an upstream preset states upstream's GPUs, not this file's (copiedPresetComment).
+  const stated = statedGpus(doc);
+  const gpu = resolveGpu(settings, directives, extra, stated && !copiedPresetComment(doc, stated) ? stated : undefined, named?.gpu);
   const simInput =
     dims.resolved && decision.mechanism !== "error" && knobs.param.dtype && knobs.reduce.dtype && knobs.trainingDtype.dtype
       ? {
@@ -361,21 +363,27 @@ export function statedGpus(doc: ConfigDocument): { count: number; gpu?: string; 
  * keeps a header that is not about its file: that comment is no evidence (issue #30 §3). Named assumption: a
  * preset comment is about its own model only; a file without model.flavor is not that preset's.
  */
-const UPSTREAM_PRESET_COMMENTS: readonly { count: number; gpu: string; models: readonly string[] }[] = [
-  { count: 128, gpu: "H100", models: ["llama3:405B"] },
-  { count: 64, gpu: "A100", models: ["llama3:70B", "llama3:8B"] },
-  { count: 64, gpu: "H100", models: ["llama4:17bx16e"] },
-  { count: 8, gpu: "H100", models: ["qwen3:32B"] },
+const UPSTREAM_PRESET_COMMENTS: readonly { count: number; gpu: string; models: readonly string[]; files: readonly string[] }[] = [
+  { count: 128, gpu: "H100", models: ["llama3:405B"], files: ["llama3_405b.toml"] },
+  { count: 64, gpu: "A100", models: ["llama3:70B", "llama3:8B"], files: ["llama3_70b.toml", "llama3_8b.toml"] },
+  { count: 64, gpu: "H100", models: ["llama4:17bx16e"], files: ["llama4_17bx16e.toml"] },
+  { count: 8, gpu: "H100", models: ["qwen3:32B"], files: ["qwen3_32b.toml"] },
 ];
 
-/** True when the stated size is an upstream preset's comment in a file whose model is not that preset's. */
+/**
+ * True when the stated size is an upstream preset's comment in a file that is not that preset: another model, or
+ * a file of another name (a fork's `logs/run1/config.toml` that kept the header of the llama3_8b.toml it was
+ * copied from, with its own degrees and batch sizes: the header is upstream's, not this file's). Named
+ * assumption: upstream's presets are the files named in UPSTREAM_PRESET_COMMENTS (v0.1.0 … v0.2.2).
+ */
 export function copiedPresetComment(doc: ConfigDocument, s: { count: number; gpu?: string; line: number }): boolean {
   const text = doc.comments.find((c) => c.line === s.line)?.text ?? "";
   if (!/NOTE: this toml config is a preset for/i.test(text)) return false;
   const preset = UPSTREAM_PRESET_COMMENTS.find((p) => p.count === s.count && p.gpu.toLowerCase() === (s.gpu ?? "").toLowerCase());
   if (!preset) return false;
   const model = `${stringValue(findEntry(doc, "model", "name")) ?? "llama3"}:${stringValue(findEntry(doc, "model", "flavor")) ?? ""}`;
-  return !preset.models.includes(model);
+  const file = decodeURIComponent(doc.uri.slice(doc.uri.lastIndexOf("/") + 1)).toLowerCase();
+  return !preset.models.includes(model) || !preset.files.includes(file);
 }
 
 function worldSizeFromComments(doc: ConfigDocument): Sourced<number> | undefined {
