@@ -247,6 +247,16 @@ describe("fork config classes found by following the config manager's imports", 
     assert.match(note[0]!.detail ?? "", /model\.norm_type/);
     assert.match(note[0]!.detail ?? "", /training\.batch_size/);
   });
+  it("an old key's new name is the one the fork's classes declare along upstream's rename chain (held-back cakeng: model_weights_only → last_save_model_weights_only, not last_save_model_only)", () => {
+    const cls = `from dataclasses import dataclass, field\n\n\n@dataclass\nclass Checkpoint:\n    enable_checkpoint: bool = False\n    last_save_model_weights_only: bool = True\n\n\n@dataclass\nclass JobConfig:\n    checkpoint: Checkpoint = field(default_factory=Checkpoint)\n`;
+    const cfg = `[model]\nname = "llama3"\nflavor = "8B"\n\n[training]\nsteps = 10\n\n[checkpoint]\nenable_checkpoint = false\nmodel_weights_only = false\n`;
+    const ws = { ...files, "/ws/torchtitan/experiments/my_cfg/job.py": cls, "/ws/train_configs/a.toml": cfg };
+    const r = analyzeDocument("file:///ws/train_configs/a.toml", cfg, { torchtitanVersion: "v0.2.2" }, fakeEnv(ws, "/ws/train_configs/a.toml", ["/ws"]));
+    const moved = r.diagnostics.filter((d) => d.code === "moved-key");
+    assert.equal(moved.length, 1, JSON.stringify(r.diagnostics.map((d) => `${d.code} ${d.message}`)));
+    assert.match(moved[0]!.message, /checkpoint\.model_weights_only (?:was renamed to|is now) checkpoint\.last_save_model_weights_only\b/);
+    assert.deepEqual(moved[0]!.data?.facts?.movedTo, "checkpoint.last_save_model_weights_only");
+  });
   it("with no torchtitan package in the workspace the same keys are reported one by one against upstream", () => {
     const r = analyzeDocument("file:///ws/train_configs/a.toml", toml, {}, fakeEnv({ "/ws/train_configs/a.toml": toml }, "/ws/train_configs/a.toml", ["/ws"]));
     assert.ok(r.diagnostics.some((d) => d.code !== "fork-config" && /norm_type/.test(d.message)), JSON.stringify(r.diagnostics.map((d) => `${d.code} ${d.message}`)));
