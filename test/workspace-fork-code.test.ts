@@ -257,6 +257,19 @@ describe("fork config classes found by following the config manager's imports", 
     assert.match(moved[0]!.message, /checkpoint\.model_weights_only (?:was renamed to|is now) checkpoint\.last_save_model_weights_only\b/);
     assert.deepEqual(moved[0]!.data?.facts?.movedTo, "checkpoint.last_save_model_weights_only");
   });
+  it("a JobConfig subclass reached from the run script's own entry point (a bash array: -m timelyfreeze.train) declares the fork's tables, for the configs it runs and those beside them (held-back orangingq)", () => {
+    const cls = `from dataclasses import dataclass, field\nfrom torchtitan.config.job_config import JobConfig, Metrics as BaseMetrics\n\n\n@dataclass\nclass Metrics(BaseMetrics):\n    draw_graph: bool = False\n\n\n@dataclass\nclass Freezing:\n    freeze: bool = False\n\n\n@dataclass\nclass FreezeConfig(JobConfig):\n    metrics: Metrics = field(default_factory=Metrics)\n    freezing: Freezing = field(default_factory=Freezing)\n`;
+    const train = `import os\nimport torch\nfrom torchtitan.config import ConfigManager\nfrom tf.core.config import FreezeConfig\n`;
+    const script = `NGPU=4\nCONFIG_FILE="$(dirname "\${BASH_SOURCE[0]}")/config_run.toml"\nARGS=(\n  "--nproc_per_node=\${NGPU}"\n  "-m"\n  "tf.train"\n  "--job.config_file=\${CONFIG_FILE}"\n)\ntorchrun "\${ARGS[@]}"\n`;
+    const cfg = `[model]\nname = "llama3"\nflavor = "8B"\n\n[training]\nsteps = 10\n\n[metrics]\ndraw_graph = true\n\n[freezing]\nfreeze = true\n`;
+    const ws = { ...files, "/ws/tf/core/config.py": cls, "/ws/tf/train.py": train, "/ws/logs/run1/run.sh": script, "/ws/logs/run1/config_run.toml": cfg, "/ws/logs/run1/config_old.toml": cfg };
+    for (const name of ["config_run.toml", "config_old.toml"]) {
+      const path = `/ws/logs/run1/${name}`;
+      const r = analyzeDocument("file://" + path, cfg, { torchtitanVersion: "v0.2.2" }, fakeEnv(ws, path, ["/ws"]));
+      assert.deepEqual(r.diagnostics.filter((d) => /draw_graph|freezing/.test(d.message)).map((d) => `${d.code} ${d.message}`), [], name);
+      assert.ok(r.torchtitanSchemaSources?.some((m) => m.sourcePath === "tf/core/config.py" && /imported by tf\/train\.py/.test(m.label)), JSON.stringify(r.torchtitanSchemaSources?.map((m) => m.label)));
+    }
+  });
   it("with no torchtitan package in the workspace the same keys are reported one by one against upstream", () => {
     const r = analyzeDocument("file:///ws/train_configs/a.toml", toml, {}, fakeEnv({ "/ws/train_configs/a.toml": toml }, "/ws/train_configs/a.toml", ["/ws"]));
     assert.ok(r.diagnostics.some((d) => d.code !== "fork-config" && /norm_type/.test(d.message)), JSON.stringify(r.diagnostics.map((d) => `${d.code} ${d.message}`)));

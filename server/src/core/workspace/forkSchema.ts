@@ -14,6 +14,7 @@ import type { ExtensionModule, KeySpec } from "../frameworks/torchtitan/schema/d
 import { ancestorDirs, basename, dirname, displayPath, isInside, join } from "./paths";
 import { scanJobConfig, type ScannedSchema } from "./pyDataclass";
 import { findTorchtitanPackage } from "./forkCode";
+import { customEntryPoint, launchScripts } from "./worldSize";
 import { parsePythonModule } from "../parse/python";
 import { scannedPart } from "./scan";
 
@@ -112,6 +113,9 @@ export function workspaceSchemas(doc: ConfigDocument, env: AnalysisEnv): Extensi
     const followed = followedConfigSource(env);
     if (followed) out.push(followed);
   }
+  // The run script's own entry point's config classes add to (and come before) the package's.
+  const fromEntry = entryConfigSource(env);
+  if (fromEntry && !out.some((m) => m.sourcePath === fromEntry.sourcePath)) out.unshift(fromEntry);
   const name = (stringValue(findEntry(doc, "job", "custom_config_module")) ?? stringValue(findEntry(doc, "experimental", "custom_args_module")))?.trim();
   if (name && /^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)*$/.test(name)) {
     const parts = name.split(".");
@@ -146,22 +150,69 @@ function followedConfigSource(env: AnalysisEnv): ExtensionModule | undefined {
   for (const managerPath of [join(join(pkg, "config"), "manager.py"), join(pkg, "config_manager.py")]) {
     const text = env.readFile(managerPath);
     if (text === undefined) continue;
-    const imports = parsePythonModule(scannedPart(text)).module.imports.slice(0, MAX_FOLLOWED_IMPORTS);
-    for (const imp of imports) {
-      if (!imp.names.some((n) => /Config/.test(n.name))) continue;
-      const dots = /^\.*/.exec(imp.module)![0].length;
-      const parts = imp.module.slice(dots).split(".").filter(Boolean);
-      let base = dots ? dirname(managerPath) : root;
-      for (let i = 1; i < dots; i++) base = dirname(base);
-      for (const rel of [[...parts.slice(0, -1), `${parts[parts.length - 1] ?? "__init__"}.py`], [...parts, "__init__.py"]]) {
-        const path = joinAll(base, rel);
-        if (path === managerPath) continue;
+    const found = followImports(managerPath, text, root, env);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The first module `fromPath` imports a `…Config…` name from that declares config dataclass fields (absolute imports
+ * resolved from `root`, relative ones from the importing file's folder), at most MAX_FOLLOWED_IMPORTS imports.
+ */
+function followImports(fromPath: string, text: string, root: string, env: AnalysisEnv): ExtensionModule | undefined {
+  const imports = parsePythonModule(scannedPart(text)).module.imports.filter((imp) => imp.names.some((n) => /Config/.test(n.name))).slice(0, MAX_FOLLOWED_IMPORTS);
+  for (const imp of imports) {
+    const dots = /^\.*/.exec(imp.module)![0].length;
+    const parts = imp.module.slice(dots).split(".").filter(Boolean);
+    let base = dots ? dirname(fromPath) : root;
+    for (let i = 1; i < dots; i++) base = dirname(base);
+    for (const rel of [[...parts.slice(0, -1), `${parts[parts.length - 1] ?? "__init__"}.py`], [...parts, "__init__.py"]]) {
+      const path = joinAll(base, rel);
+      if (path === fromPath) continue;
+      const t = env.readFile(path);
+      if (t === undefined) continue;
+      const scanned = scanCached(t);
+      if (scanned?.keys.length) return toModule(path, scanned, env, `torchtitan config source (imported by ${displayPath(fromPath, env)})`);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A fork's config classes reached from the training entry point of the run script that runs this config (issue #30
+ * §2): `torchrun … -m timelyfreeze.train --job.config_file …` (workspace/worldSize.ts `customEntryPoint`) is read
+ * from the workspace (a module from the script's folder or a folder above it, a `.py` path from the same folders),
+ * and the modules it imports `…Config…` names from are followed as from the config manager (a subclass of
+ * torchtitan's JobConfig declares the tables the fork adds). Nothing is imported or run.
+ */
+function entryConfigSource(env: AnalysisEnv): ExtensionModule | undefined {
+  return entrySource(env, launchScripts(env)) ?? entrySource(env, launchScripts(env, ".toml"));
+}
+
+/**
+ * The config classes of the first custom entry point among `scripts`. Called first with the scripts that run this
+ * config, then with those beside it or above it that run any TOML config through their own entry point (a fork's
+ * `logs/run1/run.sh` runs `config_1101.toml` of the folder with `-m timelyfreeze.train`; the folder's other configs
+ * are that trainer's too): config classes only add known keys, so the wider search can only remove findings.
+ */
+function entrySource(env: AnalysisEnv, scripts: Iterable<{ path: string; text: string; config: string }>): ExtensionModule | undefined {
+  for (const { path: script, text, config } of scripts) {
+    const entry = customEntryPoint(text, config);
+    if (!entry) continue;
+    const module = entry.startsWith("-m ");
+    const parts = (module ? entry.slice(3).split(".") : entry.split("/")).filter((p) => p && p !== ".");
+    if (!parts.length || parts.includes("..")) return undefined;
+    const rels = module ? [[...parts.slice(0, -1), `${parts[parts.length - 1]!}.py`], [...parts, "__init__.py"]] : [parts];
+    for (const dir of [dirname(script), ...ancestorDirs(env)]) {
+      for (const rel of rels) {
+        const path = joinAll(dir, rel);
         const t = env.readFile(path);
         if (t === undefined) continue;
-        const scanned = scanCached(t);
-        if (scanned?.keys.length) return toModule(path, scanned, env, `torchtitan config source (imported by ${displayPath(managerPath, env)})`);
+        return followImports(path, t, dir, env);
       }
     }
+    return undefined;
   }
   return undefined;
 }

@@ -206,6 +206,34 @@ export function scriptPassesFlag(env: AnalysisEnv, flags: readonly string[]): { 
  * `torchtitan/train.py`, `-m torchtitan.train`) and anything not resolved give undefined (no claim).
  */
 export function customEntryPoint(text: string, config: string): string | undefined {
+  return lineEntryPoint(text, config) ?? shellEntryPoint(text, config);
+}
+
+/**
+ * The same through parse/shell.ts, for a command whose words come from variables and bash arrays
+ * (`torchrun "${COMMON_ARGS[@]}"` with `"-m" "timelyfreeze.train" "--job.config_file=${CONFIG_FILE}"` in the array):
+ * a torchrun or python command one of whose expanded words names the config.
+ */
+function shellEntryPoint(text: string, config: string): string | undefined {
+  if (!/\b(?:torchrun|python3?)\b/.test(text)) return undefined;
+  for (const c of readShell(text).commands.slice(0, 4096)) {
+    // A `${VAR:-"x"}` default keeps its quotes in the expanded word: unquoted here.
+    const words = c.words.slice(0, 256).map((w) => w.text.replace(/^["']+|["']+$/g, ""));
+    const at = words.findIndex((w) => /(?:^|\/)(?:torchrun|python3?(?:\.\d+)?)$/.test(w));
+    if (at < 0 || !words.some((w) => w.includes(config))) continue;
+    for (let i = at + 1; i < words.length; i++) {
+      const w = words[i]!;
+      if (w === "-m" && i + 1 < words.length) {
+        const m = words[i + 1]!;
+        return /^torchtitan(\.|$)/.test(m) || m.includes("$") ? undefined : `-m ${m}`;
+      }
+      if (/\.py$/.test(w)) return /(^|\/)train\.py$/.test(w) || w.includes("$") ? undefined : w;
+    }
+  }
+  return undefined;
+}
+
+function lineEntryPoint(text: string, config: string): string | undefined {
   const lines = logicalLines(text);
   const vars = assignments(lines);
   const holders = [...vars].filter(([, v]) => v.includes(config)).map(([k]) => k);
