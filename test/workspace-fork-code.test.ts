@@ -34,6 +34,18 @@ describe("forkCode: the workspace's torchtitan code matched against upstream sta
     assert.equal(f.decidedBy?.fn, "maybe_enable_amp");
     assert.equal(f.decidedBy?.location.range.start.line, 0);
   });
+  it("a maybe_enable_amp whose TP/PP branch returns autocast (upstream's null context commented out) matches no upstream state, and a PP-only config of that fork gets no fp32 warning (held-back orangingq)", () => {
+    const patched = AMP_PRE_2458.replace("    if parallel_dims.tp_enabled or parallel_dims.pp_enabled:\n        return None\n", "    if parallel_dims.tp_enabled or parallel_dims.pp_enabled:\n        # return contextlib.nullcontext()\n        return torch.autocast(device_type, dtype=torch.bfloat16)\n");
+    assert.notEqual(patched, AMP_PRE_2458);
+    const files = { "/ws/torchtitan/distributed/utils.py": patched, "/ws/torchtitan/config/job_config.py": "class JobConfig: pass\n" };
+    const f = readForkCode(codeEnv(files))!;
+    assert.equal(f.tpPpAutocast?.file, "torchtitan/distributed/utils.py");
+    assert.match(f.unmatched ?? "", /autocasts TP or PP without FSDP/);
+    const toml = `[model]\nname = "llama3"\nflavor = "8B"\n[training]\nsteps = 10\n[parallelism]\ndata_parallel_shard_degree = -1\npipeline_parallel_degree = 4\n`;
+    const code = (utils: string) => analyzeDocument("file:///ws/train_configs/a.toml", toml, { worldSize: 4 }, fakeEnv({ ...files, "/ws/torchtitan/distributed/utils.py": utils, "/ws/train_configs/a.toml": toml }, "/ws/train_configs/a.toml", ["/ws"]));
+    assert.equal(code(patched).diagnostics.filter((d) => d.code === "no-mixed-precision").length, 0);
+    assert.equal(code(AMP_PRE_2458).diagnostics.filter((d) => d.code === "no-mixed-precision").length, 1);
+  });
   it("the same function with TOML-era config classes → 2025-06-16 … 2026-02-23", () => {
     const f = readForkCode(codeEnv({ "/ws/torchtitan/distributed/utils.py": AMP_PRE_2458, "/ws/torchtitan/config/job_config.py": "class Job: pass\n" }))!;
     assert.deepEqual(f.window, { from: "2025-06-16", until: "2026-02-23" });
