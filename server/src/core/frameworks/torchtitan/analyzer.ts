@@ -52,7 +52,9 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const read = readDims(overrides.length ? withOverrides(doc, overrides) : doc, version.value.date);
   const dimsOptions = { epDivisibility: version.value.date >= "2025-07-08" && version.value.date < MESH_UNFLATTEN_DATE, epMesh: version.value.date >= MESH_UNFLATTEN_DATE };
   const named = hardwareInFileName(env.documentPath ?? doc.uri);
-  const worldSize = resolveWorldSize(doc, read, settings, env, directives, extra, (w) => resolveDims(read, w, dimsOptions).errors.length === 0, named?.count);
+  // The run script's own training entry point, read with its world size (one reading of the scripts).
+  const launch: { entry?: string } = {};
+  const worldSize = resolveWorldSize(doc, read, settings, env, directives, extra, (w) => resolveDims(read, w, dimsOptions).errors.length === 0, named?.count, launch);
   const dims = resolveDims(read, worldSize.value, dimsOptions);
   const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };
   const modelName = stringValue(findEntry(doc, "model", "name"));
@@ -121,10 +123,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   if (code) ctx.forkCode = code;
   // The script that gives the world size runs a training script of its own: ParallelDims' checks are not run as
   // torchtitan's trainer runs them (parallel-dims.ts leaves the world-size checks out).
-  if (ctx.worldSize.source === "run-script" || ctx.worldSize.source === "slurm") {
-    const entry = inferWorldSize(env)?.entry;
-    if (entry) ctx.customEntry = entry;
-  }
+  if ((ctx.worldSize.source === "run-script" || ctx.worldSize.source === "slurm") && launch.entry) ctx.customEntry = launch.entry;
   return { ctx, extra };
 }
 
@@ -287,7 +286,7 @@ const FILE_START = { start: { line: 0, character: 0 }, end: { line: 0, character
  * the file (issue #17): when the explicit degrees need more GPUs than the default, the world size is the
  * smallest one consistent with them (`consistent`: ParallelDims validates on that many GPUs).
  */
-function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], extra: Diagnostic[], consistent: (w: number) => boolean, named?: number): Sourced<number> {
+function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], extra: Diagnostic[], consistent: (w: number) => boolean, named?: number, launch: { entry?: string } = {}): Sourced<number> {
   // Explicit sources first, by precedence (workspace/precedence.ts): CLI flag > directive > workspace setting.
   const d = directiveValue(directives, "world-size");
   let fromDirective: Explicit<number> | undefined;
@@ -306,6 +305,7 @@ function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: Analysi
   const stated = worldSizeFromComments(doc);
   if (script && script.value <= MAX_WORLD_SIZE) {
     const out: Sourced<number> = { value: script.value, source: script.source, kind: script.kind, detail: script.detail };
+    if (script.entry) launch.entry = script.entry;
     if (script.location) out.location = script.location;
     // Two sources that disagree are both named (issue #30 §3): the script runs the file, the comment only says.
     if (stated && stated.value !== script.value) {
