@@ -282,6 +282,17 @@ describe("fork config classes found by following the config manager's imports", 
       assert.ok(r.torchtitanSchemaSources?.some((m) => m.sourcePath === "tf/core/config.py" && /imported by tf\/train\.py/.test(m.label)), JSON.stringify(r.torchtitanSchemaSources?.map((m) => m.label)));
     }
   });
+  it("a fork's train.py in a folder above the config (no run script) leads to its JobConfig subclass (held-back orangingq timelyfreeze/train_configs)", () => {
+    const cls = `from dataclasses import dataclass, field\nfrom torchtitan.config.job_config import JobConfig\n\n\n@dataclass\nclass Freezing:\n    freeze: bool = False\n\n\n@dataclass\nclass FreezeConfig(JobConfig):\n    freezing: Freezing = field(default_factory=Freezing)\n`;
+    const cfg = `[model]\nname = "llama3"\nflavor = "8B"\n\n[training]\nsteps = 10\nseq_len = 2048\n\n[parallelism]\ndata_parallel_shard_degree = -1\n\n[freezing]\nfreeze = true\n`;
+    const path = "/ws/tf/train_configs/a.toml";
+    const job = "from dataclasses import dataclass, field\n\n@dataclass\nclass Training:\n    steps: int = 1\n\n@dataclass\nclass JobConfig:\n    training: Training = field(default_factory=Training)\n";
+    const ws = { "/ws/torchtitan/distributed/utils.py": AMP_PRE_2458, "/ws/torchtitan/config/job_config.py": job, "/ws/tf/core/config.py": cls, "/ws/tf/train.py": "from tf.core.config import FreezeConfig\n", [path]: cfg };
+    const unknown = (w: Record<string, string>) => analyzeDocument("file://" + path, cfg, { torchtitanVersion: "v0.2.2" }, fakeEnv(w, path, ["/ws"])).diagnostics.filter((d) => /freezing/.test(`${d.message} ${d.detail ?? ""}`));
+    assert.deepEqual(unknown(ws).map((d) => d.message), []);
+    const { ["/ws/tf/train.py"]: _, ...without } = ws;
+    assert.equal(unknown(without).length, 1, "without the fork's trainer the table is unknown");
+  });
   it("with no torchtitan package in the workspace the same keys are reported one by one against upstream", () => {
     const r = analyzeDocument("file:///ws/train_configs/a.toml", toml, {}, fakeEnv({ "/ws/train_configs/a.toml": toml }, "/ws/train_configs/a.toml", ["/ws"]));
     assert.ok(r.diagnostics.some((d) => d.code !== "fork-config" && /norm_type/.test(d.message)), JSON.stringify(r.diagnostics.map((d) => `${d.code} ${d.message}`)));

@@ -187,7 +187,29 @@ function followImports(fromPath: string, text: string, root: string, env: Analys
  * torchtitan's JobConfig declares the tables the fork adds). Nothing is imported or run.
  */
 function entryConfigSource(env: AnalysisEnv): ExtensionModule | undefined {
-  return entrySource(env, launchScripts(env)) ?? entrySource(env, launchScripts(env, ".toml"));
+  return entrySource(env, launchScripts(env)) ?? entrySource(env, launchScripts(env, ".toml")) ?? besideTrainer(env);
+}
+
+/**
+ * A fork's own `train.py` in a folder that holds the config (`timelyfreeze/train.py` above
+ * `timelyfreeze/train_configs/x.toml`), torchtitan's own package folder excluded: its `…Config…` imports are
+ * followed as an entry point's, absolute imports from the folder above the workspace's torchtitan package (else the
+ * workspace's root). Known keys only: it removes findings.
+ */
+function besideTrainer(env: AnalysisEnv): ExtensionModule | undefined {
+  const dirs = ancestorDirs(env);
+  const pkg = findTorchtitanPackage(env);
+  const root = pkg ? dirname(pkg) : dirs[dirs.length - 1];
+  if (root === undefined) return undefined;
+  for (const dir of dirs) {
+    if (basename(dir) === "torchtitan" || dir === root) continue;
+    const path = join(dir, "train.py");
+    const text = env.readFile(path);
+    if (text === undefined) continue;
+    const found = followImports(path, text, root, env);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /**
