@@ -293,6 +293,14 @@ describe("fork config classes found by following the config manager's imports", 
     const { ["/ws/tf/train.py"]: _, ...without } = ws;
     assert.equal(unknown(without).length, 1, "without the fork's trainer the table is unknown");
   });
+  it("a value upstream's code would not use (compile.components \"visual\") of a key the fork's own config classes declare is the fork's: no invalid-value (held-back xiao-hu qwen3_vl)", () => {
+    const job = "from dataclasses import dataclass, field\n\n@dataclass\nclass Compile:\n    enable: bool = False\n    components: list[str] = field(default_factory=lambda: ['model', 'loss'])\n\n@dataclass\nclass JobConfig:\n    compile: Compile = field(default_factory=Compile)\n";
+    const cfg = `[model]\nname = "llama3"\nflavor = "8B"\n\n[training]\nsteps = 10\nseq_len = 2048\n\n[compile]\nenable = true\ncomponents = ["model", "visual"]\n`;
+    const path = "/ws/train_configs/q.toml";
+    const run = (w: Record<string, string>) => analyzeDocument("file://" + path, cfg, { torchtitanVersion: "v0.2.2" }, fakeEnv({ ...w, [path]: cfg }, path, ["/ws"])).diagnostics.filter((d) => d.code === "invalid-value");
+    assert.deepEqual(run({ "/ws/torchtitan/distributed/utils.py": AMP_PRE_2458, "/ws/torchtitan/config/job_config.py": job }).map((d) => d.message), []);
+    assert.equal(run({}).length, 1, "upstream alone: the warning stays");
+  });
   it("with no torchtitan package in the workspace the same keys are reported one by one against upstream", () => {
     const r = analyzeDocument("file:///ws/train_configs/a.toml", toml, {}, fakeEnv({ "/ws/train_configs/a.toml": toml }, "/ws/train_configs/a.toml", ["/ws"]));
     assert.ok(r.diagnostics.some((d) => d.code !== "fork-config" && /norm_type/.test(d.message)), JSON.stringify(r.diagnostics.map((d) => `${d.code} ${d.message}`)));
