@@ -53,13 +53,19 @@ function toModule(path: string, scanned: ScannedSchema, env: AnalysisEnv, kind: 
 /**
  * The config sources the workspace offers for this document, innermost first: the fork's own schema
  * (found walking up from the config) and the custom config module it names, when that module is a file
- * of the workspace.
+ * of the workspace; before them, the config classes the fork's own training entry point imports.
  */
 export function torchtitanConfigSources(doc: ConfigDocument, env: AnalysisEnv, settings: AnalysisSettings = {}): { schemas: ExtensionModule[]; missing?: string } {
   const configured = configuredSource(env, settings);
-  if (configured && "missing" in configured) return { schemas: workspaceSchemas(doc, env), missing: configured.missing };
-  const found = workspaceSchemas(doc, env);
+  if (configured && "missing" in configured) return { schemas: withEntrySource(workspaceSchemas(doc, env), env), missing: configured.missing };
+  const found = withEntrySource(workspaceSchemas(doc, env), env);
   return { schemas: configured ? [configured.module, ...found] : found };
+}
+
+/** The config classes of the fork's own training entry point (entryConfigSource) add to, and come before, the rest. */
+function withEntrySource(found: ExtensionModule[], env: AnalysisEnv): ExtensionModule[] {
+  const fromEntry = entryConfigSource(env);
+  return fromEntry && !found.some((m) => m.sourcePath === fromEntry.sourcePath) ? [fromEntry, ...found] : found;
 }
 
 function isAbsolute(p: string): boolean {
@@ -113,9 +119,6 @@ export function workspaceSchemas(doc: ConfigDocument, env: AnalysisEnv): Extensi
     const followed = followedConfigSource(env);
     if (followed) out.push(followed);
   }
-  // The run script's own entry point's config classes add to (and come before) the package's.
-  const fromEntry = entryConfigSource(env);
-  if (fromEntry && !out.some((m) => m.sourcePath === fromEntry.sourcePath)) out.unshift(fromEntry);
   const name = (stringValue(findEntry(doc, "job", "custom_config_module")) ?? stringValue(findEntry(doc, "experimental", "custom_args_module")))?.trim();
   if (name && /^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)*$/.test(name)) {
     const parts = name.split(".");
