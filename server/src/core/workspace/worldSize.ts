@@ -218,7 +218,7 @@ function shellEntryPoint(text: string, config: string): string | undefined {
   if (!/\b(?:torchrun|python3?)\b/.test(text)) return undefined;
   for (const c of readShell(text).commands.slice(0, 4096)) {
     // A `${VAR:-"x"}` default keeps its quotes in the expanded word: unquoted here.
-    const words = c.words.slice(0, 256).map((w) => w.text.replace(/^["']+|["']+$/g, ""));
+    const words = c.words.slice(0, 256).map((w) => unquoted(w.text));
     const at = words.findIndex((w) => /(?:^|\/)(?:torchrun|python3?(?:\.\d+)?)$/.test(w));
     if (at < 0 || !words.some((w) => w.includes(config))) continue;
     for (let i = at + 1; i < words.length; i++) {
@@ -231,6 +231,15 @@ function shellEntryPoint(text: string, config: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** The word without the quotes around it (a loop: a regex for the trailing run would not be linear). */
+function unquoted(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && (s[a] === '"' || s[a] === "'")) a++;
+  while (b > a && (s[b - 1] === '"' || s[b - 1] === "'")) b--;
+  return s.slice(a, b);
 }
 
 function lineEntryPoint(text: string, config: string): string | undefined {
