@@ -102,7 +102,7 @@ describe("words", () => {
   });
 
   it("the world size's source reads as a phrase: a comment, the degrees", () => {
-    const comment = analyzeDocument("file:///w/t.toml", `# NOTE: this toml config is a preset for 64 A100 GPUs.\n${SEED.replace(/tensor_parallel_degree = 8/, "tensor_parallel_degree = 8")}`, {}, fakeEnv({}, "/w/t.toml"));
+    const comment = analyzeDocument("file:///w/llama3_8b.toml", `# NOTE: this toml config is a preset for 64 A100 GPUs.\n${SEED.replace(/tensor_parallel_degree = 8/, "tensor_parallel_degree = 8")}`, {}, fakeEnv({}, "/w/llama3_8b.toml"));
     assert.equal(comment.worldSize?.detail, "the comment on line 1");
     const degrees = analyzeDocument("file:///w/t.toml", SEED.replace("context_parallel_degree = 1", "context_parallel_degree = 4"), {}, fakeEnv({}, "/w/t.toml"));
     assert.equal(degrees.worldSize?.detail, "the degrees, which need at least 32 GPUs");
@@ -110,7 +110,7 @@ describe("words", () => {
 
   it("a slurm file and a comment that disagree on the world size are both named", () => {
     const slurm = "#!/bin/bash\n#SBATCH --nodes=4\n#SBATCH --gpus-per-node=8\nsrun torchrun --nnodes $SLURM_NNODES --nproc_per_node $SLURM_GPUS_PER_NODE -m torchtitan.train --job.config_file ./train.toml\n";
-    const text = `# NOTE: this toml config is a preset for 64 A100 GPUs.\n${SEED}`;
+    const text = `# this config is for 64 A100 GPUs\n${SEED}`;
     const r = analyzeDocument("file:///ws/train.toml", text, {}, fakeEnv({ "/ws/job.slurm": slurm, "/ws/train.toml": text }, "/ws/train.toml"));
     assert.equal(r.worldSize?.value, 32);
     assert.match(r.worldSize?.detail ?? "", /job\.slurm.*; the comment on line 1 states 64 GPUs$/);

@@ -372,7 +372,7 @@ describe("torchtitan: the world size a file implies, and the one it states", () 
 
   it("a comment stating the size is evidence, with its line (torchtitan's presets: llama3_70b.toml:1 at v0.2.2)", () => {
     const text = `# NOTE: this toml config is a preset for 64 A100 GPUs.\n${par("data_parallel_shard_degree = -1\ntensor_parallel_degree = 8")}`;
-    const { r, w } = ws(text);
+    const { r, w } = ws(text, "file:///w/llama3_8b.toml");
     assert.deepEqual(w, [64, "comment", "comment"]);
     assert.equal(r.worldSize?.detail, "the comment on line 1");
     assert.deepEqual(r.worldSize?.location?.range.start, { line: 0, character: 0 });
@@ -519,7 +519,7 @@ components = ["model", "loss"]
   });
 
   it("a preset's comment names the GPU type: evidence, so float8 on it is information, not an error", () => {
-    const r = analyzeDocument("file:///w/d.toml", `# NOTE: this toml config is a preset for 64 A100 GPUs.\n${Q("", "quantize.linear.float8")}`);
+    const r = analyzeDocument("file:///w/llama3_8b.toml", `# NOTE: this toml config is a preset for 64 A100 GPUs.\n${Q("", "quantize.linear.float8")}`);
     const d = r.diagnostics.find((x) => x.code === "quantize-gpu-unsupported");
     assert.equal(d?.severity, "information");
     assert.match(d!.message, /^Assuming a100-80gb \(as a comment states\): float8 on A100 SXM 80GB: torchtitan needs an SM 8\.9\+ GPU, so the launch fails \(ValueError\)$/);

@@ -269,6 +269,14 @@ enable_tensorboard = 1
       checkDiagnostics(`[training]\nsteps = 1\nfp8_linear = ${v}\n`, at("main@2024-06-01"));
     }
   });
+  it("a comma string for a string_list key was split into a list by the argparse ConfigManager (check_string_list_argument, 2025-02-15 … 2025-04-17): no wrong-type there (held-back nlpfollower llama3_405b.toml)", () => {
+    checkDiagnostics(`[training]\nsteps = 1\n[model]\nconverters = "float8"\n`, at("main@2025-02-26"));
+    checkDiagnostics(`[training]\nsteps = 1\n[checkpoint]\nexclude_from_loading = "optimizer,lr_scheduler"\n`, at("main@2025-02-10"));
+    // Before #823 converters was not split; from the typed JobConfig (#767) a string is a string again.
+    checkDiagnostics(`[training]\nsteps = 1\n[model]\nconverters = "float8"\n#            ^^^^^^^^ error[wrong-type]: expects a list of strings\n`, at("main@2025-04-20"));
+    checkDiagnostics(`[training]\nsteps = 1\n[experimental]\npipeline_parallel_split_points = "layers.4"\n`, at("main@2024-11-15"));
+    checkDiagnostics(`[training]\nsteps = 1\n[experimental]\npipeline_parallel_split_points = "layers.4"\n#                                ^^^^^^^^^^ error[wrong-type]: expects a list of strings\n`, at("main@2024-10-01"));
+  });
   it("flags values outside the allowed set", () => {
     checkDiagnostics(
       `[training]

@@ -34,6 +34,18 @@ describe("forkCode: the workspace's torchtitan code matched against upstream sta
     assert.equal(f.decidedBy?.fn, "maybe_enable_amp");
     assert.equal(f.decidedBy?.location.range.start.line, 0);
   });
+  it("a maybe_enable_amp whose TP/PP branch returns autocast (upstream's null context commented out) matches no upstream state, and a PP-only config of that fork gets no fp32 warning (held-back orangingq)", () => {
+    const patched = AMP_PRE_2458.replace("    if parallel_dims.tp_enabled or parallel_dims.pp_enabled:\n        return None\n", "    if parallel_dims.tp_enabled or parallel_dims.pp_enabled:\n        # return contextlib.nullcontext()\n        return torch.autocast(device_type, dtype=torch.bfloat16)\n");
+    assert.notEqual(patched, AMP_PRE_2458);
+    const files = { "/ws/torchtitan/distributed/utils.py": patched, "/ws/torchtitan/config/job_config.py": "class JobConfig: pass\n" };
+    const f = readForkCode(codeEnv(files))!;
+    assert.equal(f.tpPpAutocast?.file, "torchtitan/distributed/utils.py");
+    assert.match(f.unmatched ?? "", /autocasts TP or PP without FSDP/);
+    const toml = `[model]\nname = "llama3"\nflavor = "8B"\n[training]\nsteps = 10\n[parallelism]\ndata_parallel_shard_degree = -1\npipeline_parallel_degree = 4\n`;
+    const code = (utils: string) => analyzeDocument("file:///ws/train_configs/a.toml", toml, { worldSize: 4 }, fakeEnv({ ...files, "/ws/torchtitan/distributed/utils.py": utils, "/ws/train_configs/a.toml": toml }, "/ws/train_configs/a.toml", ["/ws"]));
+    assert.equal(code(patched).diagnostics.filter((d) => d.code === "no-mixed-precision").length, 0);
+    assert.equal(code(AMP_PRE_2458).diagnostics.filter((d) => d.code === "no-mixed-precision").length, 1);
+  });
   it("the same function with TOML-era config classes → 2025-06-16 … 2026-02-23", () => {
     const f = readForkCode(codeEnv({ "/ws/torchtitan/distributed/utils.py": AMP_PRE_2458, "/ws/torchtitan/config/job_config.py": "class Job: pass\n" }))!;
     assert.deepEqual(f.window, { from: "2025-06-16", until: "2026-02-23" });
@@ -159,11 +171,38 @@ describe("launch scripts as the launcher sees them", () => {
   it("an upstream preset's comment copied into another model's file is no evidence; one in its own model's file is", () => {
     const copied = "# NOTE: this toml config is a preset for 64 A100 GPUs.\n[model]\nname = \"llama3\"\nflavor = \"1B\"\n[parallelism]\ndata_parallel_shard_degree = -1\n";
     const own = copied.replace('"1B"', '"70B"');
-    const env = fakeEnv({ [CFG]: "" }, CFG, ["/ws"]);
-    assert.equal(analyzeDocument("file://" + CFG, copied, {}, env).worldSize?.source, "default");
-    const o = analyzeDocument("file://" + CFG, own, {}, env).worldSize!;
+    const PRESET = "/ws/configs/llama3_70b.toml";
+    assert.equal(analyzeDocument("file://" + PRESET, copied, {}, fakeEnv({ [PRESET]: "" }, PRESET, ["/ws"])).worldSize?.source, "default");
+    const o = analyzeDocument("file://" + PRESET, own, {}, fakeEnv({ [PRESET]: "" }, PRESET, ["/ws"])).worldSize!;
     assert.equal(o.value, 64);
     assert.equal(o.source, "comment");
+  });
+  it("an upstream preset's header kept in a fork's file of another name is no evidence of its size or GPU: no global-batch warning on 64 GPUs (held-back orangingq logs/h200/*/config.toml)", () => {
+    // The fork's llama3 8B config under logs/, with upstream llama3_8b.toml's header, PP 4 and 16 × dp_shard.
+    const text = "# NOTE: this toml config is a preset for 64 A100 GPUs.\n[model]\nname = \"llama3\"\nflavor = \"8B\"\n[training]\nglobal_batch_size = 64\nlocal_batch_size = 16\n[parallelism]\ndata_parallel_shard_degree = -1\npipeline_parallel_degree = 4\n";
+    const LOG = "/ws/logs/h200/run1/config.toml";
+    const r = analyzeDocument("file://" + LOG, text, {}, fakeEnv({ [LOG]: text }, LOG, ["/ws"]));
+    assert.equal(r.worldSize?.source, "default");
+    assert.equal(r.worldSize?.value, 8);
+    assert.ok(!r.diagnostics.some((d) => d.code === "global-batch-size"), r.diagnostics.map((d) => d.message).join("\n"));
+    assert.ok(!r.hovers.some((h) => /A100/.test(h.markdown)), "no A100 from upstream's header");
+  });
+  it("a config path through a script variable names this file only where it expands to this file's folders (held-back orangingq run.sh: CONFIG_FILE=\"${LOG_DIR}/config.toml\")", () => {
+    const toml = "[model]\nname = \"llama3\"\nflavor = \"8B\"\n[parallelism]\ndata_parallel_shard_degree = -1\n";
+    const LOG = "/ws/logs/this/config.toml";
+    const script = (logDir: string) => `LOG_DIR=${logDir}\nCONFIG_FILE="\${LOG_DIR}/config.toml"\nNGPU=4\nARGS=(\n  "--nproc_per_node=\${NGPU}"\n  "-m" "torchtitan.train"\n  "--job.config_file=\${CONFIG_FILE}"\n)\ntorchrun "\${ARGS[@]}"\n`;
+    const size = (scriptPath: string, text: string) => analyzeDocument("file://" + LOG, toml, {}, fakeEnv({ [scriptPath]: text, [LOG]: toml }, LOG, ["/ws"])).worldSize!;
+    // Another run's folder, on the machine that ran it: not this file, although the name is the same.
+    assert.equal(size("/ws/logs/run.sh", script('"/opt/ckpt/torchtitan/logs/other"')).source, "default");
+    // A variable the script does not assign: not matched by name either.
+    assert.equal(size("/ws/logs/run.sh", script('""').replace(/^LOG_DIR=.*\n/m, "")).source, "default");
+    // This file's folders (the checkout lies elsewhere on that machine), and the script's own folder.
+    const here = size("/ws/logs/run.sh", script('"/opt/ckpt/torchtitan/logs/this"'));
+    assert.equal(here.value, 4);
+    assert.equal(here.source, "run-script");
+    const own = size("/ws/logs/this/run.sh", script('"$(dirname "$(realpath "${BASH_SOURCE[0]}")")"').replace(/^LOG_DIR=.*$/m, 'THIS_FILE="$(realpath "${BASH_SOURCE[0]}")"\nLOG_DIR="$(dirname "${THIS_FILE}")"'));
+    assert.equal(own.value, 4);
+    assert.equal(own.source, "run-script");
   });
   it("a script and a comment that disagree: the script decides, both are named", () => {
     const toml = "# this config is for 64 GPUs\n[model]\nname = \"llama3\"\nflavor = \"8B\"\n[parallelism]\ndata_parallel_shard_degree = -1\n";
@@ -219,6 +258,48 @@ describe("fork config classes found by following the config manager's imports", 
     assert.equal(note.length, 1);
     assert.match(note[0]!.detail ?? "", /model\.norm_type/);
     assert.match(note[0]!.detail ?? "", /training\.batch_size/);
+  });
+  it("an old key's new name is the one the fork's classes declare along upstream's rename chain (held-back cakeng: model_weights_only → last_save_model_weights_only, not last_save_model_only)", () => {
+    const cls = `from dataclasses import dataclass, field\n\n\n@dataclass\nclass Checkpoint:\n    enable_checkpoint: bool = False\n    last_save_model_weights_only: bool = True\n\n\n@dataclass\nclass JobConfig:\n    checkpoint: Checkpoint = field(default_factory=Checkpoint)\n`;
+    const cfg = `[model]\nname = "llama3"\nflavor = "8B"\n\n[training]\nsteps = 10\n\n[checkpoint]\nenable_checkpoint = false\nmodel_weights_only = false\n`;
+    const ws = { ...files, "/ws/torchtitan/experiments/my_cfg/job.py": cls, "/ws/train_configs/a.toml": cfg };
+    const r = analyzeDocument("file:///ws/train_configs/a.toml", cfg, { torchtitanVersion: "v0.2.2" }, fakeEnv(ws, "/ws/train_configs/a.toml", ["/ws"]));
+    const moved = r.diagnostics.filter((d) => d.code === "moved-key");
+    assert.equal(moved.length, 1, JSON.stringify(r.diagnostics.map((d) => `${d.code} ${d.message}`)));
+    assert.match(moved[0]!.message, /checkpoint\.model_weights_only (?:was renamed to|is now) checkpoint\.last_save_model_weights_only\b/);
+    assert.deepEqual(moved[0]!.data?.facts?.movedTo, "checkpoint.last_save_model_weights_only");
+  });
+  it("a JobConfig subclass reached from the run script's own entry point (a bash array: -m timelyfreeze.train) declares the fork's tables, for the configs it runs and those beside them (held-back orangingq)", () => {
+    const cls = `from dataclasses import dataclass, field\nfrom torchtitan.config.job_config import JobConfig, Metrics as BaseMetrics\n\n\n@dataclass\nclass Metrics(BaseMetrics):\n    draw_graph: bool = False\n\n\n@dataclass\nclass Freezing:\n    freeze: bool = False\n\n\n@dataclass\nclass FreezeConfig(JobConfig):\n    metrics: Metrics = field(default_factory=Metrics)\n    freezing: Freezing = field(default_factory=Freezing)\n`;
+    const train = `import os\nimport torch\nfrom torchtitan.config import ConfigManager\nfrom tf.core.config import FreezeConfig\n`;
+    const script = `NGPU=4\nCONFIG_FILE="$(dirname "\${BASH_SOURCE[0]}")/config_run.toml"\nARGS=(\n  "--nproc_per_node=\${NGPU}"\n  "-m"\n  "tf.train"\n  "--job.config_file=\${CONFIG_FILE}"\n)\ntorchrun "\${ARGS[@]}"\n`;
+    const cfg = `[model]\nname = "llama3"\nflavor = "8B"\n\n[training]\nsteps = 10\n\n[metrics]\ndraw_graph = true\n\n[freezing]\nfreeze = true\n`;
+    const ws = { ...files, "/ws/tf/core/config.py": cls, "/ws/tf/train.py": train, "/ws/logs/run1/run.sh": script, "/ws/logs/run1/config_run.toml": cfg, "/ws/logs/run1/config_old.toml": cfg };
+    for (const name of ["config_run.toml", "config_old.toml"]) {
+      const path = `/ws/logs/run1/${name}`;
+      const r = analyzeDocument("file://" + path, cfg, { torchtitanVersion: "v0.2.2" }, fakeEnv(ws, path, ["/ws"]));
+      assert.deepEqual(r.diagnostics.filter((d) => /draw_graph|freezing/.test(d.message)).map((d) => `${d.code} ${d.message}`), [], name);
+      assert.ok(r.torchtitanSchemaSources?.some((m) => m.sourcePath === "tf/core/config.py" && /imported by tf\/train\.py/.test(m.label)), JSON.stringify(r.torchtitanSchemaSources?.map((m) => m.label)));
+    }
+  });
+  it("a fork's train.py in a folder above the config (no run script) leads to its JobConfig subclass (held-back orangingq timelyfreeze/train_configs)", () => {
+    const cls = `from dataclasses import dataclass, field\nfrom torchtitan.config.job_config import JobConfig\n\n\n@dataclass\nclass Freezing:\n    freeze: bool = False\n\n\n@dataclass\nclass FreezeConfig(JobConfig):\n    freezing: Freezing = field(default_factory=Freezing)\n`;
+    const cfg = `[model]\nname = "llama3"\nflavor = "8B"\n\n[training]\nsteps = 10\nseq_len = 2048\n\n[parallelism]\ndata_parallel_shard_degree = -1\n\n[freezing]\nfreeze = true\n`;
+    const path = "/ws/tf/train_configs/a.toml";
+    const job = "from dataclasses import dataclass, field\n\n@dataclass\nclass Training:\n    steps: int = 1\n\n@dataclass\nclass JobConfig:\n    training: Training = field(default_factory=Training)\n";
+    const ws = { "/ws/torchtitan/distributed/utils.py": AMP_PRE_2458, "/ws/torchtitan/config/job_config.py": job, "/ws/tf/core/config.py": cls, "/ws/tf/train.py": "from tf.core.config import FreezeConfig\n", [path]: cfg };
+    const unknown = (w: Record<string, string>) => analyzeDocument("file://" + path, cfg, { torchtitanVersion: "v0.2.2" }, fakeEnv(w, path, ["/ws"])).diagnostics.filter((d) => /freezing/.test(`${d.message} ${d.detail ?? ""}`));
+    assert.deepEqual(unknown(ws).map((d) => d.message), []);
+    const { ["/ws/tf/train.py"]: _, ...without } = ws;
+    assert.equal(unknown(without).length, 1, "without the fork's trainer the table is unknown");
+  });
+  it("a value upstream's code would not use (compile.components \"visual\") of a key the fork's own config classes declare is the fork's: no invalid-value (held-back xiao-hu qwen3_vl)", () => {
+    const job = "from dataclasses import dataclass, field\n\n@dataclass\nclass Compile:\n    enable: bool = False\n    components: list[str] = field(default_factory=lambda: ['model', 'loss'])\n\n@dataclass\nclass JobConfig:\n    compile: Compile = field(default_factory=Compile)\n";
+    const cfg = `[model]\nname = "llama3"\nflavor = "8B"\n\n[training]\nsteps = 10\nseq_len = 2048\n\n[compile]\nenable = true\ncomponents = ["model", "visual"]\n`;
+    const path = "/ws/train_configs/q.toml";
+    const run = (w: Record<string, string>) => analyzeDocument("file://" + path, cfg, { torchtitanVersion: "v0.2.2" }, fakeEnv({ ...w, [path]: cfg }, path, ["/ws"])).diagnostics.filter((d) => d.code === "invalid-value");
+    assert.deepEqual(run({ "/ws/torchtitan/distributed/utils.py": AMP_PRE_2458, "/ws/torchtitan/config/job_config.py": job }).map((d) => d.message), []);
+    assert.equal(run({}).length, 1, "upstream alone: the warning stays");
   });
   it("with no torchtitan package in the workspace the same keys are reported one by one against upstream", () => {
     const r = analyzeDocument("file:///ws/train_configs/a.toml", toml, {}, fakeEnv({ "/ws/train_configs/a.toml": toml }, "/ws/train_configs/a.toml", ["/ws"]));

@@ -61,6 +61,11 @@ export interface ForkCode {
   decidedBy?: ForkCodeDecision;
   /** Set when the code matches no known upstream state: why, user-facing. */
   unmatched?: string;
+  /**
+   * The fork's maybe_enable_amp returns autocast where upstream's returns a null context (TP or PP without FSDP):
+   * the TP-only/PP-only fp32 of upstream's eras is not this fork's (held-back orangingq fork).
+   */
+  tpPpAutocast?: { file: string; location?: SourceLocation };
   /** The models whose parallelize the fork rewrote, as read. */
   parallelize: ParallelizeDifference[];
   /** Everything read, user-facing. */
@@ -169,7 +174,11 @@ function matchForkCode(
   if (amp) {
     const body = bodyText(utils, amp);
     const loc = locationAt(utilsPath, amp);
-    if (!/\bautocast\b/.test(body) || !/\btp_enabled\b|\bpp_enabled\b/.test(body)) {
+    if (tpPpBranchAutocasts(body)) {
+      out.unmatched = `${utilsShown}: maybe_enable_amp autocasts TP or PP without FSDP (upstream's returns a null context there)`;
+      out.tpPpAutocast = { file: utilsShown, location: loc };
+      evidence.push(out.unmatched);
+    } else if (!/\bautocast\b/.test(body) || !/\btp_enabled\b|\bpp_enabled\b/.test(body)) {
       out.unmatched = `${utilsShown}: maybe_enable_amp matches no upstream version (${/\bautocast\b/.test(body) ? "no TP/PP branch" : "no autocast"})`;
       evidence.push(out.unmatched);
     } else if (/\bdp_replicate_enabled\b/.test(body)) {
@@ -229,6 +238,18 @@ export function parallelizeDifference(text: string): string[] {
   else if (!fsdp) out.push("DDP only (fully_shard is never called)");
   if (/\bautocast\s*\(/.test(code)) out.push("autocast patched in");
   return out;
+}
+
+/**
+ * True when the branch of maybe_enable_amp taken for TP or PP (the `if` naming tp_enabled/pp_enabled) returns
+ * autocast instead of a null context: its first `return` after that condition, comments removed.
+ */
+function tpPpBranchAutocasts(body: string): boolean {
+  const code = body.split("\n").map((l) => l.replace(/#.*$/, "")).join("\n");
+  const cond = /\bif\b[^\n:]{0,200}\b(?:tp_enabled|pp_enabled)\b[^\n]{0,200}:/.exec(code);
+  if (!cond) return false;
+  const ret = /\breturn\b([^\n]{0,300})/.exec(code.slice(cond.index + cond[0].length));
+  return !!ret && /\bautocast\s*\(/.test(ret[1]!) && !/nullcontext/.test(ret[1]!);
 }
 
 /** One line for hovers and headers: "dated by torchtitan/distributed/utils.py (maybe_enable_amp): …". */

@@ -15,6 +15,7 @@ import type { ExtensionModule, KeySpec } from "../frameworks/torchtitan/schema/d
 import { ancestorDirs, basename, dirname, displayPath, isInside, join } from "./paths";
 import { scanJobConfig, type ScannedSchema } from "./pyDataclass";
 import { findTorchtitanPackage } from "./forkCode";
+import { customEntryPoint, launchScripts } from "./worldSize";
 import { parsePythonModule } from "../parse/python";
 import { scannedPart } from "./scan";
 
@@ -53,13 +54,19 @@ function toModule(path: string, scanned: ScannedSchema, env: AnalysisEnv, kind: 
 /**
  * The config sources the workspace offers for this document, innermost first: the fork's own schema
  * (found walking up from the config) and the custom config module it names, when that module is a file
- * of the workspace.
+ * of the workspace; before them, the config classes the fork's own training entry point imports.
  */
 export function torchtitanConfigSources(doc: ConfigDocument, env: AnalysisEnv, settings: AnalysisSettings = {}): { schemas: ExtensionModule[]; missing?: string } {
   const configured = configuredSource(env, settings);
-  if (configured && "missing" in configured) return { schemas: workspaceSchemas(doc, env), missing: configured.missing };
-  const found = workspaceSchemas(doc, env);
+  if (configured && "missing" in configured) return { schemas: withEntrySource(workspaceSchemas(doc, env), env), missing: configured.missing };
+  const found = withEntrySource(workspaceSchemas(doc, env), env);
   return { schemas: configured ? [configured.module, ...found] : found };
+}
+
+/** The config classes of the fork's own training entry point (entryConfigSource) add to, and come before, the rest. */
+function withEntrySource(found: ExtensionModule[], env: AnalysisEnv): ExtensionModule[] {
+  const fromEntry = entryConfigSource(env);
+  return fromEntry && !found.some((m) => m.sourcePath === fromEntry.sourcePath) ? [fromEntry, ...found] : found;
 }
 
 function isAbsolute(p: string): boolean {
@@ -149,22 +156,91 @@ function followedConfigSource(env: AnalysisEnv): ExtensionModule | undefined {
   for (const managerPath of [join(join(pkg, "config"), "manager.py"), join(pkg, "config_manager.py")]) {
     const text = env.readFile(managerPath);
     if (text === undefined) continue;
-    const imports = parsePythonModule(scannedPart(text)).module.imports.slice(0, MAX_FOLLOWED_IMPORTS);
-    for (const imp of imports) {
-      if (!imp.names.some((n) => /Config/.test(n.name))) continue;
-      const dots = /^\.*/.exec(imp.module)![0].length;
-      const parts = imp.module.slice(dots).split(".").filter(Boolean);
-      let base = dots ? dirname(managerPath) : root;
-      for (let i = 1; i < dots; i++) base = dirname(base);
-      for (const rel of [[...parts.slice(0, -1), `${parts[parts.length - 1] ?? "__init__"}.py`], [...parts, "__init__.py"]]) {
-        const path = joinAll(base, rel);
-        if (path === managerPath) continue;
+    const found = followImports(managerPath, text, root, env);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The first module `fromPath` imports a `…Config…` name from that declares config dataclass fields (absolute imports
+ * resolved from `root`, relative ones from the importing file's folder), at most MAX_FOLLOWED_IMPORTS imports.
+ */
+function followImports(fromPath: string, text: string, root: string, env: AnalysisEnv): ExtensionModule | undefined {
+  const imports = parsePythonModule(scannedPart(text)).module.imports.filter((imp) => imp.names.some((n) => /Config/.test(n.name))).slice(0, MAX_FOLLOWED_IMPORTS);
+  for (const imp of imports) {
+    const dots = /^\.*/.exec(imp.module)![0].length;
+    const parts = imp.module.slice(dots).split(".").filter(Boolean);
+    let base = dots ? dirname(fromPath) : root;
+    for (let i = 1; i < dots; i++) base = dirname(base);
+    for (const rel of [[...parts.slice(0, -1), `${parts[parts.length - 1] ?? "__init__"}.py`], [...parts, "__init__.py"]]) {
+      const path = joinAll(base, rel);
+      if (path === fromPath) continue;
+      const t = env.readFile(path);
+      if (t === undefined) continue;
+      const scanned = scanCached(t);
+      if (scanned?.keys.length) return toModule(path, scanned, env, `torchtitan config source (imported by ${displayPath(fromPath, env)})`);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A fork's config classes reached from the training entry point of the run script that runs this config (issue #30
+ * §2): `torchrun … -m timelyfreeze.train --job.config_file …` (workspace/worldSize.ts `customEntryPoint`) is read
+ * from the workspace (a module from the script's folder or a folder above it, a `.py` path from the same folders),
+ * and the modules it imports `…Config…` names from are followed as from the config manager (a subclass of
+ * torchtitan's JobConfig declares the tables the fork adds). Nothing is imported or run.
+ */
+function entryConfigSource(env: AnalysisEnv): ExtensionModule | undefined {
+  return entrySource(env, launchScripts(env)) ?? entrySource(env, launchScripts(env, ".toml")) ?? besideTrainer(env);
+}
+
+/**
+ * A fork's own `train.py` in a folder that holds the config (`timelyfreeze/train.py` above
+ * `timelyfreeze/train_configs/x.toml`), torchtitan's own package folder excluded: its `…Config…` imports are
+ * followed as an entry point's, absolute imports from the folder above the workspace's torchtitan package (else the
+ * workspace's root). Known keys only: it removes findings.
+ */
+function besideTrainer(env: AnalysisEnv): ExtensionModule | undefined {
+  const dirs = ancestorDirs(env);
+  const pkg = findTorchtitanPackage(env);
+  const root = pkg ? dirname(pkg) : dirs[dirs.length - 1];
+  if (root === undefined) return undefined;
+  for (const dir of dirs) {
+    if (basename(dir) === "torchtitan" || dir === root) continue;
+    const path = join(dir, "train.py");
+    const text = env.readFile(path);
+    if (text === undefined) continue;
+    const found = followImports(path, text, root, env);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The config classes of the first custom entry point among `scripts`. Called first with the scripts that run this
+ * config, then with those beside it or above it that run any TOML config through their own entry point (a fork's
+ * `logs/run1/run.sh` runs `config_1101.toml` of the folder with `-m timelyfreeze.train`; the folder's other configs
+ * are that trainer's too): config classes only add known keys, so the wider search can only remove findings.
+ */
+function entrySource(env: AnalysisEnv, scripts: Iterable<{ path: string; text: string; config: string }>): ExtensionModule | undefined {
+  for (const { path: script, text, config } of scripts) {
+    const entry = customEntryPoint(text, config);
+    if (!entry) continue;
+    const module = entry.startsWith("-m ");
+    const parts = (module ? entry.slice(3).split(".") : entry.split("/")).filter((p) => p && p !== ".");
+    if (!parts.length || parts.includes("..")) return undefined;
+    const rels = module ? [[...parts.slice(0, -1), `${parts[parts.length - 1]!}.py`], [...parts, "__init__.py"]] : [parts];
+    for (const dir of [dirname(script), ...ancestorDirs(env)]) {
+      for (const rel of rels) {
+        const path = joinAll(dir, rel);
         const t = env.readFile(path);
         if (t === undefined) continue;
-        const scanned = scanCached(t);
-        if (scanned?.keys.length) return toModule(path, scanned, env, `torchtitan config source (imported by ${displayPath(managerPath, env)})`);
+        return followImports(path, t, dir, env);
       }
     }
+    return undefined;
   }
   return undefined;
 }

@@ -220,7 +220,9 @@ export function scanJobConfig(text: string): ScannedSchema | undefined {
   const classes = scanClasses(text);
   const byName = new Map<string, PyClass>();
   for (const c of classes) if (c.dataclass || !byName.has(c.name)) byName.set(c.name, c);
-  const root = [...classes].reverse().find((c) => c.name === "JobConfig");
+  // torchtitan's own JobConfig, else a fork's subclass of it (`class MyConfig(JobConfig)`, its base imported from
+  // torchtitan: the subclass's fields are the tables it adds or replaces).
+  const root = [...classes].reverse().find((c) => c.name === "JobConfig") ?? [...classes].reverse().find((c) => c.dataclass && c.bases.some((b) => b.split(".").pop() === "JobConfig"));
   if (!root) return undefined;
   const argparse = root.dataclass ? undefined : scanArgparseConfig(text);
   if (argparse) return argparse;

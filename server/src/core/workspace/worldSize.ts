@@ -9,6 +9,7 @@
  */
 import type { AnalysisEnv, Sourced } from "../analysis";
 import type { SourceLocation } from "../model/types";
+import { expandText, readShell, type ShellVars } from "../parse/shell";
 import { matchingNames } from "./listing";
 import { scanLine, scannedPart } from "./scan";
 import { ancestorDirs, basename, displayPath, join, lineLocation } from "./paths";
@@ -33,11 +34,14 @@ export interface WorldSizeInference extends Sourced<number> {
 export function* launchScripts(env: AnalysisEnv, name?: string, passOnly = false): Generator<{ path: string; name: string; text: string; config: string }> {
   if (!env.documentPath) return;
   const config = name ?? basename(env.documentPath);
+  // A file config's own folders, nearest last: a path through a variable (`${LOG_DIR}/config.toml`) names this
+  // file only where it expands to them (pathFits).
+  const dirs = name === undefined ? env.documentPath.split(/[\\/]/).filter((p) => p).slice(0, -1) : undefined;
   for (const dir of ancestorDirs(env)) {
     const found: { path: string; name: string; text: string; config: string; rank: number }[] = [];
     for (const { path, file, text } of scriptsIn(env, dir)) {
       if (text === undefined || !text.includes(config)) continue;
-      const rank = namingRank(text, config);
+      const rank = namingRank(text, config, dirs, dir);
       if (rank !== undefined && (!passOnly || rank === 0)) found.push({ path, name: file, text, config, rank });
     }
     found.sort((a, b) => a.rank - b.rank);
@@ -73,18 +77,105 @@ export function passesConfig(name: string): RegExp {
   return new RegExp(`(?:--job\\.config[_-]file|--config[_-]?file|--config|CONFIG_FILE|CONFIG)(?:=|\\s+)(?:\\$\\{[A-Za-z_]\\w*:-)?["']?(?:[^\\s"'}]{0,512}[/.:])?${esc}(?![\\w-])`);
 }
 
-/** 0: a line of code passes `name` as the config; 1: a line of code mentions it; undefined: only comments do. */
-export function namingRank(text: string, name: string): number | undefined {
+/**
+ * 0: a line of code passes `name` as the config; 1: a line of code mentions it; undefined: only comments do.
+ * `dirs` (the config file's folders, nearest last): a mention through a variable (`"${LOG_DIR}/config.toml"`) counts
+ * only where the script's own assignments expand it to a path that ends in those folders (`scriptDir`, the
+ * script's folder, for `$(dirname "${BASH_SOURCE[0]}")`); one it cannot expand, or that points elsewhere, is not
+ * this file, whatever its name (issue #30: a run script's `${LOG_DIR}/config.toml` is not every `config.toml`).
+ */
+export function namingRank(text: string, name: string, dirs?: readonly string[], scriptDir = ""): number | undefined {
   const passes = passesConfig(name);
+  const vars = dirs && text.includes("$") ? scriptVars(text) : undefined;
   let rank: number | undefined;
   for (const l of logicalLines(text)) {
     if (/^\s*#/.test(l) || !l.includes(name)) continue;
     const code = l.replace(/\s#.*$/, "");
     if (!code.includes(name)) continue;
+    if (vars && dirs && !namesThisFile(code, name, vars, dirs, scriptDir)) continue;
     if (passes.test(code)) return 0;
     rank = 1;
   }
   return rank;
+}
+
+/** The value of a variable that holds the script's own folder (`$(dirname "${BASH_SOURCE[0]}")` and kin). */
+const SCRIPT_DIR = "\u0000script-dir";
+
+/**
+ * Variables assigned the script's own folder: `$(dirname "$0")`, `$(dirname "${BASH_SOURCE[0]}")`, `$(cd
+ * "$(dirname …)" && pwd)`, or `$(dirname "$F")` where `F=$(realpath "${BASH_SOURCE[0]}")`. parse/shell.ts does
+ * not run command substitutions, so these are recognised by their text here.
+ */
+function scriptDirVars(text: string): Map<string, string> {
+  const own = /BASH_SOURCE|\$0(?!\w)|\$\{0\}/;
+  const file = new Set<string>();
+  const out = new Map<string, string>();
+  for (const l of logicalLines(text)) {
+    const m = /^\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=["']?\$\((.{0,300})$/.exec(l);
+    if (!m) continue;
+    const body = m[2]!;
+    const refsOwn = own.test(body) || [...file].some((f) => body.includes(`$${f}`) || body.includes(`\${${f}}`));
+    if (!refsOwn) continue;
+    if (/\bdirname\b/.test(body)) out.set(m[1]!, SCRIPT_DIR);
+    else if (/^\s*(?:realpath|readlink)\b/.test(body) || /^\s*echo\b/.test(body)) file.add(m[1]!);
+  }
+  return out;
+}
+
+/** The last value each variable of a script is assigned (words joined by a space), read by parse/shell.ts. */
+const varsCache = new Map<string, ReadonlyMap<string, string>>();
+function scriptVars(text: string): ReadonlyMap<string, string> {
+  let out = varsCache.get(text);
+  if (!out) {
+    const vars: ShellVars = new Map();
+    readShell(text, undefined, vars);
+    const values = new Map([...vars].map(([k, v]) => [k, v.map((w) => w.text).join(" ")]));
+    for (const [k, v] of scriptDirVars(text)) values.set(k, v);
+    out = values;
+    if (varsCache.size >= 32) varsCache.delete(varsCache.keys().next().value!);
+    varsCache.set(text, out);
+  }
+  return out;
+}
+
+/**
+ * True when some mention of `name` on the line is this file: a literal one (`configs/x.toml`, `x.toml`), or a path
+ * through variables that the script's assignments expand to a path ending in the config's folders (pathFits).
+ */
+function namesThisFile(code: string, name: string, vars: ReadonlyMap<string, string>, dirs: readonly string[], scriptDir: string): boolean {
+  let any = false;
+  for (let at = code.indexOf(name), n = 0; at >= 0 && n < 64; at = code.indexOf(name, at + 1), n++) {
+    if (/[\w-]/.test(code[at + name.length] ?? "")) continue;
+    // The path word the name ends: back to a space, a quote, `=` or a shell operator.
+    let from = at;
+    while (from > 0 && at - from < 512 && !/[\s"'=()|;&<>]/.test(code[from - 1]!)) from--;
+    const prefix = code.slice(from, at);
+    if (prefix && !prefix.endsWith("/")) continue;
+    any = true;
+    if (!prefix.includes("$")) return true;
+    const expanded = expandText(prefix, vars).split(SCRIPT_DIR).join(scriptDir);
+    if (!expanded.includes("$") && pathFits(expanded, dirs)) return true;
+  }
+  // The name only inside longer words: as before, a mention.
+  return !any;
+}
+
+/**
+ * An expanded folder path (`/workspace/torchtitan/logs/run1/`) ends in the config's folders: every folder it
+ * names matches the config's, from the nearest up; an absolute path may part from them above the first match
+ * (the checkout's place on the machine that ran it is not this workspace's). `..` is not followed.
+ */
+export function pathFits(prefix: string, dirs: readonly string[]): boolean {
+  const parts = prefix.split("/").filter((p) => p && p !== ".");
+  if (parts.includes("..")) return false;
+  const absolute = prefix.startsWith("/");
+  let matched = 0;
+  for (let i = parts.length - 1, j = dirs.length - 1; i >= 0; i--, j--) {
+    if (j < 0 || parts[i] !== dirs[j]) return absolute && matched > 0;
+    matched++;
+  }
+  return true;
 }
 
 export function inferWorldSize(env: AnalysisEnv): WorldSizeInference | undefined {
@@ -133,6 +224,43 @@ export function scriptPassesFlag(env: AnalysisEnv, flags: readonly string[]): { 
  * `torchtitan/train.py`, `-m torchtitan.train`) and anything not resolved give undefined (no claim).
  */
 export function customEntryPoint(text: string, config: string): string | undefined {
+  return lineEntryPoint(text, config) ?? shellEntryPoint(text, config);
+}
+
+/**
+ * The same through parse/shell.ts, for a command whose words come from variables and bash arrays
+ * (`torchrun "${COMMON_ARGS[@]}"` with `"-m" "timelyfreeze.train" "--job.config_file=${CONFIG_FILE}"` in the array):
+ * a torchrun or python command one of whose expanded words names the config.
+ */
+function shellEntryPoint(text: string, config: string): string | undefined {
+  if (!/\b(?:torchrun|python3?)\b/.test(text)) return undefined;
+  for (const c of readShell(text).commands.slice(0, 4096)) {
+    // A `${VAR:-"x"}` default keeps its quotes in the expanded word: unquoted here.
+    const words = c.words.slice(0, 256).map((w) => unquoted(w.text));
+    const at = words.findIndex((w) => /(?:^|\/)(?:torchrun|python3?(?:\.\d+)?)$/.test(w));
+    if (at < 0 || !words.some((w) => w.includes(config))) continue;
+    for (let i = at + 1; i < words.length; i++) {
+      const w = words[i]!;
+      if (w === "-m" && i + 1 < words.length) {
+        const m = words[i + 1]!;
+        return /^torchtitan(\.|$)/.test(m) || m.includes("$") ? undefined : `-m ${m}`;
+      }
+      if (/\.py$/.test(w)) return /(^|\/)train\.py$/.test(w) || w.includes("$") ? undefined : w;
+    }
+  }
+  return undefined;
+}
+
+/** The word without the quotes around it (a loop: a regex for the trailing run would not be linear). */
+function unquoted(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && (s[a] === '"' || s[a] === "'")) a++;
+  while (b > a && (s[b - 1] === '"' || s[b - 1] === "'")) b--;
+  return s.slice(a, b);
+}
+
+function lineEntryPoint(text: string, config: string): string | undefined {
   const lines = logicalLines(text);
   const vars = assignments(lines);
   const holders = [...vars].filter(([, v]) => v.includes(config)).map(([k]) => k);

@@ -52,7 +52,9 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const read = readDims(overrides.length ? withOverrides(doc, overrides) : doc, version.value.date);
   const dimsOptions = { epDivisibility: version.value.date >= "2025-07-08" && version.value.date < MESH_UNFLATTEN_DATE, epMesh: version.value.date >= MESH_UNFLATTEN_DATE };
   const named = hardwareInFileName(env.documentPath ?? doc.uri);
-  const worldSize = resolveWorldSize(doc, read, settings, env, directives, extra, (w) => resolveDims(read, w, dimsOptions).errors.length === 0, named?.count);
+  // The run script's own training entry point, read with its world size (one reading of the scripts).
+  const launch: { entry?: string } = {};
+  const worldSize = resolveWorldSize(doc, read, settings, env, directives, extra, (w) => resolveDims(read, w, dimsOptions).errors.length === 0, named?.count, launch);
   const dims = resolveDims(read, worldSize.value, dimsOptions);
   const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };
   const modelName = stringValue(findEntry(doc, "model", "name"));
@@ -62,7 +64,9 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
     : { mechanism: "error" as const, reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.detail ?? dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
   const knobs = readKnobs(doc, version.value.date);
   const precision = resolvePrecision(decision, knobs, layout);
-  const gpu = resolveGpu(settings, directives, extra, statedGpus(doc), named?.gpu);
+  // A header copied from an upstream preset states upstream's GPUs, not this file's (copiedPresetComment).
+  const stated = statedGpus(doc);
+  const gpu = resolveGpu(settings, directives, extra, stated && !copiedPresetComment(doc, stated) ? stated : undefined, named?.gpu);
   const simInput =
     dims.resolved && decision.mechanism !== "error" && knobs.param.dtype && knobs.reduce.dtype && knobs.trainingDtype.dtype
       ? {
@@ -119,10 +123,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   if (code) ctx.forkCode = code;
   // The script that gives the world size runs a training script of its own: ParallelDims' checks are not run as
   // torchtitan's trainer runs them (parallel-dims.ts leaves the world-size checks out).
-  if (ctx.worldSize.source === "run-script" || ctx.worldSize.source === "slurm") {
-    const entry = inferWorldSize(env)?.entry;
-    if (entry) ctx.customEntry = entry;
-  }
+  if ((ctx.worldSize.source === "run-script" || ctx.worldSize.source === "slurm") && launch.entry) ctx.customEntry = launch.entry;
   return { ctx, extra };
 }
 
@@ -285,7 +286,7 @@ const FILE_START = { start: { line: 0, character: 0 }, end: { line: 0, character
  * the file (issue #17): when the explicit degrees need more GPUs than the default, the world size is the
  * smallest one consistent with them (`consistent`: ParallelDims validates on that many GPUs).
  */
-function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], extra: Diagnostic[], consistent: (w: number) => boolean, named?: number): Sourced<number> {
+function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], extra: Diagnostic[], consistent: (w: number) => boolean, named?: number, launch: { entry?: string } = {}): Sourced<number> {
   // Explicit sources first, by precedence (workspace/precedence.ts): CLI flag > directive > workspace setting.
   const d = directiveValue(directives, "world-size");
   let fromDirective: Explicit<number> | undefined;
@@ -304,6 +305,7 @@ function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: Analysi
   const stated = worldSizeFromComments(doc);
   if (script && script.value <= MAX_WORLD_SIZE) {
     const out: Sourced<number> = { value: script.value, source: script.source, kind: script.kind, detail: script.detail };
+    if (script.entry) launch.entry = script.entry;
     if (script.location) out.location = script.location;
     // Two sources that disagree are both named (issue #30 §3): the script runs the file, the comment only says.
     if (stated && stated.value !== script.value) {
@@ -361,21 +363,27 @@ export function statedGpus(doc: ConfigDocument): { count: number; gpu?: string; 
  * keeps a header that is not about its file: that comment is no evidence (issue #30 §3). Named assumption: a
  * preset comment is about its own model only; a file without model.flavor is not that preset's.
  */
-const UPSTREAM_PRESET_COMMENTS: readonly { count: number; gpu: string; models: readonly string[] }[] = [
-  { count: 128, gpu: "H100", models: ["llama3:405B"] },
-  { count: 64, gpu: "A100", models: ["llama3:70B", "llama3:8B"] },
-  { count: 64, gpu: "H100", models: ["llama4:17bx16e"] },
-  { count: 8, gpu: "H100", models: ["qwen3:32B"] },
+const UPSTREAM_PRESET_COMMENTS: readonly { count: number; gpu: string; models: readonly string[]; files: readonly string[] }[] = [
+  { count: 128, gpu: "H100", models: ["llama3:405B"], files: ["llama3_405b.toml"] },
+  { count: 64, gpu: "A100", models: ["llama3:70B", "llama3:8B"], files: ["llama3_70b.toml", "llama3_8b.toml"] },
+  { count: 64, gpu: "H100", models: ["llama4:17bx16e"], files: ["llama4_17bx16e.toml"] },
+  { count: 8, gpu: "H100", models: ["qwen3:32B"], files: ["qwen3_32b.toml"] },
 ];
 
-/** True when the stated size is an upstream preset's comment in a file whose model is not that preset's. */
+/**
+ * True when the stated size is an upstream preset's comment in a file that is not that preset: another model, or
+ * a file of another name (a fork's `logs/run1/config.toml` that kept the header of the llama3_8b.toml it was
+ * copied from, with its own degrees and batch sizes: the header is upstream's, not this file's). Named
+ * assumption: upstream's presets are the files named in UPSTREAM_PRESET_COMMENTS (v0.1.0 … v0.2.2).
+ */
 export function copiedPresetComment(doc: ConfigDocument, s: { count: number; gpu?: string; line: number }): boolean {
   const text = doc.comments.find((c) => c.line === s.line)?.text ?? "";
   if (!/NOTE: this toml config is a preset for/i.test(text)) return false;
   const preset = UPSTREAM_PRESET_COMMENTS.find((p) => p.count === s.count && p.gpu.toLowerCase() === (s.gpu ?? "").toLowerCase());
   if (!preset) return false;
   const model = `${stringValue(findEntry(doc, "model", "name")) ?? "llama3"}:${stringValue(findEntry(doc, "model", "flavor")) ?? ""}`;
-  return !preset.models.includes(model);
+  const file = decodeURIComponent(doc.uri.slice(doc.uri.lastIndexOf("/") + 1)).toLowerCase();
+  return !preset.models.includes(model) || !preset.files.includes(file);
 }
 
 function worldSizeFromComments(doc: ConfigDocument): Sourced<number> | undefined {

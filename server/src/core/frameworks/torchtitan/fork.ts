@@ -216,6 +216,11 @@ export function foldIntoFork(forkMode: boolean, ds: readonly Diagnostic[]): { ke
   return { kept, folded };
 }
 
+/** The fork note item a diagnostic would become in fork mode (foldableIntoFork), if any. */
+export function foldableItem(d: Diagnostic): ForkItem | undefined {
+  return foldable.get(d);
+}
+
 /** The part of a torchtitan context fork mode is decided on (context.ts TitanContext). */
 interface ForkModeInput {
   doc: ConfigDocument;

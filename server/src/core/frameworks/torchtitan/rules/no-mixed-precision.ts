@@ -29,6 +29,8 @@ export const noMixedPrecision: TitanRule = {
     if (!d || ctx.decision.mechanism !== "none" || !ctx.precision) return [];
     if (ctx.precision.compute.dtype !== "float32") return []; // full bf16 on purpose (training.dtype)
     if (!ctx.knobs.param.isDefault && ctx.knobs.param.dtype === "float32") return []; // fp32 on purpose
+    // The workspace's own maybe_enable_amp autocasts TP or PP without FSDP (workspace/forkCode.ts): not fp32 there.
+    if (ctx.forkCode?.tpPpAutocast && (d.tp > 1 || d.pp > 1)) return [];
     const cause: DimField | undefined = d.tp > 1 ? "tp" : d.pp > 1 ? "pp" : undefined;
     const where = dimsAnchor(ctx, cause ? [cause, "dp_shard"] : ["dp_replicate", "dp_shard"]);
     const warned = ctx.decision.logs.some((l) => l.level === "warning");

@@ -155,6 +155,8 @@ export function computeSchemaKeys(doc: ConfigDocument, date: string, versionId: 
   // The shortest clause, for the provenance gate when its lead leaves little room.
   const tiny = mixed ? "ignored or rejected, by version" : undefined;
   const leaves = leafEntries(doc);
+  // Keys the workspace's own config classes declare (a fork's config_manager.py / job_config.py).
+  const declared = new Set(workspace.filter((m) => m.sourcePath).flatMap((m) => m.keys.map((k) => k.path)));
   const reportedSections = new Set<string>();
   const moved: { entry: ConfigEntry; r: RenameResult }[] = [];
 
@@ -177,7 +179,7 @@ export function computeSchemaKeys(doc: ConfigDocument, date: string, versionId: 
       firstUnexplained ??= e;
       continue;
     }
-    const r = renameFor(dotted, date);
+    const r = forkRename(renameFor(dotted, date), dotted, declared);
     if (r) {
       if (r.removed) out.push(removed(doc, e, r, severity, consequence, date));
       else if (r.to && keyInfo(date, r.to, view.extensions)) moved.push({ entry: e, r });
@@ -455,6 +457,20 @@ function deprecated(doc: ConfigDocument, e: ConfigEntry, advice: string, version
 }
 
 // ---------------------------------------------------------------------------------------- moved keys
+
+/**
+ * A key's new name as the workspace's own config classes have it: where they declare a name along upstream's rename
+ * chain, the chain stops there (a fork taken between two renames reads `checkpoint.last_save_model_weights_only`,
+ * not the later `last_save_model_only`; held-back cakeng fork, issue #30). Unchanged when they declare none of them.
+ */
+function forkRename(r: RenameResult | undefined, from: string, declared: ReadonlySet<string>): RenameResult | undefined {
+  if (!r?.to || r.steps.length < 2 || !declared.size || declared.has(r.to)) return r;
+  for (let i = 0; i < r.steps.length - 1; i++) {
+    const partial = renameFor(from, r.steps[i]!.date);
+    if (partial?.to && declared.has(partial.to)) return partial;
+  }
+  return r;
+}
 
 function movedDiagnostics(
   doc: ConfigDocument,
