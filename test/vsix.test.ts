@@ -1,5 +1,5 @@
 /**
- * The packaged .vsix (npm run package) holds exactly the allow-listed files and stays under 1 MiB.
+ * The packaged .vsix (npm run package) holds exactly the allow-listed files and stays under 1.25 MiB (1 MiB until three more frameworks and their generated pages).
  * Reads the zip's central directory itself (no unzip binary needed).
  */
 import { test } from "node:test";
@@ -85,10 +85,10 @@ test("the .vsix holds only allow-listed files", { skip: !have && !process.env.CI
   assert.deepEqual(missing, [], `required files missing from the .vsix: ${missing.join(", ")}`);
 });
 
-test("the .vsix is under 1 MiB and its manifest is the repo's package.json", { skip: !have && !process.env.CI ? why : false }, () => {
+test("the .vsix is under 1.25 MiB and its manifest is the repo's package.json", { skip: !have && !process.env.CI ? why : false }, () => {
   assert.ok(have, why);
   const size = statSync(VSIX).size;
-  assert.ok(size < 1024 * 1024, `${VSIX} is ${size} bytes (budget 1 MiB)`);
+  assert.ok(size < 1.25 * 1024 * 1024, `${VSIX} is ${size} bytes (budget 1.25 MiB)`);
   const buf = readFileSync(VSIX);
   const manifest = listZip(buf).find((e) => e.name === "extension/package.json");
   assert.ok(manifest);
