@@ -3,7 +3,13 @@ built into its own dist/ (esbuild, in a temporary copy of the sources); the orac
 over oracle/mutants/ (small configs that exercise each claim) and examples/yaml/, and must FAIL (an
 undocumented disagreement). A mutant the oracle passes survived: the oracle cannot see that change.
 
+The unmutated product runs first over the same files and must agree everywhere (exit 2 otherwise): a "catch"
+must not be a disagreement the baseline already had. That run also fills the frameworks' answers
+(ORACLE_CACHE, run.py's worker()), which do not depend on the mutant, so each mutant costs a build and the
+product's side. A mutant whose text no longer occurs once in its file is "stale" and fails the run.
+
   .oracle-venv/bin/python oracle/mutants.py                 # every mutant (npm run test:oracle:mutants)
+  .oracle-venv/bin/python oracle/mutants.py --ci            # CI's subset (CI_SUBSET; oracle/oracle.test.mjs)
   .oracle-venv/bin/python oracle/mutants.py --only ds-      # the mutants whose name starts with ds-
   .oracle-venv/bin/python oracle/mutants.py --list
 
@@ -49,12 +55,12 @@ MUTANTS: list[tuple[str, str, str, str, str]] = [
     ("tt-dtype-flip", f"{FW}/torchtune/data.ts", 'bf16: "bfloat16"', 'bf16: "float16"', "torchtune"),
     ("tt-error-dropped-TT2", f"{FW}/torchtune/rules/index.ts", "  TT2,\n  TT1,", "  TT1,", "torchtune"),
     # -- torchtitan: dtypes
-    ("titan-reduce-bf16", f"{FW}/torchtitan/knobs.ts", 'reduce: read(KNOB_SPECS.reduce),', 'reduce: { ...read(KNOB_SPECS.reduce), value: "bfloat16" },', "torchtitan"),
+    ("titan-reduce-bf16", f"{FW}/torchtitan/knobs.ts", 'reduce: read(KNOB_SPECS.reduce),', 'reduce: { ...read(KNOB_SPECS.reduce), dtype: "bfloat16" },', "torchtitan"),
     ("titan-fsdp-compute-flip", f"{FW}/torchtitan/resolve.ts", '{ dtype: p, knob: "training.mixed_precision_param (FSDP MixedPrecisionPolicy.param_dtype)" }', '{ dtype: storage, knob: "training.mixed_precision_param (FSDP MixedPrecisionPolicy.param_dtype)" }', "torchtitan"),
     ("titan-autocast-dtype-flip", f"{FW}/torchtitan/resolve.ts", '{ dtype: p, knob: "training.mixed_precision_param (torch.autocast dtype, matmuls only)" }', '{ dtype: "float16", knob: "training.mixed_precision_param (torch.autocast dtype, matmuls only)" }', "torchtitan"),
     ("titan-storage-ignores-training-dtype", f"{FW}/torchtitan/resolve.ts", "const storage = knobs.trainingDtype.dtype;", 'const storage = knobs.trainingDtype.isDefault ? knobs.trainingDtype.dtype : "float32";', "torchtitan"),
     # -- torchtitan: mechanism
-    ("titan-fsdp-as-autocast", f"{FW}/torchtitan/eras.ts", 'return { mechanism: "fully_shard", reason: "FSDP/HSDP/CP is enabled (dp_shard > 1 or cp > 1)"', 'return { mechanism: "autocast", reason: "FSDP/HSDP/CP is enabled (dp_shard > 1 or cp > 1)"', "torchtitan"),
+    ("titan-fsdp-as-autocast", f"{FW}/torchtitan/eras.ts", 'return { mechanism: "fully_shard", reason: "FSDP/HSDP/CP is enabled (dp_shard > 1 or cp > 1)", logs: [{ level: "info", text: INFO_FSDP }], ddp: false };\n    }\n    if (d.tp > 1 || d.pp > 1) {\n      // DDP beside TP/PP', 'return { mechanism: "autocast", reason: "FSDP/HSDP/CP is enabled (dp_shard > 1 or cp > 1)", logs: [{ level: "info", text: INFO_FSDP }], ddp: false };\n    }\n    if (d.tp > 1 || d.pp > 1) {\n      // DDP beside TP/PP', "torchtitan"),
     ("titan-ddp-as-none", f"{FW}/torchtitan/eras.ts", 'return { mechanism: "autocast", reason: ddp.ddp ? "pure DDP', 'return { mechanism: "none", reason: ddp.ddp ? "pure DDP', "torchtitan"),
     # -- torchtitan: launch errors
     ("titan-dims-error-capped", f"{FW}/torchtitan/rules/parallel-dims.ts", "e.everyWorldSize ? RESTS_ON_EVERY_WORLD_SIZE : RESTS_ON[e.kind]", "RESTS_ON[e.kind]", "torchtitan"),

@@ -57,8 +57,13 @@ def build(version: str, cfg, pdims, mesh):
     from torch.distributed.fsdp import FSDPModule
 
     ts = importlib.import_module("torchtitan.protocols.train_spec")
-    if version == "0.1.0":
-        importlib.import_module("torchtitan.models")  # registers the train specs
+    # what the package __init__ (bypassed by the namespace stub) imports: the quantization converters' registry
+    # (float8, mx), and at 0.1.0 the models and experiments, whose imports register their train specs
+    for name in ("torchtitan.components.quantization", *(("torchtitan.models", "torchtitan.experiments") if version == "0.1.0" else ())):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
     spec = ts.get_train_spec(cfg.model.name)
     args = copy.deepcopy((spec.config if version == "0.1.0" else spec.model_args)[cfg.model.flavor])
     if version == "0.1.0":
