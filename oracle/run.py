@@ -260,7 +260,7 @@ def check_torchtitan(files: list[str], base: dict[str, dict], led: Ledger, insta
             p_mesh = sorted(codes & MESH_CODES)
             o_mesh_err = not o["mesh"]["ok"]
             led.claim("titan.mesh", f, p_mesh or "builds", o["mesh"].get("error") or o["mesh"].get("dims"), bool(p_mesh) == o_mesh_err, rel)
-            if o_mesh_err or p_mesh or errs:
+            if o_mesh_err or p_mesh:
                 continue
             # 4. the release's own model build + parallelize_fn / pipelining_fn (titan_worker.build)
             b = o.get("built")
