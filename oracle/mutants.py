@@ -3,7 +3,13 @@ built into its own dist/ (esbuild, in a temporary copy of the sources); the orac
 over oracle/mutants/ (small configs that exercise each claim) and examples/yaml/, and must FAIL (an
 undocumented disagreement). A mutant the oracle passes survived: the oracle cannot see that change.
 
+The unmutated product runs first over the same files and must agree everywhere (exit 2 otherwise): a "catch"
+must not be a disagreement the baseline already had. That run also fills the frameworks' answers
+(ORACLE_CACHE, run.py's worker()), which do not depend on the mutant, so each mutant costs a build and the
+product's side. A mutant whose text no longer occurs once in its file is "stale" and fails the run.
+
   .oracle-venv/bin/python oracle/mutants.py                 # every mutant (npm run test:oracle:mutants)
+  .oracle-venv/bin/python oracle/mutants.py --ci            # CI's subset (CI_SUBSET; oracle/oracle.test.mjs)
   .oracle-venv/bin/python oracle/mutants.py --only ds-      # the mutants whose name starts with ds-
   .oracle-venv/bin/python oracle/mutants.py --list
 
@@ -39,10 +45,38 @@ MUTANTS: list[tuple[str, str, str, str, str]] = [
     # -- Lightning / LitGPT
     ("pl-litgpt-ddp-as-fsdp", f"{FW}/lightning/strategy.ts", 'if (written === "ddp" || written === "auto") {', 'if (written === "never") {', "lightning"),
     ("pl-error-dropped-unknown-precision", f"{FW}/lightning/rules/index.ts", "unknownPrecision, ", "", "lightning"),
-    # -- torchtitan
+    ("pl-compute-flip", f"{FW}/lightning/resolve.ts", 'const low: DType | undefined = precision.startsWith("bf16") ? "bfloat16" : precision.startsWith("16") ? "float16" : undefined;', 'const low: DType | undefined = precision.startsWith("bf16") ? "float16" : precision.startsWith("16") ? "bfloat16" : undefined;', "lightning"),
+    ("pl-true-params-fp32", f"{FW}/lightning/resolve.ts", "table: all(low, `\\`precision: ${precision}\\` (module cast)`),", "table: all(full, `\\`precision: ${precision}\\` (module cast)`),", "lightning"),
+    ("pl-ddp-reduce-bf16", f"{FW}/lightning/resolve.ts", 'R: dt(W === 1 || !W ? "float32" : "float32", "DDP reduces in the gradient dtype")', 'R: dt(W === 1 || !W ? "float32" : "bfloat16", "DDP reduces in the gradient dtype")', "lightning"),
+    # -- accelerate
+    ("acc-fsdp-compute-flip", f"{FW}/accelerate/resolve.ts", 'const low = m === "fp16" ? "float16" : "bfloat16";', 'const low = m === "fp16" ? "bfloat16" : "float16";', "accelerate"),
+    ("acc-error-dropped-unknown-key", f"{FW}/accelerate/rules/index.ts", "  unknownMixedPrecision,\n  unknownKey,\n", "  unknownMixedPrecision,\n", "accelerate"),
+    # -- torchtune
+    ("tt-dtype-flip", f"{FW}/torchtune/data.ts", 'bf16: "bfloat16"', 'bf16: "float16"', "torchtune"),
+    ("tt-error-dropped-unknown-dtype", f"{FW}/torchtune/rules/index.ts", "  unknownDtype,\n  fp16TrainingRejected,", "  fp16TrainingRejected,", "torchtune"),
+    # -- torchtitan: dtypes
+    ("titan-reduce-bf16", f"{FW}/torchtitan/knobs.ts", 'reduce: read(KNOB_SPECS.reduce),', 'reduce: { ...read(KNOB_SPECS.reduce), dtype: "bfloat16" },', "torchtitan"),
+    ("titan-fsdp-compute-flip", f"{FW}/torchtitan/resolve.ts", '{ dtype: p, knob: "training.mixed_precision_param (FSDP MixedPrecisionPolicy.param_dtype)" }', '{ dtype: storage, knob: "training.mixed_precision_param (FSDP MixedPrecisionPolicy.param_dtype)" }', "torchtitan"),
+    ("titan-autocast-dtype-flip", f"{FW}/torchtitan/resolve.ts", '{ dtype: p, knob: "training.mixed_precision_param (torch.autocast dtype, matmuls only)" }', '{ dtype: "float16", knob: "training.mixed_precision_param (torch.autocast dtype, matmuls only)" }', "torchtitan"),
+    ("titan-storage-ignores-training-dtype", f"{FW}/torchtitan/resolve.ts", "const storage = knobs.trainingDtype.dtype;", 'const storage = knobs.trainingDtype.isDefault ? knobs.trainingDtype.dtype : "float32";', "torchtitan"),
+    # -- torchtitan: mechanism
+    ("titan-fsdp-as-autocast", f"{FW}/torchtitan/eras.ts", 'return { mechanism: "fully_shard", reason: "FSDP/HSDP/CP is enabled (dp_shard > 1 or cp > 1)", logs: [{ level: "info", text: INFO_FSDP }], ddp: false };\n    }\n    if (d.tp > 1 || d.pp > 1) {\n      // DDP beside TP/PP', 'return { mechanism: "autocast", reason: "FSDP/HSDP/CP is enabled (dp_shard > 1 or cp > 1)", logs: [{ level: "info", text: INFO_FSDP }], ddp: false };\n    }\n    if (d.tp > 1 || d.pp > 1) {\n      // DDP beside TP/PP', "torchtitan"),
+    ("titan-ddp-as-none", f"{FW}/torchtitan/eras.ts", 'return { mechanism: "autocast", reason: ddp.ddp ? "pure DDP', 'return { mechanism: "none", reason: ddp.ddp ? "pure DDP', "torchtitan"),
+    # -- torchtitan: launch errors
     ("titan-dims-error-capped", f"{FW}/torchtitan/rules/parallel-dims.ts", "e.everyWorldSize ? RESTS_ON_EVERY_WORLD_SIZE : RESTS_ON[e.kind]", "RESTS_ON[e.kind]", "torchtitan"),
-    ("titan-reduce-bf16", f"{FW}/torchtitan/knobs.ts", 'reduce: read(KNOB_SPECS.reduce),', 'reduce: { ...read(KNOB_SPECS.reduce), value: "bfloat16" },', "torchtitan"),
+    ("titan-error-dropped-ddp-with-other-parallelism", f"{FW}/torchtitan/rules/index.ts", "  ddpWithOtherParallelism,\n", "", "torchtitan"),
+    ("titan-error-dropped-pp-1f1b-microbatches", f"{FW}/torchtitan/rules/index.ts", "  pp1f1bMicrobatches,\n", "", "torchtitan"),
+    ("titan-error-added-pp-gpipe", f"{FW}/torchtitan/rules/pp-1f1b-microbatches.ts", 's.schedule !== "1F1B"', 's.schedule === "none"', "torchtitan"),
+    ("titan-error-dropped-unknown-key", f"{FW}/torchtitan/schema/rules.ts", "  unknownKey,\n", "", "torchtitan"),
+    # -- torchtitan: world size off by a factor
+    ("titan-world-size-directive-x2", f"{FW}/torchtitan/analyzer.ts", "else if (Number.isInteger(n) && n > 0) fromDirective = { value: n,", "else if (Number.isInteger(n) && n > 0) fromDirective = { value: n * 2,", "torchtitan"),
+    ("titan-dp-shard-half", f"{FW}/torchtitan/parallelDims.ts", "S = Math.floor(worldSize / (R * C * T * P));", "S = Math.floor(worldSize / (2 * R * C * T * P));", "torchtitan"),
+    # -- torchtitan: version shifted one era
+    ("titan-version-v020-as-v021", f"{FW}/torchtitan/versions.ts", '"v0.2.0": { date: "2025-10-17",', '"v0.2.0": { date: "2025-12-26",', "torchtitan"),
+    ("titan-version-v021-as-v020", f"{FW}/torchtitan/versions.ts", '"v0.2.1": { date: "2025-12-26",', '"v0.2.1": { date: "2025-10-17",', "torchtitan"),
 ]
+# CI's subset (oracle/oracle.test.mjs): one per kind, the fast frameworks first.
+CI_SUBSET = ["ds-error-dropped-unknown-precision-key", "ds-compute-flip", "pl-litgpt-ddp-as-fsdp", "titan-reduce-bf16", "titan-world-size-directive-x2"]
 
 
 def copy_sources(dst: str) -> None:
@@ -54,11 +88,11 @@ def copy_sources(dst: str) -> None:
     os.symlink(os.path.join(ROOT, "node_modules"), os.path.join(dst, "node_modules"))
 
 
-def run_mutant(m, work: str, keep_out: str) -> dict:
+def run_mutant(m, work: str, keep_out: str, cache: str) -> dict:
     name, path, old, new, only = m
     src = os.path.join(work, path)
     text = open(src).read()
-    if text.count(old) != 1:
+    if text.count(old) != 1:  # a mutant whose text moved is reported, and fails the run
         return {"name": name, "status": "stale", "why": f"the text to mutate occurs {text.count(old)} times in {path}"}
     open(src, "w").write(text.replace(old, new))
     try:
@@ -66,24 +100,33 @@ def run_mutant(m, work: str, keep_out: str) -> dict:
         if b.returncode != 0:
             return {"name": name, "status": "caught", "by": ["build"], "why": b.stderr[-300:]}
         out = os.path.join(keep_out, name)
-        r = subprocess.run([os.path.join(VENV, "bin", "python"), os.path.join(HERE, "run.py"), "--files", os.path.join(HERE, "mutants"),
-                            "--files", os.path.join(ROOT, "examples", "yaml"), "--only", only, "--out", out],
-                           cwd=ROOT, capture_output=True, text=True, env=dict(os.environ, PL_PRODUCT_DIST=os.path.join(work, "dist")))
-        rep = os.path.join(out, "agreement.json")
-        if not os.path.exists(rep):
-            return {"name": name, "status": "caught", "by": ["oracle run failed"], "why": r.stderr[-300:]}
-        und = [c for c in json.load(open(rep))["claims"] if not c["agree"] and not c.get("documented")]
-        return {"name": name, "status": "caught" if und else "survived", "by": sorted({f'{c["kind"]} {os.path.basename(c["path"])}' for c in und})}
+        und, err = oracle(work, out, only, cache)
+        if und is None:
+            return {"name": name, "status": "oracle failed", "why": err}
+        return {"name": name, "status": "caught" if und else "survived", "by": sorted({f'{c["kind"]} {os.path.basename(c["path"])}' + (f' @{c["version"]}' if c.get("version") else "") for c in und})}
     finally:
         open(src, "w").write(text)
+
+
+def oracle(work: str, out: str, only: str, cache: str):
+    """run.py on the product built in work/dist, over oracle/mutants/ and examples/yaml/: the undocumented
+    disagreements, or None and the reason when the run itself failed (a crash is not a catch)."""
+    r = subprocess.run([os.path.join(VENV, "bin", "python"), os.path.join(HERE, "run.py"), "--files", os.path.join(HERE, "mutants"),
+                        "--files", os.path.join(ROOT, "examples", "yaml"), "--only", only, "--out", out],
+                       cwd=ROOT, capture_output=True, text=True, env=dict(os.environ, PL_PRODUCT_DIST=os.path.join(work, "dist"), ORACLE_CACHE=cache))
+    rep = os.path.join(out, "agreement.json")
+    if not os.path.exists(rep):
+        return None, r.stderr[-600:]
+    return [c for c in json.load(open(rep))["claims"] if not c["agree"] and not c.get("documented")], ""
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="", help="run the mutants whose name starts with this")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--ci", action="store_true", help="CI's subset (CI_SUBSET)")
     a = ap.parse_args()
-    ms = [m for m in MUTANTS if m[0].startswith(a.only)]
+    ms = [m for m in MUTANTS if m[0].startswith(a.only) and (not a.ci or m[0] in CI_SUBSET)]
     if a.list:
         for m in ms:
             print(m[0], m[4])
@@ -93,9 +136,24 @@ def main() -> int:
     res = []
     with tempfile.TemporaryDirectory(prefix="pl-mutants-") as work:
         copy_sources(work)
+        cache = os.path.join(work, "oracle-cache")
+        # The unmutated product first: it must agree everywhere (else a "catch" could be the baseline's own
+        # disagreement), and its run fills the frameworks' answers the mutants reuse (ORACLE_CACHE).
+        b = subprocess.run(["node", "scripts/build.mjs"], cwd=work, capture_output=True, text=True)
+        if b.returncode != 0:
+            print(f"the unmutated product does not build: {b.stderr[-600:]}")
+            return 2
+        fws = sorted({m[4] for m in ms})
+        t0 = time.time()
+        und, err = oracle(work, os.path.join(keep, "baseline"), ",".join(fws), cache)
+        print(f"baseline ({','.join(fws)}): {'failed: ' + err if und is None else str(len(und)) + ' undocumented disagreements'} ({round(time.time() - t0, 1)} s)", flush=True)
+        if und is None or und:
+            for c in und or []:
+                print(f'  {c["kind"]} {c["path"]} @{c.get("version")}: product {json.dumps(c["product"])}, framework {json.dumps(c["oracle"])}')
+            return 2
         for m in ms:
             t0 = time.time()
-            r = run_mutant(m, work, keep)
+            r = run_mutant(m, work, keep, cache)
             r["seconds"] = round(time.time() - t0, 1)
             res.append(r)
             print(f'{r["name"]}: {r["status"]} {", ".join(r.get("by", []))[:200]} ({r["seconds"]} s)', flush=True)

@@ -54,14 +54,23 @@ test("oracle/run.py --files DIR checks a folder of one's own configs, with a sid
   assert.equal(report.totals.undocumented, 0);
 });
 
-// Mutation testing, CI's subset (the whole set: `npm run test:oracle:mutants`): two product mutants, a launch
-// error dropped and a dtype flipped, must each make the oracle fail (issue #32 §3).
-test("the oracle catches product mutants (CI subset: ds-error-dropped-unknown-precision-key, ds-compute-flip)", { skip, timeout: 20 * 60_000 }, () => {
-  for (const name of ["ds-error-dropped-unknown-precision-key", "ds-compute-flip"]) {
-    const r = spawnSync(python, [join(root, "oracle", "mutants.py"), "--only", name], { cwd: root, encoding: "utf8", env: { ...process.env, ORACLE_VENV: venv } });
-    process.stdout.write(r.stdout.slice(-2000));
-    assert.equal(r.status, 0, `${name} survived or failed: ${r.stdout.slice(-1000)}${r.stderr.slice(-2000)}`);
-    const res = JSON.parse(readFileSync(join(root, "oracle", "out", "mutants.json"), "utf8"));
-    assert.deepEqual(res.mutants.map((m) => [m.name, m.status]), [[name, "caught"]]);
-  }
+// Mutation testing, CI's subset (the whole set: `npm run test:oracle:mutants`): `mutants.py --ci` runs the
+// unmutated product first (it must agree everywhere), then one mutant of each kind that CI can afford: a launch
+// error dropped, a dtype flipped (DeepSpeed and torchtitan's FSDP reduce dtype, read from the FSDPModule that
+// torchtitan's own parallelize_llama returns), a mechanism swapped, the world size off by a factor. Each must
+// make the oracle fail (issue #32 §3).
+test("the oracle catches product mutants (CI subset: mutants.py --ci)", { skip, timeout: 30 * 60_000 }, () => {
+  const r = spawnSync(python, [join(root, "oracle", "mutants.py"), "--ci"], { cwd: root, encoding: "utf8", env: { ...process.env, ORACLE_VENV: venv } });
+  process.stdout.write(r.stdout.slice(-4000));
+  assert.equal(r.status, 0, `a mutant survived, or the baseline disagreed: ${r.stdout.slice(-2000)}${r.stderr.slice(-2000)}`);
+  const res = JSON.parse(readFileSync(join(root, "oracle", "out", "mutants.json"), "utf8"));
+  assert.deepEqual(res.mutants.map((m) => [m.name, m.status]), [
+    ["ds-compute-flip", "caught"],
+    ["ds-error-dropped-unknown-precision-key", "caught"],
+    ["pl-litgpt-ddp-as-fsdp", "caught"],
+    ["titan-reduce-bf16", "caught"],
+    ["titan-world-size-directive-x2", "caught"],
+  ]);
+  const reduce = res.mutants.find((m) => m.name === "titan-reduce-bf16");
+  assert.ok(reduce.by.some((b) => b.startsWith("titan.reduce titan_fsdp_bf16.toml")), reduce.by.join(", "));
 });

@@ -31,6 +31,53 @@ EXTS = (".toml", ".yaml", ".yml", ".json")
 PARSE_CODES = {"unknown-key", "unknown-section", "moved-key", "removed-key", "toml-syntax", "extension-section-without-module"}
 DIMS_CODES_PREFIX = "parallel-dims-"
 MESH_CODES = {"ep-without-fsdp-mesh"}
+# The product's error codes that say "the model's parallelize_fn / pipelining_fn raises".
+PARALLELIZE_CODES = {"ddp-with-other-parallelism", "pp-microbatch", "pp-1f1b-microbatches", "cp-attention-unsupported", "cpu-offload-without-fsdp", "float8-grouped-mm-pp-cp",
+                     "memory-budget-without-compile", "mx-tp-compile", "unknown-converter", "quantize-gpu-unsupported", "compile-required"}
+# Exceptions of a torchtitan step that are CPU limits of the oracle, not the config's: not compared, with the reason.
+CPU_LIMITS = [(r"Torch not compiled with CUDA|CUDA|cuda", "the step needs CUDA (the oracle runs on CPU)"),
+              (r"triton", "the step needs triton (GPU-only; stubbed inert on CPU)")]
+
+
+def titan_dtype_claims(led: Ledger, f: str, rel: str, p: dict, o: dict, b: dict) -> None:
+    """The product's mechanism and dtypes against the modules torchtitan's own parallelize_fn returned."""
+    mech = p.get("mechanism")
+    prec = p.get("precision") or {}
+    coll = (p.get("simulation") or {}).get("collectives") or {}
+    amp = o.get("amp", "")
+    pol = b.get("policy")
+    storage = b["storage"][0] if len(b["storage"]) == 1 else b["storage"]
+    # mechanism: an FSDPModule came back (the policy is installed), else maybe_enable_amp's autocast, else none
+    o_mech = "fully_shard" if b["fsdp"] else "autocast" if amp.startswith("autocast:") else "none"
+    led.claim("titan.mechanism", f, mech, f"{o_mech} (FSDPModule: {b['fsdp']}; maybe_enable_amp: {amp})", mech == o_mech, rel)
+    led.claim("titan.storage", f, prec.get("paramStorage"), f"{storage} (the parameters of the modules parallelize_fn returned)", prec.get("paramStorage") == storage, rel)
+    if pol:
+        comp, how_c = pol["param"] or storage, "the FSDPModule's MixedPrecisionPolicy.param_dtype"
+    elif amp.startswith("autocast:"):
+        comp, how_c = amp.split(":", 1)[1], "maybe_enable_amp's torch.autocast fast_dtype"
+    else:
+        comp, how_c = storage, "no FSDP policy, no autocast: the parameters' dtype"
+    led.claim("titan.compute", f, prec.get("compute"), f"{comp} ({how_c})", prec.get("compute") == comp, rel)
+    ws = o.get("worldSize") or 1
+    if ws > 1:
+        if pol:
+            red, how_r = pol["reduce"] or pol["param"] or storage, "the FSDPModule's MixedPrecisionPolicy.reduce_dtype"
+        elif b["replicate"]:
+            red, how_r = storage, "replicate (DDP) all-reduces .grad, in the parameters' dtype"
+        else:
+            red, how_r = storage, "no data-parallel wrapper: gradients in the parameters' dtype"
+        led.claim("titan.reduce", f, prec.get("gradReduce"), f"{red} ({how_r})", prec.get("gradReduce") == red, rel)
+    # the collectives the product simulates: DDP's all-reduce iff replicate was applied; FSDP's all-gather and
+    # reduce-scatter in the policy's param / reduce dtype
+    p_coll = {k: coll.get(k) for k in ("ddp_all_reduce", "fsdp_all_gather", "fsdp_reduce_scatter") if k in coll}
+    o_coll = {}
+    if b["replicate"]:
+        o_coll["ddp_all_reduce"] = storage
+    if pol:
+        o_coll["fsdp_all_gather"] = pol["param"] or storage
+        o_coll["fsdp_reduce_scatter"] = pol["reduce"] or pol["param"] or storage
+    if ws > 1:
+        led.claim("titan.collectives", f, p_coll, o_coll, p_coll == o_coll, rel)
 
 
 def collect(corpus: str | None, dirs: list[str] | None = None) -> list[str]:
@@ -77,6 +124,32 @@ def sidecar_args(path: str) -> list[str]:
     return out
 
 
+def stated_world_size(path: str) -> int | None:
+    """The world size the file's author stated for it (`# precision-lens: world-size=N` in the file, or the
+    sidecar's line), read by the oracle itself: the frameworks run at it, so a product that misreads it disagrees.
+    None when the file states none (then the frameworks run at the product's resolved world size)."""
+    full = os.path.join(ROOT, path)
+    texts = []
+    if os.path.isfile(full + ".precision-lens"):
+        texts.append(open(full + ".precision-lens").read())
+    if not path.endswith(".json"):
+        try:
+            texts.append(open(full, errors="replace").read(200_000))
+        except OSError:
+            pass
+    for t in texts:
+        for line in t.splitlines():
+            if "precision-lens:" in line and line.lstrip().startswith(("#", "precision-lens:")):
+                m = re.search(r"(?:^|[\s:])world-size=(\d{1,7})(?![\d@])", line.split("precision-lens:", 1)[1])
+                if m and int(m.group(1)) > 0:
+                    return int(m.group(1))
+    return None
+
+
+def world_size(path: str, entry: dict, default: int | None = None) -> int | None:
+    return stated_world_size(path) or (entry.get("worldSize") or {}).get("value") or default
+
+
 def product_with_sidecars(files: list[str]) -> dict[str, dict]:
     plain = [f for f in files if not sidecar_args(f)]
     out = product(plain) if plain else {}
@@ -92,12 +165,29 @@ def errors(entry: dict) -> list[dict]:
 
 
 def worker(script: str, args: list[str], jobs: list[dict], env_extra: dict | None = None) -> list[dict]:
+    """Runs one framework worker on its jobs. With ORACLE_CACHE=DIR (oracle/mutants.py sets it), a worker's answer
+    is kept under the hash of its script, arguments and jobs: the frameworks' answers to the same questions do
+    not change from one product mutant to the next, only the product's side does (and the jobs it shapes)."""
+    cache = os.environ.get("ORACLE_CACHE")
+    key = None
+    if cache:
+        import hashlib
+        h = hashlib.sha256(json.dumps([script, args, jobs, env_extra], sort_keys=True).encode())
+        h.update(open(os.path.join(HERE, "frameworks", script), "rb").read())
+        key = os.path.join(cache, f"{script}-{h.hexdigest()[:24]}.json")
+        if os.path.exists(key):
+            with open(key) as fh:
+                return json.load(fh)
     py = os.path.join(VENV, "bin", "python")
     env = dict(os.environ, PYTHONWARNINGS="ignore", **(env_extra or {}))
     r = subprocess.run([py, os.path.join(HERE, "frameworks", script), *args], input=json.dumps(jobs), cwd=ROOT,
                        capture_output=True, text=True, env=env, timeout=1200)
     if r.returncode != 0:
         raise RuntimeError(f"{script} {' '.join(args)} failed ({r.returncode}):\n{r.stderr[-3000:]}")
+    if key:
+        os.makedirs(os.path.dirname(key), exist_ok=True)
+        with open(key, "w") as fh:
+            fh.write(r.stdout)
     return json.loads(r.stdout)
 
 
@@ -124,16 +214,18 @@ class Ledger:
 # ---------------------------------------------------------------- torchtitan
 
 TITAN_RELEASES = ["0.1.0", "0.2.0", "0.2.1", "0.2.2"]
+# --titan-releases narrows them (oracle/mutants.py: the releases its mutants need)
+TITAN_ONLY = [r for r in os.environ.get("ORACLE_TITAN_RELEASES", "").split(",") if r]
 
 
 def check_torchtitan(files: list[str], base: dict[str, dict], led: Ledger, installs: list[dict]) -> None:
     titan = [f for f in files if base[f].get("framework") == "torchtitan"]
-    for rel in TITAN_RELEASES:
+    for rel in [r for r in TITAN_RELEASES if not TITAN_ONLY or r in TITAN_ONLY]:
         root = os.path.join(VENV, "torchtitan", rel)
         if not os.path.isdir(os.path.join(root, "torchtitan")):
             continue
         prod = product(titan, "--torchtitan-version", f"v{rel}")
-        jobs = [{"path": f, "worldSize": (prod[f].get("worldSize") or {}).get("value") or 8} for f in titan]
+        jobs = [{"path": f, "worldSize": world_size(f, prod[f], 8)} for f in titan]
         verdicts = {v["path"]: v for v in worker("titan_worker.py", [root, rel], jobs)}
         for f in titan:
             p, o = prod[f], verdicts[f]
@@ -168,21 +260,24 @@ def check_torchtitan(files: list[str], base: dict[str, dict], led: Ledger, insta
             p_mesh = sorted(codes & MESH_CODES)
             o_mesh_err = not o["mesh"]["ok"]
             led.claim("titan.mesh", f, p_mesh or "builds", o["mesh"].get("error") or o["mesh"].get("dims"), bool(p_mesh) == o_mesh_err, rel)
-            if o_mesh_err or p_mesh or errs:
+            if o_mesh_err or p_mesh:
                 continue
-            # 4. maybe_enable_amp against the mechanism
-            mech = p.get("mechanism")
-            comp = (p.get("precision") or {}).get("compute")
-            amp = o.get("amp", "")
-            if amp == "fsdp":
-                ok = mech == "fully_shard"
-            elif amp == "disabled":
-                ok = mech == "none"
-            elif amp.startswith("autocast:"):
-                ok = mech == "autocast" and comp == amp.split(":", 1)[1]
-            else:
-                ok = False
-            led.claim("titan.amp", f, f"{mech}:{comp}", amp, ok, rel)
+            # 4. the release's own model build + parallelize_fn / pipelining_fn (titan_worker.build)
+            b = o.get("built")
+            if not b:
+                continue
+            p_par = sorted(codes & PARALLELIZE_CODES)
+            if not b["ok"]:
+                cpu = next((r for pat, r in CPU_LIMITS if re.search(pat, b["error"])), None)
+                if cpu:
+                    led.claim("titan.not-compared", f, p_par or "builds", f'{b["error"]} ({b.get("where")})', True, rel, note=cpu)
+                    continue
+                led.claim("titan.parallelize", f, p_par or sorted(codes) or "builds", f'{b["error"]} ({b.get("where")})', bool(errs), rel)
+                continue
+            led.claim("titan.parallelize", f, p_par or "builds", "builds", not p_par, rel)
+            if errs:
+                continue
+            titan_dtype_claims(led, f, rel, p, o, b)
 
 
 # ---------------------------------------------------------------- torch: autocast's op lists
@@ -263,7 +358,7 @@ def check_simple(framework: str, script: str, files: list[str], base: dict[str, 
     mine = [f for f in files if base[f].get("framework") == framework]
     if not mine:
         return
-    jobs = [{"path": f, "worldSize": (base[f].get("worldSize") or {}).get("value"), "product": base[f]} for f in mine]
+    jobs = [{"path": f, "worldSize": world_size(f, base[f]), "product": base[f]} for f in mine]
     for v in worker(script, [], jobs):
         for c in v["claims"]:
             led.claim(c["kind"], v["path"], c["product"], c["oracle"], c["agree"], c.get("version"), c.get("note", ""))
@@ -327,9 +422,10 @@ def main() -> int:
     only = set(filter(None, a.only.split(",")))
     if not only or "torchtitan" in only:
         check_torchtitan(files, base, led, installs)
-        import titan_registry  # torchtitan 0.3.0 Python config registries, per function
+        if not a.files:  # the installed 0.3.0 registries and the corpus's forks (not a folder of one's own)
+            import titan_registry  # torchtitan 0.3.0 Python config registries, per function
 
-        titan_registry.check(led, VENV, a.corpus, ROOT, product, worker, a.out)
+            titan_registry.check(led, VENV, a.corpus, ROOT, product, worker, a.out)
     if not only or "torch" in only:
         check_torch(led)
     probe = check_probe(files, base, led, a.out) if (not only or "probe" in only) else {}

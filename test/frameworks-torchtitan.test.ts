@@ -248,7 +248,7 @@ describe("huge files", () => {
 });
 
 describe("pipeline bubble", () => {
-  it("fewer microbatches than 1F1B stages: information on the microbatch size", () => {
+  it("fewer microbatches than 1F1B stages: an error on the microbatch size (Schedule1F1B raises), no bubble note", () => {
     checkDiagnostics(`# precision-lens: world-size=4
 ${HEAD}
 [training]
@@ -260,9 +260,26 @@ pipeline_parallel_degree = 4
 #^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[no-mixed-precision]
 pipeline_parallel_schedule = "1F1B"
 pipeline_parallel_microbatch_size = 1
-#^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ information[pp-bubble]: Only 2 microbatches (local_batch_size 2 / pipeline_parallel_microbatch_size 1) for 4 pipeline ranks with 1F1B (one stage per rank): 4 are needed
+#^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[pp-1f1b-microbatches]: 1F1B needs at least 4 microbatches for 4 stages, this config gives 2: Schedule1F1B raises at launch
 `);
   });
+
+  it("fewer microbatches than GPipe stages: information on the microbatch size, no error", () => {
+    checkDiagnostics(`# precision-lens: world-size=4
+${HEAD}
+[training]
+local_batch_size = 2
+
+[parallelism]
+data_parallel_shard_degree = -1
+pipeline_parallel_degree = 4
+#^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[no-mixed-precision]
+pipeline_parallel_schedule = "GPipe"
+pipeline_parallel_microbatch_size = 1
+#^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ information[pp-bubble]: Only 2 microbatches (local_batch_size 2 / pipeline_parallel_microbatch_size 1) for 4 pipeline ranks with GPipe (one stage per rank): 4 are needed
+`);
+  });
+
 
   it("looped schedules need at least two stages per rank; enough microbatches fire nothing", () => {
     const base = `# precision-lens: world-size=16\n${HEAD}\n[training]\nlocal_batch_size = LBS\n\n[parallelism]\ndata_parallel_shard_degree = -1\npipeline_parallel_degree = 2\npipeline_parallel_schedule = "Interleaved1F1B"\n`;

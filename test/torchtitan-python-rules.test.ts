@@ -225,11 +225,11 @@ describe("layout and shape rules at their eras", () => {
     at(d, text, '"float32"');
     assert.deepEqual(codes(analyzeFixture(fnText("v0.3.0", body), { uri: URI })), []);
   });
-  it("pp-bubble: 2 microbatches for 4 stages", () => {
+  it("pp-1f1b-microbatches: 2 microbatches for 4 stages with the default 1F1B schedule (Schedule1F1B raises)", () => {
     const text = fnText("v0.3.0", `Trainer.Config(model_spec=model_registry("8B"), training=TrainingConfig(local_batch_size=2), parallelism=ParallelismConfig(pipeline_parallel_degree=4))`);
-    const d = only(analyzeFixture(text, { uri: URI }), "pp-bubble");
-    assert.equal(d.severity, "information");
-    assert.match(d.message, /^Pipeline bubble: 2 microbatches for 4 stages/);
+    const d = only(analyzeFixture(text, { uri: URI }), "pp-1f1b-microbatches");
+    assert.equal(d.severity, "error");
+    assert.match(d.message, /^1F1B needs at least 4 microbatches for 4 stages, this config gives 2/);
   });
   it("fp32-param-dtype: mixed_precision_param = \"float32\" at the literal", () => {
     const text = fnText("v0.3.0", `Trainer.Config(model_spec=model_registry("8B"), training=TrainingConfig(mixed_precision_param="float32"))`);

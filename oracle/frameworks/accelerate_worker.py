@@ -2,8 +2,8 @@
 
 Claims:
   acc.load:     accelerate.commands.config.config_args.load_config_from_file(path) (ClusterConfig: unknown
-                keys raise) vs the product's error-level AC1/AC2/AC3 diagnostics
-  acc.yaml11:   AC1 says a bare NO/no is a boolean: the loaded ClusterConfig field is a bool
+                keys raise) vs the product's error-level bare-no-boolean/unknown-key/unknown-mixed-precision diagnostics
+  acc.yaml11:   bare-no-boolean says a bare NO/no is a boolean: the loaded ClusterConfig field is a bool
   acc.fsdp:     FullyShardedDataParallelPlugin(fsdp_version=...).set_mixed_precision(mixed_precision): the
                 policy's param_dtype (compute) and reduce_dtype vs the precision table
   acc.deepspeed: DeepSpeedPlugin(hf_ds_config=<the linked JSON>).set_mixed_precision(mixed_precision) raises
@@ -16,7 +16,7 @@ import logging
 import os
 import sys
 
-# AC1 (a bare NO read as a boolean) fails later, at launch: checked as acc.yaml11 on the loaded values.
+# bare-no-boolean (a bare NO read as a boolean) fails later, at launch: checked as acc.yaml11 on the loaded values.
 LOAD_CODES = {"accelerate/unknown-key", "accelerate/unknown-mixed-precision"}
 STRING_FIELDS = ("compute_environment", "distributed_type", "mixed_precision")
 
@@ -43,7 +43,7 @@ def main() -> None:
         if cfg is not None:
             bools = [f for f in STRING_FIELDS if isinstance(getattr(cfg, f, None), bool)]
             ac1 = "accelerate/bare-no-boolean" in errs
-            claims.append({"kind": "acc.yaml11", "product": "AC1" if ac1 else "no AC1", "oracle": f"booleans in {bools}" if bools else "strings",
+            claims.append({"kind": "acc.yaml11", "product": "bare-no-boolean" if ac1 else "no bare-no-boolean", "oracle": f"booleans in {bools}" if bools else "strings",
                            "agree": ac1 == bool(bools), "note": "the value accelerate's own loader returns"})
         if cfg is None or perrs:
             out.append({"path": path, "claims": claims})

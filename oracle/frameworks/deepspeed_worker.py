@@ -3,8 +3,11 @@
 DeepSpeedConfig reads the file itself (hjson, refusing duplicate keys), asserts fp16+bf16 are not both on,
 parses communication_data_type and data_types.grad_accum_dtype, and checks the batch-size trio at the world
 size (deepspeed.comm's get_world_size, answered with the product's resolved world size: no process group).
-Claims: ds.load (raises or not) vs the product's error-level diagnostics; ds.compute and ds.reduce (fp16/bf16
-mode, and the reduction dtype: communication_data_type, else the training dtype) vs the precision table.
+Claims: ds.load (raises or not) vs the product's error-level diagnostics; ds.compute and ds.reduce vs the
+precision table, read from DeepSpeedEngine's own methods (get_data_types()[0], the model dtype, and the
+communication_data_type property) called on a stand-in engine that holds only the parsed DeepSpeedConfig (the
+engine itself needs a model, an optimizer and a process group). A file DeepSpeedConfig refuses gets no dtype
+claim (its ds.load claim says it fails).
 Files with "auto" values are for the HF/accelerate integration, which fills them before DeepSpeedConfig runs:
 they get no ds.load claim (their dtypes are still compared).
 """
@@ -27,6 +30,7 @@ def main() -> None:
     logging.disable(logging.CRITICAL)
     import deepspeed.runtime.config as dsc
     import torch
+    from deepspeed.runtime.engine import DeepSpeedEngine as Engine
 
     jobs = json.load(sys.stdin)
     out = []
@@ -58,21 +62,18 @@ def main() -> None:
             claims.append({"kind": "ds.load", "product": perrs or "accepts", "oracle": verdict, "agree": bool(perrs) == (err is not None),
                            "note": f"world size {ws}"})
         prec = prod.get("precision") or {}
-        if raw is not None and not perrs:
-            fp16 = bool((raw.get("fp16") or {}).get("enabled") is True)
-            bf16 = bool((raw.get("bf16") or raw.get("bfloat16") or {}).get("enabled") is True)
-            if cfg is not None:
-                fp16, bf16 = bool(cfg.float16_config.enabled), bool(cfg.bfloat16_config.enabled)
-                comm = names.get(cfg.communication_data_type) if cfg.communication_data_type is not None else None
-            else:
-                comm = None
-            compute = "float16" if fp16 else "bfloat16" if bf16 else "float32"
-            if not ((raw.get("fp16") or {}).get("enabled") == "auto" or (raw.get("bf16") or {}).get("enabled") == "auto"):
-                claims.append({"kind": "ds.compute", "product": prec.get("compute"), "oracle": compute, "agree": prec.get("compute") == compute})
-                if cfg is not None and ws > 1:
-                    reduce = comm or compute
-                    claims.append({"kind": "ds.reduce", "product": prec.get("gradReduce"), "oracle": reduce, "agree": prec.get("gradReduce") == reduce,
-                                   "note": "communication_data_type" if comm else "training dtype (no communication_data_type)"})
+        if cfg is not None and not perrs and not (isinstance(raw, dict) and any((raw.get(k) or {}).get("enabled") == "auto" for k in ("fp16", "bf16") if isinstance(raw.get(k), dict))):
+            eng = Engine.__new__(Engine)  # DeepSpeedEngine's methods, on the parsed config only
+            eng._config = cfg
+            model_dtype = eng.get_data_types()[0]
+            compute = names.get(model_dtype, str(model_dtype))
+            claims.append({"kind": "ds.compute", "product": prec.get("compute"), "oracle": compute, "agree": prec.get("compute") == compute,
+                           "note": "DeepSpeedEngine.get_data_types()[0]"})
+            if ws > 1:
+                comm = Engine.communication_data_type.fget(eng)
+                reduce = names.get(comm, str(comm))
+                claims.append({"kind": "ds.reduce", "product": prec.get("gradReduce"), "oracle": reduce, "agree": prec.get("gradReduce") == reduce,
+                               "note": "DeepSpeedEngine.communication_data_type"})
         out.append({"path": path, "claims": claims})
     json.dump(out, sys.stdout)
 

@@ -97,7 +97,7 @@ def main() -> None:
             verdict = type(plugin).__name__
         except BaseException as e:
             plugin, verdict = None, f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:300]
-        # PL6 (norm clipping with FSDP) fails at the first clip, after the connector: not a connector claim.
+        # fsdp-norm-clipping (norm clipping with FSDP) fails at the first clip, after the connector: not a connector claim.
         conn_errs = [c for c in perrs if c != "lightning/fsdp-norm-clipping"]
         claims.append({"kind": "pl.connector", "product": conn_errs or "accepts", "oracle": verdict, "agree": bool(conn_errs) == (plugin is None)})
         prec = prod.get("precision") or {}

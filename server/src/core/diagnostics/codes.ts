@@ -62,6 +62,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "cpu-offload-without-fsdp": { summary: "CPU offload works only through FSDP; this layout has none." },
   "cp-attention-unsupported": { summary: "Context parallelism with an attention backend or load balancer torchtitan refuses (varlen; ptrr with SDPA)." },
   "pp-bubble": { summary: "Fewer microbatches than pipeline stages: the pipeline idles (a bubble)." },
+  "pp-1f1b-microbatches": { summary: "The 1F1B schedule with fewer microbatches than pipeline stages: Schedule1F1B raises at launch." },
   "memory-exceeds-gpu": { summary: "The estimated peak memory per GPU exceeds the GPU's capacity." },
   // torchtitan: schema (keys, types, values)
   "unknown-key": { summary: "A key the targeted torchtitan release does not know." },

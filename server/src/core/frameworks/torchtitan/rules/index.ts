@@ -15,6 +15,7 @@ import { noEffect } from "./no-effect";
 import { noMixedPrecision } from "./no-mixed-precision";
 import { parallelDims } from "./parallel-dims";
 import { ppBubble } from "./pp-bubble";
+import { pp1f1bMicrobatches } from "./pp-1f1b-microbatches";
 import { pureBf16 } from "./pure-bf16";
 import { removedSetting } from "./removed-setting";
 import { launchFlagRejected } from "./launch-flag-rejected";
@@ -33,6 +34,7 @@ export const TITAN_RULES: readonly TitanRule[] = [
   cpuOffloadWithoutFsdp,
   cpAttentionUnsupported,
   ppBubble,
+  pp1f1bMicrobatches,
   memoryExceedsGpu,
   removedSetting,
   launchFlagRejected,
