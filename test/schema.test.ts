@@ -105,6 +105,9 @@ function predicted(rel: string, code: string): boolean {
   if (code === "unknown-converter") return rel.endsWith("llama3/train_configs/llama3_405b.toml") && !rel.startsWith("v0.1.0");
   // 8 (run_train.sh's NGPU) < tp 8 × pp 4: dp_shard resolves to 0.
   if (code === "parallel-dims-resolved") return rel.endsWith("llama4_17bx128e.toml");
+  // local_batch_size 1 with pp 4 and the default 1F1B schedule: Schedule1F1B's constructor raises (1 microbatch <
+  // 4 stages; found by the oracle running each release's pipelining_fn, issue #32).
+  if (code === "pp-1f1b-microbatches") return rel.endsWith("llama4_17bx128e.toml");
   return false;
 }
 
@@ -164,7 +167,10 @@ describe("v0.1.0 presets checked as v0.2.2", { skip: corpusSkip("torchtitan/v0.1
       assert.ok(fixed.applied.every((a) => a.code !== "moved-key" || moved.some((m) => m.data?.fixes?.some((x) => x.title === a.title))));
       const after = analyzeDocument(pathToFileURL(f).href, fixed.text, settings);
       assert.deepEqual(after.doc.syntaxErrors, []);
-      assert.deepEqual(after.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.code}: ${d.message}`), []);
+      // The only error left is the 17bx128e preset's own 1F1B launch failure (1 microbatch, 4 stages), which no
+      // moved-key fix touches.
+      const left = after.diagnostics.filter((d) => d.severity === "error" && !(d.code === "pp-1f1b-microbatches" && p.endsWith("llama4_17bx128e.toml")));
+      assert.deepEqual(left.map((d) => `${d.code}: ${d.message}`), []);
       // Comments survive.
       for (const line of text.split("\n").filter((l) => l.trim().startsWith("#"))) assert.ok(fixed.text.includes(line.trim()), `lost comment ${line}`);
     });

@@ -23,7 +23,17 @@ const MAX_IMPORTED = 20;
  */
 const PARSER_CALL = /\b(?:HfArgumentParser|TrlParser)\s*\(([\w\s,.([\]]*)|\b\w+ArgumentParser\s*\(\s*([([][\w\s,.]*[)\]])/g;
 /** `from pkg.mod import A, B` or `from .mod import (A,\n B)`: the module and the names. */
-const FROM_IMPORT = /^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)/gm;
+const FROM_IMPORT = /^[ \t]*from[ \t]+([\w.]+)[ \t]+import\b/gm;
+
+/** What follows `import` at `at`: a parenthesised list (several lines) or the rest of the line. */
+function importedNames(t: string, at: number): string {
+  const rest = t.slice(at, at + 4096).replace(/^[ \t]+/, "");
+  if (rest.startsWith("(")) {
+    const close = rest.indexOf(")");
+    return close < 0 ? rest.split("\n", 1)[0]! : rest.slice(0, close + 1);
+  }
+  return rest.split("\n", 1)[0]!;
+}
 
 /** Python text with `#` comment lines blanked (a commented-out parser call is no call). */
 const uncommented = (t: string): string => t.replace(/^[ \t]*#.*$/gm, "");
@@ -120,8 +130,9 @@ export function projectArgs(env: AnalysisEnv): ProjectArgs | undefined {
     for (const f of frontier) {
       const t = texts.get(f);
       if (!t) continue;
-      for (const m of uncommented(t).matchAll(FROM_IMPORT)) {
-        const names = m[2]!.replace(/[()]/g, " ").split(/[\s,]+/).filter((n) => n === "*" || /^[A-Za-z_]\w*$/.test(n));
+      const u = uncommented(t);
+      for (const m of u.matchAll(FROM_IMPORT)) {
+        const names = importedNames(u, m.index! + m[0].length).replace(/[()]/g, " ").split(/[\s,]+/).filter((n) => n === "*" || /^[A-Za-z_]\w*$/.test(n));
         // Only imports of a class the parser call names (`*` may re-export one).
         if (!names.some((n) => n === "*" || named.has(n))) continue;
         for (const file of moduleFiles(env, f, m[1]!)) {

@@ -12,6 +12,7 @@
  * assumption when no directive or run script names the launcher. An fp16 load with fp16 AMP is fp16-model-fp16-amp's (the
  * GradScaler stops that run at the first step), so pure-16-bit does not report it.
  */
+import { firstFitting } from "../../../diagnostics/build";
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";
 import type { TransformersRule } from "../context";
@@ -42,11 +43,14 @@ export const pure16Bit: TransformersRule = {
     // Pure bf16 with a small learning rate (or a long run): the updates below bf16's resolution relative to the
     // weights round away (common/pureLowPrecision.ts, the model TT3 and torchtitan's pure-bf16 share).
     const risk = low === "bf16" ? pureBf16Risk({ lr: v.num("learning_rate"), epochs: v.num("num_train_epochs") }) : { why: "", short: "" };
+    const base = `${launchTag}Model loaded in ${low} with \`${amp.value}\` AMP: pure ${low}, no fp32 master weights`;
     d.add(
       "pure-16-bit",
       "warning",
       at,
-      `${launchTag}Model loaded in ${low} with \`${amp.value}\` AMP: pure ${low}, no fp32 master weights${risk.short ? `; ${risk.short}` : ""}`,
+      // The learning-rate clause goes into the message only where the body stays within 120 characters (the
+      // central gate's "Assuming …: " lead is not counted); it is always in the detail.
+      firstFitting([...(risk.short ? [`${base}; ${risk.short}`] : []), base]),
       fixes,
       undefined,
       `The model is loaded in ${low} (${load.detail}) and ${amp.detail} only wraps the forward pass in torch.autocast. ${known ? `Launched with ${accel!.rel} (${accel!.how}) as \`distributed_type: ${accel!.distType}\`` : "Launched on a single GPU or with DDP (no \`deepspeed\`/\`fsdp\` key here; the launcher may be chosen by \`accelerate launch --config_file\`)"}, nothing upcasts the parameters, so weights, gradients and the optimizer state (AdamW moments) are all ${low}: small updates round away.${risk.why} Load in fp32 (\`torch_dtype: float32\`) for fp32 master weights, use DeepSpeed ZeRO (fp32 master partitions), or accept pure ${low}.`,
