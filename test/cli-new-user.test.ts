@@ -30,9 +30,9 @@ describe("whole messages (issue #34)", () => {
     const hf1 = j.files[0]!.diagnostics.find((d) => d.code === "transformers/pure-16-bit");
     assert.ok(hf1, JSON.stringify(j));
     // Before: "…: pure bf16, no fp32 master weigh…" (cut at 120 characters, mid-word).
-    // The recipe's learning rate (3e-6) is below pure bf16's resolution threshold; the clause would take the body
-    // past 120 characters, so the detail names it (issue #31 §3).
-    assert.equal(hf1.message, "Assuming the single-GPU/DDP launcher (the default): model loaded in bf16 with `bf16` AMP: pure bf16, no fp32 master weights");
+    // The recipe's learning rate (3e-6) is below pure bf16's resolution threshold: the message names it in the short
+    // form ("pure bf16" without ", no fp32 master weights", which would pass 120 characters; issue #31 §3).
+    assert.equal(hf1.message, "Assuming the single-GPU/DDP launcher (the default): model loaded in bf16 with `bf16` AMP: pure bf16; with lr = 0.000003, small updates round away in bf16");
     assert.match(hf1.detail ?? "", /With lr = 0\.000003, many updates are smaller than bf16 can represent/);
     assert.match(hf1.detail ?? "", /Load in fp32 \(`torch_dtype: float32`\) for fp32 master weights, use DeepSpeed ZeRO \(fp32 master partitions\), or accept pure bf16\.$/);
     const text = withStdin(["check", "--stdin-filename", "grpo.yaml", "-"], RECIPE).out;

@@ -50,7 +50,8 @@ export const pure16Bit: TransformersRule = {
       at,
       // The learning-rate clause goes into the message only where the body stays within 120 characters (the
       // central gate's "Assuming …: " lead is not counted); it is always in the detail.
-      firstFitting([...(risk.short ? [`${base}; ${risk.short}`] : []), base]),
+      // "pure bf16" already says there is no fp32 master copy: the shorter form makes room for the clause.
+      firstFitting([...(risk.short ? [`${base}; ${risk.short}`, `${base.replace(/, no fp32 master weights$/, "")}; ${risk.short}`] : []), base]),
       fixes,
       undefined,
       `The model is loaded in ${low} (${load.detail}) and ${amp.detail} only wraps the forward pass in torch.autocast. ${known ? `Launched with ${accel!.rel} (${accel!.how}) as \`distributed_type: ${accel!.distType}\`` : "Launched on a single GPU or with DDP (no \`deepspeed\`/\`fsdp\` key here; the launcher may be chosen by \`accelerate launch --config_file\`)"}, nothing upcasts the parameters, so weights, gradients and the optimizer state (AdamW moments) are all ${low}: small updates round away.${risk.why} Load in fp32 (\`torch_dtype: float32\`) for fp32 master weights, use DeepSpeed ZeRO (fp32 master partitions), or accept pure ${low}.`,
