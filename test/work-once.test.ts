@@ -18,7 +18,8 @@ import { SERVER_BUNDLE, TestLspClient } from "./support/lspClient";
 const ROOT = join(import.meta.dirname, "..");
 
 /** NODE_FS, counting every call per path. */
-function counting(): { fs: FsReader; stats: Map<string, number>; reads: Map<string, number>; lists: Map<string, number> } {
+function counting(): { fs: FsReader; stats: Map<string, number>; reads: Map<string, number>; lists: Map<string, number>; reals: Map<string, number> } {
+  const reals = new Map<string, number>();
   const stats = new Map<string, number>();
   const reads = new Map<string, number>();
   const lists = new Map<string, number>();
@@ -28,8 +29,9 @@ function counting(): { fs: FsReader; stats: Map<string, number>; reads: Map<stri
     readdir: (p) => (bump(lists, p), NODE_FS.readdir(p)),
     read: (p, n) => (bump(reads, p), NODE_FS.read(p, n)),
     exists: (p) => (bump(stats, p), NODE_FS.exists(p)),
+    realpath: (p) => (bump(reals, p), NODE_FS.realpath!(p)),
   };
-  return { fs, stats, reads, lists };
+  return { fs, stats, reads, lists, reals };
 }
 
 function run(args: string[], cwd: string, snapshot?: WorkspaceSnapshot): { code: number; out: string } {
@@ -115,6 +117,26 @@ describe("work once: one CLI run stats each path once", () => {
     } finally {
       writeFileSync(pin, "torch==2.13.0\ntorchtitan==0.2.1\n");
     }
+  });
+
+  it("each path's real path resolved once per run (the workspace boundary's check, issue #36); a file event resolves again", () => {
+    const c = counting();
+    const snap = new WorkspaceSnapshot(c.fs);
+    const once = run(["check", "--format", "json", "configs"], dir, snap);
+    assert.equal((JSON.parse(once.out) as { files: unknown[] }).files.length, 5);
+    const pin = join(dir, "requirements.txt");
+    assert.equal(c.reals.get(pin), 1, "the pin's real path resolved once for five configs");
+    assert.deepEqual([...c.reals].filter(([, n]) => n > 1), [], "no path resolved twice in one run");
+    assert.equal(run(["check", "--format", "json", "configs"], dir).out, once.out, "the same output as a run without a counting snapshot");
+    // A link created, moved or removed changes real paths below it: any invalidation forgets them all.
+    snap.invalidate([join(dir, "configs", "c4.toml")]);
+    assert.equal(snap.realpath(pin), pin);
+    assert.equal(c.reals.get(pin), 2, "resolved again after a file event");
+    // Paths outside what the owner hears about are resolved every time.
+    const partial = new WorkspaceSnapshot(c.fs, (p) => !p.endsWith("requirements.txt"));
+    partial.realpath(pin);
+    partial.realpath(pin);
+    assert.equal(c.reals.get(pin), 4, "not kept: resolved on each call");
   });
 
   it("paths the owner does not hear about are read stat-validated every time", () => {

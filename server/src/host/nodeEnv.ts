@@ -210,6 +210,8 @@ export class WorkspaceSnapshot {
   private readonly roots = new Map<string, string>();
   /** Whether each looked-for `.git` exists, for searchRootOf. */
   private readonly gits = new Map<string, boolean>();
+  /** Each path's real path (symbolic links resolved), for the workspace boundary's checks (issue #36). */
+  private readonly reals = new Map<string, string | undefined>();
   private chars = 0;
   /** Bumped by every invalidate: results computed from an older generation are stale. */
   generation = 0;
@@ -243,6 +245,18 @@ export class WorkspaceSnapshot {
     return names;
   }
 
+  /**
+   * `fs.realpath`, once per path while nothing is invalidated: the workspace boundary resolves every path an
+   * analysis reads (core/workspace/boundary.ts), and each file of a CLI run reads the same neighbours (issue
+   * #36: 9% of the corpus run's samples were these calls). Paths outside `covers` are resolved every time.
+   */
+  realpath(path: string): string | undefined {
+    if (this.reals.has(path)) return this.reals.get(path);
+    const real = this.fs.realpath?.(path);
+    if (this.covers(path) && this.reals.size < WorkspaceSnapshot.MAX_ENTRIES) this.reals.set(path, real);
+    return real;
+  }
+
   searchRootOf(dir: string): string {
     let hit = this.roots.get(dir);
     if (hit === undefined) {
@@ -268,9 +282,12 @@ export class WorkspaceSnapshot {
       this.dirs.clear();
       this.roots.clear();
       this.gits.clear();
+      this.reals.clear();
       this.chars = 0;
       return;
     }
+    // A link created, moved or removed anywhere can change the real path of paths below it: forget them all.
+    this.reals.clear();
     for (const p of paths) {
       this.chars -= this.files.get(p)?.length ?? 0;
       this.files.delete(p);
@@ -377,7 +394,7 @@ export function nodeEnv(documentPath: string | undefined, workspaceRoots: string
   }
   if (documentPath && env.workspaceRoots!.length === 0) env.workspaceRoots = [dirname(documentPath)];
   const fs = snapshot?.fs ?? NODE_FS;
-  if (fs.realpath) env.realPath = (path) => fs.realpath!(path);
+  if (fs.realpath) env.realPath = snapshot ? (path) => snapshot.realpath(path) : (path) => fs.realpath!(path);
   // Reads stay inside the document's workspace (or its repository): core/workspace/boundary.ts (issue #33).
   return boundToWorkspace(env);
 }

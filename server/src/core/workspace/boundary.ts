@@ -83,6 +83,9 @@ export function boundToWorkspace(env: AnalysisEnv): AnalysisEnv {
     return realRoots.get(p);
   };
   const within = (p: string, rs: readonly string[]): boolean => rs.some((r) => contains(r, p));
+  // The roots and their real paths, resolved on the first path that needs them (once per analysis, not per read).
+  let withReal: string[] | undefined;
+  const rootsAndReal = (): string[] => (withReal ??= [...roots, ...roots.map(realOf).filter((r): r is string => r !== undefined).map(normalizePath)]);
   const verdicts = new Map<string, boolean>();
   /** True when `path` may be read: inside by its name and, where links are resolved, by its real path. */
   const inside = (path: string): boolean => {
@@ -93,7 +96,7 @@ export function boundToWorkspace(env: AnalysisEnv): AnalysisEnv {
     if (ok && env.realPath) {
       const real = env.realPath(p);
       // Not there (or a dangling link): nothing to read; the read below answers absent as before.
-      if (real !== undefined) ok = within(normalizePath(real), [...roots, ...roots.map(realOf).filter((r): r is string => r !== undefined).map(normalizePath)]);
+      if (real !== undefined) ok = within(normalizePath(real), rootsAndReal());
     }
     if (verdicts.size < 4096) verdicts.set(path, ok);
     return ok;

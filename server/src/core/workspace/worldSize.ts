@@ -85,6 +85,31 @@ export function passesConfig(name: string): RegExp {
  * this file, whatever its name (issue #30: a run script's `${LOG_DIR}/config.toml` is not every `config.toml`).
  */
 export function namingRank(text: string, name: string, dirs?: readonly string[], scriptDir = ""): number | undefined {
+  return perText(rankCache, text, `${name}\u0000${dirs ? dirs.join("/") : "\u0001"}\u0000${scriptDir}`, () => namingRankUncached(text, name, dirs, scriptDir));
+}
+
+/**
+ * Answers that depend only on a script's text and a short key (issue #36): every config of a folder asks the same
+ * scripts the same questions (a CLI run over 54 TOMLs re-read each script's lines per config and per question).
+ * Bounded, oldest text first; the answers are never mutated by their users.
+ */
+function perText<T>(cache: Map<string, Map<string, T>>, text: string, key: string, compute: () => T): T {
+  let byKey = cache.get(text);
+  if (!byKey) {
+    if (cache.size >= PER_TEXT_ENTRIES) cache.delete(cache.keys().next().value!);
+    cache.set(text, (byKey = new Map()));
+  }
+  if (byKey.has(key)) return byKey.get(key)!;
+  const out = compute();
+  if (byKey.size < PER_TEXT_ENTRIES) byKey.set(key, out);
+  return out;
+}
+const PER_TEXT_ENTRIES = 64;
+const rankCache = new Map<string, Map<string, number | undefined>>();
+const entryCache = new Map<string, Map<string, string | undefined>>();
+const linesCache = new Map<string, Map<string, string[]>>();
+
+function namingRankUncached(text: string, name: string, dirs: readonly string[] | undefined, scriptDir: string): number | undefined {
   const passes = passesConfig(name);
   const vars = dirs && text.includes("$") ? scriptVars(text) : undefined;
   let rank: number | undefined;
@@ -224,7 +249,7 @@ export function scriptPassesFlag(env: AnalysisEnv, flags: readonly string[]): { 
  * `torchtitan/train.py`, `-m torchtitan.train`) and anything not resolved give undefined (no claim).
  */
 export function customEntryPoint(text: string, config: string): string | undefined {
-  return lineEntryPoint(text, config) ?? shellEntryPoint(text, config);
+  return perText(entryCache, text, config, () => lineEntryPoint(text, config) ?? shellEntryPoint(text, config));
 }
 
 /**
@@ -296,6 +321,10 @@ interface Found {
 
 /** Joins backslash-continued lines so one command is one line. */
 function logicalLines(text: string): string[] {
+  return perText(linesCache, text, "", () => logicalLinesUncached(text));
+}
+
+function logicalLinesUncached(text: string): string[] {
   return scannedPart(text).replace(/\\\r?\n/g, " ").split(/\r?\n/).map(scanLine);
 }
 
