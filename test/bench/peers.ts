@@ -17,8 +17,15 @@
  * 1-minute load average during the row. Peak RSS from /usr/bin/time's %M. Prints; asserts nothing.
  *
  *   node --import tsx test/bench/bench.ts --peers-only [--runs N] [--files 1000,10000] [--edits N]
- *     [--lsp-only] [--ours-only] [--cli corpus,single,cold,files,python] [--docs seed,1000,10000,20000u,py1000,py5000,yaml]
+ *     [--lsp-only] [--ours-only] [--cli corpus,single,cold,files,files10k,python] [--docs seed,1000,10000,20000u,py1000,py5000,yaml]
+ *     [--base DIR[,DIR2]]
  *   PL_CORPUS=DIR: the corpus (default ../shared/corpus beside the checkout, else /work/shared/corpus).
+ *
+ * `--base DIR`: another checkout, built (`DIR/dist/cli.js`), run beside ours in the same alternating rounds of
+ * the corpus and the many-files rows, with its own code-cache folder; each row then prints ours / base per round
+ * and issue #35's goal (reading run scripts for three more frameworks keeps these rows within 10% of the tree
+ * before them: `git worktree add DIR <commit>`). A second folder (`--base BEFORE,MIDDLE`) is run too and printed as
+ * MIDDLE / BEFORE per round (the tree before a change of ours against the tree it started from). `--cli files10k`: the many-files row at 10,000 files only.
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -46,6 +53,8 @@ const LSP_ONLY = process.argv.includes("--lsp-only");
 const OURS_ONLY = process.argv.includes("--ours-only");
 const DOCS = (arg("--docs") ?? "seed,1000,10000,20000u,py1000,py5000,yaml").split(",");
 const CLI_ROWS = (arg("--cli") ?? "corpus,single,cold,files,python").split(",");
+/** `--base DIR[,DIR2]`: built checkouts measured beside ours (issue #35's before/after row). */
+const BASES = (arg("--base") ?? "").split(",").filter(Boolean);
 /** LSP rounds: each round runs every server of a document once, in turn (alternating). */
 const LSP_ROUNDS = Math.max(1, Number(arg("--lsp-rounds")) || 3);
 
@@ -372,14 +381,37 @@ export async function peersBench(): Promise<void> {
   // `--version`: Node's start plus the bundle's load and initialisation, no analysis; the floor of any CLI row.
   const version: Cmd = { ...ours, name: "precision-lens --version", args: () => [CLI, "--version"] };
   const cliRow = (k: string) => !LSP_ONLY && CLI_ROWS.includes(k);
+  // The trees before (--base): the same command from each one's dist, each with its own code cache.
+  const bases: Cmd[] = [];
+  BASES.forEach((dir, i) => {
+    const cli = join(dir, "dist", "cli.js");
+    if (!existsSync(cli)) console.log(`  --base: ${cli} missing (build that tree first); left out.`);
+    else bases.push({ name: `base${i ? i + 1 : ""} ${dir.split("/").filter(Boolean).at(-1)}`, command: process.execPath, args: (f) => [cli, "check", "--format", "json", ...f], env: { XDG_CACHE_HOME: join(work, `cache-base${i}`) } });
+  });
+  const base = bases[0];
+  const withBase = (cmds: Cmd[]): Cmd[] => [cmds[0]!, ...bases, ...cmds.slice(1)];
+  /** Issue #35's goal for a row that ran the base tree: ours within 10% of it, per round; a second base against the first. */
+  const baseGoal = (what: string, row: Row): void => {
+    const r = ratioOf(row, ours, base);
+    if (!r) return;
+    const o = medOf(row, ours)!;
+    const b = medOf(row, base)!;
+    goal(`#35: ${what} within 10% of the base tree`, r.med <= 1.1, `ours / base ${fmtSpread(r, (x) => x.toFixed(3))} per round; peak RSS ${o.rssMiB.toFixed(0)} / ${b.rssMiB.toFixed(0)} MiB`);
+    for (const other of bases.slice(1)) {
+      const m = ratioOf(row, other, base)!;
+      goal(`#35: ${what}, ${other.name} within 10% of the base tree`, m.med <= 1.1, `${other.name.split(" ")[0]} / base ${fmtSpread(m, (x) => x.toFixed(3))} per round; peak RSS ${medOf(row, other)!.rssMiB.toFixed(0)} / ${b.rssMiB.toFixed(0)} MiB`);
+    }
+  };
   try {
     if (!LSP_ONLY) timed(ours, [join(ROOT, "examples", "tp_only_8gpu.toml")], work);
+    if (!LSP_ONLY) for (const b of bases) timed(b, [join(ROOT, "examples", "tp_only_8gpu.toml")], work);
     // 1. The corpus's torchtitan TOMLs.
     const ttFiles = walkFiles(join(CORPUS, "torchtitan"), ".toml");
     if (LSP_ONLY) console.log("\nCLI rows skipped (--lsp-only).");
     else if (cliRow("corpus") && ttFiles.length) {
-      const cmds = [ours, ...tomlPeers, oursOff, version, node0];
+      const cmds = withBase([ours, ...tomlPeers, oursOff, version, node0]);
       const row = compare("CLI on the corpus's torchtitan TOMLs", cmds, ttFiles, work);
+      baseGoal("CLI on the corpus's torchtitan TOMLs", row);
       cliGoals21("corpus", row, ours, taplo.cli, tombi.cli);
       const r = ratioOf(row, ours, node0)!;
       goal("CLI on the corpus's torchtitan TOMLs ≤ 2 × node -e 0", r.med <= 2, `${fmtSpread(r, (x) => x.toFixed(2))} ×; --version ${fmtSpread(ratioOf(row, version, node0)!, (x) => x.toFixed(2))} × node -e 0`);
@@ -395,13 +427,14 @@ export async function peersBench(): Promise<void> {
 
     // 3. Many distinct files: the corpus's torchtitan TOMLs (else the examples) cycled, each copy varied.
     const sources = (ttFiles.length ? ttFiles : walkFiles(join(ROOT, "examples"), ".toml")).map((f) => readFileSync(f, "utf8"));
-    for (const n of cliRow("files") ? FILE_COUNTS : []) {
+    for (const n of cliRow("files") ? FILE_COUNTS : cliRow("files10k") ? [10_000] : []) {
       const d = join(work, `n${n}`);
       mkdirSync(d);
       distinctTomls(sources, n, d);
       // Folders as arguments (each tool walks them) keep the command line short at 10,000 files.
       const argsFor = (c: Cmd): Cmd => (c === tombi.cli ? { ...c, args: () => ["lint", "--offline", d] } : c === taplo.cli ? { ...c, args: () => c.args([join(d, "*.toml")]) } : { ...c, args: () => c.args([d]) });
-      const row = compare(`${n.toLocaleString("en-US")} distinct TOMLs (the corpus's ${sources.length} cycled, values and comments varied)`, [ours, ...tomlPeers], [d], work, n >= 10_000 ? Math.min(RUNS, 3) : RUNS, argsFor, n);
+      const row = compare(`${n.toLocaleString("en-US")} distinct TOMLs (the corpus's ${sources.length} cycled, values and comments varied)`, withBase([ours, ...tomlPeers]), [d], work, n >= 10_000 ? Math.min(RUNS, 3) : RUNS, argsFor, n);
+      baseGoal(`${n.toLocaleString("en-US")} distinct TOMLs`, row);
       if (n === 10_000) {
         cliGoals21("10000", row, ours, taplo.cli, tombi.cli);
         const r = ratioOf(row, ours, tombi.cli);

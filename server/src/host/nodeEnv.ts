@@ -41,6 +41,9 @@ export const NODE_FS: FsReader = {
   exists: (path) => existsSync(path),
   realpath(path) {
     try {
+      // A missing path (most of those the workspace readers look for) answers from a stat, without the
+      // exception realpath throws for it (issue #36); a dangling link is missing to both.
+      if (!statSync(path, { throwIfNoEntry: false })) return undefined;
       return realpathSync.native(path);
     } catch {
       return undefined;

@@ -112,6 +112,16 @@ function locationAt(path: string, fn: PyFunction | undefined): SourceLocation {
 
 /** The `torchtitan/` package folder above the config: `<dir>/torchtitan`, a submodule's `<dir>/torchtitan/torchtitan`, or the folder itself. */
 export function findTorchtitanPackage(env: AnalysisEnv): string | undefined {
+  // Asked three or four times per analysis (version, fork code, config sources): the walk once per environment
+  // (one environment is one analysis; issue #36, 7% of the corpus CLI run's samples).
+  if (packageOf.has(env)) return packageOf.get(env);
+  const pkg = findTorchtitanPackageUncached(env);
+  packageOf.set(env, pkg);
+  return pkg;
+}
+const packageOf = new WeakMap<AnalysisEnv, string | undefined>();
+
+function findTorchtitanPackageUncached(env: AnalysisEnv): string | undefined {
   for (const dir of ancestorDirs(env)) {
     const candidates = basename(dir) === "torchtitan" ? [dir, join(dir, "torchtitan")] : [join(dir, "torchtitan"), join(join(dir, "torchtitan"), "torchtitan")];
     for (const pkg of candidates) {
