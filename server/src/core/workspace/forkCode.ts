@@ -135,6 +135,16 @@ const memo = new Map<string, ForkCode | null>();
 
 /** The workspace's torchtitan code, read and matched; undefined when the workspace holds no torchtitan package. */
 export function readForkCode(env: AnalysisEnv): ForkCode | undefined {
+  // Twice per analysis (the version and the context): once per environment (issue #36); across analyses the
+  // memo below, keyed by the texts read.
+  if (forkCodeOf.has(env)) return forkCodeOf.get(env);
+  const out = readForkCodeUncached(env);
+  forkCodeOf.set(env, out);
+  return out;
+}
+const forkCodeOf = new WeakMap<AnalysisEnv, ForkCode | undefined>();
+
+function readForkCodeUncached(env: AnalysisEnv): ForkCode | undefined {
   const pkg = findTorchtitanPackage(env);
   if (!pkg) return undefined;
   const utilsPath = join(join(pkg, "distributed"), "utils.py");

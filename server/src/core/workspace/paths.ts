@@ -51,7 +51,17 @@ export function isInside(p: string, root: string): boolean {
  * Never the folder the CLI was started in: `check ../fork/configs/x.toml` from elsewhere still finds
  * the fork's torchtitan/config/job_config.py.
  */
-export function ancestorDirs(env: AnalysisEnv, maxUp = 6): string[] {
+export function ancestorDirs(env: AnalysisEnv, maxUp = 6): readonly string[] {
+  // Once per environment (one analysis) and bound: every workspace reader walks the same folders (issue #36).
+  let byUp = ancestorsOf.get(env);
+  if (!byUp) ancestorsOf.set(env, (byUp = new Map()));
+  let out = byUp.get(maxUp);
+  if (!out) byUp.set(maxUp, (out = Object.freeze(ancestorDirsUncached(env, maxUp))));
+  return out;
+}
+const ancestorsOf = new WeakMap<AnalysisEnv, Map<number, readonly string[]>>();
+
+function ancestorDirsUncached(env: AnalysisEnv, maxUp: number): string[] {
   if (!env.documentPath) return [];
   const start = dirname(env.documentPath);
   const roots = (env.workspaceRoots ?? []).filter((r) => isInside(start, r));
