@@ -15,7 +15,7 @@ import { keyHoverTargets } from "./schema/hover";
 import { readKnobs } from "./knobs";
 import { ddpChecksWorld, MESH_UNFLATTEN_DATE, modelDecideOptions, type DecideOptions } from "./eras";
 import { layoutName, readDims, resolveDims, type DimsRead } from "./parallelDims";
-import { hardwareInFileName } from "./fileName";
+import { hardwareInFolder, hardwareInFileName } from "./fileName";
 import { resolvePrecision } from "./resolve";
 import { TITAN_RULES } from "./rules/index";
 import { detectTorchtitan } from "./detect";
@@ -66,7 +66,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const precision = resolvePrecision(decision, knobs, layout);
   // A header copied from an upstream preset states upstream's GPUs, not this file's (copiedPresetComment).
   const stated = statedGpus(doc);
-  const gpu = resolveGpu(settings, directives, extra, stated && !copiedPresetComment(doc, stated) ? stated : undefined, named?.gpu);
+  const gpu = resolveGpu(settings, directives, extra, stated && !copiedPresetComment(doc, stated) ? stated : undefined, named?.gpu, hardwareInFolder(env.documentPath ?? doc.uri));
   const simInput =
     dims.resolved && decision.mechanism !== "error" && knobs.param.dtype && knobs.reduce.dtype && knobs.trainingDtype.dtype
       ? {
