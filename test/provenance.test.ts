@@ -359,6 +359,19 @@ describe("torchtitan: the world size a file implies, and the one it states", () 
     assert.deepEqual(errors(r), []);
   });
 
+  it("the seed warning on a world size inferred from the degrees leads with the assumption (#30)", () => {
+    const { r } = ws(`# precision-lens: torchtitan-version=v0.2.2\n${par("data_parallel_shard_degree = -1\ntensor_parallel_degree = 4\npipeline_parallel_degree = 8")}`);
+    const d = r.diagnostics.filter((x) => x.code === "no-mixed-precision");
+    assert.equal(d.length, 1);
+    assert.equal(d[0]!.severity, "warning");
+    assert.equal(d[0]!.message, "Assuming 32 GPUs (inferred): no mixed precision: TP+PP on 32 GPUs trains in fp32 (dp_shard -1 → 1, so no FSDP)");
+    assert.match(d[0]!.detail!, /^Assuming 32 GPUs \(inferred\): This is a TP\+PP run on 32 GPUs/);
+    assert.equal(d[0]!.data?.facts?.assumed, "worldSize");
+    // A stated world size: no lead.
+    const stated = ws(`# precision-lens: torchtitan-version=v0.2.2 world-size=32\n${par("data_parallel_shard_degree = -1\ntensor_parallel_degree = 4\npipeline_parallel_degree = 8")}`).r;
+    assert.equal(stated.diagnostics.find((x) => x.code === "no-mixed-precision")?.message, "No mixed precision: TP+PP on 32 GPUs trains in fp32 (dp_shard -1 → 1, so no FSDP)");
+  });
+
   it("EP 128 beside a -1 (v0.2.2's expert mesh): 128 GPUs, the smallest the expert mesh factors", () => {
     const { r, w } = ws(`# precision-lens: torchtitan-version=v0.2.2\n${par("data_parallel_shard_degree = -1\nexpert_parallel_degree = 128")}`);
     assert.deepEqual(w, [128, "inferred", "degrees"]);
