@@ -204,6 +204,23 @@ describe("launch scripts as the launcher sees them", () => {
     assert.equal(own.value, 4);
     assert.equal(own.source, "run-script");
   });
+  it("a variable part in the config's file name (config_${TODAY}.toml) matches where the script's assignments allow it, and only there (#30)", () => {
+    const toml = "[model]\nname = \"llama3\"\nflavor = \"8B\"\n[parallelism]\ndata_parallel_shard_degree = -1\n";
+    const size = (cfg: string, script: string) => analyzeDocument("file://" + cfg, toml, {}, fakeEnv({ "/ws/configs/run.sh": script, [cfg]: toml }, cfg, ["/ws"])).worldSize!;
+    const run = (assign: string) => `${assign}\nNGPU=4 ./run_train.sh --job.config_file ./configs/config_\${TODAY}.toml\n`;
+    // `$(date +%Y%m%d)` prints 8 digits: config_20250101.toml is this script's, config_llama.toml is not.
+    const dated = size("/ws/configs/config_20250101.toml", run("TODAY=$(date +%Y%m%d)"));
+    assert.equal(dated.value, 4);
+    assert.equal(dated.source, "run-script");
+    assert.equal(size("/ws/configs/config_llama.toml", run("TODAY=$(date +%Y%m%d)")).source, "default");
+    assert.equal(size("/ws/configs/config_2025-01-01.toml", run('TODAY="$(date +%F)"')).value, 4);
+    // A literal assignment: that value only.
+    assert.equal(size("/ws/configs/config_v2.toml", run("TODAY=v2")).value, 4);
+    assert.equal(size("/ws/configs/config_v3.toml", run("TODAY=v2")).source, "default");
+    // A variable the script does not assign, or a date format with a non-numeric field: nothing matches.
+    assert.equal(size("/ws/configs/config_20250101.toml", run("")).source, "default");
+    assert.equal(size("/ws/configs/config_Jan.toml", run("TODAY=$(date +%b)")).source, "default");
+  });
   it("a script and a comment that disagree: the script decides, both are named", () => {
     const toml = "# this config is for 64 GPUs\n[model]\nname = \"llama3\"\nflavor = \"8B\"\n[parallelism]\ndata_parallel_shard_degree = -1\n";
     const env = fakeEnv({ "/ws/configs/run.sh": "NGPU=8 ./run_train.sh --job.config_file a.toml\n", [CFG]: toml }, CFG, ["/ws"]);
