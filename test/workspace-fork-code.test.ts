@@ -14,6 +14,8 @@ import { parallelizeDifference, readForkCode } from "../server/src/core/workspac
 import { inferWorldSize, worldSizeFromScript } from "../server/src/core/workspace";
 import { namingRank, scriptOverrides } from "../server/src/core/workspace/worldSize";
 import { fakeEnv } from "./support/fakeEnv";
+import { buildTitanContext } from "../server/src/core/frameworks/torchtitan/analyzer";
+import { parseTomlDocument } from "../server/src/core/parse/toml";
 
 const WS = join(import.meta.dirname, "fixtures", "fork-code-workspace");
 const REGISTRY = join(WS, "configs", "registry.py");
@@ -339,6 +341,10 @@ describe("a run script with its own training entry point (custom-entry-point)", 
     const d = r.diagnostics.find((x) => x.code === "parallel-dims-product");
     assert.equal(d?.severity, "information");
     assert.match(d!.message, /^If torchtitan's trainer ran it \(the run script runs train_ds_real\.py\): The degrees multiply to 2, not the world size 4/);
+    // The entry point is the launcher fact of the resolved context, with its provenance; the finding rests on it.
+    assert.equal(d!.data?.facts?.assumed, "launcher");
+    const ctx = buildTitanContext(parseTomlDocument("file:///ws/exp/train_configs/ds.toml", cfg), {}, fakeEnv({ "/ws/exp/run_training.sh": `NGPU=4\ntorchrun --nproc_per_node=\${NGPU} train_ds_real.py --job.config_file ./train_configs/ds.toml\n`, "/ws/exp/train_configs/ds.toml": cfg }, "/ws/exp/train_configs/ds.toml", ["/ws"])).ctx;
+    assert.deepEqual(ctx.launcher, { value: "train_ds_real.py", source: "custom-entry", kind: "inferred", detail: "exp/run_training.sh runs train_ds_real.py, not torchtitan's trainer" });
   });
   it("torchtitan's own entry (-m torchtitan.train, torchtitan/train.py) keeps the script's fact, and the error", () => {
     for (const entry of ["-m torchtitan.train", "torchtitan/train.py"]) {
