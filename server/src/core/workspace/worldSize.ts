@@ -7,6 +7,7 @@
  *    variables from its `#SBATCH --nodes` / `--gpus-per-node` / `--gres=gpu:N` / `--gpus-per-task` lines.
  * Returns undefined when no script says anything (the caller falls back to 8).
  */
+import { table } from "../model/table";
 import type { AnalysisEnv, Sourced } from "../analysis";
 import type { SourceLocation } from "../model/types";
 import { expandText, readShell, type ShellVars } from "../parse/shell";
@@ -101,7 +102,7 @@ function dateVars(text: string): Map<string, string> {
 }
 
 /** GNU date's numeric conversions only; any other `%x` gives no pattern (not guessed). */
-const DATE_FIELDS: Readonly<Record<string, string>> = { Y: "\\d{4}", m: "\\d{2}", d: "\\d{2}", H: "\\d{2}", M: "\\d{2}", S: "\\d{2}", y: "\\d{2}", j: "\\d{3}", s: "\\d{1,12}", F: "\\d{4}-\\d{2}-\\d{2}", T: "\\d{2}:\\d{2}:\\d{2}" };
+const DATE_FIELDS: Readonly<Record<string, string>> = table({ Y: "\\d{4}", m: "\\d{2}", d: "\\d{2}", H: "\\d{2}", M: "\\d{2}", S: "\\d{2}", y: "\\d{2}", j: "\\d{3}", s: "\\d{1,12}", F: "\\d{4}-\\d{2}-\\d{2}", T: "\\d{2}:\\d{2}:\\d{2}" });
 function dateFormatRegex(fmt: string): string | undefined {
   let src = "";
   for (let i = 0; i < fmt.length; i++) {
