@@ -1,7 +1,8 @@
 """torchtitan 0.3.0 Python config registries against the product's per-function answers (`configFunctions`).
 
 Called from oracle/run.py (check(...)). The files: every config_registry.py of the installed 0.3.0 wheel, and
-of the corpus's wild2026 torchtitan forks. torchtitan decides each function in frameworks/titan_registry_worker.py;
+of the corpus's wild2026 torchtitan forks, and the corner cases written for this check (oracle/fixtures/titan3/:
+TP-only, PP-only, DDP+TP, EP that does not divide, graph_trainer's wrapper around a base of our own). torchtitan decides each function in frameworks/titan_registry_worker.py;
 this file only compares. Claims are named "<file>::<function>". Functions torchtitan cannot run here (a module
 that does not import on CPU, a model the wheel lacks) are not compared: they go to out/titan-registry.json with
 torchtitan's reason.
@@ -22,6 +23,8 @@ def _registries(venv: str, corpus: str | None, root: str) -> list[tuple[str, str
     wild = os.path.join(corpus or "", "wild2026")
     if corpus and os.path.isdir(wild):
         tops += [os.path.join(wild, d) for d in sorted(os.listdir(wild)) if d.endswith("__torchtitan")]
+    fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "titan3")
+    tops += [os.path.join(fixtures, d) for d in sorted(os.listdir(fixtures)) if os.path.isdir(os.path.join(fixtures, d, "torchtitan"))]
     out = []
     for top in tops:
         pkg = os.path.join(top, "torchtitan")
@@ -63,7 +66,14 @@ def check(led, venv: str, corpus: str | None, root: str, product, worker, out_di
             continue
         p_dims = sorted(c for c in codes if c.startswith(DIMS_PREFIX))
         o_dims_err = not o["dims"]["ok"]
-        led.claim("titan3.dims", f, p_dims or "valid", o["dims"].get("error", "valid"), bool(p_dims) == o_dims_err, RELEASE)
+        # 0.3.0's ParallelDims._validate checks the dense product only (parallel_dims.py:170-189); EP that does not
+        # divide dp_shard*cp*tp fails in build_mesh (efsdp = fsdp*tp//ep, parallel_dims.py:279, then the unflatten).
+        # The launch fails either way: a product dims error agrees with a mesh that torchtitan cannot build.
+        o_mesh_err = "mesh" in o and not o["mesh"]["ok"]
+        o_launch = o["dims"].get("error") or (o["mesh"].get("error") if o_mesh_err and p_dims else "valid")
+        led.claim("titan3.dims", f, p_dims or "valid", o_launch, bool(p_dims) == (o_dims_err or (o_mesh_err and bool(p_dims))), RELEASE)
+        if p_dims and o_mesh_err:
+            continue  # both say the launch fails
         if not (o_dims_err or p_dims):
             resolved = o["dims"]["resolved"]
             pl = {k: p["parallel"].get(k) for k in resolved} if p.get("parallel") else None
@@ -73,6 +83,8 @@ def check(led, venv: str, corpus: str | None, root: str, product, worker, out_di
             led.claim("titan3.mesh", f, p_mesh or "builds", o["mesh"].get("error") or o["mesh"].get("dims"), bool(p_mesh) == o_mesh_err, RELEASE)
         # the mixed-precision facts: the mechanism (FSDP's MixedPrecisionPolicy, on torchtitan's always-kept
         # fsdp/dp_shard axis) and the parsed config's param / reduce dtypes against compute / gradReduce
+        if o_dims_err:
+            continue  # ParallelDims refuses the layout: the run never trains, so no dtype of it is compared
         mp = o["mp"]
         prec = p.get("precision") or {}
         o_mech = "fully_shard" if mp.get("fsdp_axis") else "none"

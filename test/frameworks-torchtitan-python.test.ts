@@ -119,6 +119,38 @@ def big() -> Trainer.Config:
     assert.match(fn(r, "mine").detail, /not certain/);
   });
 
+  it("graph_trainer's to_graph_trainer_config(base(), ...) keeps the base's layout and dtypes (#30 §2)", () => {
+    const text = `${HEAD}from torchtitan.experiments.graph_trainer.configs import GraphTrainerCompileConfig, to_graph_trainer_config
+from . import model_registry
+
+
+def base_tp() -> Trainer.Config:
+    return Trainer.Config(
+        training=TrainingConfig(mixed_precision_param="float32"),
+        parallelism=ParallelismConfig(data_parallel_shard_degree=1, tensor_parallel_degree=8),
+    )
+
+
+def graph_tp() -> Trainer.Config:
+    config = to_graph_trainer_config(base_tp(), model_registry)
+    config.compile = GraphTrainerCompileConfig(enable=True)
+    return config
+
+
+def graph_opaque() -> Trainer.Config:
+    return to_graph_trainer_config(somewhere_else(), model_registry)
+`;
+    const r = analyzeFixture(text, { uri: URI, ignore: ["fp32-param-dtype"] });
+    const g = fn(r, "graph_tp");
+    assert.deepEqual(g.parallel, { dp_replicate: 1, dp_shard: 1, cp: 1, tp: 8, pp: 1, ep: 1, etp: 1 });
+    assert.equal(g.precision?.compute.dtype, "float32", "the base's mixed_precision_param is carried over");
+    assert.match(g.detail, /^TP-only on 8 GPUs/);
+    // A base the analysis cannot see: the wrapper's result is unknown, never the default layout.
+    const o = fn(r, "graph_opaque");
+    assert.match(o.detail, /\? compute/);
+    assert.equal(o.precision?.compute.dtype ?? null, null);
+  });
+
   it("a loop is named as not followed in the hover and the report", () => {
     const text = `${HEAD}\ndef looped() -> Trainer.Config:\n    config = Trainer.Config()\n    for k in ["a"]:\n        config.training.dtype = "bfloat16"\n    return config\n`;
     const r = analyzeFixture(text, { uri: URI });

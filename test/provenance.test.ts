@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
-import { hardwareInFileName } from "../server/src/core/frameworks/torchtitan/fileName";
+import { hardwareInFileName, hardwareInFolder } from "../server/src/core/frameworks/torchtitan/fileName";
 import type { AnalysisResult, AnalysisSettings } from "../server/src/core/analysis";
 import { GPU_IDS } from "../server/src/core/engine/gpus";
 import { ACCELERATE_RULES } from "../server/src/core/frameworks/accelerate/rules/index";
@@ -359,6 +359,19 @@ describe("torchtitan: the world size a file implies, and the one it states", () 
     assert.deepEqual(errors(r), []);
   });
 
+  it("the seed warning on a world size inferred from the degrees leads with the assumption (#30)", () => {
+    const { r } = ws(`# precision-lens: torchtitan-version=v0.2.2\n${par("data_parallel_shard_degree = -1\ntensor_parallel_degree = 4\npipeline_parallel_degree = 8")}`);
+    const d = r.diagnostics.filter((x) => x.code === "no-mixed-precision");
+    assert.equal(d.length, 1);
+    assert.equal(d[0]!.severity, "warning");
+    assert.equal(d[0]!.message, "Assuming 32 GPUs (inferred): no mixed precision: TP+PP on 32 GPUs trains in fp32 (dp_shard -1 → 1, so no FSDP)");
+    assert.match(d[0]!.detail!, /^Assuming 32 GPUs \(inferred\): This is a TP\+PP run on 32 GPUs/);
+    assert.equal(d[0]!.data?.facts?.assumed, "worldSize");
+    // A stated world size: no lead.
+    const stated = ws(`# precision-lens: torchtitan-version=v0.2.2 world-size=32\n${par("data_parallel_shard_degree = -1\ntensor_parallel_degree = 4\npipeline_parallel_degree = 8")}`).r;
+    assert.equal(stated.diagnostics.find((x) => x.code === "no-mixed-precision")?.message, "No mixed precision: TP+PP on 32 GPUs trains in fp32 (dp_shard -1 → 1, so no FSDP)");
+  });
+
   it("EP 128 beside a -1 (v0.2.2's expert mesh): 128 GPUs, the smallest the expert mesh factors", () => {
     const { r, w } = ws(`# precision-lens: torchtitan-version=v0.2.2\n${par("data_parallel_shard_degree = -1\nexpert_parallel_degree = 128")}`);
     assert.deepEqual(w, [128, "inferred", "degrees"]);
@@ -402,6 +415,19 @@ describe("torchtitan: the world size a file implies, and the one it states", () 
     assert.deepEqual(hardwareInFileName("/w/qwen3_30b_a3b-8xb200-32k.toml"), { gpu: "b200", count: 8 });
     assert.deepEqual(hardwareInFileName("C:\\w\\llama3_8b_h100.toml"), { gpu: "h100" });
     assert.equal(hardwareInFileName("/w/tp_only_8gpu.toml"), undefined);
+  });
+
+  it("a folder right above the config that names a GPU (logs/h200/) is evidence of it, weaker than the file name (#30)", () => {
+    const text = par("data_parallel_shard_degree = -1");
+    const gpuOf = (uri: string) => analyzeDocument(uri, text).simulation?.throughput?.gpu;
+    assert.deepEqual(gpuOf("file:///w/logs/h200/llama3_8b.toml"), { value: "h200", source: "folder" });
+    assert.deepEqual(gpuOf("file:///w/configs/8xa100/run/llama3_8b.toml")?.source, "folder", "two folders up, with a count");
+    // The file's own name wins over its folder.
+    assert.deepEqual(gpuOf("file:///w/logs/h200/llama3_8b_b200.toml"), { value: "b200", source: "file-name" });
+    // Not read: a folder whose name only contains a family, or one more than two folders up.
+    assert.deepEqual(gpuOf("file:///w/h100_vs_a100/llama3_8b.toml"), { value: "h100-sxm", source: "default" });
+    assert.deepEqual(gpuOf("file:///data/h200/a/b/llama3_8b.toml"), { value: "h100-sxm", source: "default" });
+    assert.deepEqual(hardwareInFolder("/w/logs/H200/x.toml"), { gpu: "h200", folder: "H200" });
   });
 
   it("prose that merely mentions GPUs is not a statement of the size", () => {

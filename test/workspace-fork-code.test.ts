@@ -14,6 +14,8 @@ import { parallelizeDifference, readForkCode } from "../server/src/core/workspac
 import { inferWorldSize, worldSizeFromScript } from "../server/src/core/workspace";
 import { namingRank, scriptOverrides } from "../server/src/core/workspace/worldSize";
 import { fakeEnv } from "./support/fakeEnv";
+import { buildTitanContext } from "../server/src/core/frameworks/torchtitan/analyzer";
+import { parseTomlDocument } from "../server/src/core/parse/toml";
 
 const WS = join(import.meta.dirname, "fixtures", "fork-code-workspace");
 const REGISTRY = join(WS, "configs", "registry.py");
@@ -204,6 +206,23 @@ describe("launch scripts as the launcher sees them", () => {
     assert.equal(own.value, 4);
     assert.equal(own.source, "run-script");
   });
+  it("a variable part in the config's file name (config_${TODAY}.toml) matches where the script's assignments allow it, and only there (#30)", () => {
+    const toml = "[model]\nname = \"llama3\"\nflavor = \"8B\"\n[parallelism]\ndata_parallel_shard_degree = -1\n";
+    const size = (cfg: string, script: string) => analyzeDocument("file://" + cfg, toml, {}, fakeEnv({ "/ws/configs/run.sh": script, [cfg]: toml }, cfg, ["/ws"])).worldSize!;
+    const run = (assign: string) => `${assign}\nNGPU=4 ./run_train.sh --job.config_file ./configs/config_\${TODAY}.toml\n`;
+    // `$(date +%Y%m%d)` prints 8 digits: config_20250101.toml is this script's, config_llama.toml is not.
+    const dated = size("/ws/configs/config_20250101.toml", run("TODAY=$(date +%Y%m%d)"));
+    assert.equal(dated.value, 4);
+    assert.equal(dated.source, "run-script");
+    assert.equal(size("/ws/configs/config_llama.toml", run("TODAY=$(date +%Y%m%d)")).source, "default");
+    assert.equal(size("/ws/configs/config_2025-01-01.toml", run('TODAY="$(date +%F)"')).value, 4);
+    // A literal assignment: that value only.
+    assert.equal(size("/ws/configs/config_v2.toml", run("TODAY=v2")).value, 4);
+    assert.equal(size("/ws/configs/config_v3.toml", run("TODAY=v2")).source, "default");
+    // A variable the script does not assign, or a date format with a non-numeric field: nothing matches.
+    assert.equal(size("/ws/configs/config_20250101.toml", run("")).source, "default");
+    assert.equal(size("/ws/configs/config_Jan.toml", run("TODAY=$(date +%b)")).source, "default");
+  });
   it("a script and a comment that disagree: the script decides, both are named", () => {
     const toml = "# this config is for 64 GPUs\n[model]\nname = \"llama3\"\nflavor = \"8B\"\n[parallelism]\ndata_parallel_shard_degree = -1\n";
     const env = fakeEnv({ "/ws/configs/run.sh": "NGPU=8 ./run_train.sh --job.config_file a.toml\n", [CFG]: toml }, CFG, ["/ws"]);
@@ -322,6 +341,10 @@ describe("a run script with its own training entry point (custom-entry-point)", 
     const d = r.diagnostics.find((x) => x.code === "parallel-dims-product");
     assert.equal(d?.severity, "information");
     assert.match(d!.message, /^If torchtitan's trainer ran it \(the run script runs train_ds_real\.py\): The degrees multiply to 2, not the world size 4/);
+    // The entry point is the launcher fact of the resolved context, with its provenance; the finding rests on it.
+    assert.equal(d!.data?.facts?.assumed, "launcher");
+    const ctx = buildTitanContext(parseTomlDocument("file:///ws/exp/train_configs/ds.toml", cfg), {}, fakeEnv({ "/ws/exp/run_training.sh": `NGPU=4\ntorchrun --nproc_per_node=\${NGPU} train_ds_real.py --job.config_file ./train_configs/ds.toml\n`, "/ws/exp/train_configs/ds.toml": cfg }, "/ws/exp/train_configs/ds.toml", ["/ws"])).ctx;
+    assert.deepEqual(ctx.launcher, { value: "train_ds_real.py", source: "custom-entry", kind: "inferred", detail: "exp/run_training.sh runs train_ds_real.py, not torchtitan's trainer" });
   });
   it("torchtitan's own entry (-m torchtitan.train, torchtitan/train.py) keeps the script's fact, and the error", () => {
     for (const entry of ["-m torchtitan.train", "torchtitan/train.py"]) {

@@ -7,6 +7,7 @@
  *    variables from its `#SBATCH --nodes` / `--gpus-per-node` / `--gres=gpu:N` / `--gpus-per-task` lines.
  * Returns undefined when no script says anything (the caller falls back to 8).
  */
+import { table } from "../model/table";
 import type { AnalysisEnv, Sourced } from "../analysis";
 import type { SourceLocation } from "../model/types";
 import { expandText, readShell, type ShellVars } from "../parse/shell";
@@ -39,14 +40,105 @@ export function* launchScripts(env: AnalysisEnv, name?: string, passOnly = false
   const dirs = name === undefined ? env.documentPath.split(/[\\/]/).filter((p) => p).slice(0, -1) : undefined;
   for (const dir of ancestorDirs(env)) {
     const found: { path: string; name: string; text: string; config: string; rank: number }[] = [];
-    for (const { path, file, text } of scriptsIn(env, dir)) {
-      if (text === undefined || !text.includes(config)) continue;
+    for (const { path, file, text: raw } of scriptsIn(env, dir)) {
+      if (raw === undefined) continue;
+      // `config_${TODAY}.toml`: the script's own text with that word read as this file's name, where it fits.
+      const text = raw.includes(config) ? raw : withTemplatedName(raw, config);
+      if (text === undefined) continue;
       const rank = namingRank(text, config, dirs, dir);
       if (rank !== undefined && (!passOnly || rank === 0)) found.push({ path, name: file, text, config, rank });
     }
     found.sort((a, b) => a.rank - b.rank);
     for (const { rank: _, ...f } of found) yield f;
   }
+}
+
+/**
+ * A script that names its config through a variable in the file name (`config_${TODAY}.toml`, issue #30): the
+ * script's text with each such word replaced by `name` where the word can be `name`. A variable part matches only
+ * what the script's own assignments allow: a literal value (`TODAY=20250101`) or the digits a `$(date +FMT)`
+ * assignment prints (`%Y%m%d` → 8 digits, `%F` → YYYY-MM-DD). A variable the script does not assign, or assigns
+ * anything else, matches nothing: `config_${X}.toml` is not every `config_*.toml`. Undefined when no word fits.
+ */
+export function withTemplatedName(text: string, name: string): string | undefined {
+  if (!text.includes("$") || name.length > 200) return undefined;
+  const ext = name.slice(name.lastIndexOf("."));
+  if (ext.length < 2 || !text.includes(ext)) return undefined;
+  let vars: ReadonlyMap<string, string> | undefined;
+  let dates: Map<string, string> | undefined;
+  const words = new Set<string>();
+  for (const l of logicalLines(text)) {
+    if (/^\s*#/.test(l) || !l.includes("$") || !l.includes(ext)) continue;
+    for (const token of l.replace(/\s#.*$/, "").split(/[\s"'=()|;&<>]+/)) {
+      const seg = token.slice(token.lastIndexOf("/") + 1);
+      if (seg.includes("$") && seg.endsWith(ext) && seg.length <= 200) words.add(seg);
+    }
+  }
+  let out = text;
+  let any = false;
+  for (const seg of words) {
+    vars ??= scriptVars(text);
+    dates ??= dateVars(text);
+    const re = templateRegex(seg, vars, dates);
+    if (re && re.test(name)) {
+      out = out.split(seg).join(name);
+      any = true;
+    }
+  }
+  return any ? out : undefined;
+}
+
+/** `VAR=$(date +FMT)` assignments: the variable → the regular-expression source of what `date` prints. */
+function dateVars(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const l of logicalLines(text)) {
+    const m = /^\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=["']?\$\(date\s+["']?\+([^"')\s]{1,40})["']?\)/.exec(l);
+    if (!m) continue;
+    const src = dateFormatRegex(m[2]!);
+    if (src) out.set(m[1]!, src);
+    else out.delete(m[1]!);
+  }
+  return out;
+}
+
+/** GNU date's numeric conversions only; any other `%x` gives no pattern (not guessed). */
+const DATE_FIELDS: Readonly<Record<string, string>> = table({ Y: "\\d{4}", m: "\\d{2}", d: "\\d{2}", H: "\\d{2}", M: "\\d{2}", S: "\\d{2}", y: "\\d{2}", j: "\\d{3}", s: "\\d{1,12}", F: "\\d{4}-\\d{2}-\\d{2}", T: "\\d{2}:\\d{2}:\\d{2}" });
+function dateFormatRegex(fmt: string): string | undefined {
+  let src = "";
+  for (let i = 0; i < fmt.length; i++) {
+    const c = fmt[i]!;
+    if (c !== "%") {
+      src += c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      continue;
+    }
+    const f = DATE_FIELDS[fmt[++i] ?? ""];
+    if (!f) return undefined;
+    src += f;
+  }
+  return src;
+}
+
+/** The file-name word `config_${TODAY}.toml` as an anchored pattern, or undefined when a variable part is not known. */
+function templateRegex(seg: string, vars: ReadonlyMap<string, string>, dates: ReadonlyMap<string, string>): RegExp | undefined {
+  let src = "";
+  const esc = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  for (let i = 0; i < seg.length; ) {
+    if (seg[i] !== "$") {
+      src += esc(seg[i]!);
+      i++;
+      continue;
+    }
+    const m = /^\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))/.exec(seg.slice(i));
+    if (!m) return undefined;
+    const v = m[1] ?? m[2]!;
+    i += m[0].length;
+    const date = dates.get(v);
+    const lit = vars.get(v);
+    if (date !== undefined) src += date;
+    else if (lit !== undefined && lit && !/[$`(]/.test(lit) && !lit.includes(SCRIPT_DIR)) src += esc(lit);
+    else return undefined;
+  }
+  return new RegExp(`^${src}$`);
 }
 
 /**

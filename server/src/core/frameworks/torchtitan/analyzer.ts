@@ -15,7 +15,7 @@ import { keyHoverTargets } from "./schema/hover";
 import { readKnobs } from "./knobs";
 import { ddpChecksWorld, MESH_UNFLATTEN_DATE, modelDecideOptions, type DecideOptions } from "./eras";
 import { layoutName, readDims, resolveDims, type DimsRead } from "./parallelDims";
-import { hardwareInFileName } from "./fileName";
+import { hardwareInFolder, hardwareInFileName } from "./fileName";
 import { resolvePrecision } from "./resolve";
 import { TITAN_RULES } from "./rules/index";
 import { detectTorchtitan } from "./detect";
@@ -53,7 +53,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const dimsOptions = { epDivisibility: version.value.date >= "2025-07-08" && version.value.date < MESH_UNFLATTEN_DATE, epMesh: version.value.date >= MESH_UNFLATTEN_DATE };
   const named = hardwareInFileName(env.documentPath ?? doc.uri);
   // The run script's own training entry point, read with its world size (one reading of the scripts).
-  const launch: { entry?: string } = {};
+  const launch: { entry?: string; file?: string } = {};
   const worldSize = resolveWorldSize(doc, read, settings, env, directives, extra, (w) => resolveDims(read, w, dimsOptions).errors.length === 0, named?.count, launch);
   const dims = resolveDims(read, worldSize.value, dimsOptions);
   const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };
@@ -66,7 +66,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const precision = resolvePrecision(decision, knobs, layout);
   // A header copied from an upstream preset states upstream's GPUs, not this file's (copiedPresetComment).
   const stated = statedGpus(doc);
-  const gpu = resolveGpu(settings, directives, extra, stated && !copiedPresetComment(doc, stated) ? stated : undefined, named?.gpu);
+  const gpu = resolveGpu(settings, directives, extra, stated && !copiedPresetComment(doc, stated) ? stated : undefined, named?.gpu, hardwareInFolder(env.documentPath ?? doc.uri));
   const simInput =
     dims.resolved && decision.mechanism !== "error" && knobs.param.dtype && knobs.reduce.dtype && knobs.trainingDtype.dtype
       ? {
@@ -123,7 +123,12 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   if (code) ctx.forkCode = code;
   // The script that gives the world size runs a training script of its own: ParallelDims' checks are not run as
   // torchtitan's trainer runs them (parallel-dims.ts leaves the world-size checks out).
-  if ((ctx.worldSize.source === "run-script" || ctx.worldSize.source === "slurm") && launch.entry) ctx.customEntry = launch.entry;
+  if (ctx.worldSize.source === "run-script" || ctx.worldSize.source === "slurm") {
+    const script = launch.file ?? "the run script";
+    ctx.launcher = launch.entry
+      ? { value: launch.entry, source: "custom-entry", kind: "inferred", detail: `${script} runs ${launch.entry}, not torchtitan's trainer` }
+      : { value: "torchtitan's trainer", source: "run-script", kind: "run-script", detail: `${script} runs torchtitan's trainer` };
+  }
   return { ctx, extra };
 }
 
@@ -155,6 +160,7 @@ export function titanFacts(ctx: TitanContext): Facts {
   facts.model = ddpChecksWorld(model, ctx.version.value.date) === undefined
     ? { value: model ?? "llama3", kind: "inferred", detail: "not upstream, read as llama3" }
     : { value: model ?? "llama3", kind: "file", detail: model === undefined ? "torchtitan's default model.name" : "model.name" };
+  if (ctx.launcher) facts.launcher = ctx.launcher;
   if (ctx.workspaceSchema?.length) facts.forkSchema = { value: ctx.workspaceSchema.map((m) => m.label).join(", "), kind: "file", detail: "config sources found in the workspace" };
   return facts;
 }
@@ -286,7 +292,7 @@ const FILE_START = { start: { line: 0, character: 0 }, end: { line: 0, character
  * the file (issue #17): when the explicit degrees need more GPUs than the default, the world size is the
  * smallest one consistent with them (`consistent`: ParallelDims validates on that many GPUs).
  */
-function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], extra: Diagnostic[], consistent: (w: number) => boolean, named?: number, launch: { entry?: string } = {}): Sourced<number> {
+function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: AnalysisSettings, env: AnalysisEnv, directives: Directive[], extra: Diagnostic[], consistent: (w: number) => boolean, named?: number, launch: { entry?: string; file?: string } = {}): Sourced<number> {
   // Explicit sources first, by precedence (workspace/precedence.ts): CLI flag > directive > workspace setting.
   const d = directiveValue(directives, "world-size");
   let fromDirective: Explicit<number> | undefined;
@@ -306,6 +312,7 @@ function resolveWorldSize(doc: ConfigDocument, read: DimsRead, settings: Analysi
   if (script && script.value <= MAX_WORLD_SIZE) {
     const out: Sourced<number> = { value: script.value, source: script.source, kind: script.kind, detail: script.detail };
     if (script.entry) launch.entry = script.entry;
+    launch.file = script.file;
     if (script.location) out.location = script.location;
     // Two sources that disagree are both named (issue #30 §3): the script runs the file, the comment only says.
     if (stated && stated.value !== script.value) {

@@ -64,8 +64,12 @@ export interface TitanContext {
    * (tyro, for a Python config function: python/context.ts); reported by launch-flag-rejected.
    */
   rejectedFlags?: { key: string; raw: string; file: string; location: { uri: string; range: import("../../model/types").Range }; choices: readonly string[]; at: import("../../model/types").Range }[];
-  /** The run script runs this config with a training script of its own (`train_ds_real.py`), not torchtitan's trainer. */
-  customEntry?: string;
+  /**
+   * The launcher fact (core/provenance.ts `launcher`): read only with a run script's world size. `custom-entry`
+   * when that script runs this config with a training script of its own (`train_ds_real.py`, `-m fork.train`),
+   * not torchtitan's trainer: an inference about what runs, so findings of the trainer's checks rest on it.
+   */
+  launcher?: Sourced<string>;
   /** Set when the workspace pins a torchtitan that no longer reads TOML. */
   outsideTomlEra?: { pin: string; file: string };
 }

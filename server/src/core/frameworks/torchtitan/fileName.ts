@@ -24,3 +24,26 @@ export function hardwareInFileName(path: string | undefined): NamedHardware | un
   const count = m[1] !== undefined ? Number(m[1]) : NaN;
   return Number.isInteger(count) && count > 0 ? { gpu: m[2]!.toLowerCase(), count } : { gpu: m[2]!.toLowerCase() };
 }
+
+/** How many folders above the config are read for a GPU name (`logs/h200/`, `configs/a100/`): the nearest only. */
+export const FOLDER_DEPTH = 2;
+
+/**
+ * The GPU family a folder right above the config names (`…/logs/h200/llama3_8b.toml`, issue #30): weaker evidence
+ * than the file's own name or a comment in it, so it is read only when neither names one. The whole folder name
+ * must be the family, optionally with a count (`h200`, `8xh100`): a folder like `h100_vs_a100` or a user's
+ * `gpu-cluster` is not read. Only the FOLDER_DEPTH nearest folders, so a checkout under `/data/h100/…` far above
+ * the config is not evidence.
+ */
+export function hardwareInFolder(path: string | undefined): (NamedHardware & { folder: string }) | undefined {
+  const parts = (path ?? "").split(/[\\/]/).filter(Boolean);
+  parts.pop();
+  for (let i = 0; i < FOLDER_DEPTH && parts.length; i++) {
+    const folder = parts.pop()!;
+    if (folder.length > 40) continue;
+    const m = FOLDER.exec(folder);
+    if (m) return { gpu: m[1]!.toLowerCase(), folder };
+  }
+  return undefined;
+}
+const FOLDER = new RegExp(`^(?:\\d{1,6}x)?(${FAMILY})$`, "i");

@@ -14,8 +14,8 @@ import { shownTokensPerSecond, type ThroughputAlternative } from "../../engine/t
 import type { Simulation, SimulationInput } from "../../engine/types";
 import { lowerToEnableFsdp } from "./rules/no-mixed-precision";
 
-/** The GPU type: a `# precision-lens: gpu=…` directive, then the setting (or --gpu), then a comment stating it, then H100 SXM. */
-export function resolveGpu(settings: AnalysisSettings, directives: readonly Directive[] = [], extra: Diagnostic[] = [], stated?: { gpu?: string; line: number }, named?: string): Sourced<GpuId> {
+/** The GPU type: a `# precision-lens: gpu=…` directive, then the setting (or --gpu), then a comment stating it, the file name, a folder right above it, then H100 SXM. */
+export function resolveGpu(settings: AnalysisSettings, directives: readonly Directive[] = [], extra: Diagnostic[] = [], stated?: { gpu?: string; line: number }, named?: string, folder?: { gpu: string; folder: string }): Sourced<GpuId> {
   // Precedence as for the world size (workspace/precedence.ts): --gpu > directive > setting > default.
   const raw = settings.gpu?.trim();
   const id = raw && raw !== "auto" ? parseGpu(raw) : undefined;
@@ -37,6 +37,9 @@ export function resolveGpu(settings: AnalysisSettings, directives: readonly Dire
     if (id) return { value: id, source: "file-name", kind: "inferred", detail: `${named.toUpperCase()} in the file name` };
     return { value: DEFAULT_GPU, source: "default-contradicted", kind: "default", detail: `the default, while the file name names ${named.toUpperCase()} (no figures for it); set precisionLens.gpu or --gpu` };
   }
+  // A folder right above the config that names a GPU family (`logs/h200/`): weaker than the file's name (fileName.ts).
+  const inFolder = folder ? parseGpu(folder.gpu) : undefined;
+  if (inFolder) return { value: inFolder, source: "folder", kind: "inferred", detail: `${folder!.gpu.toUpperCase()} in the folder name \`${folder!.folder}/\`` };
   return { value: DEFAULT_GPU, source: "default", kind: "default", detail: "the default; set precisionLens.gpu or --gpu for another GPU type" };
 }
 

@@ -3,6 +3,7 @@
  * the evaluated fields become a view (`ConfigDocument` entries anchored in the Python source), read by
  * parallelDims.ts, knobs.ts, eras.ts and resolve.ts exactly as a TOML file is. Every fact keeps its source.
  */
+import { hardwareInFolder } from "../fileName";
 import type { AnalysisEnv, AnalysisSettings, ParallelLayout, ResolvedPrecision, Sourced } from "../../../analysis";
 import type { Directive } from "../../../diagnostics/directives";
 import { directiveValue } from "../../../diagnostics/directives";
@@ -304,7 +305,7 @@ export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version:
       : precision?.paramStorage.dtype === null && / not known: /.test(precision.paramStorage.knob)
         ? { dtype: null, knob: "training.dtype is not known: Adam/AdamW states follow the parameter dtype" }
         : { dtype: storage, knob: storage === "bfloat16" ? "training.dtype = bfloat16: states follow the bf16 parameters" : "training.dtype: Adam/AdamW states follow the parameter dtype" };
-  const gpu = resolveGpu(settings, directives);
+  const gpu = resolveGpu(settings, directives, [], undefined, undefined, hardwareInFolder(env.documentPath ?? doc.uri));
   // A storage or compute dtype the evaluation could not read is not simulated as its default (the step would
   // show fp32 where the function may set bf16): no simulation, the report says why.
   const uncertain = !!precision && [precision.paramStorage, precision.compute].some((x) => x.dtype === null && / not known: /.test(x.knob));

@@ -599,6 +599,7 @@ class Evaluator {
       return obj;
     }
     if ((callee === "copy.deepcopy" || callee === "deepcopy") && e.args[0]) return this.deepCopy(this.expr(e.args[0], s));
+    if ((callee === "to_graph_trainer_config" || callee.endsWith(".to_graph_trainer_config")) && e.args[0]) return this.graphTrainerConfig(this.expr(e.args[0], s), callee, at);
     const f = e.callee.kind === "name" ? this.lookup(e.callee.name, s, at) : undefined;
     if (f?.t === "fn") {
       if (s.depth >= MAX_CALL_DEPTH) return { t: "unknown", why: `\`${callee}()\` is more than ${MAX_CALL_DEPTH} calls deep`, at };
@@ -614,6 +615,24 @@ class Evaluator {
     const why = f?.t === "unknown" ? f.why : `\`${callee}()\` is not a function the analysis follows`;
     // An unknown call may return a config: keep writes to it (partial) and say why its other fields are unknown.
     return this.obj("?", at, `\`${callee}()\` was not followed (${why})`);
+  }
+
+  /**
+   * graph_trainer's `to_graph_trainer_config(base, model_registry)` (torchtitan 0.3.0
+   * experiments/graph_trainer/configs.py:230-290), modelled as its code runs: every field of the base config is
+   * carried over as is (parallelism, training, model_spec's flavor and converters), `compile` is dropped to the
+   * GraphTrainer default (configs.py:266), and any activation-checkpoint config becomes the default selective one
+   * (configs.py:271-273; Trainer.Config's default is never None). The base is read, never written.
+   */
+  private graphTrainerConfig(base: Val, callee: string, at: Origin): Val {
+    const src = this.view(base);
+    if (src.t !== "obj" || src.cls !== "Trainer.Config") {
+      return this.obj("?", at, `\`${callee}()\` was given ${src.t === "unknown" ? `a config the analysis cannot see (${src.why})` : "no Trainer.Config the analysis can read"}`);
+    }
+    const out = this.obj("Trainer.Config", at, src.partial);
+    for (const [k, v] of src.fields) if (k !== "compile") out.fields.set(k, v);
+    out.fields.set("activation_checkpoint", this.obj("SelectiveAC.Config", at));
+    return out;
   }
 
   /** A workspace module: shared by the analysis; this evaluation may use at most MAX_MODULES candidate paths. */

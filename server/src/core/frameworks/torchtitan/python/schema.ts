@@ -92,6 +92,9 @@ export const SECTION_CLASSES: Readonly<Record<string, string>> = table({
   TrainingConfig: "training",
   ParallelismConfig: "parallelism",
   CompileConfig: "compile",
+  // graph_trainer's subclass (0.3.0 experiments/graph_trainer/configs.py:18): `enable` and `components` are
+  // CompileConfig's own; its mode/backend/passes are graph_trainer's and not read here.
+  GraphTrainerCompileConfig: "compile",
   "OptimizersContainer.Config": "optimizer",
 });
 

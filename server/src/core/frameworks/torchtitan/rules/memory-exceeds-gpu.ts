@@ -25,6 +25,7 @@ const GPU_SOURCE: Readonly<Record<string, string>> = table({
   default: "the default; set precisionLens.gpu",
   comment: "a comment in the file",
   "file-name": "the file name",
+  folder: "the folder the file is in",
 });
 
 /** Over by at least this fraction of the GPU's capacity before anything is said. */

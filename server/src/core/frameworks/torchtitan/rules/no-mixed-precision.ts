@@ -20,6 +20,7 @@ import { GPUS } from "../../../engine/gpus";
 import { formatBytes } from "../../../engine/dtypes";
 import type { SimulationInput } from "../../../engine/types";
 import { shapeOverride } from "./memory-exceeds-gpu";
+import { assumption } from "../../../provenance";
 
 export const noMixedPrecision: TitanRule = {
   codes: ["no-mixed-precision"],
@@ -43,15 +44,19 @@ export const noMixedPrecision: TitanRule = {
       `Compute, parameters and gradients are all float32 (mixed_precision_param = "${ctx.knobs.param.dtype ?? "?"}" is not applied).${moe}${launchLog}`;
     const shardShort = ctx.dims.dpShardInferred ? `dp_shard -1 → ${d.dp_shard}` : `dp_shard ${d.dp_shard}`;
     const experts = moe ? "routed experts still bf16; " : "";
-    const message = `No mixed precision: ${ctx.layoutName} on ${gpus(ctx.worldSize.value)} trains in fp32 (${experts}${shardShort}, so no FSDP)`;
+    const body = `No mixed precision: ${ctx.layoutName} on ${gpus(ctx.worldSize.value)} trains in fp32 (${experts}${shardShort}, so no FSDP)`;
+    // A world size inferred from the degrees (`dp_shard = -1` beside fixed degrees: the smallest world they fill)
+    // decides that dp_shard resolves to 1: the finding leads with that assumption, as gated findings do (provenance.ts).
+    const inferred = ctx.worldSize.kind === "inferred" && ctx.worldSize.source === "degrees";
+    const message = inferred ? `Assuming ${assumption("worldSize", ctx.worldSize, true)}: ${body.charAt(0).toLowerCase()}${body.slice(1)}` : body;
     return [
       diag(
         "no-mixed-precision",
         "warning",
         where.range,
         message,
-        { fixes: seedFixes(ctx, d, cause), facts: { worldSize: ctx.worldSize.value, worldSizeSource: ctx.worldSize.source, layout: ctx.layoutName } },
-        { detail: long, related: decidedBy(ctx, { shard: true, worldSize: true, version: true }) },
+        { fixes: seedFixes(ctx, d, cause), facts: { worldSize: ctx.worldSize.value, worldSizeSource: ctx.worldSize.source, layout: ctx.layoutName, ...(inferred ? { assumed: "worldSize" } : {}) } },
+        { detail: inferred ? `Assuming ${assumption("worldSize", ctx.worldSize, true)}: ${long}` : long, related: decidedBy(ctx, { shard: true, worldSize: true, version: true }) },
       ),
     ];
   },

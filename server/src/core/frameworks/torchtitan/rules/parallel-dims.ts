@@ -45,7 +45,7 @@ export const parallelDims: TitanRule = {
         { facts: { worldSize: ctx.worldSize.value, worldSizeSource: ctx.worldSize.source } },
         { detail: `${e.message} — on ${worldSizePhrase(ctx)}. torchtitan stops at launch before training.`, related: decidedBy(ctx, { worldSize: true, version: e.kind === "ep-divisibility" }) },
       ), e.everyWorldSize ? RESTS_ON_EVERY_WORLD_SIZE : RESTS_ON[e.kind]);
-    }).map((d) => (ctx.customEntry && restsOnOf(d, parallelDims).includes("worldSize") ? ownEntry(d, ctx.customEntry) : d));
+    }).map((d) => (ctx.launcher?.source === "custom-entry" && restsOnOf(d, parallelDims).includes("worldSize") ? ownEntry(d, ctx.launcher.value) : d));
   },
 };
 
@@ -55,7 +55,9 @@ export const parallelDims: TitanRule = {
  * against that world size is torchtitan's trainer's, not the script's, so it is information that says so.
  */
 function ownEntry(d: Diagnostic, entry: string): Diagnostic {
+  // The launcher fact (an inference: the script's entry point) caps the trainer's check at information.
   d.severity = "information";
+  d.data = { ...d.data, facts: { ...d.data?.facts, assumed: [d.data?.facts?.assumed, "launcher"].filter(Boolean).join(",") } };
   d.message = `If torchtitan's trainer ran it (the run script runs ${entry}): ${d.message}`;
   return d;
 }
