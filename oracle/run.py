@@ -467,6 +467,23 @@ def check_transformers(files: list[str], base: dict[str, dict], led: Ledger, cor
                 led.claim("hf.not-compared", f, errs or "launches", raised, True, ver, note="the check depends on the number of processes, which the product does not know for this file")
                 continue
             p_raise = errs or hedged
+            if o.get("unknown") is not None:
+                # The parser rejected keys. Whether that stops the launch depends on the script (a project script's
+                # parse_args_and_config() raises; TRL's own scripts pass fail_with_unknown_args=False, sft.py:135
+                # @1.9.0): the claim is that the product names each key the framework rejects, at any severity.
+                named = " ".join(d["message"] for d in p.get("diagnostics", []) if d["code"] in ("transformers/unknown-key", "transformers/trl-model-dtype"))
+                missing = [k for k in o["unknown"] if f"`{k}`" not in named]
+                if missing and inferred:
+                    # No pin: the product names only the keys no release it knows declares (a key some release
+                    # declares may be right at the unpinned release): each key it names must be one the framework rejects.
+                    p_named = sorted(set(re.findall(r"Unknown key `([^`]+)`", named)))
+                    wrong = [k for k in p_named if k not in o["unknown"]]
+                    led.claim("hf.keys", f, p_named or "names none", o["unknown"], not wrong, ver,
+                              note=f"version inferred (no pin): the keys it names must be rejected; not named: {missing}"[:400])
+                    continue
+                led.claim("hf.keys", f, "names " + ", ".join(o["unknown"]) if not missing else f"does not name {missing}", o["unknown"] or "none left after the TRL CLI's accelerate_config",
+                          not missing, ver, note=f"{o.get('parser')}: {raised[:160]}")
+                continue
             if raised and not p_raise and inferred:
                 # No pin: the product reads the keys of every release it knows and claims no launch outcome at the
                 # release it assumed; the framework raises at that release. Not compared, and listed (docs/oracle.md).
@@ -482,6 +499,9 @@ def check_transformers(files: list[str], base: dict[str, dict], led: Ledger, cor
             if ds and "error" not in ds:
                 led.claim("hf.ds.compute", f, prec.get("compute"), ds["compute"], prec.get("compute") == ds["compute"], ver,
                           note=f"DeepSpeedEngine.get_data_types()[0] on the config HfTrainerDeepSpeedConfig filled (bf16 {ds['bf16']}, fp16 {ds['fp16']}, gas {ds['gas']})")
+            elif o.get("accelerate_config"):
+                led.claim("hf.not-compared", f, p.get("mechanism"), "launched by the TRL CLI with its accelerate config", True, ver,
+                          note="`accelerate_config` makes `trl <cmd>` run `accelerate launch --config_file` (trl/cli.py:57-78@0.18.0): the oracle's in-process Accelerator does not see that launcher")
             elif o.get("fsdp"):
                 led.claim("hf.not-compared", f, p.get("mechanism"), f"FSDP{o['fsdp'].get('version') or ''} {o.get('mixed_precision')}", True, ver,
                           note="FSDP's MixedPrecision policy needs a process group and a GPU: accelerate_worker.py compares FullyShardedDataParallelPlugin.set_mixed_precision")

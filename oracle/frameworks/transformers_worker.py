@@ -39,6 +39,44 @@ def short(e: BaseException) -> str:
     return f"{type(e).__name__}: {s[0] if s else ''}"[:300]
 
 
+def unknown_keys(e: BaseException, dialect: str, path: str, cls) -> list[str] | None:
+    """The keys the parser rejected, as the framework lists them; for TRL, those left after the TRL CLI's own
+    handling: parse_args_and_config(return_remaining_strings=True, separate_remaining_strings=True) returns the
+    config file's leftover strings, which `trl <cmd>` passes to resolve_accelerate_config_argument
+    (trl/cli/commands/training.py:61-64@1.9.0; `accelerate_config` becomes accelerate's --config_file)."""
+    if not isinstance(e, ValueError):
+        return None
+    msg = str(e)
+    if dialect != "trl":
+        if "not used by the HfArgumentParser" not in msg:
+            return None
+        import ast
+        return sorted(ast.literal_eval(msg[msg.index("["): msg.rindex("]") + 1]))
+    if "Unknown arguments from config file" not in msg:
+        return None
+    from trl import ModelConfig, TrlParser
+    try:
+        from trl import ScriptArguments
+    except ImportError:
+        from trl.scripts.utils import ScriptArguments
+    parsed = TrlParser((ScriptArguments, cls, ModelConfig)).parse_args_and_config(args=["--config", path], return_remaining_strings=True, separate_remaining_strings=True)
+    rest = list(parsed[-2])
+    try:
+        from trl.cli.accelerate_config import resolve_accelerate_config_argument
+        rest = resolve_accelerate_config_argument(rest)
+    except ImportError:
+        pass
+    i, keys = 0, []
+    while i < len(rest):
+        if rest[i] == "--config_file":  # what the TRL CLI made of `accelerate_config`
+            i += 2
+            continue
+        if rest[i].startswith("--"):
+            keys.append(rest[i][2:])
+        i += 1
+    return sorted(keys)
+
+
 def clean_env() -> None:
     for k in list(os.environ):
         if k.startswith("ACCELERATE_"):
@@ -93,13 +131,14 @@ def main() -> None:
         dsc.dist.get_rank = lambda *a, **k: 0  # type: ignore[attr-defined]
         v: dict = {"path": path, "set": SET_NAME, "versions": versions}
         clean_env()
-        args = None
+        args, cls = None, None
         sink = io.StringIO()
         try:
             with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
                 if dialect == "trl":
+                    # the trainer named by the file or its folders (grpo-*.yaml, recipes/*/grpo/), innermost first
                     parts = path.replace("\\", "/").lower().split("/")
-                    cls = next((configs[p] for p in reversed(parts[:-1]) if p in configs), trl.SFTConfig)
+                    cls = next((c for p in reversed(parts) for k, c in configs.items() if k in p), trl.SFTConfig)
                     v["parser"] = f"TrlParser((ScriptArguments, {cls.__name__}, ModelConfig))"
                     parsed = TrlParser((ScriptArguments, cls, ModelConfig)).parse_args_and_config(args=["--config", path])
                     args = parsed[1]
@@ -111,8 +150,15 @@ def main() -> None:
             v["parse"] = {"ok": True}
         except BaseException as e:  # noqa: BLE001 - the class and message are the verdict
             v["parse"] = {"ok": False, "error": short(e)}
+            v["unknown"] = unknown_keys(e, dialect, path, cls if dialect == "trl" else None)
             out.append(v)
             continue
+        try:
+            import yaml
+            raw = yaml.safe_load(open(path)) if not path.endswith(".json") else json.load(open(path))
+            v["accelerate_config"] = isinstance(raw, dict) and "accelerate_config" in raw
+        except Exception:  # noqa: BLE001
+            pass
         mp = getattr(args, "mixed_precision", None) or os.environ.get("ACCELERATE_MIXED_PRECISION", "no")
         v["mixed_precision"] = mp
         v["bf16"], v["fp16"] = bool(args.bf16), bool(args.fp16)
