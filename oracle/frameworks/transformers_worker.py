@@ -10,16 +10,21 @@ first on sys.path. Per file, the framework's own code decides every verdict:
              both run the dataclasses' __post_init__ (TrainingArguments.__post_init__: mixed precision, FSDP
              arguments, the DeepSpeed fill: HfTrainerDeepSpeedConfig.trainer_config_process and DeepSpeedPlugin).
   finalize   for a DeepSpeed run: HfTrainerDeepSpeedConfig.trainer_config_finalize(args, <tiny meta model>, 100)
-             (the TrainingArguments / DeepSpeed mismatch ValueError is raised here).
+             (the TrainingArguments / DeepSpeed mismatch ValueError is raised here), then the
+             DeepSpeedPlugin.set_mixed_precision the Accelerator calls (inserts or checks bf16/fp16.enabled).
+  unknown    the keys the parser rejected; for TRL, those the TRL CLI leaves after its own `accelerate_config`
+             handling (unknown_keys below).
   amp        the dtype torch.autocast runs with inside accelerate's own Accelerator(cpu=True).autocast() for
              the mixed_precision TrainingArguments resolved (on the CPU device: the oracle has no GPU).
   ds         DeepSpeedConfig(<the filled config>) and DeepSpeedEngine.get_data_types() on a stand-in engine (as
              deepspeed_worker.py): compute dtype, bf16/fp16 enabled, gradient_accumulation_steps.
   fsdp       the FSDP version the TrainingArguments resolved (fsdp_config["version"] after __post_init__).
-The host is a CPU: TrainingArguments' bf16 GPU check runs only when torch.cuda.is_available() (training_args.py
-@4.50.0/@5.24.0), so it is not reached and a bf16-on-V100 verdict is "not compared" (no CUDA capability is mocked).
-The job's `dialect` is the product's reading of the file (which parser to ask); `trainer` picks TRL's config
-class named by the file's folder (grpo/dpo/sft; SFTConfig otherwise).
+The host is a CPU. The one place __post_init__ asks it about the GPU, is_torch_bf16_gpu_available()
+(training_args.py:1776-1779@5.24.0; at 4.52.3 only when torch.cuda.is_available()), is answered for the GPU the
+product assumed, its default H100 (bf16 supported): see bf16_gpu_h100 below. No other CUDA query is mocked, so a
+bf16-on-V100 verdict is not asked of this worker.
+The job's `dialect` is the product's reading of the file (which parser to ask); `trl` picks TRL's config class
+named by the file or its folders (grpo/dpo/sft, innermost first; SFTConfig otherwise).
 """
 from __future__ import annotations
 
