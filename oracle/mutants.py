@@ -73,6 +73,12 @@ MUTANTS: list[tuple[str, str, str, str, str]] = [
     ("titan-dp-shard-half", f"{FW}/torchtitan/parallelDims.ts", "S = Math.floor(worldSize / (R * C * T * P));", "S = Math.floor(worldSize / (2 * R * C * T * P));", "torchtitan"),
     # -- torchtitan: version shifted one era
     ("titan-version-v020-as-v021", f"{FW}/torchtitan/versions.ts", '"v0.2.0": { date: "2025-10-17",', '"v0.2.0": { date: "2025-12-26",', "torchtitan"),
+    # -- transformers / TRL (transformers_worker.py, over the corner cases in oracle/hf/)
+    ("hf-compute-flip", f"{FW}/transformers/resolve.ts", 'const low: DType | undefined = amp.value === "bf16" ? "bfloat16" : amp.value === "fp16" ? "float16" : undefined;', 'const low: DType | undefined = amp.value === "bf16" ? "float16" : amp.value === "fp16" ? "bfloat16" : undefined;', "transformers"),
+    ("hf-ds-fill-dropped", f"{FW}/transformers/resolve.ts", 'if (requested !== "fp32" && facts.mode === "fp32" &&', 'if (requested === "never" && facts.mode === "fp32" &&', "transformers"),
+    ("hf-error-dropped-deepspeed-value-mismatch", f"{FW}/transformers/rules/index.ts", "deepspeedValueMismatch, ", "", "transformers"),
+    ("hf-version-evaluation-strategy-kept", f"{FW}/transformers/trainingArgs.json", '"evaluation_strategy": "0-48",', '"evaluation_strategy": "0-121",', "transformers"),
+    ("hf-version-fsdp2-default-later", f"{FW}/transformers/data.ts", 'export const FSDP2_DEFAULT_SINCE = "5.10.1";', 'export const FSDP2_DEFAULT_SINCE = "5.25.0";', "transformers"),
     ("titan-version-v021-as-v020", f"{FW}/torchtitan/versions.ts", '"v0.2.1": { date: "2025-12-26",', '"v0.2.1": { date: "2025-10-17",', "torchtitan"),
 ]
 # CI's subset (oracle/oracle.test.mjs): one per kind, the fast frameworks first.
@@ -111,8 +117,10 @@ def run_mutant(m, work: str, keep_out: str, cache: str) -> dict:
 def oracle(work: str, out: str, only: str, cache: str):
     """run.py on the product built in work/dist, over oracle/mutants/ and examples/yaml/: the undocumented
     disagreements, or None and the reason when the run itself failed (a crash is not a catch)."""
+    # the transformers family's corner cases live in oracle/hf/ (each pin set's folder, with its pins)
+    hf = ["--files", os.path.join(HERE, "hf")] if "transformers" in only.split(",") else []
     r = subprocess.run([os.path.join(VENV, "bin", "python"), os.path.join(HERE, "run.py"), "--files", os.path.join(HERE, "mutants"),
-                        "--files", os.path.join(ROOT, "examples", "yaml"), "--only", only, "--out", out],
+                        "--files", os.path.join(ROOT, "examples", "yaml"), *hf, "--only", only, "--out", out],
                        cwd=ROOT, capture_output=True, text=True, env=dict(os.environ, PL_PRODUCT_DIST=os.path.join(work, "dist"), ORACLE_CACHE=cache))
     rep = os.path.join(out, "agreement.json")
     if not os.path.exists(rep):

@@ -74,3 +74,33 @@ test("the oracle catches product mutants (CI subset: mutants.py --ci)", { skip, 
   const reduce = res.mutants.find((m) => m.name === "titan-reduce-bf16");
   assert.ok(reduce.by.some((b) => b.startsWith("titan.reduce titan_fsdp_bf16.toml")), reduce.by.join(", "));
 });
+
+// The transformers family (issue #31 §4), run only when asked (`run.py --only transformers`): its corner cases
+// in oracle/hf/ (each pin set's folder pins it) and, where the corpus is present, the corpus's TrainingArguments
+// / TRL / LLaMA-Factory files, each at the pin set holding the versions the product read for it. The full set
+// (with the corpus) is at least 100 files; without the corpus only oracle/hf/ runs (CI's subset).
+test("transformers / TRL: the frameworks' parsers, __post_init__ and DeepSpeed fill agree with Precision Lens", { skip, timeout: 20 * 60_000 }, () => {
+  const out = mkdtempSync(join(tmpdir(), "pl-oracle-hf-"));
+  const r = spawnSync(python, [join(root, "oracle", "run.py"), "--only", "transformers", "--out", out], { cwd: root, encoding: "utf8", env: { ...process.env, ORACLE_VENV: venv }, maxBuffer: 64 << 20 });
+  process.stdout.write(r.stdout.slice(-6000));
+  assert.equal(r.status, 0, `undocumented disagreements (or a failure): ${r.stdout.slice(-3000)}${r.stderr.slice(-3000)}`);
+  const report = JSON.parse(readFileSync(join(out, "agreement.json"), "utf8"));
+  const corpus = process.env.PL_CORPUS ?? join(root, "..", "shared", "corpus");
+  if (!existsSync(join(venv, "hf", "t5.24", "transformers"))) return void console.log("# the transformers pin sets are not installed (bash oracle/setup.sh): every file is not compared");
+  assert.ok(report.configs >= (existsSync(corpus) ? 100 : 40), `only ${report.configs} transformers-family files checked`);
+  assert.equal(report.totals.undocumented, 0);
+  const claim = (kind, path, set) => report.claims.find((c) => c.kind === kind && c.path === path && c.version.startsWith(set));
+  // the Trainer's DeepSpeed mismatch ValueError (gradient_accumulation_steps 32 vs 8), raised by trainer_config_finalize
+  const gas = claim("hf.launch", "oracle/hf/t5.24/trainer/ds_gas_mismatch.yaml", "t5.24");
+  assert.deepEqual(gas.product, ["transformers/deepspeed-value-mismatch"]);
+  assert.match(gas.oracle, /^ValueError: Please correct the following DeepSpeed config values that mismatch/);
+  // evaluation_strategy: HfArgumentParser rejects it at 4.52.3 and 5.24.0, and the product names it
+  const ev = claim("hf.keys", "oracle/hf/t4.52/trainer/evaluation_strategy.yaml", "t4.52");
+  assert.deepEqual([ev.oracle, ev.agree], [["evaluation_strategy"], true]);
+  // a DeepSpeed JSON without a bf16 block, bf16: true: accelerate's set_mixed_precision inserts it
+  const fill = claim("hf.ds.compute", "oracle/hf/t4.52/trainer/ds_no_bf16_block.yaml", "t4.52");
+  assert.deepEqual([fill.product, fill.oracle], ["bfloat16", "bfloat16"]);
+  // fsdp: hybrid_shard raises with FSDP2, the default at 5.24.0, not at 4.52.3
+  assert.deepEqual(claim("hf.launch", "oracle/hf/t5.24/trainer/fsdp_hybrid_shard.yaml", "t5.24").product, ["transformers/fsdp1-strategy-with-fsdp2"]);
+  assert.equal(claim("hf.launch", "oracle/hf/t4.52/trainer/fsdp_hybrid_shard.yaml", "t4.52").oracle, "launches");
+});

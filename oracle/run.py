@@ -368,6 +368,154 @@ SIMPLE = [("deepspeed", "deepspeed_worker.py"), ("accelerate", "accelerate_worke
           ("lightning", "lightning_worker.py"), ("torchtune", "torchtune_worker.py")]
 
 
+# ---------------------------------------------------------------- transformers / TRL (pin sets)
+
+# Product codes whose error says "the launch raises" (TrainingArguments / TrlParser / the DeepSpeed fill).
+HF_LAUNCH_CODES = {"transformers/unknown-key", "transformers/deepspeed-value-mismatch", "transformers/fsdp1-strategy-with-fsdp2",
+                   "transformers/bf16-and-fp16", "transformers/bf16-unsupported-gpu"}
+
+
+def hf_sets() -> list[tuple[str, dict]]:
+    """The pin sets of oracle/requirements-hf.txt that are installed: (name, {package: version})."""
+    out = []
+    for line in open(os.path.join(HERE, "requirements-hf.txt")):
+        parts = line.split("#", 1)[0].split()
+        if len(parts) < 2 or not os.path.isdir(os.path.join(VENV, "hf", parts[0], "transformers")):
+            continue
+        out.append((parts[0], dict(p.split("==", 1) for p in parts[1:])))
+    return out
+
+
+def hf_dialect(entry: dict) -> str:
+    r = entry.get("frameworkReason", "")
+    return "trl" if "TRL" in r else "llamafactory" if "LLaMA-Factory" in r else "trainer"
+
+
+def hf_workspace(path: str, corpus: str) -> str:
+    """The folder a user opens for this file: its repository (corpus/<collection>/<repo>/), else this checkout."""
+    full = os.path.abspath(os.path.join(ROOT, path))
+    c = os.path.abspath(corpus) if corpus else None
+    if c and full.startswith(c + os.sep):
+        parts = os.path.relpath(full, c).split(os.sep)
+        if len(parts) > 2:
+            return os.path.join(c, parts[0], parts[1])
+    own = os.path.join(HERE, "hf")
+    if full.startswith(own + os.sep):  # a pin set's folder of corner cases, opened on its own (not this checkout,
+        return os.path.join(own, os.path.relpath(full, own).split(os.sep)[0])  # whose oracle scripts call TrlParser)
+    return ROOT
+
+
+def hf_product(files: list[str], corpus: str) -> dict[str, dict]:
+    """`check --format json` run in each file's repository, as its user runs it (the pins, run scripts and
+    accelerate configs the product reads are found from there), keyed by the oracle's path."""
+    groups: dict[str, list[str]] = collections.defaultdict(list)
+    for f in files:
+        groups[hf_workspace(f, corpus)].append(f)
+    out: dict[str, dict] = {}
+    for ws, fs in groups.items():
+        rel = {os.path.relpath(os.path.join(ROOT, f), ws): f for f in fs}
+        r = subprocess.run(["node", CLI, "check", "--format", "json", "--", *rel], cwd=ws, capture_output=True, text=True)
+        if r.returncode not in (0, 1):
+            raise SystemExit(f"precision-lens check failed ({r.returncode}) in {ws}: {r.stderr[-2000:]}")
+        for e in json.loads(r.stdout)["files"]:
+            out[rel[e["path"]]] = dict(e, path=rel[e["path"]])
+    return out
+
+
+def check_transformers(files: list[str], base: dict[str, dict], led: Ledger, corpus: str, extra_only: bool = False) -> list[str]:
+    """Each transformers-family file at the pin set holding the versions the product read for it (its
+    packageVersions: a workspace pin, else the newest release read). A file whose versions no set holds, and
+    LLaMA-Factory files (llamafactory is not installed: see docs/oracle.md), get a not-compared claim."""
+    mine = [f for f in files if base[f].get("framework") == "transformers"]
+    # the corner cases written for this family (oracle/hf/<set>/, each folder pinning its set in requirements.txt)
+    own = [f for f in collect(None, [os.path.join(HERE, "hf")]) if f not in mine] if not extra_only else []
+    outer, base = base, hf_product(mine + own, corpus)
+    own = [f for f in own if base[f].get("framework") == "transformers"]
+    outer.update({f: base[f] for f in own})
+    mine += own
+    sets = hf_sets()
+    by_set: dict[str, list[str]] = collections.defaultdict(list)
+    for f in mine:
+        p = base[f]
+        pv = {k: v["value"] for k, v in (p.get("packageVersions") or {}).items()}
+        d = hf_dialect(p)
+        if d == "llamafactory":
+            led.claim("hf.not-compared", f, d, "LLaMA-Factory is not installed", True, note="llamafactory's get_train_args needs its own dependency tree (peft, trl, datasets pins): not compared")
+            continue
+        need = ["transformers", "accelerate"] + (["trl"] if d == "trl" else [])
+        hit = next((n for n, pins in sets if all(pins.get(k) == pv.get(k) for k in need)), None)
+        if not hit:
+            led.claim("hf.not-compared", f, {k: pv.get(k) for k in need}, "no installed pin set holds these versions", True)
+            continue
+        by_set[hit].append(f)
+    for name, pins in sets:
+        todo = by_set.get(name) or []
+        if not todo:
+            continue
+        jobs = [{"path": f, "dialect": hf_dialect(base[f]), "worldSize": world_size(f, base[f])} for f in todo]
+        for o in worker("transformers_worker.py", [os.path.join(VENV, "hf", name), name], jobs):
+            f, p = o["path"], base[o["path"]]
+            ver = f"{name} (transformers {pins.get('transformers')}, TRL {pins.get('trl')}, accelerate {pins.get('accelerate')})"
+            pkg = "trl" if hf_dialect(p) == "trl" else "transformers"
+            inferred = ((p.get("packageVersions") or {}).get(pkg) or {}).get("kind") != "workspace-pin"
+            errs = sorted({d["code"] for d in errors(p)})
+            # a launch error resting on an unknown link (an inferred version, no training script naming the parser)
+            # is capped at warning (core/provenance.ts): a warning on a launch code is the product's "raises" claim
+            hedged = sorted({d["code"] for d in p.get("diagnostics", []) if d["severity"] == "warning" and d["code"] in HF_LAUNCH_CODES})
+            raised = o["parse"].get("error") if not o["parse"]["ok"] else (o.get("finalize") or {}).get("error")
+            if raised and "divisible by" in raised and not p.get("worldSize"):
+                led.claim("hf.not-compared", f, errs or "launches", raised, True, ver, note="the check depends on the number of processes, which the product does not know for this file")
+                continue
+            p_raise = errs or hedged
+            if o.get("unknown") is not None:
+                # The parser rejected keys. Whether that stops the launch depends on the script (a project script's
+                # parse_args_and_config() raises; TRL's own scripts pass fail_with_unknown_args=False, sft.py:135
+                # @1.9.0): the claim is that the product names each key the framework rejects, at any severity.
+                named = " ".join(d["message"] for d in p.get("diagnostics", []) if d["code"] in ("transformers/unknown-key", "transformers/trl-model-dtype"))
+                missing = [k for k in o["unknown"] if f"`{k}`" not in named]
+                if missing and inferred:
+                    # No pin: the product names only the keys no release it knows declares (a key some release
+                    # declares may be right at the unpinned release): each key it names must be one the framework rejects.
+                    p_named = sorted(set(re.findall(r"Unknown key `([^`]+)`", named)))
+                    wrong = [k for k in p_named if k not in o["unknown"]]
+                    led.claim("hf.keys", f, p_named or "names none", o["unknown"], not wrong, ver,
+                              note=f"version inferred (no pin): the keys it names must be rejected; not named: {missing}"[:400])
+                    continue
+                led.claim("hf.keys", f, "names " + ", ".join(o["unknown"]) if not missing else f"does not name {missing}", o["unknown"] or "none left after the TRL CLI's accelerate_config",
+                          not missing, ver, note=f"{o.get('parser')}: {raised[:160]}")
+                continue
+            if raised and not p_raise and inferred:
+                # No pin: the product reads the keys of every release it knows and claims no launch outcome at the
+                # release it assumed; the framework raises at that release. Not compared, and listed (docs/oracle.md).
+                led.claim("hf.not-compared", f, "no launch claim (version inferred, no pin)", raised, True, ver,
+                          note="the release the product assumed (no pin) raises; the product makes no claim at an inferred version")
+                continue
+            led.claim("hf.launch", f, p_raise or "launches", raised or "launches", bool(raised) == bool(p_raise), ver,
+                      note=f"{o.get('parser')}" + (" (product version inferred: warnings count)" if inferred else ""))
+            if raised or p_raise:
+                continue
+            prec = p.get("precision") or {}
+            ds = o.get("ds")
+            if ds and "error" not in ds:
+                led.claim("hf.ds.compute", f, prec.get("compute"), ds["compute"], prec.get("compute") == ds["compute"], ver,
+                          note=f"DeepSpeedEngine.get_data_types()[0] on the config HfTrainerDeepSpeedConfig filled (bf16 {ds['bf16']}, fp16 {ds['fp16']}, gas {ds['gas']})")
+            elif o.get("accelerate_config"):
+                led.claim("hf.not-compared", f, p.get("mechanism"), "launched by the TRL CLI with its accelerate config", True, ver,
+                          note="`accelerate_config` makes `trl <cmd>` run `accelerate launch --config_file` (trl/cli.py:57-78@0.18.0): the oracle's in-process Accelerator does not see that launcher")
+            elif o.get("fsdp"):
+                led.claim("hf.not-compared", f, p.get("mechanism"), f"FSDP{o['fsdp'].get('version') or ''} {o.get('mixed_precision')}", True, ver,
+                          note="FSDP's MixedPrecision policy needs a process group and a GPU: accelerate_worker.py compares FullyShardedDataParallelPlugin.set_mixed_precision")
+            elif o.get("mixed_precision") == "fp16":
+                led.claim("hf.not-compared", f, prec.get("compute"), "fp16", True, ver,
+                          note="accelerate's fp16 autocast is for CUDA devices; the oracle's CPU Accelerator does not autocast in fp16")
+            elif "amp" in o:
+                # the product's autocast dtype: its compute dtype when its mechanism is autocast, else none
+                p_amp = prec.get("compute") if p.get("mechanism") == "autocast" else None
+                led.claim("hf.amp", f, p_amp or "no autocast", o["amp"] or "no autocast", p_amp == o["amp"], ver,
+                          note=f"accelerate's Accelerator(cpu=True).autocast() for mixed_precision {o.get('mixed_precision')!r}")
+    return own
+
+
 def render_md(report: dict) -> str:
     L = ["# Oracle agreement table", "",
          f"Configs checked: **{report['configs']}** ({', '.join(f'{k} {v}' for k, v in report['frameworks'].items())}).",
@@ -433,6 +581,9 @@ def main() -> int:
     for fw, script in SIMPLE:
         if (not only or fw in only) and fw not in failed:  # a failed install is in the table with pip's message
             check_simple(fw, script, files, base, led)
+    # the transformers family runs only when asked (--only transformers): its pin sets take minutes to import
+    if "transformers" in only:
+        files += check_transformers(files, base, led, a.corpus, bool(a.files))
     kinds: dict[str, dict] = collections.defaultdict(lambda: {"checked": 0, "agree": 0, "documented": 0, "undocumented": 0})
     for c in led.claims:
         s = kinds[c["kind"]]

@@ -805,3 +805,25 @@ describe("bf16-unsupported-gpu: bf16 on a GPU without bf16 tensor cores, by the 
     assert.deepEqual(hf13({ gpu: "v100" }, "transformers==4.30.0\n", `${PLAIN}bf16: false\nfp16: true\n`), []);
   });
 });
+
+describe("transformers: the versions read, in `check --format json` (the oracle runs the frameworks at them)", () => {
+  it("`packageVersions` holds each package's pin from the workspace, or the newest release read marked inferred; absent for torchtitan", async () => {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { runCliCaptured } = await import("./support/cli");
+    const root = mkdtempSync(join(tmpdir(), "pl-i31-versions-"));
+    writeFileSync(join(root, "requirements.txt"), "transformers==4.52.3\ntrl[vllm]==0.18.0\n");
+    writeFileSync(join(root, "sft.yaml"), `${TRL}bf16: true\n`);
+    writeFileSync(join(root, "titan.toml"), "[parallelism]\ndata_parallel_shard_degree = -1\n[training]\nmixed_precision_param = \"bfloat16\"\n");
+    const r = runCliCaptured(["check", "--format", "json", join(root, "sft.yaml"), join(root, "titan.toml")], root);
+    const [hf, titan] = JSON.parse(r.out).files;
+    assert.equal(hf.framework, "transformers");
+    assert.deepEqual(hf.packageVersions.transformers, { value: "4.52.3", kind: "workspace-pin" });
+    assert.deepEqual(hf.packageVersions.trl, { value: "0.18.0", kind: "workspace-pin" });
+    assert.equal(hf.packageVersions.accelerate.kind, "inferred");
+    assert.match(hf.packageVersions.accelerate.value, /^\d+\.\d+\.\d+$/);
+    assert.equal(titan.framework, "torchtitan");
+    assert.equal("packageVersions" in titan, false);
+  });
+});

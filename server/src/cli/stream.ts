@@ -135,6 +135,8 @@ export function fileJson(path: string, r: AnalysisResult): Record<string, unknow
     const v = r.torchtitanVersion;
     out.torchtitanVersion = { value: v.value, source: v.source, kind: v.kind, ...(v.decidedBy ? { decidedBy: v.decidedBy } : {}) };
   }
+  // transformers family: the package versions the rules read (the oracle runs the frameworks at them).
+  if (r.packageVersions) out.packageVersions = r.packageVersions;
   if (r.framework === "torchtitan") out.simulation = r.simulation ? simulationToJson(r.simulation) : null;
   const fns = r.configFunctions;
   if (fns?.length) {

@@ -103,6 +103,11 @@ export interface AnalysisResult {
   worldSize?: Sourced<number>;
   /** torchtitan only: the targeted version ("v0.2.2", "main@2025-03-01", "v0.2.2+pr2213"). */
   torchtitanVersion?: Sourced<string> & { decidedBy?: string[] };
+  /**
+   * transformers family only: the package versions the rules read (a workspace pin, else the newest release read,
+   * inferred), e.g. { transformers: { value: "5.24.0", kind: "inferred" } }. The oracle runs the frameworks at them.
+   */
+  packageVersions?: Readonly<Record<string, { value: string; kind: string }>>;
   /** torchtitan only: config sources read from the workspace (a fork's job_config.py), for completion. */
   torchtitanSchemaSources?: readonly ExtensionModule[];
   parallel?: ParallelLayout;

@@ -37,6 +37,8 @@ function analyzeTransformers(doc: ConfigDocument, settings: AnalysisSettings, en
   const diagnostics = runRules(ctx, TRANSFORMERS_RULES, (rule) => transformersFacts(ctx, rule));
   const r = transformersResolution(ctx);
   const out = frameworkAnalysis({ resolution: r, diagnostics, hover: () => transformersHover(ctx, r, failedLaunch(diagnostics)), worldSize: ctx.worldSize });
+  const pv = ctx.versions;
+  out.packageVersions = Object.fromEntries((["transformers", "trl", "llamafactory", "accelerate"] as const).map((k) => [k, { value: pv[k].value, kind: pv.pinned[k] ? "workspace-pin" : "inferred" }]));
   // Completion reads the key table at the pinned versions, only when an editor asks.
   return defineLazy(out, "keyCompletions", () => completionKeys(ctx.dialect, { transformers: ctx.versions.transformers.value, trl: ctx.versions.trl.value, llamafactory: ctx.versions.llamafactory.value, pinned: ctx.versions.pinned }));
 }
