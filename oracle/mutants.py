@@ -74,6 +74,10 @@ MUTANTS: list[tuple[str, str, str, str, str]] = [
     # -- torchtitan: version shifted one era
     ("titan-version-v020-as-v021", f"{FW}/torchtitan/versions.ts", '"v0.2.0": { date: "2025-10-17",', '"v0.2.0": { date: "2025-12-26",', "torchtitan"),
     ("titan-version-v021-as-v020", f"{FW}/torchtitan/versions.ts", '"v0.2.1": { date: "2025-12-26",', '"v0.2.1": { date: "2025-10-17",', "torchtitan"),
+    # -- NeMo AutoModel (issue #35; caught on oracle/automodel/, which run.py always adds for automodel)
+    ("am-reduce-follows-param", f"{FW}/automodel/resolve.ts", "R: W === 1 ? noReduce() : dt(r.dtype, r.from),", "R: W === 1 ? noReduce() : dt(p.dtype, p.from),", "automodel"),
+    ("am-error-dropped-unknown-dtype", f"{FW}/automodel/rules/index.ts", 'parseNotesRule("automodel"), unknownDtype, bf16WeightsAdam', 'parseNotesRule("automodel"), bf16WeightsAdam', "automodel"),
+    ("am-one-gpu-policy-applied", f"{FW}/automodel/resolve.ts", 'const policySkipped = strategy === "fsdp2" && W === 1;', "const policySkipped = false;", "automodel"),
 ]
 # CI's subset (oracle/oracle.test.mjs): one per kind, the fast frameworks first.
 CI_SUBSET = ["ds-error-dropped-unknown-precision-key", "ds-compute-flip", "pl-litgpt-ddp-as-fsdp", "titan-reduce-bf16", "titan-world-size-directive-x2"]

@@ -18,6 +18,8 @@ import type { DType } from "../../model/types";
 import type { FactValue } from "../../provenance";
 import { View } from "../common/view";
 import { table } from "../../model/table";
+import { directiveValue, parseDirectives } from "../../diagnostics/directives";
+import { pickExplicit, worldSizeFromSettings, type Explicit } from "../../workspace/precedence";
 
 /** `dtype_from_str`'s table (lower-cased; a bare name is also tried with a `torch.` prefix). */
 const LUT: Readonly<Record<string, DType | "other">> = table({
@@ -105,8 +107,10 @@ export function automodelContext(doc: ConfigDocument, settings: AnalysisSettings
   const strategy = (v.str("distributed", "strategy") ?? "fsdp2").toLowerCase();
   const optimizer = v.str("optimizer", "_target_") ?? "";
   const lr = v.num("optimizer", "lr");
-  let worldSize: Sourced<number> | undefined;
-  if (settings.worldSize && settings.worldSize > 0) worldSize = { value: settings.worldSize, source: "setting", kind: settings.origin === "cli" ? "cli" : "setting", detail: "from the precisionLens.worldSize setting / --world-size" };
-  else worldSize = worldFromComments(doc);
+  // A CLI flag > a `# precision-lens: world-size=N` directive > the workspace setting > the torchrun comment.
+  const d = directiveValue(parseDirectives(doc.comments), "world-size");
+  const n = d && /^\d{1,7}$/.test(d.value) ? Number(d.value) : 0;
+  const fromDirective: Explicit<number> | undefined = n > 0 ? { value: n, source: "directive", kind: "directive", detail: `\`# precision-lens: world-size=${n}\` on line ${d!.line + 1}`, label: `\`# precision-lens: world-size=${n}\` (line ${d!.line + 1})` } : undefined;
+  const worldSize: Sourced<number> | undefined = pickExplicit(settings, worldSizeFromSettings(settings), fromDirective) ?? worldFromComments(doc);
   return { doc, settings, env, v, training, modelTarget, model, modelFact, strategy, strategyEntry, optimizer, lr, worldSize };
 }
