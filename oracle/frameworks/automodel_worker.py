@@ -83,9 +83,29 @@ def main() -> None:
         t = msg(e)
         if isinstance(e, (ImportError, ModuleNotFoundError)) and ("Cannot resolve target" in t or "No module named" in t):
             return f"a `_target_` the oracle does not install ({t})"
+        if isinstance(e, ImportError) and "loaded, but cannot resolve attribute" in t:
+            # the product makes no claim about `_target_` paths: a name absent from 0.7.0 is a recipe written
+            # for another release (a fork's), not a precision claim
+            return f"a `_target_` name absent from nemo_automodel {os.path.basename(root)} (a recipe for another release: {t})"
+        if isinstance(e, AssertionError) and "Python script does not exist" in t:
+            return f"a `file.py:attr` target resolved against the launch folder ({t})"
+        if isinstance(e, OSError) and "huggingface.co" in t:
+            return f"the step reads the hub (no network here: {t})"
         if "CUDA" in t or "cuda" in t:
             return f"the step needs CUDA ({t})"
         return None
+
+    import re as _re
+
+    def set_env_for(path: str) -> None:
+        """`${VAR}` / `${oc.env:VAR}` in the recipe: the launch sets them (HF_TOKEN, paths); the oracle sets a
+        placeholder so that load_yaml_config's env resolution (loader.py resolve_yaml_env_vars) proceeds."""
+        try:
+            text = open(path, errors="replace").read()
+        except OSError:
+            return
+        for m in _re.finditer(r"\$\{(?:oc\.env:)?([A-Za-z_][A-Za-z0-9_]*)", text):
+            os.environ.setdefault(m.group(1), "placeholder")
 
     def storage_of(cfg):
         """(dtype name | None, oracle text, compared?) from the model's own from_pretrained / from_config."""
@@ -143,6 +163,7 @@ def main() -> None:
         diags = prod.get("diagnostics", [])
         errs = sorted(d["code"] for d in diags if d["severity"] == "error")
         prec = prod.get("precision") or {}
+        set_env_for(path)
         try:
             cfg = load_yaml_config(path)
             verdict = "loads"

@@ -45,7 +45,7 @@ export interface MegatronContext {
 }
 
 /** `torchrun … pretrain_gpt.py …` / `python pretrain_gpt.py …`: the word index of the training script. */
-export function megatronCommand(doc: ConfigDocument): { command: ShellCommand; at: number; script: string } | undefined {
+export function megatronCommand(doc: ConfigDocument): { command: ShellCommand; at: number; script: string; slime?: boolean } | undefined {
   if (doc.format !== "shell") return undefined;
   for (const c of shellScript(doc).commands) {
     const w0 = c.words[0]?.text ?? "";
@@ -57,6 +57,18 @@ export function megatronCommand(doc: ConfigDocument): { command: ShellCommand; a
       if (/(?:^|\/)pretrain_gpt\.py$/.test(t)) return { command: c, at: i, script: t };
       // Another script (another pretrain_*.py, a train.py): not Megatron-LM's GPT entry point.
       if (/\.py$/.test(t)) break;
+    }
+  }
+  // slime (THUDM/slime) passes Megatron-LM's own flags to its `train.py` / `train_async.py`, whose Megatron
+  // backend parses them with Megatron's argument parser (often behind `ray job submit … -- python3 train.py`).
+  // Only with a flag only slime has (`--actor-num-gpus-per-node`, `--rollout-num-gpus…`), so another train.py is
+  // not taken for it.
+  for (const c of shellScript(doc).commands) {
+    if (!c.words.some((w) => /^--(?:actor-num-gpus-per-node|actor-num-nodes|rollout-num-gpus(?:-per-engine)?)(?:=|$)/.test(w.text))) continue;
+    for (let i = 1; i < c.words.length && i < 128; i++) {
+      if (!/(?:^|\/)python[0-9.]*$/.test(c.words[i - 1]!.text)) continue;
+      const t = c.words[i]!.text;
+      if (/(?:^|\/)train(?:_async)?\.py$/.test(t)) return { command: c, at: i, script: t, slime: true };
     }
   }
   return undefined;
