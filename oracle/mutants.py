@@ -80,7 +80,7 @@ MUTANTS: list[tuple[str, str, str, str, str]] = [
     ("am-one-gpu-policy-applied", f"{FW}/automodel/resolve.ts", 'const policySkipped = strategy === "fsdp2" && W === 1;', "const policySkipped = false;", "automodel"),
 ]
 # CI's subset (oracle/oracle.test.mjs): one per kind, the fast frameworks first.
-CI_SUBSET = ["ds-error-dropped-unknown-precision-key", "ds-compute-flip", "pl-litgpt-ddp-as-fsdp", "titan-reduce-bf16", "titan-world-size-directive-x2"]
+CI_SUBSET = ["am-reduce-follows-param", "ds-error-dropped-unknown-precision-key", "ds-compute-flip", "pl-litgpt-ddp-as-fsdp", "titan-reduce-bf16", "titan-world-size-directive-x2"]
 
 
 def copy_sources(dst: str) -> None:

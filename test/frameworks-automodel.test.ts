@@ -107,3 +107,16 @@ describe("NeMo AutoModel world size from a directive (the oracle's corner cases 
     assert.match(cli.worldSize?.detail ?? "", /--world-size 4 on the command line; overrides `# precision-lens: world-size=2`/);
   });
 });
+
+describe("NeMo AutoModel custom model builders (held-back review, issue #35)", () => {
+  it("build_gpt2_model without a dtype: its own (fp32) dtype, not the checkpoint's bf16: no bf16-weights-adam", () => {
+    const r = analyzeDocument(uri, "model:\n  _target_: nemo_automodel.components.models.gpt2.build_gpt2_model\n  n_layer: 12\noptimizer:\n  _target_: torch.optim.AdamW\n  lr: 6.0e-4\n");
+    assert.equal(r.framework, "automodel");
+    assert.deepEqual(r.diagnostics, []);
+    assert.match(r.precision?.paramStorage.knob ?? "", /build_gpt2_model` \(a custom builder: its own dtype, not read\) \(unknown/);
+  });
+  it("a written torch_dtype on a custom builder is still read", () => {
+    const r = analyzeDocument(uri, "model:\n  _target_: nemo_automodel.components.models.gemma4_drafter.composite.Gemma4WithDrafter.from_pretrained\n  torch_dtype: bf16\noptimizer:\n  _target_: torch.optim.AdamW\n  lr: 1.0e-6\n");
+    assert.deepEqual(r.diagnostics.map((d) => [d.code, d.severity]), [["automodel/bf16-weights-adam", "warning"]]);
+  });
+});

@@ -139,3 +139,20 @@ describe("slime's train.py with Megatron-LM flags", () => {
     assert.deepEqual(r.diagnostics, []);
   });
 });
+
+// Held-back review (issue #35): slime's scripts `source` their model flags (MODEL_ARGS) from another file, so a
+// flag missing from the script proves nothing; neither does one missing beside `$@`.
+describe("a missing flag proves nothing when the arguments are not all known", () => {
+  it("slime: --expert-model-parallel-size 8 and --use-precision-aware-optimizer with MODEL_ARGS from a sourced file: silent", () => {
+    const t = `source "\${SCRIPT_DIR}/models/qwen3-30B-A3B.sh"\nPERF_ARGS=(\n   --expert-model-parallel-size 8\n   --use-precision-aware-optimizer\n   --bf16\n)\nray job submit -- python3 train.py --actor-num-nodes 1 --actor-num-gpus-per-node 8 \${MODEL_ARGS[@]} \${PERF_ARGS[@]}\n`;
+    const r = analyzeDocument("file:///p/scripts/run-qwen3-30B-A3B.sh", t);
+    assert.equal(r.framework, "megatron");
+    assert.deepEqual(r.diagnostics, []);
+  });
+  it("pretrain_gpt.py with $@: no error from a missing --num-experts; written with the flags known, it is an error", () => {
+    const known = analyzeDocument(uri, "torchrun --nproc_per_node 8 pretrain_gpt.py --bf16 --expert-model-parallel-size 2\n");
+    assert.deepEqual(known.diagnostics.map((d) => [d.code, d.severity]), [["megatron/parallel-sizes", "error"]]);
+    const open = analyzeDocument(uri, 'torchrun --nproc_per_node 8 pretrain_gpt.py --bf16 --expert-model-parallel-size 2 "$@"\n');
+    assert.deepEqual(open.diagnostics, []);
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * Everything a NeMo AutoModel rule reads, computed once per document version, from a recipe YAML
  * (`_target_` components) as nemo_automodel 0.7.0 (PyPI) reads it:
- * - the model's storage dtype: `model.dtype` (wins) or `model.torch_dtype`, default "auto". `from_pretrained`
+ * - the model's storage dtype: `model.dtype` (wins) or `model.torch_dtype`, default "auto" (unknown for a custom
+ *   builder target such as `components.models.gpt2.build_gpt2_model`, which builds in its own dtype). `from_pretrained`
  *   resolves "auto" to the checkpoint's dtype (`hf_config.torch_dtype`, bf16 when the config has none:
  *   `_transformers/model_init.py`), `from_config` to bf16 (`_transformers/auto_model.py`); other strings go
  *   through `shared/utils.py` `dtype_from_str`, which raises KeyError for names it does not know (fp32, fp16);
@@ -55,7 +56,7 @@ export interface ModelDtype {
   dtype: DType | undefined;
   entry: ConfigEntry | undefined;
   /** "file": written; "auto-config": from_config's auto (bf16, known); "checkpoint": the checkpoint's dtype (inferred). */
-  how: "file" | "auto-config" | "checkpoint" | "invalid";
+  how: "file" | "auto-config" | "checkpoint" | "invalid" | "custom";
   detail: string;
 }
 
@@ -97,12 +98,16 @@ export function automodelContext(doc: ConfigDocument, settings: AnalysisSettings
   if (written !== undefined && written !== "auto") {
     const d = dtypeFromStr(written);
     model = d === undefined ? { dtype: undefined, entry, how: "invalid", detail: `\`${entry!.path.join(".")}: ${written}\` (not a dtype name dtype_from_str knows)` } : { dtype: d === "other" ? undefined : d, entry, how: "file", detail: `\`${entry!.path.join(".")}: ${written}\`` };
+  } else if (!/^nemo_automodel\.NeMoAutoModel\w*\.(?:from_pretrained|from_config)$/.test(modelTarget)) {
+    // A custom builder (`components.models.gpt2.build_gpt2_model`, a composite class's from_pretrained): the
+    // dtype is the builder's own (build_gpt2_model builds in torch's default fp32), not NeMoAutoModel's auto.
+    model = { dtype: undefined, entry, how: "custom", detail: `\`model._target_: ${modelTarget}\` (a custom builder: its own dtype, not read)` };
   } else if (fromConfig) {
     model = { dtype: "bfloat16", entry, how: "auto-config", detail: `${written ? "`torch_dtype: auto`" : "no `torch_dtype`"}: from_config builds the model in bf16` };
   } else {
     model = { dtype: "bfloat16", entry, how: "checkpoint", detail: `${written ? "`torch_dtype: auto`" : "no `torch_dtype` (auto)"}: the checkpoint's dtype, bf16 for most published LLM checkpoints` };
   }
-  const modelFact: FactValue = model.how === "checkpoint" ? { value: "bfloat16", kind: "inferred", detail: "the checkpoint's dtype (torch_dtype auto), assumed bf16" } : { value: model.dtype ?? "unknown", kind: "file", detail: model.detail };
+  const modelFact: FactValue = model.how === "checkpoint" ? { value: "bfloat16", kind: "inferred", detail: "the checkpoint's dtype (torch_dtype auto), assumed bf16" } : model.how === "custom" ? { value: "unknown", kind: "inferred", detail: model.detail } : { value: model.dtype ?? "unknown", kind: "file", detail: model.detail };
   const strategyEntry = v.entry("distributed", "strategy");
   const strategy = (v.str("distributed", "strategy") ?? "fsdp2").toLowerCase();
   const optimizer = v.str("optimizer", "_target_") ?? "";

@@ -42,6 +42,12 @@ export interface MegatronContext {
   /** `accumulate_allreduce_grads_in_fp32` after validate_args, and why. */
   fp32Grads: { value: boolean; why: string };
   unknownArgs: boolean;
+  /**
+   * A flag's absence proves nothing: arguments only known at run time (`$@`, an array from a sourced file), or
+   * slime's entry point (its own argument defaults and model scripts it sources). Rules concluding from a
+   * missing flag are silent then.
+   */
+  absentUnknown: boolean;
 }
 
 /** `torchrun … pretrain_gpt.py …` / `python pretrain_gpt.py …`: the word index of the training script. */
@@ -155,5 +161,5 @@ export function megatronContext(doc: ConfigDocument, settings: AnalysisSettings,
   else if (bf16 && mainGrads === "fp32") fp32Grads = { value: true, why: "implied by `--bf16` (validate_args: bfloat16 accumulates and all-reduces gradients in fp32)" };
   else if (bf16) fp32Grads = { value: false, why: `\`--main-grads-dtype ${String(mainGrads)}\`` };
   else fp32Grads = { value: false, why: fp16 ? "`--fp16` without `--accumulate-allreduce-grads-in-fp32`: the gradient buffer is fp16" : "fp32 parameters: gradients are fp32" };
-  return { doc, settings, env, command: found.command, script: found.script, flags, flag, int, worldSize, version, versionFact, paramsDtype, fp32Grads, unknownArgs };
+  return { doc, settings, env, command: found.command, script: found.script, flags, flag, int, worldSize, version, versionFact, paramsDtype, fp32Grads, unknownArgs, absentUnknown: unknownArgs || found.slime === true };
 }
