@@ -42,8 +42,9 @@ export const parallelSizes: FrameworkRule<MegatronContext> = {
     if (ep && ep > 1 && epFlag) {
       const ne = flag("num-experts");
       const n = int("num-experts", 0);
-      if (!ne && !ctx.absentUnknown) d.add("parallel-sizes", "error", epFlag.valueRange ?? epFlag.range, "`--expert-model-parallel-size` above 1 without `--num-experts`: validate_args stops the launch");
-      else if (n && n % ep !== 0) d.add("parallel-sizes", "error", ne.valueRange ?? ne.range, `\`--num-experts ${n}\` is not a multiple of the expert parallel size ${ep}: validate_args stops the launch`);
+      if (!ne) {
+        if (!ctx.absentUnknown) d.add("parallel-sizes", "error", epFlag.valueRange ?? epFlag.range, "`--expert-model-parallel-size` above 1 without `--num-experts`: validate_args stops the launch");
+      } else if (n && n % ep !== 0) d.add("parallel-sizes", "error", ne.valueRange ?? ne.range, `\`--num-experts ${n}\` is not a multiple of the expert parallel size ${ep}: validate_args stops the launch`);
     }
     return d.out;
   },

@@ -19,8 +19,9 @@ export const precisionAwareOptimizer: FrameworkRule<MegatronContext> = {
   run({ flag, absentUnknown }) {
     const d = diagnostics("megatron");
     const pao = flag("use-precision-aware-optimizer");
-    if (!pao && !absentUnknown) {
-      for (const n of ["main-grads-dtype", "main-params-dtype", "exp-avg-dtype", "exp-avg-sq-dtype"]) {
+    if (!pao) {
+      // Concluded from a missing --use-precision-aware-optimizer: not when the arguments are not all known.
+      for (const n of absentUnknown ? [] : ["main-grads-dtype", "main-params-dtype", "exp-avg-dtype", "exp-avg-sq-dtype"]) {
         const f = flag(n);
         if (f && typeof f.value === "string" && f.value !== "fp32" && !/^\$/.test(f.value)) d.add("precision-aware-optimizer", "error", f.valueRange ?? f.range, `\`--${n} ${f.value}\` without \`--use-precision-aware-optimizer\`: the optimizer config asserts fp32`);
       }
