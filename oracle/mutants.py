@@ -80,9 +80,13 @@ MUTANTS: list[tuple[str, str, str, str, str]] = [
     ("hf-version-evaluation-strategy-kept", f"{FW}/transformers/trainingArgs.json", '"evaluation_strategy": "0-48",', '"evaluation_strategy": "0-121",', "transformers"),
     ("hf-version-fsdp2-default-later", f"{FW}/transformers/data.ts", 'export const FSDP2_DEFAULT_SINCE = "5.10.1";', 'export const FSDP2_DEFAULT_SINCE = "5.25.0";', "transformers"),
     ("titan-version-v021-as-v020", f"{FW}/torchtitan/versions.ts", '"v0.2.1": { date: "2025-12-26",', '"v0.2.1": { date: "2025-10-17",', "torchtitan"),
+    # -- NeMo AutoModel (issue #35; caught on oracle/automodel/, which run.py always adds for automodel)
+    ("am-reduce-follows-param", f"{FW}/automodel/resolve.ts", "R: W === 1 ? noReduce() : dt(r.dtype, r.from),", "R: W === 1 ? noReduce() : dt(p.dtype, p.from),", "automodel"),
+    ("am-error-dropped-unknown-dtype", f"{FW}/automodel/rules/index.ts", 'parseNotesRule("automodel"), unknownDtype, bf16WeightsAdam', 'parseNotesRule("automodel"), bf16WeightsAdam', "automodel"),
+    ("am-one-gpu-policy-applied", f"{FW}/automodel/resolve.ts", 'const policySkipped = strategy === "fsdp2" && W === 1;', "const policySkipped = false;", "automodel"),
 ]
 # CI's subset (oracle/oracle.test.mjs): one per kind, the fast frameworks first.
-CI_SUBSET = ["ds-error-dropped-unknown-precision-key", "ds-compute-flip", "pl-litgpt-ddp-as-fsdp", "titan-reduce-bf16", "titan-world-size-directive-x2"]
+CI_SUBSET = ["am-reduce-follows-param", "ds-error-dropped-unknown-precision-key", "ds-compute-flip", "pl-litgpt-ddp-as-fsdp", "titan-reduce-bf16", "titan-world-size-directive-x2"]
 
 
 def copy_sources(dst: str) -> None:

@@ -29,6 +29,11 @@ test("the frameworks agree with Precision Lens on every config, or the differenc
   else console.log(`# no corpus at ${corpus}: only examples/ and test/fixtures/ were checked (${report.configs} configs)`);
   assert.equal(report.totals.undocumented, 0);
   assert.deepEqual(report.unused_documented, [], "documented differences no claim needs any more: remove them from oracle/known_differences.json");
+  // NeMo AutoModel (issue #35): the corner cases in oracle/automodel/ are always checked when 0.7.0 installed.
+  if (report.installs.some((i) => i.name === "nemo_automodel" && i.status === "installed")) {
+    assert.ok((report.frameworks.automodel ?? 0) >= 17, `automodel configs: ${report.frameworks.automodel}`);
+    for (const k of ["automodel.storage", "automodel.compute", "automodel.reduce", "automodel.no-master-copy", "automodel.storage.refused"]) assert.ok(report.kinds[k]?.checked > 0, k);
+  }
 });
 
 // `run.py --files DIR`: anyone's folder of configs, with per-file arguments in a sidecar (issue #32 §5). The
@@ -70,6 +75,7 @@ test("the oracle catches product mutants (CI subset: mutants.py --ci)", { skip, 
     ["pl-litgpt-ddp-as-fsdp", "caught"],
     ["titan-reduce-bf16", "caught"],
     ["titan-world-size-directive-x2", "caught"],
+    ["am-reduce-follows-param", "caught"],
   ]);
   const reduce = res.mutants.find((m) => m.name === "titan-reduce-bf16");
   assert.ok(reduce.by.some((b) => b.startsWith("titan.reduce titan_fsdp_bf16.toml")), reduce.by.join(", "));

@@ -514,6 +514,44 @@ def check_transformers(files: list[str], base: dict[str, dict], led: Ledger, cor
                 led.claim("hf.amp", f, p_amp or "no autocast", o["amp"] or "no autocast", p_amp == o["amp"], ver,
                           note=f"accelerate's Accelerator(cpu=True).autocast() for mixed_precision {o.get('mixed_precision')!r}")
     return own
+# ---------------------------------------------------------------- NeMo AutoModel (issue #35)
+
+AUTOMODEL_REL = "0.7.0"
+
+
+def automodel_files() -> list[str]:
+    """The AutoModel recipes beyond examples/ and the corpus: the corner cases in oracle/automodel/, and the
+    folders in PL_AUTOMODEL_RECIPES (colon-separated: e.g. collected forks of NVIDIA-NeMo/Automodel, whose
+    examples/ hold the recipes; the wheel and sdist ship none). Only files with a `_target_: nemo_automodel`."""
+    roots = [os.path.join(HERE, "automodel")] + [d for d in os.environ.get("PL_AUTOMODEL_RECIPES", "").split(":") if d]
+    out = []
+    for r in roots:
+        for dp, dn, fn in os.walk(r):
+            dn.sort()
+            for f in sorted(fn):
+                if f.endswith((".yaml", ".yml")):
+                    full = os.path.join(dp, f)
+                    try:
+                        if "nemo_automodel" in open(full, errors="replace").read(200_000):
+                            out.append(os.path.relpath(full, ROOT))
+                    except OSError:
+                        pass
+    return out
+
+
+def check_automodel(files: list[str], base: dict[str, dict], led: Ledger) -> None:
+    root = os.path.join(VENV, "automodel", AUTOMODEL_REL)
+    if not os.path.isdir(os.path.join(root, "nemo_automodel")):
+        return
+    extra = [f for f in automodel_files() if f not in base]
+    more = product_with_sidecars(extra) if extra else {}
+    base.update(more)  # counted with the rest in the report's configs
+    files.extend(f for f in more if f not in files)
+    mine = [f for f in files if base[f].get("framework") == "automodel"]
+    jobs = [{"path": f, "worldSize": world_size(f, base[f]), "product": base[f]} for f in mine]
+    for v in worker("automodel_worker.py", [root], jobs):
+        for c in v["claims"]:
+            led.claim(c["kind"], v["path"], c["product"], c["oracle"], c["agree"], AUTOMODEL_REL, c.get("note", ""))
 
 
 def render_md(report: dict) -> str:
@@ -584,6 +622,8 @@ def main() -> int:
     # the transformers family runs only when asked (--only transformers): its pin sets take minutes to import
     if "transformers" in only:
         files += check_transformers(files, base, led, a.corpus, bool(a.files))
+    if (not only or "automodel" in only) and "nemo_automodel" not in failed:
+        check_automodel(files, base, led)
     kinds: dict[str, dict] = collections.defaultdict(lambda: {"checked": 0, "agree": 0, "documented": 0, "undocumented": 0})
     for c in led.claims:
         s = kinds[c["kind"]]

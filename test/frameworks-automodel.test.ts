@@ -89,3 +89,34 @@ optimizer:
     assert.deepEqual(r.diagnostics.map((d) => [d.code, d.severity, d.message]), [["automodel/low-precision-reduction", "information", "Megatron-FSDP reduces gradients in bf16 across 16 GPUs: `grad_reduce_in_fp32` is false (its default)"]]);
   });
 });
+
+describe("NeMo AutoModel world size from a directive (the oracle's corner cases state it this way)", () => {
+  it("`# precision-lens: world-size=1` turns FSDP2 off: mixed-precision-not-applied on an fp32 model", () => {
+    const r = analyzeDocument(uri, `# precision-lens: world-size=1\n${model}  torch_dtype: float32\noptimizer:\n  _target_: torch.optim.AdamW\n  lr: 1.0e-5\n`);
+    assert.equal(r.worldSize?.value, 1);
+    assert.equal(r.worldSize?.kind, "directive");
+    assert.equal(r.mechanism, "none");
+    assert.equal(r.precision?.compute.dtype, "float32");
+    assert.deepEqual(r.diagnostics.map((d) => [d.code, d.severity]), [["automodel/mixed-precision-not-applied", "warning"]]);
+  });
+  it("the directive wins over the recipe's torchrun comment; a CLI --world-size wins over both", () => {
+    const text = `# torchrun --nproc-per-node 8 examples/llm_finetune/finetune.py\n# precision-lens: world-size=2\n${model}optimizer:\n  _target_: torch.optim.AdamW\n`;
+    assert.equal(analyzeDocument(uri, text).worldSize?.value, 2);
+    const cli = analyzeDocument(uri, text, { worldSize: 4, origin: "cli" });
+    assert.equal(cli.worldSize?.value, 4);
+    assert.match(cli.worldSize?.detail ?? "", /--world-size 4 on the command line; overrides `# precision-lens: world-size=2`/);
+  });
+});
+
+describe("NeMo AutoModel custom model builders (held-back review, issue #35)", () => {
+  it("build_gpt2_model without a dtype: its own (fp32) dtype, not the checkpoint's bf16: no bf16-weights-adam", () => {
+    const r = analyzeDocument(uri, "model:\n  _target_: nemo_automodel.components.models.gpt2.build_gpt2_model\n  n_layer: 12\noptimizer:\n  _target_: torch.optim.AdamW\n  lr: 6.0e-4\n");
+    assert.equal(r.framework, "automodel");
+    assert.deepEqual(r.diagnostics, []);
+    assert.match(r.precision?.paramStorage.knob ?? "", /build_gpt2_model` \(a custom builder: its own dtype, not read\) \(unknown/);
+  });
+  it("a written torch_dtype on a custom builder is still read", () => {
+    const r = analyzeDocument(uri, "model:\n  _target_: nemo_automodel.components.models.gemma4_drafter.composite.Gemma4WithDrafter.from_pretrained\n  torch_dtype: bf16\noptimizer:\n  _target_: torch.optim.AdamW\n  lr: 1.0e-6\n");
+    assert.deepEqual(r.diagnostics.map((d) => [d.code, d.severity]), [["automodel/bf16-weights-adam", "warning"]]);
+  });
+});

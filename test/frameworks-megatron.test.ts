@@ -115,3 +115,44 @@ torchrun --nproc_per_node 8 pretrain_gpt.py "\${ARGS[@]}"
     assert.deepEqual(r.diagnostics, []);
   });
 });
+
+// slime (issue #35 §3): its launch scripts pass Megatron-LM's flags to slime's own train.py (behind `ray job submit`).
+describe("slime's train.py with Megatron-LM flags", () => {
+  const slime = (flags: string) => `PERF_ARGS=(\n   --tensor-model-parallel-size 2\n${flags})\nray job submit --address="http://127.0.0.1:8265" \\\n   -- python3 train.py \\\n   --actor-num-nodes 1 \\\n   --actor-num-gpus-per-node 8 \\\n   \${PERF_ARGS[@]}\n`;
+  it("is read as Megatron-LM flags: --bf16 with --fp16 is validate_args' error, at the flag in the array", () => {
+    const r = analyzeDocument("file:///p/scripts/run-qwen3-4B.sh", slime("   --bf16\n   --fp16\n"));
+    assert.equal(r.framework, "megatron");
+    assert.match(r.frameworkReason, /slime's `train\.py` on line 6/);
+    const d = r.diagnostics.find((x) => x.code === "megatron/bf16-and-fp16");
+    assert.ok(d, JSON.stringify(r.diagnostics.map((x) => x.code)));
+    assert.equal(d.severity, "error");
+    assert.equal(d.range.start.line, 3);
+  });
+  it("bf16 alone resolves as Megatron's --bf16 (params bf16, fp32 gradient reduction)", () => {
+    const r = analyzeDocument("file:///p/scripts/run-qwen3-4B.sh", slime("   --bf16\n"));
+    assert.equal(r.precision?.paramStorage.dtype, "bfloat16");
+    assert.equal(r.precision?.gradReduce.dtype, "float32");
+  });
+  it("another train.py (no slime-only flag) gets nothing", () => {
+    const r = analyzeDocument("file:///p/run.sh", "ray job submit -- python3 train.py --bf16 --fp16 --tensor-model-parallel-size 2\n");
+    assert.equal(r.framework, null);
+    assert.deepEqual(r.diagnostics, []);
+  });
+});
+
+// Held-back review (issue #35): slime's scripts `source` their model flags (MODEL_ARGS) from another file, so a
+// flag missing from the script proves nothing; neither does one missing beside `$@`.
+describe("a missing flag proves nothing when the arguments are not all known", () => {
+  it("slime: --expert-model-parallel-size 8 and --use-precision-aware-optimizer with MODEL_ARGS from a sourced file: silent", () => {
+    const t = `source "\${SCRIPT_DIR}/models/qwen3-30B-A3B.sh"\nPERF_ARGS=(\n   --expert-model-parallel-size 8\n   --use-precision-aware-optimizer\n   --bf16\n)\nray job submit -- python3 train.py --actor-num-nodes 1 --actor-num-gpus-per-node 8 \${MODEL_ARGS[@]} \${PERF_ARGS[@]}\n`;
+    const r = analyzeDocument("file:///p/scripts/run-qwen3-30B-A3B.sh", t);
+    assert.equal(r.framework, "megatron");
+    assert.deepEqual(r.diagnostics, []);
+  });
+  it("pretrain_gpt.py with $@: no error from a missing --num-experts; written with the flags known, it is an error", () => {
+    const known = analyzeDocument(uri, "torchrun --nproc_per_node 8 pretrain_gpt.py --bf16 --expert-model-parallel-size 2\n");
+    assert.deepEqual(known.diagnostics.map((d) => [d.code, d.severity]), [["megatron/parallel-sizes", "error"]]);
+    const open = analyzeDocument(uri, 'torchrun --nproc_per_node 8 pretrain_gpt.py --bf16 --expert-model-parallel-size 2 "$@"\n');
+    assert.deepEqual(open.diagnostics, []);
+  });
+});

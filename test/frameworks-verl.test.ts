@@ -206,3 +206,41 @@ trainer:
     assert.deepEqual([plain.precision?.paramStorage.dtype, plain.precision?.gradReduce.dtype], ["bfloat16", "float32"]);
   });
 });
+
+// Held-back misses (issue #35 §3): a --config-path led by the script's folder as the shell writes it, and launch
+// commands inside `eval "…"` strings.
+describe("verl: --config-path from $(pwd), $PWD, $(dirname $0); eval strings", () => {
+  const yaml = "actor_rollout_ref:\n  actor:\n    fsdp_config:\n      model_dtype: bf16\ntrainer:\n  n_gpus_per_node: 4\n";
+  const env = () => fakeEnv({ "/p/config/my_ppo.yaml": yaml }, "/p/run_grpo.sh");
+  for (const lead of ['"$(pwd)/config"', "$PWD/config", "${PWD}/config", '"$(dirname $0)/config"']) {
+    it(`--config-path=${lead} reads config/my_ppo.yaml beside the script`, () => {
+      const r = analyzeDocument(uri, `python3 -m verl.trainer.main_ppo --config-path=${lead} --config-name=my_ppo trainer.nnodes=2\n`, {}, env());
+      assert.equal(r.precision?.paramStorage.dtype, "bfloat16");
+      assert.equal(r.worldSize?.value, 8);
+      assert.match(r.worldSize?.detail ?? "", /n_gpus_per_node 4 \(my_ppo\.yaml line 6\)/);
+      assert.match(r.reportMarkdown ?? "", /verl-config-path-pwd/);
+      assert.match(r.reportMarkdown ?? "", lead.includes("dirname") ? /is the script's own folder/ : /taken as the script's folder/);
+    });
+  }
+  it("a $(pwd) path with another variable after it stays unread (values unknown, no finding)", () => {
+    const r = analyzeDocument(uri, 'python3 -m verl.trainer.main_ppo --config-path="$(pwd)/$CFG" --config-name=my_ppo\n', {}, env());
+    assert.equal(r.worldSize, undefined);
+    assert.deepEqual(r.diagnostics, []);
+  });
+  it("eval \"$CMD\": the command in the string is read, its words at the eval's argument", () => {
+    const text = 'CMD="python3 -m verl.trainer.main_ppo actor_rollout_ref.actor.fsdp_config.model_dtype=bf16 actor_rollout_ref.actor.optim.lr=1e-6 trainer.n_gpus_per_node=8 trainer.nnodes=1"\neval "$CMD"\n';
+    const r = analyzeDocument(uri, text, {}, pinned("0.7.1"));
+    assert.equal(r.framework, "verl");
+    assert.equal(r.precision?.paramStorage.dtype, "bfloat16");
+    const d = r.diagnostics.find((x) => x.code === "verl/bf16-weights-adamw");
+    assert.ok(d, JSON.stringify(r.diagnostics.map((x) => x.code)));
+    assert.equal(d.severity, "warning");
+    // The string has no place of its own in the file: the finding points at the eval's argument.
+    assert.deepEqual(d.range, { start: { line: 1, character: 5 }, end: { line: 1, character: 11 } });
+  });
+  it("readShell: eval joins its arguments and reads them as commands; assignments inside stay", () => {
+    const s = readShell(`eval "A=2; torchrun --nproc_per_node \\$A x.py"\necho $A\n`);
+    assert.deepEqual(s.commands.map((c) => c.words.map((w) => w.text)), [["torchrun", "--nproc_per_node", "2", "x.py"], ["echo", "2"]]);
+    assert.deepEqual(s.commands[0]!.words[0]!.range.start, { line: 0, character: 5 });
+  });
+});

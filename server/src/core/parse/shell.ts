@@ -12,7 +12,8 @@
  * What is modelled: quotes ('…', "…"), backslash-newline continuations, `#` comments, `;` `&&` `||` `|` `&`
  * and newlines between commands, `VAR=value`, `export VAR=value`, `VAR=(…)` arrays (also over several lines),
  * a command's own `VAR=value` prefixes (its `env`, not kept after it), `$VAR`, `${VAR}`, `${VAR:-default}`,
- * `${VAR-default}`, `${VAR:=default}` (read as the default; it does not assign), `"${ARR[@]}"`. Not modelled
+ * `${VAR-default}`, `${VAR:=default}` (read as the default; it does not assign), `"${ARR[@]}"`, `eval "…"` (its
+ * joined arguments read as commands, two levels deep). Not modelled
  * (the word stays as written, so a reader sees an unresolved `$…`): command substitution, arithmetic, functions and their arguments, control flow (every
  * branch is read in order), heredocs. Bounded: the part of the text `scan.ts` reads, at most MAX_WORDS words
  * per script and MAX_EXPANDED words per command, and a word that expansion would grow past MAX_WORD_CHARS stays
@@ -282,7 +283,7 @@ export function shellScript(doc: ConfigDocument): ShellScript {
  * The commands of `text`. `vars` holds the variables assigned before it (a caller reading a script piece by piece
  * passes the same map each time) and receives those it assigns.
  */
-export function readShell(text: string, lines: LineIndex = new LineIndex(text), vars: Vars = new Map()): ShellScript {
+export function readShell(text: string, lines: LineIndex = new LineIndex(text), vars: Vars = new Map(), evalDepth = 0): ShellScript {
   const tokens = tokenize(text);
   const commands: ShellCommand[] = [];
   const budget = { left: MAX_EXPANDED * 8 };
@@ -353,11 +354,30 @@ export function readShell(text: string, lines: LineIndex = new LineIndex(text), 
         if (old) vars.set(name, old);
         else vars.delete(name);
       }
-      commands.push(env.size ? { words, line: words[0]!.range.start.line, env } : { words, line: words[0]!.range.start.line });
+      const evaluated = words[0]!.text === "eval" && words.length > 1 && evalDepth < 2 ? evalCommands(words, vars, evalDepth) : undefined;
+      if (evaluated) commands.push(...evaluated);
+      else commands.push(env.size ? { words, line: words[0]!.range.start.line, env } : { words, line: words[0]!.range.start.line });
     }
     if (budget.left < 0) break;
   }
   return { commands };
+}
+
+/**
+ * `eval "…"` / `eval "$CMD"`: bash joins the arguments with spaces and runs the result as shell text, in the
+ * current shell (its assignments stay). The commands read from that text; each word points at the eval's
+ * arguments (where the string was written, or the assignment it came through), since the joined text has no
+ * place of its own in the file.
+ */
+function evalCommands(words: ShellWord[], vars: Vars, depth: number): ShellCommand[] | undefined {
+  const args = words.slice(1);
+  const inner = args.map((w) => w.text).join(" ");
+  if (inner.length > MAX_WORD_CHARS) return undefined;
+  const first = args[0]!;
+  const last = args[args.length - 1]!;
+  const at = first.range.start.line === last.range.start.line && first.start <= last.start ? { range: { start: first.range.start, end: last.range.end }, start: first.start, end: last.end } : { range: first.range, start: first.start, end: first.end };
+  const sub = readShell(inner, new LineIndex(inner), vars, depth + 1);
+  return sub.commands.map((c) => ({ ...c, words: c.words.map((w) => ({ text: w.text, ...at })), line: words[0]!.range.start.line }));
 }
 
 /** The parts of an assignment word after `NAME=` (the literal prefix removed from the first part). */

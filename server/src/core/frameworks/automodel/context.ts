@@ -1,7 +1,8 @@
 /**
  * Everything a NeMo AutoModel rule reads, computed once per document version, from a recipe YAML
  * (`_target_` components) as nemo_automodel 0.7.0 (PyPI) reads it:
- * - the model's storage dtype: `model.dtype` (wins) or `model.torch_dtype`, default "auto". `from_pretrained`
+ * - the model's storage dtype: `model.dtype` (wins) or `model.torch_dtype`, default "auto" (unknown for a custom
+ *   builder target such as `components.models.gpt2.build_gpt2_model`, which builds in its own dtype). `from_pretrained`
  *   resolves "auto" to the checkpoint's dtype (`hf_config.torch_dtype`, bf16 when the config has none:
  *   `_transformers/model_init.py`), `from_config` to bf16 (`_transformers/auto_model.py`); other strings go
  *   through `shared/utils.py` `dtype_from_str`, which raises KeyError for names it does not know (fp32, fp16);
@@ -18,6 +19,8 @@ import type { DType } from "../../model/types";
 import type { FactValue } from "../../provenance";
 import { View } from "../common/view";
 import { table } from "../../model/table";
+import { directiveValue, parseDirectives } from "../../diagnostics/directives";
+import { pickExplicit, worldSizeFromSettings, type Explicit } from "../../workspace/precedence";
 
 /** `dtype_from_str`'s table (lower-cased; a bare name is also tried with a `torch.` prefix). */
 const LUT: Readonly<Record<string, DType | "other">> = table({
@@ -53,7 +56,7 @@ export interface ModelDtype {
   dtype: DType | undefined;
   entry: ConfigEntry | undefined;
   /** "file": written; "auto-config": from_config's auto (bf16, known); "checkpoint": the checkpoint's dtype (inferred). */
-  how: "file" | "auto-config" | "checkpoint" | "invalid";
+  how: "file" | "auto-config" | "checkpoint" | "invalid" | "custom";
   detail: string;
 }
 
@@ -95,18 +98,24 @@ export function automodelContext(doc: ConfigDocument, settings: AnalysisSettings
   if (written !== undefined && written !== "auto") {
     const d = dtypeFromStr(written);
     model = d === undefined ? { dtype: undefined, entry, how: "invalid", detail: `\`${entry!.path.join(".")}: ${written}\` (not a dtype name dtype_from_str knows)` } : { dtype: d === "other" ? undefined : d, entry, how: "file", detail: `\`${entry!.path.join(".")}: ${written}\`` };
+  } else if (!/^nemo_automodel\.NeMoAutoModel\w*\.(?:from_pretrained|from_config)$/.test(modelTarget)) {
+    // A custom builder (`components.models.gpt2.build_gpt2_model`, a composite class's from_pretrained): the
+    // dtype is the builder's own (build_gpt2_model builds in torch's default fp32), not NeMoAutoModel's auto.
+    model = { dtype: undefined, entry, how: "custom", detail: `\`model._target_: ${modelTarget}\` (a custom builder: its own dtype, not read)` };
   } else if (fromConfig) {
     model = { dtype: "bfloat16", entry, how: "auto-config", detail: `${written ? "`torch_dtype: auto`" : "no `torch_dtype`"}: from_config builds the model in bf16` };
   } else {
     model = { dtype: "bfloat16", entry, how: "checkpoint", detail: `${written ? "`torch_dtype: auto`" : "no `torch_dtype` (auto)"}: the checkpoint's dtype, bf16 for most published LLM checkpoints` };
   }
-  const modelFact: FactValue = model.how === "checkpoint" ? { value: "bfloat16", kind: "inferred", detail: "the checkpoint's dtype (torch_dtype auto), assumed bf16" } : { value: model.dtype ?? "unknown", kind: "file", detail: model.detail };
+  const modelFact: FactValue = model.how === "checkpoint" ? { value: "bfloat16", kind: "inferred", detail: "the checkpoint's dtype (torch_dtype auto), assumed bf16" } : model.how === "custom" ? { value: "unknown", kind: "inferred", detail: model.detail } : { value: model.dtype ?? "unknown", kind: "file", detail: model.detail };
   const strategyEntry = v.entry("distributed", "strategy");
   const strategy = (v.str("distributed", "strategy") ?? "fsdp2").toLowerCase();
   const optimizer = v.str("optimizer", "_target_") ?? "";
   const lr = v.num("optimizer", "lr");
-  let worldSize: Sourced<number> | undefined;
-  if (settings.worldSize && settings.worldSize > 0) worldSize = { value: settings.worldSize, source: "setting", kind: settings.origin === "cli" ? "cli" : "setting", detail: "from the precisionLens.worldSize setting / --world-size" };
-  else worldSize = worldFromComments(doc);
+  // A CLI flag > a `# precision-lens: world-size=N` directive > the workspace setting > the torchrun comment.
+  const d = directiveValue(parseDirectives(doc.comments), "world-size");
+  const n = d && /^\d{1,7}$/.test(d.value) ? Number(d.value) : 0;
+  const fromDirective: Explicit<number> | undefined = n > 0 ? { value: n, source: "directive", kind: "directive", detail: `\`# precision-lens: world-size=${n}\` on line ${d!.line + 1}`, label: `\`# precision-lens: world-size=${n}\` (line ${d!.line + 1})` } : undefined;
+  const worldSize: Sourced<number> | undefined = pickExplicit(settings, worldSizeFromSettings(settings), fromDirective) ?? worldFromComments(doc);
   return { doc, settings, env, v, training, modelTarget, model, modelFact, strategy, strategyEntry, optimizer, lr, worldSize };
 }

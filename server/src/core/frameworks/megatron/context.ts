@@ -42,10 +42,16 @@ export interface MegatronContext {
   /** `accumulate_allreduce_grads_in_fp32` after validate_args, and why. */
   fp32Grads: { value: boolean; why: string };
   unknownArgs: boolean;
+  /**
+   * A flag's absence proves nothing: arguments only known at run time (`$@`, an array from a sourced file), or
+   * slime's entry point (its own argument defaults and model scripts it sources). Rules concluding from a
+   * missing flag are silent then.
+   */
+  absentUnknown: boolean;
 }
 
 /** `torchrun … pretrain_gpt.py …` / `python pretrain_gpt.py …`: the word index of the training script. */
-export function megatronCommand(doc: ConfigDocument): { command: ShellCommand; at: number; script: string } | undefined {
+export function megatronCommand(doc: ConfigDocument): { command: ShellCommand; at: number; script: string; slime?: boolean } | undefined {
   if (doc.format !== "shell") return undefined;
   for (const c of shellScript(doc).commands) {
     const w0 = c.words[0]?.text ?? "";
@@ -57,6 +63,18 @@ export function megatronCommand(doc: ConfigDocument): { command: ShellCommand; a
       if (/(?:^|\/)pretrain_gpt\.py$/.test(t)) return { command: c, at: i, script: t };
       // Another script (another pretrain_*.py, a train.py): not Megatron-LM's GPT entry point.
       if (/\.py$/.test(t)) break;
+    }
+  }
+  // slime (THUDM/slime) passes Megatron-LM's own flags to its `train.py` / `train_async.py`, whose Megatron
+  // backend parses them with Megatron's argument parser (often behind `ray job submit … -- python3 train.py`).
+  // Only with a flag only slime has (`--actor-num-gpus-per-node`, `--rollout-num-gpus…`), so another train.py is
+  // not taken for it.
+  for (const c of shellScript(doc).commands) {
+    if (!c.words.some((w) => /^--(?:actor-num-gpus-per-node|actor-num-nodes|rollout-num-gpus(?:-per-engine)?)(?:=|$)/.test(w.text))) continue;
+    for (let i = 1; i < c.words.length && i < 128; i++) {
+      if (!/(?:^|\/)python[0-9.]*$/.test(c.words[i - 1]!.text)) continue;
+      const t = c.words[i]!.text;
+      if (/(?:^|\/)train(?:_async)?\.py$/.test(t)) return { command: c, at: i, script: t, slime: true };
     }
   }
   return undefined;
@@ -143,5 +161,5 @@ export function megatronContext(doc: ConfigDocument, settings: AnalysisSettings,
   else if (bf16 && mainGrads === "fp32") fp32Grads = { value: true, why: "implied by `--bf16` (validate_args: bfloat16 accumulates and all-reduces gradients in fp32)" };
   else if (bf16) fp32Grads = { value: false, why: `\`--main-grads-dtype ${String(mainGrads)}\`` };
   else fp32Grads = { value: false, why: fp16 ? "`--fp16` without `--accumulate-allreduce-grads-in-fp32`: the gradient buffer is fp16" : "fp32 parameters: gradients are fp32" };
-  return { doc, settings, env, command: found.command, script: found.script, flags, flag, int, worldSize, version, versionFact, paramsDtype, fp32Grads, unknownArgs };
+  return { doc, settings, env, command: found.command, script: found.script, flags, flag, int, worldSize, version, versionFact, paramsDtype, fp32Grads, unknownArgs, absentUnknown: unknownArgs || found.slime === true };
 }

@@ -152,6 +152,28 @@ function vendoredTrainerDir(env: AnalysisEnv): string | undefined {
   return undefined;
 }
 
+/**
+ * A --config-path led by the script's folder as a shell writes it: `$(pwd)`, `$PWD`, `${PWD}`, `` `pwd` ``
+ * (the working folder: `pwd`), or `$(dirname $0)`, `$(dirname "$0")`, `$(dirname ${BASH_SOURCE[0]})` (the
+ * script's folder). Returns the lead and the rest of the path (no other `$`). (`$(cd … && pwd)` is split into
+ * words by the shell reader, which does not model command substitution: not read.)
+ */
+export function scriptDirLead(path: string): { lead: string; rest: string; pwd: boolean } | undefined {
+  const p = path.replace(/^["']|["']$/g, "");
+  const leads: [RegExp, boolean][] = [
+    [/^\$\(pwd\)|^\$\{PWD\}|^\$PWD(?![A-Za-z0-9_])|^`pwd`/, true],
+    [/^\$\(dirname\s+"?(?:\$0|\$\{0\}|\$\{BASH_SOURCE\[0\]\}|\$BASH_SOURCE)"?\)/, false],
+  ];
+  for (const [re, pwd] of leads) {
+    const m = re.exec(p);
+    if (!m) continue;
+    const rest = p.slice(m[0].length).replace(/^\/+/, "");
+    if (rest.includes("$")) return undefined;
+    return { lead: m[0], rest, pwd };
+  }
+  return undefined;
+}
+
 export function verlContext(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): VerlContext {
   const version = verlVersion(env);
   const values = new Map<string, VerlValue>();
@@ -189,7 +211,12 @@ export function verlContext(doc: ConfigDocument, settings: AnalysisSettings, env
       }
       const name = configName?.replace(/\.ya?ml$/, "");
       const scriptDir = env.documentPath ? dirname(env.documentPath) : undefined;
-      const cpath = configPath && !/\$/.test(configPath) ? configPath.replace(/^\.\//, "") : undefined;
+      // `$(pwd)`, `$PWD` and `$(dirname $0)` lead a --config-path in many run scripts:
+      // the script's folder, as the shell gives it when the script is run from there (assumption
+      // `verl-config-path-pwd`; `$(dirname $0)` is the script's folder wherever it is run from).
+      const dirLead = configPath !== undefined && scriptDir ? scriptDirLead(configPath) : undefined;
+      if (dirLead) assumptions.push(dirLead.pwd ? `\`verl-config-path-pwd\` — \`--config-path=${configPath}\`: \`${dirLead.lead}\` is taken as the script's folder (the script run from its own folder, as its README-style launch does).` : `\`verl-config-path-pwd\` — \`--config-path=${configPath}\`: \`${dirLead.lead}\` is the script's own folder.`);
+      const cpath = dirLead ? join(scriptDir!, dirLead.rest) : configPath && !/\$/.test(configPath) ? configPath.replace(/^\.\//, "") : undefined;
       // Hydra resolves a relative --config-path (and main_ppo's own `config_path="config"`) against the file
       // declaring @hydra.main, verl/trainer/main_ppo.py: in a workspace that vendors verl (a fork, installed
       // editable: assumption `verl-vendored`) that is its own verl/trainer/config.

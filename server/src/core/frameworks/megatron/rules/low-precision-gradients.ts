@@ -15,9 +15,11 @@ import type { MegatronContext } from "../context";
 export const lowPrecisionGradients: FrameworkRule<MegatronContext> = {
   codes: ["megatron/low-precision-gradients"],
   restsOn: ["worldSize"],
-  run({ flag, fp32Grads, paramsDtype, worldSize }) {
+  run({ flag, fp32Grads, paramsDtype, worldSize, absentUnknown }) {
     const d = diagnostics("megatron");
     if (fp32Grads.value || paramsDtype === "float32") return d.out;
+    // Concluded from a missing --accumulate-allreduce-grads-in-fp32: not when the arguments are not all known.
+    if (absentUnknown && !flag("grad-reduce-in-bf16") && !flag("main-grads-dtype")) return d.out;
     const at = flag("grad-reduce-in-bf16") ?? flag("main-grads-dtype") ?? flag("fp16");
     if (!at) return d.out;
     const low = paramsDtype === "float16" ? "fp16" : "bf16";

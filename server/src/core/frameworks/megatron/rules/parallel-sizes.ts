@@ -7,7 +7,8 @@
  * - `--num-layers` not divisible by the pipeline size, when no uneven split (`--decoder-first/last-pipeline-
  *   num-layers`), no virtual pipeline flags and no `--account-for-*-in-pipeline-split` change the count;
  * - `--expert-model-parallel-size` above 1 without `--num-experts`, or not dividing it.
- * A flag whose value is not a literal number (an unset variable) is skipped.
+ * A flag whose value is not a literal number (an unset variable) is skipped, and so is a missing `--num-experts`
+ * when the command's arguments are not all known (`absentUnknown`: `$@`, an array from a sourced file, slime).
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
 import type { FrameworkRule } from "../../common/rule";
@@ -41,8 +42,9 @@ export const parallelSizes: FrameworkRule<MegatronContext> = {
     if (ep && ep > 1 && epFlag) {
       const ne = flag("num-experts");
       const n = int("num-experts", 0);
-      if (!ne) d.add("parallel-sizes", "error", epFlag.valueRange ?? epFlag.range, "`--expert-model-parallel-size` above 1 without `--num-experts`: validate_args stops the launch");
-      else if (n && n % ep !== 0) d.add("parallel-sizes", "error", ne.valueRange ?? ne.range, `\`--num-experts ${n}\` is not a multiple of the expert parallel size ${ep}: validate_args stops the launch`);
+      if (!ne) {
+        if (!ctx.absentUnknown) d.add("parallel-sizes", "error", epFlag.valueRange ?? epFlag.range, "`--expert-model-parallel-size` above 1 without `--num-experts`: validate_args stops the launch");
+      } else if (n && n % ep !== 0) d.add("parallel-sizes", "error", ne.valueRange ?? ne.range, `\`--num-experts ${n}\` is not a multiple of the expert parallel size ${ep}: validate_args stops the launch`);
     }
     return d.out;
   },

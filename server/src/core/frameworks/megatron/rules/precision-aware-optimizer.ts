@@ -16,16 +16,17 @@ import type { MegatronContext } from "../context";
 export const precisionAwareOptimizer: FrameworkRule<MegatronContext> = {
   codes: ["megatron/precision-aware-optimizer"],
   restsOn: ["version"],
-  run({ flag }) {
+  run({ flag, absentUnknown }) {
     const d = diagnostics("megatron");
     const pao = flag("use-precision-aware-optimizer");
     if (!pao) {
-      for (const n of ["main-grads-dtype", "main-params-dtype", "exp-avg-dtype", "exp-avg-sq-dtype"]) {
+      // Concluded from a missing --use-precision-aware-optimizer: not when the arguments are not all known.
+      for (const n of absentUnknown ? [] : ["main-grads-dtype", "main-params-dtype", "exp-avg-dtype", "exp-avg-sq-dtype"]) {
         const f = flag(n);
         if (f && typeof f.value === "string" && f.value !== "fp32" && !/^\$/.test(f.value)) d.add("precision-aware-optimizer", "error", f.valueRange ?? f.range, `\`--${n} ${f.value}\` without \`--use-precision-aware-optimizer\`: the optimizer config asserts fp32`);
       }
     } else {
-      if (!flag("use-distributed-optimizer") && !flag("use-megatron-fsdp")) d.add("precision-aware-optimizer", "error", pao.range, "`--use-precision-aware-optimizer` without `--use-distributed-optimizer`: the optimizer config asserts it");
+      if (!flag("use-distributed-optimizer") && !flag("use-megatron-fsdp") && !absentUnknown) d.add("precision-aware-optimizer", "error", pao.range, "`--use-precision-aware-optimizer` without `--use-distributed-optimizer`: the optimizer config asserts it");
       const opt = flag("optimizer");
       if (opt && typeof opt.value === "string" && opt.value !== "adam" && !/^\$/.test(opt.value)) d.add("precision-aware-optimizer", "error", opt.valueRange ?? opt.range, `\`--optimizer ${opt.value}\` with \`--use-precision-aware-optimizer\`: only adam is supported`);
     }
