@@ -9,7 +9,7 @@
  * - `--expert-model-parallel-size` above 1 without `--num-experts`, or not dividing it;
  * - `--num-attention-heads` not a multiple of the tensor parallel size, or (with `--group-query-attention`)
  *   `--num-query-groups` neither a multiple nor a divisor of it: megatron-core's `TransformerConfig.__post_init__`
- *   raises ValueError (megatron/core/transformer/transformer_config.py:924 and :937 in the 0.16.1 wheel; the
+ *   raises ValueError (megatron/core/transformer/transformer_config.py:924 and :939 in the 0.16.1 wheel; the
  *   oracle's megatron worker found these two missing).
  * A flag whose value is not a literal number (an unset variable) is skipped.
  */
