@@ -1,6 +1,7 @@
 """Mutation testing of the oracle (issue #32 §3): each mutant is a one-line change to the product's TypeScript,
 built into its own dist/ (esbuild, in a temporary copy of the sources); the oracle then runs on the mutant
-over oracle/mutants/ (small configs that exercise each claim) and examples/yaml/, and must FAIL (an
+over oracle/mutants/ (small configs that exercise each claim), examples/yaml/ and oracle/cases/ (the Megatron-LM
+and verl launch scripts), and must FAIL (an
 undocumented disagreement). A mutant the oracle passes survived: the oracle cannot see that change.
 
 The unmutated product runs first over the same files and must agree everywhere (exit 2 otherwise): a "catch"
@@ -73,6 +74,14 @@ MUTANTS: list[tuple[str, str, str, str, str]] = [
     ("titan-dp-shard-half", f"{FW}/torchtitan/parallelDims.ts", "S = Math.floor(worldSize / (R * C * T * P));", "S = Math.floor(worldSize / (2 * R * C * T * P));", "torchtitan"),
     # -- torchtitan: version shifted one era
     ("titan-version-v020-as-v021", f"{FW}/torchtitan/versions.ts", '"v0.2.0": { date: "2025-10-17",', '"v0.2.0": { date: "2025-12-26",', "torchtitan"),
+    # -- Megatron-LM (oracle/cases/megatron/, megatron-core's own checks)
+    ("mg-error-dropped-bf16-and-fp16", f"{FW}/megatron/rules/index.ts", "[bf16AndFp16, parallelSizes,", "[parallelSizes,", "megatron"),
+    ("mg-error-dropped-parallel-sizes", f"{FW}/megatron/rules/index.ts", "[bf16AndFp16, parallelSizes,", "[bf16AndFp16,", "megatron"),
+    ("mg-dp-half", f"{FW}/megatron/resolve.ts", "W % (tp * pp * cp) === 0 ? W / (tp * pp * cp) : undefined", "W % (tp * pp * cp) === 0 ? W / (2 * tp * pp * cp) : undefined", "megatron"),
+    # -- verl (oracle/cases/verl/, Hydra + verl's config dataclasses and FSDPEngine)
+    ("verl-storage-flip", f"{FW}/verl/data.ts", '  bf16: "bfloat16",', '  bf16: "float16",', "verl"),
+    ("verl-error-dropped-unknown-dtype", f"{FW}/verl/rules/index.ts", "[mixedPrecisionNeedsPlus, unknownDtype,", "[mixedPrecisionNeedsPlus,", "verl"),
+    ("verl-error-dropped-needs-plus", f"{FW}/verl/rules/index.ts", "[mixedPrecisionNeedsPlus, unknownDtype,", "[unknownDtype,", "verl"),
     ("titan-version-v021-as-v020", f"{FW}/torchtitan/versions.ts", '"v0.2.1": { date: "2025-12-26",', '"v0.2.1": { date: "2025-10-17",', "torchtitan"),
 ]
 # CI's subset (oracle/oracle.test.mjs): one per kind, the fast frameworks first.
@@ -112,7 +121,7 @@ def oracle(work: str, out: str, only: str, cache: str):
     """run.py on the product built in work/dist, over oracle/mutants/ and examples/yaml/: the undocumented
     disagreements, or None and the reason when the run itself failed (a crash is not a catch)."""
     r = subprocess.run([os.path.join(VENV, "bin", "python"), os.path.join(HERE, "run.py"), "--files", os.path.join(HERE, "mutants"),
-                        "--files", os.path.join(ROOT, "examples", "yaml"), "--only", only, "--out", out],
+                        "--files", os.path.join(ROOT, "examples", "yaml"), "--files", os.path.join(HERE, "cases"), "--only", only, "--out", out],
                        cwd=ROOT, capture_output=True, text=True, env=dict(os.environ, PL_PRODUCT_DIST=os.path.join(work, "dist"), ORACLE_CACHE=cache))
     rep = os.path.join(out, "agreement.json")
     if not os.path.exists(rep):

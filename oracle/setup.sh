@@ -29,4 +29,12 @@ while read -r line; do
 done < oracle/requirements-torchtitan.txt
 # 0.3.0 (Python config registries, oracle/titan_registry.py) imports spmd_types: installed beside it, --no-deps
 [ -d "$V/torchtitan/0.3.0/torchtitan" ] && { [ -d "$V/torchtitan/0.3.0/spmd_types" ] || try spmd-types 0.3.1 "$V/bin/pip" install -q --disable-pip-version-check --no-deps --target "$V/torchtitan/0.3.0" spmd-types==0.3.1; }
+# megatron-core and verl (oracle/requirements-targets.txt), each --no-deps into its own folder
+while read -r name folder pins; do
+  [ -z "$name" ] || [ "${name:0:1}" = "#" ] && continue
+  v=${folder##*/}
+  if [ -d "$V/$folder/${name}" ] || [ -d "$V/$folder/megatron" ]; then note "$name" "$v" installed ""; continue; fi
+  # shellcheck disable=SC2086
+  try "$name" "$v" "$V/bin/pip" install -q --disable-pip-version-check --no-deps --target "$V/$folder" $pins
+done < oracle/requirements-targets.txt
 "$V/bin/python" -c 'import json,sys; rows=[json.loads(l) for l in open(sys.argv[1])]; json.dump(rows, open(sys.argv[2],"w"), indent=1)' "$report" "$V/install-report.json"
