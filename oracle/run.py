@@ -31,6 +31,7 @@ EXTS = (".toml", ".yaml", ".yml", ".json", ".sh")
 # collected from public repositories (PL_COLLECTED, default ../collected beside the checkout's parent: never in
 # the repository; the held half is never read). Only scripts that launch pretrain_gpt.py or verl.trainer.main_*.
 COLLECTED = os.environ.get("PL_COLLECTED", os.path.join(ROOT, "..", "..", "collected"))
+PER_REPO = {"verl": 8}
 LAUNCH = re.compile(r"pretrain_gpt\.py|verl\.trainer\.main_")
 
 # The product's error codes that say "ConfigManager refuses the file" (the schema family and TOML syntax).
@@ -116,14 +117,18 @@ def collected_scripts() -> list[str]:
     out = []
     for fam in ("megatron", "verl"):
         r = os.path.join(COLLECTED, fam, "tune")
+        per_repo: dict[str, int] = collections.Counter()
         for dp, dn, fn in os.walk(r):
             dn.sort()
+            repo = os.path.relpath(dp, r).split(os.sep)[0]
             for f in sorted(fn):
-                if f.endswith(".sh"):
+                # verl forks hold hundreds of near-identical run scripts: the first PER_REPO of each repository
+                if f.endswith(".sh") and per_repo[repo] < PER_REPO.get(fam, 10**6):
                     full = os.path.join(dp, f)
                     try:
                         if LAUNCH.search(open(full, errors="replace").read(400_000)):
                             out.append(os.path.relpath(full, ROOT))
+                            per_repo[repo] += 1
                     except OSError:
                         pass
     return out

@@ -88,6 +88,7 @@ sys.path.insert(0, ROOT)
 import torch  # noqa: E402
 from hydra import compose, initialize_config_dir  # noqa: E402
 from hydra.core.global_hydra import GlobalHydra  # noqa: E402
+from omegaconf import OmegaConf  # noqa: E402
 
 with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
     from verl.trainer.ppo.utils import need_critic, need_reference_policy  # noqa: E402
@@ -105,6 +106,10 @@ LAUNCH = {"verl/unknown-dtype", "verl/unsupported-megatron-dtype", "verl/mixed-p
 
 class _Stop(Exception):
     pass
+
+
+_MISSING = object()
+BASE: dict = {}
 
 
 def script_overrides(text: str):
@@ -151,6 +156,19 @@ def compose_with(name: str, overrides: list[str]):
     """Hydra's compose; overrides of non-precision keys that verl 0.9.1 lacks are dropped one at a time."""
     dropped = []
     ov = [clean(o) for o in overrides]
+    # the keys the base config lacks, dropped at once where they are not precision keys (the loop below would
+    # find them one compose at a time)
+    base = BASE.get(name)
+    if base is None:
+        GlobalHydra.instance().clear()
+        with initialize_config_dir(config_dir=CONFIG_DIR, version_base=None):
+            base = BASE[name] = compose(config_name=name)
+    for o in list(ov):
+        k = key_of(o)
+        if (not o.startswith(("+", "~")) and not re.search(r"[/@]", k) and not PRECISION_KEY.search(k)
+                and OmegaConf.select(base, k, default=_MISSING, throw_on_resolution_failure=False) is _MISSING):
+            ov.remove(o)
+            dropped.append(k)
     for _ in range(64):
         GlobalHydra.instance().clear()
         try:
