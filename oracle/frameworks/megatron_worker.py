@@ -47,6 +47,9 @@ with contextlib.redirect_stderr(io.StringIO()):
 
 DT = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16, "fp8": torch.uint8}
 # The product's error codes whose cause megatron-core itself checks (the rest are validate_args' only).
+READ = {"tensor-model-parallel-size", "pipeline-model-parallel-size", "context-parallel-size", "expert-model-parallel-size", "num-layers",
+        "hidden-size", "num-attention-heads", "num-query-groups", "num-experts", "fp8-format", "fp8-recipe", "optimizer", "main-grads-dtype",
+        "main-params-dtype", "exp-avg-dtype", "exp-avg-sq-dtype"}
 DECIDED = {"megatron/bf16-and-fp16", "megatron/precision-aware-optimizer", "megatron/parallel-sizes"}
 
 
@@ -146,16 +149,16 @@ def check(job: dict) -> list[dict]:
     if f is None:
         return [dict(kind="mcore.not-compared", product=codes or "accepts", oracle="the oracle's shell reader found no pretrain_gpt.py command", agree=True, version=VERSION,
                      note="the launch command is built at run time")]
-    if any(isinstance(v, str) and "$" in v for v in f.values()):
-        unknown = sorted(k for k, v in f.items() if isinstance(v, str) and "$" in v)
-    else:
-        unknown = []
+    # flags the checks read whose value is only known at run time (a --save $DIR is none of them)
+    unknown = sorted(k for k, v in f.items() if isinstance(v, str) and "$" in v and k in READ)
     errs = []
     _, e = step("TransformerConfig", lambda: transformer(f))
-    errs += [e] if e else []
+    # is_te_min_version(...) with no TransformerEngine installed compares None with a Version: a host limit
+    te_only = bool(e) and "'NoneType' and 'Version'" in e
+    errs += [e] if e and not te_only else []
     _, e = step("OptimizerConfig", lambda: optimizer(f))
-    te_only = bool(e) and "TransformerEngine" in e
-    if e and not te_only:
+    te_only = te_only or (bool(e) and "TransformerEngine" in e)
+    if e and "TransformerEngine" not in e:
         errs.append(e)
     W = job.get("worldSize")
     sizes = [f.get(n) for n in ("tensor-model-parallel-size", "pipeline-model-parallel-size", "context-parallel-size", "expert-model-parallel-size")]
@@ -174,6 +177,10 @@ def check(job: dict) -> list[dict]:
         claims.append(dict(kind="mcore.not-compared", product=codes or "accepts", oracle=f"flags from unset variables: {', '.join(unknown[:4])}", agree=True, version=VERSION,
                            note="their values are only known at run time"))
         return claims
+    if te_only and not errs:
+        # the check stopped at TransformerEngine before reaching the rest: no launch verdict
+        return [dict(kind="mcore.not-compared", product=decided or "accepts", oracle="a megatron-core check needs TransformerEngine (its FusedAdam, or is_te_min_version)",
+                     agree=True, version=VERSION, note="TransformerEngine is GPU-only")] + claims
     o_launch = errs[0] if errs else "accepts"
     claims.append(dict(kind="mcore.launch", product=decided or "accepts", oracle=o_launch, agree=bool(decided) == bool(errs), version=VERSION,
                        note=f"world size {W}" if W else "no world size: initialize_model_parallel not run"))
@@ -181,7 +188,7 @@ def check(job: dict) -> list[dict]:
         claims.append(dict(kind="mcore.not-compared", product=other, oracle="validate_args (megatron/training/arguments.py) is not on PyPI", agree=True, version=VERSION,
                            note="checked by validate_args only"))
     if te_only:
-        claims.append(dict(kind="mcore.not-compared", product=decided or "accepts", oracle="--use-precision-aware-optimizer needs TransformerEngine's FusedAdam", agree=True, version=VERSION,
+        claims.append(dict(kind="mcore.not-compared", product=decided or "accepts", oracle="a megatron-core check needs TransformerEngine (its FusedAdam, or is_te_min_version)", agree=True, version=VERSION,
                            note="TransformerEngine is GPU-only"))
     if m and not errs and not codes and not launch:
         par = p.get("parallel") or {}

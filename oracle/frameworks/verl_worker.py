@@ -98,6 +98,7 @@ with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.St
 
 CONFIG_DIR = os.path.join(ROOT, "verl", "trainer", "config")
 PRECISION_KEY = re.compile(r"mixed_precision|model_dtype|megatron\.dtype$|rollout\.dtype$|(?:^|\.)strategy$")
+PRECISION_ERR = re.compile(r"^compose:|dtype|precision|strategy", re.I)
 ENTRY = re.compile(r"^verl\.trainer\.main_ppo$|(?:^|/)verl/trainer/main_ppo\.py$")
 NAMES = {torch.float32: "float32", torch.bfloat16: "bfloat16", torch.float16: "float16"}
 # The product's error codes that say "the launch stops" (the rest are warnings / information).
@@ -265,6 +266,11 @@ def check(job: dict) -> list[dict]:
     if host:
         return [dict(kind="verl.not-compared", product=launch or "accepts", oracle=host, agree=True, version=VERSION,
                      note="HFModelConfig reads the model's config.json from the Hub: the oracle runs offline, without transformers")]
+    # validate_config's batch-size checks (train_batch_size vs ppo_mini_batch_size, micro batch sizes unset, a size
+    # from an unset variable) are no precision claim: the product does not model batch sizes (named in docs/oracle.md)
+    if errs and not launch and not PRECISION_ERR.search(errs[0]):
+        return [dict(kind="verl.not-compared", product="accepts", oracle=errs[0], agree=True, version=VERSION,
+                     note="a batch-size check of validate_config: outside the product's precision model" + (f"; {note}" if note else ""))]
     claims = [dict(kind="verl.launch", product=launch or "accepts", oracle=errs[0] if errs else "accepts", agree=bool(launch) == bool(errs), version=VERSION, note=note)]
     if errs or launch or cfg is None or strategy not in ("fsdp", "fsdp2") or not dts:
         return claims
