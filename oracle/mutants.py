@@ -1,6 +1,7 @@
 """Mutation testing of the oracle (issue #32 §3): each mutant is a one-line change to the product's TypeScript,
 built into its own dist/ (esbuild, in a temporary copy of the sources); the oracle then runs on the mutant
-over oracle/mutants/ (small configs that exercise each claim) and examples/yaml/, and must FAIL (an
+over oracle/mutants/ (small configs that exercise each claim), examples/yaml/ and oracle/cases/ (the Megatron-LM
+and verl launch scripts), and must FAIL (an
 undocumented disagreement). A mutant the oracle passes survived: the oracle cannot see that change.
 
 The unmutated product runs first over the same files and must agree everywhere (exit 2 otherwise): a "catch"
@@ -79,6 +80,14 @@ MUTANTS: list[tuple[str, str, str, str, str]] = [
     ("hf-error-dropped-deepspeed-value-mismatch", f"{FW}/transformers/rules/index.ts", "deepspeedValueMismatch, ", "", "transformers"),
     ("hf-version-evaluation-strategy-kept", f"{FW}/transformers/trainingArgs.json", '"evaluation_strategy": "0-48",', '"evaluation_strategy": "0-121",', "transformers"),
     ("hf-version-fsdp2-default-later", f"{FW}/transformers/data.ts", 'export const FSDP2_DEFAULT_SINCE = "5.10.1";', 'export const FSDP2_DEFAULT_SINCE = "5.25.0";', "transformers"),
+    # -- Megatron-LM (oracle/cases/megatron/, megatron-core's own checks)
+    ("mg-error-dropped-bf16-and-fp16", f"{FW}/megatron/rules/index.ts", "[bf16AndFp16, parallelSizes,", "[parallelSizes,", "megatron"),
+    ("mg-error-dropped-parallel-sizes", f"{FW}/megatron/rules/index.ts", "[bf16AndFp16, parallelSizes,", "[bf16AndFp16,", "megatron"),
+    ("mg-dp-half", f"{FW}/megatron/resolve.ts", "W % (tp * pp * cp) === 0 ? W / (tp * pp * cp) : undefined", "W % (tp * pp * cp) === 0 ? W / (2 * tp * pp * cp) : undefined", "megatron"),
+    # -- verl (oracle/cases/verl/, Hydra + verl's config dataclasses and FSDPEngine)
+    ("verl-storage-flip", f"{FW}/verl/data.ts", '  bf16: "bfloat16",', '  bf16: "float16",', "verl"),
+    ("verl-error-dropped-unknown-dtype", f"{FW}/verl/rules/index.ts", "[mixedPrecisionNeedsPlus, unknownDtype,", "[mixedPrecisionNeedsPlus,", "verl"),
+    ("verl-error-dropped-needs-plus", f"{FW}/verl/rules/index.ts", "[mixedPrecisionNeedsPlus, unknownDtype,", "[unknownDtype,", "verl"),
     ("titan-version-v021-as-v020", f"{FW}/torchtitan/versions.ts", '"v0.2.1": { date: "2025-12-26",', '"v0.2.1": { date: "2025-10-17",', "torchtitan"),
     # -- NeMo AutoModel (issue #35; caught on oracle/automodel/, which run.py always adds for automodel)
     ("am-reduce-follows-param", f"{FW}/automodel/resolve.ts", "R: W === 1 ? noReduce() : dt(r.dtype, r.from),", "R: W === 1 ? noReduce() : dt(p.dtype, p.from),", "automodel"),
@@ -124,7 +133,7 @@ def oracle(work: str, out: str, only: str, cache: str):
     # the transformers family's corner cases live in oracle/hf/ (each pin set's folder, with its pins)
     hf = ["--files", os.path.join(HERE, "hf")] if "transformers" in only.split(",") else []
     r = subprocess.run([os.path.join(VENV, "bin", "python"), os.path.join(HERE, "run.py"), "--files", os.path.join(HERE, "mutants"),
-                        "--files", os.path.join(ROOT, "examples", "yaml"), *hf, "--only", only, "--out", out],
+                        "--files", os.path.join(ROOT, "examples", "yaml"), "--files", os.path.join(HERE, "cases"), *hf, "--only", only, "--out", out],
                        cwd=ROOT, capture_output=True, text=True, env=dict(os.environ, PL_PRODUCT_DIST=os.path.join(work, "dist"), ORACLE_CACHE=cache))
     rep = os.path.join(out, "agreement.json")
     if not os.path.exists(rep):

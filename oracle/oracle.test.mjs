@@ -59,6 +59,33 @@ test("oracle/run.py --files DIR checks a folder of one's own configs, with a sid
   assert.equal(report.totals.undocumented, 0);
 });
 
+// Megatron-LM and verl (issue #35): the corner-case launch scripts of oracle/cases/ against megatron-core's own
+// config dataclasses and parallel_state on a fake process group, and verl's Hydra composition, validate_config and
+// FSDPEngine's MixedPrecision. Skipped, with the reason, where setup.sh could not install them.
+const targetsSkip = skip || (!existsSync(join(venv, "megatron", "0.16.1", "megatron")) || !existsSync(join(venv, "verl", "0.9.1", "verl")) ? "megatron-core / verl are not installed in the oracle environment (oracle/requirements-targets.txt)" : false);
+test("megatron-core and verl agree with Precision Lens on the oracle's corner-case launch scripts", { skip: targetsSkip, timeout: 10 * 60_000 }, () => {
+  const out = mkdtempSync(join(tmpdir(), "pl-oracle-rl-"));
+  const r = spawnSync(python, [join(root, "oracle", "run.py"), "--files", join(root, "oracle", "cases"), "--only", "megatron,verl", "--out", out], { cwd: root, encoding: "utf8", env: { ...process.env, ORACLE_VENV: venv } });
+  assert.equal(r.status, 0, `${r.stdout.slice(-3000)}${r.stderr.slice(-3000)}`);
+  const report = JSON.parse(readFileSync(join(out, "agreement.json"), "utf8"));
+  assert.deepEqual(report.frameworks, { megatron: 20, verl: 14 });
+  assert.equal(report.totals.undocumented, 0);
+  const at = (kind, name) => report.claims.find((c) => c.kind === kind && c.path.endsWith(`/${name}`));
+  // a launch failure each side names: --bf16 with --fp16 (TransformerConfig), TP not dividing the world (parallel_state)
+  assert.deepEqual(at("mcore.launch", "bf16_and_fp16.sh").product, ["megatron/bf16-and-fp16"]);
+  assert.match(at("mcore.launch", "bf16_and_fp16.sh").oracle, /^TransformerConfig: ValueError: Only one of/);
+  assert.match(at("mcore.launch", "tp_not_dividing_world.sh").oracle, /world_size \(6\) is not divisible by 4/);
+  assert.match(at("mcore.launch", "heads_not_divisible_by_tp.sh").oracle, /num_attention_heads \(12\) must be a multiple/);
+  assert.deepEqual(at("mcore.parallel", "bf16_tp4_pp2.sh").oracle, { tp: 4, pp: 2, cp: 1, ep: 1, dp_replicate: 2 });
+  // verl: bf16 resident weights (PrecisionType.to_dtype), the MixedPrecision FSDPEngine builds, Hydra refusing a key without +
+  assert.equal(at("verl.actor.storage", "bf16_model_dtype_adamw.sh").product, "bfloat16");
+  assert.match(at("verl.actor.storage", "bf16_model_dtype_adamw.sh").oracle, /^bfloat16 /);
+  assert.match(at("verl.actor.reduce", "mixed_precision_reduce_bf16.sh").oracle, /^bfloat16 /);
+  assert.deepEqual(at("verl.launch", "mixed_precision_without_plus.sh").product, ["verl/mixed-precision-needs-plus"]);
+  assert.match(at("verl.launch", "mixed_precision_without_plus.sh").oracle, /Could not override/);
+  assert.match(at("verl.launch", "unknown_model_dtype.sh").oracle, /unexpected precision: bfloat/);
+});
+
 // Mutation testing, CI's subset (the whole set: `npm run test:oracle:mutants`): `mutants.py --ci` runs the
 // unmutated product first (it must agree everywhere), then one mutant of each kind that CI can afford: a launch
 // error dropped, a dtype flipped (DeepSpeed and torchtitan's FSDP reduce dtype, read from the FSDPModule that

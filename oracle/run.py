@@ -25,7 +25,14 @@ ROOT = os.path.dirname(HERE)
 VENV = os.environ.get("ORACLE_VENV", os.path.join(ROOT, ".oracle-venv"))
 # The product under test: this checkout's build, or a mutant's (oracle/mutants.py builds each into its own dist/).
 CLI = os.path.join(os.environ.get("PL_PRODUCT_DIST", os.path.join(ROOT, "dist")), "cli.js")
-EXTS = (".toml", ".yaml", ".yml", ".json")
+EXTS = (".toml", ".yaml", ".yml", ".json", ".sh")
+# Launch scripts of the frameworks the product reads from shell (Megatron-LM flags, verl's Hydra overrides): the
+# oracle's own corner cases (oracle/cases/) and, where present on this machine, the tune half of the configs
+# collected from public repositories (PL_COLLECTED, default ../collected beside the checkout's parent: never in
+# the repository; the held half is never read). Only scripts that launch pretrain_gpt.py or verl.trainer.main_*.
+COLLECTED = os.environ.get("PL_COLLECTED", os.path.join(ROOT, "..", "..", "collected"))
+PER_REPO = {"verl": 8}
+LAUNCH = re.compile(r"pretrain_gpt\.py|verl\.trainer\.main_")
 
 # The product's error codes that say "ConfigManager refuses the file" (the schema family and TOML syntax).
 PARSE_CODES = {"unknown-key", "unknown-section", "moved-key", "removed-key", "toml-syntax", "extension-section-without-module"}
@@ -87,6 +94,8 @@ def collect(corpus: str | None, dirs: list[str] | None = None) -> list[str]:
     roots = [os.path.join(ROOT, "examples"), os.path.join(ROOT, "test", "fixtures")] if not dirs else [os.path.abspath(d) for d in dirs]
     if corpus and os.path.isdir(corpus) and not dirs:
         roots.append(corpus)
+    if not dirs:
+        roots.append(os.path.join(HERE, "cases"))
     files = []
     for r in roots:
         for dp, dn, fn in os.walk(r):
@@ -94,7 +103,35 @@ def collect(corpus: str | None, dirs: list[str] | None = None) -> list[str]:
             for f in sorted(fn):
                 if f.endswith(EXTS) and not f.startswith("sarif-schema"):
                     files.append(os.path.relpath(os.path.join(dp, f), ROOT))
+    if not dirs:
+        files += collected_scripts()
+        # verl's own trainer configs, from the installed package (oracle/setup.sh)
+        cfg = os.path.join(VENV, "verl", "0.9.1", "verl", "trainer", "config")
+        if os.path.isdir(cfg):
+            files += [os.path.relpath(os.path.join(cfg, f), ROOT) for f in sorted(os.listdir(cfg)) if f.endswith(".yaml")]
     return files
+
+
+def collected_scripts() -> list[str]:
+    """The tune half of the collected Megatron-LM and verl launch scripts (see COLLECTED), when present."""
+    out = []
+    for fam in ("megatron", "verl"):
+        r = os.path.join(COLLECTED, fam, "tune")
+        per_repo: dict[str, int] = collections.Counter()
+        for dp, dn, fn in os.walk(r):
+            dn.sort()
+            repo = os.path.relpath(dp, r).split(os.sep)[0]
+            for f in sorted(fn):
+                # verl forks hold hundreds of near-identical run scripts: the first PER_REPO of each repository
+                if f.endswith(".sh") and per_repo[repo] < PER_REPO.get(fam, 10**6):
+                    full = os.path.join(dp, f)
+                    try:
+                        if LAUNCH.search(open(full, errors="replace").read(400_000)):
+                            out.append(os.path.relpath(full, ROOT))
+                            per_repo[repo] += 1
+                    except OSError:
+                        pass
+    return out
 
 
 def product(files: list[str], *extra: str) -> dict[str, dict]:
@@ -366,6 +403,19 @@ def check_simple(framework: str, script: str, files: list[str], base: dict[str, 
 
 SIMPLE = [("deepspeed", "deepspeed_worker.py"), ("accelerate", "accelerate_worker.py"),
           ("lightning", "lightning_worker.py"), ("torchtune", "torchtune_worker.py")]
+# Installed with --no-deps into .oracle-venv/<name>/<version>/ (oracle/setup.sh), passed to the worker as argv.
+TARGETS = [("megatron", "megatron_worker.py", "megatron", "0.16.1"), ("verl", "verl_worker.py", "verl", "0.9.1")]
+
+
+def check_target(framework: str, script: str, folder: str, files: list[str], base: dict[str, dict], led: Ledger) -> None:
+    root = os.path.join(VENV, folder)
+    mine = [f for f in files if base[f].get("framework") == framework]
+    if not mine or not os.path.isdir(root):
+        return
+    jobs = [{"path": f, "worldSize": world_size(f, base[f]), "product": base[f]} for f in mine]
+    for v in worker(script, [root], jobs):
+        for c in v["claims"]:
+            led.claim(c["kind"], v["path"], c["product"], c["oracle"], c["agree"], c.get("version"), c.get("note", ""))
 
 
 # ---------------------------------------------------------------- transformers / TRL (pin sets)
@@ -624,6 +674,9 @@ def main() -> int:
         files += check_transformers(files, base, led, a.corpus, bool(a.files))
     if (not only or "automodel" in only) and "nemo_automodel" not in failed:
         check_automodel(files, base, led)
+    for fw, script, folder, ver in TARGETS:
+        if (not only or fw in only) and fw not in failed:
+            check_target(fw, script, os.path.join(folder, ver), files, base, led)
     kinds: dict[str, dict] = collections.defaultdict(lambda: {"checked": 0, "agree": 0, "documented": 0, "undocumented": 0})
     for c in led.claims:
         s = kinds[c["kind"]]

@@ -37,4 +37,12 @@ while read -r set specs; do
   # shellcheck disable=SC2086
   try "hf-$set" "${specs// /,}" "$V/bin/pip" install -q --disable-pip-version-check --no-deps --target "$V/hf/$set" $specs
 done < oracle/requirements-hf.txt
+# megatron-core, verl and NeMo AutoModel (oracle/requirements-targets.txt), each --no-deps into its own folder
+while read -r name folder pins; do
+  [ -z "$name" ] || [ "${name:0:1}" = "#" ] && continue
+  v=${folder##*/}
+  if [ -d "$V/$folder/${name}" ] || [ -d "$V/$folder/megatron" ]; then note "$name" "$v" installed ""; continue; fi
+  # shellcheck disable=SC2086
+  try "$name" "$v" "$V/bin/pip" install -q --disable-pip-version-check --no-deps --target "$V/$folder" $pins
+done < oracle/requirements-targets.txt
 "$V/bin/python" -c 'import json,sys; rows=[json.loads(l) for l in open(sys.argv[1])]; json.dump(rows, open(sys.argv[2],"w"), indent=1)' "$report" "$V/install-report.json"

@@ -57,6 +57,19 @@ describe("Megatron-LM world size from a node-count variable", () => {
 });
 
 describe("Megatron-LM diagnostics", () => {
+  it("MG2 attention heads / query groups that TP does not divide: TransformerConfig.__post_init__ raises (the oracle's megatron worker found these)", () => {
+    const run = (args: string) => analyzeDocument(uri, `torchrun --nproc_per_node 8 --nnodes 1 pretrain_gpt.py --bf16 ${args}\n`).diagnostics.filter((d) => d.code === "megatron/parallel-sizes");
+    const heads = run("--tensor-model-parallel-size 8 --num-attention-heads 12");
+    assert.deepEqual(heads.map((d) => [d.severity, d.range.start.character]), [["error", 115]]);
+    assert.match(heads[0]!.message, /^`--num-attention-heads 12` is not a multiple of the tensor parallel size 8: TransformerConfig stops the launch$/);
+    const groups = run("--tensor-model-parallel-size 4 --num-attention-heads 16 --group-query-attention --num-query-groups 3");
+    assert.deepEqual(groups.map((d) => d.severity), ["error"]);
+    assert.match(groups[0]!.message, /`--num-query-groups 3` is neither a multiple nor a divisor of the tensor parallel size 4/);
+    // a divisor (2 groups under TP 4), groups without --group-query-attention, and heads TP divides: accepted
+    assert.deepEqual(run("--tensor-model-parallel-size 4 --num-attention-heads 16 --group-query-attention --num-query-groups 2"), []);
+    assert.deepEqual(run("--tensor-model-parallel-size 4 --num-attention-heads 16 --num-query-groups 3"), []);
+    assert.deepEqual(run("--tensor-model-parallel-size 4 --num-attention-heads 32"), []);
+  });
   it("MG1 --bf16 with --fp16, MG2 world size / layers / experts, MG3 fp8 without bf16 (arrays and variables as bash writes them)", () => {
     checkDiagnostics(
       `GPUS=8

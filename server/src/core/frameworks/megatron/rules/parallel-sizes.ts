@@ -6,7 +6,11 @@
  *   by total_model_size"); rests on the world size (from `torchrun --nproc_per_node … --nnodes …`);
  * - `--num-layers` not divisible by the pipeline size, when no uneven split (`--decoder-first/last-pipeline-
  *   num-layers`), no virtual pipeline flags and no `--account-for-*-in-pipeline-split` change the count;
- * - `--expert-model-parallel-size` above 1 without `--num-experts`, or not dividing it.
+ * - `--expert-model-parallel-size` above 1 without `--num-experts`, or not dividing it;
+ * - `--num-attention-heads` not a multiple of the tensor parallel size, or (with `--group-query-attention`)
+ *   `--num-query-groups` neither a multiple nor a divisor of it: megatron-core's `TransformerConfig.__post_init__`
+ *   raises ValueError (megatron/core/transformer/transformer_config.py:924 and :939 in the 0.16.1 wheel; the
+ *   oracle's megatron worker found these two missing).
  * A flag whose value is not a literal number (an unset variable) is skipped, and so is a missing `--num-experts`
  * when the command's arguments are not all known (`absentUnknown`: `$@`, an array from a sourced file, slime).
  */
@@ -46,6 +50,12 @@ export const parallelSizes: FrameworkRule<MegatronContext> = {
         if (!ctx.absentUnknown) d.add("parallel-sizes", "error", epFlag.valueRange ?? epFlag.range, "`--expert-model-parallel-size` above 1 without `--num-experts`: validate_args stops the launch");
       } else if (n && n % ep !== 0) d.add("parallel-sizes", "error", ne.valueRange ?? ne.range, `\`--num-experts ${n}\` is not a multiple of the expert parallel size ${ep}: validate_args stops the launch`);
     }
+    const heads = flag("num-attention-heads");
+    const nh = int("num-attention-heads", 0);
+    if (heads && nh && tp && nh % tp !== 0) d.add("parallel-sizes", "error", heads.valueRange ?? heads.range, `\`--num-attention-heads ${nh}\` is not a multiple of the tensor parallel size ${tp}: TransformerConfig stops the launch`);
+    const groups = flag("num-query-groups");
+    const ng = int("num-query-groups", 0);
+    if (groups && flag("group-query-attention") && ng && tp && ng % tp !== 0 && tp % ng !== 0) d.add("parallel-sizes", "error", groups.valueRange ?? groups.range, `\`--num-query-groups ${ng}\` is neither a multiple nor a divisor of the tensor parallel size ${tp}: TransformerConfig stops the launch`);
     return d.out;
   },
 };
