@@ -17,6 +17,7 @@ import { fakeEnv } from "./support/fakeEnv";
 import { formatBytes, simulate } from "../server/src/core/engine";
 import { engineModelOf } from "../server/src/core/frameworks/transformers/memory";
 import { checkDiagnostics, checkFix } from "./support/fixture";
+import { projectArgs } from "../server/src/core/frameworks/transformers/argClasses";
 import { expand, findLaunchCommand, logicalLines, parseCommand } from "../server/src/core/frameworks/transformers/launchLine";
 
 const uri = "file:///w/recipes/sft.yaml";
@@ -764,10 +765,31 @@ describe("HF6 and the workspace's own argument classes (held-back: vendored LLaM
     const commented = hf6({ "/w/src/my_app.py": "from transformers import HfArgumentParser\n    # parser = HfArgumentParser((DataArguments, TrainingConfig))\n" });
     assert.deepEqual(commented.map((d) => [d.severity, d.message.startsWith("Unknown key `dataset_configs`: did you mean")]), [["warning", true]]);
     // A subclass handed a tuple of classes is a parser call (alignment-handbook's H4ArgumentParser over its own
-    // DataArguments, a package not in the workspace): the near miss is only information naming that class.
+    // DataArguments, a package not in the workspace): DataArguments declares `dataset_configs` at v0.3.0
+    // (alignmentHandbook.ts), so no finding; a class from a package that is not alignment is only information naming it.
     const h4 = hf6({ "/w/src/dpo.py": "from alignment import H4ArgumentParser, DataArguments\nparser = H4ArgumentParser((DataArguments, ModelConfig, DPOConfig))\n", "/w/src/cli.py": "import argparse\np = argparse.ArgumentParser(description='x')\n" });
-    assert.deepEqual(h4.map((d) => d.severity), ["information"]);
-    assert.match(h4[0]!.message, /^Unknown key `dataset_configs` unless the project's parser class `DataArguments` declares it/);
+    assert.deepEqual(h4, []);
+    const other = hf6({ "/w/src/dpo.py": "from handbook import H4ArgumentParser, DataArguments\nparser = H4ArgumentParser((DataArguments, ModelConfig, DPOConfig))\n" });
+    assert.deepEqual(other.map((d) => d.severity), ["information"]);
+    assert.match(other[0]!.message, /^Unknown key `dataset_configs` unless the project's parser class `DataArguments` declares it/);
+  });
+  it("alignment-handbook installed (not in the workspace): its classes' fields by the pinned release, every version's when unpinned (issue #31)", () => {
+    const script = "from alignment import (\n    H4ArgumentParser,\n    DataArguments,\n    ModelArguments,\n)\nfrom trl import DPOConfig\nparser = H4ArgumentParser((DataArguments, ModelArguments, DPOConfig))\n";
+    const at = (req?: string) => projectArgs(fakeEnv({ [cfg]: "", "/w/scripts/dpo.py": script, ...(req ? { "/w/requirements.txt": req } : {}) }, cfg, ["/w"]))!;
+    const unpinned = at();
+    assert.deepEqual(unpinned.alignment, { classes: ["DataArguments", "ModelArguments"] });
+    assert.equal(unpinned.unresolved, undefined);
+    for (const k of ["dataset_mixer", "dataset_splits", "auto_insert_empty_system_msg", "max_train_samples", "use_flash_attention_2", "bnb_4bit_quant_storage"]) assert.ok(unpinned.fields.has(k), k);
+    // v0.2.0 (src/alignment/configs.py:186@v0.2.0) has max_train_samples, not the v0.3.0 additions.
+    const v020 = at("alignment-handbook @ git+https://github.com/huggingface/alignment-handbook.git@v0.2.0\n");
+    assert.deepEqual(v020.alignment, { classes: ["DataArguments", "ModelArguments"], release: "0.2.0" });
+    assert.deepEqual(["max_train_samples", "auto_insert_empty_system_msg", "dataset_configs", "use_flash_attention_2", "attn_implementation"].map((k) => v020.fields.has(k)), [true, false, false, true, false]);
+    // A commit pin names no release: every version's fields.
+    assert.equal(at("alignment-handbook @ git+https://github.com/huggingface/alignment-handbook.git@606d2e9\n").fields.has("auto_insert_empty_system_msg"), true);
+    // The held-back case (MAOJIASONG/project-template): the DataArguments keys of an alignment-handbook recipe give no finding.
+    const text = `${TRL}dataset_mixer:\n  HuggingFaceH4/ultrafeedback_binarized: 1.0\ndataset_splits:\n- train_prefs\npreprocessing_num_workers: 12\ntruncation_side: left\n`;
+    const r = analyzeDocument(`file://${cfg}`, text, {}, fakeEnv({ [cfg]: text, "/w/scripts/dpo.py": script }, cfg, ["/w"]));
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === "transformers/unknown-key"), []);
   });
   it("TrlParser over a class the workspace does not hold: an unknown key is information naming it", () => {
     const text = `${TRL}sp_alpha: 0.5\n`;
