@@ -827,3 +827,36 @@ describe("bf16-unsupported-gpu: bf16 on a GPU without bf16 tensor cores, by the 
     assert.deepEqual(hf13({ gpu: "v100" }, "transformers==4.30.0\n", `${PLAIN}bf16: false\nfp16: true\n`), []);
   });
 });
+
+describe("fp16-on-bf16-checkpoint: fp16 AMP where bf16 was meant (issue #31 §3)", () => {
+  const body = (model: string, extra = "fp16: true\n", gpu = "a100-80gb") => `# precision-lens: gpu=${gpu}\nmodel_name_or_path: ${model}\noutput_dir: out\nlearning_rate: 1.0e-5\n${extra}`;
+  const bf16Cfg = JSON.stringify({ model_type: "qwen2", torch_dtype: "bfloat16" });
+  const run = (text: string, files: Record<string, string> = {}) =>
+    analyzeDocument(uri, text, {}, fakeEnv({ [DOC]: text, ...files }, DOC, ["/w"])).diagnostics.filter((d) => d.code === "transformers/fp16-on-bf16-checkpoint");
+  it("the model's config.json in the workspace says bfloat16, the GPU is Ampere: a warning on the `fp16` value, with a rename to bf16", () => {
+    const d = run(body("../models/qwen"), { [`/w/models/qwen/config.json`]: bf16Cfg });
+    assert.deepEqual(d.map((x) => [x.severity, x.range.start.line, x.range.start.character, x.range.end.character]), [["warning", 4, 6, 10]]);
+    assert.equal(d[0]!.message, "`fp16` AMP on a checkpoint saved in bf16: activations can overflow fp16 (max 65504); A100 SXM 80GB runs bf16");
+    assert.match(d[0]!.detail ?? "", /`torch_dtype: bfloat16` in .*models\/qwen\/config\.json/);
+    assert.match(JSON.stringify(d[0]!.data), /"newText":"bf16"/);
+    // A path from the workspace root finds it too (`models/qwen` run from the repository root); transformers 5's `dtype` counts.
+    assert.equal(run(body("models/qwen"), { [`/w/models/qwen/config.json`]: JSON.stringify({ dtype: "bfloat16" }) })[0]?.severity, "warning");
+  });
+  it("a documented bf16 family (Llama 3) without a config.json here: information, the assumption named", () => {
+    const d = run(body("meta-llama/Meta-Llama-3-8B-Instruct"));
+    assert.deepEqual(d.map((x) => x.severity), ["information"]);
+    assert.equal(d[0]!.message, "`fp16` AMP on Llama 3 (trained in bf16): activations can overflow fp16 (max 65504); A100 SXM 80GB runs bf16");
+  });
+  it("silent: no GPU named, a pre-Ampere GPU, a checkpoint saved in fp16 or fp32, a family not documented, bf16 set too, fp16 off", () => {
+    const files = { [`/w/models/qwen/config.json`]: bf16Cfg, [`/w/models/f16/config.json`]: JSON.stringify({ torch_dtype: "float16" }) };
+    assert.deepEqual(run(body("models/qwen").replace(/^# precision-lens: gpu=\S+\n/, ""), files), []);
+    assert.deepEqual(run(body("models/qwen", "fp16: true\n", "v100"), files), []);
+    assert.deepEqual(run(body("models/qwen", "fp16: true\n", "t4"), files), []);
+    assert.deepEqual(run(body("models/f16"), files), []);
+    assert.deepEqual(run(body("Qwen/Qwen2.5-7B")), []);
+    assert.deepEqual(run(body("models/qwen", "fp16: true\nbf16: true\n"), files), []);
+    assert.deepEqual(run(body("models/qwen", "fp16: false\n"), files), []);
+    // An H100 is Ampere or newer: it fires.
+    assert.equal(run(body("models/qwen", "fp16: true\n", "h100"), files).length, 1);
+  });
+});

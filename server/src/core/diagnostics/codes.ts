@@ -186,6 +186,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "axolotl/deprecated-fsdp1-syntax": { summary: "Deprecated FSDP1 configuration syntax.", tags: D },
   "axolotl/bitsandbytes-fsdp2": { summary: "A bitsandbytes 8-bit optimizer with FSDP2." },
   "transformers/bf16-unsupported-gpu": { summary: "bf16 on a GPU without bf16 tensor cores (V100, T4, RTX 20xx): ValueError at transformers 4.21–4.34, emulated from 4.35." },
+  "transformers/fp16-on-bf16-checkpoint": { summary: "`fp16: true` on a checkpoint trained in bf16, on a GPU that runs bf16: fp16's range (max 65504) can overflow where bf16 was meant." },
   "axolotl/deepspeed-config-missing": { summary: "The referenced DeepSpeed config file was not found." },
   "lightning/deepspeed-config-missing": { summary: "The referenced DeepSpeed config file was not found." },
   // DeepSpeed
