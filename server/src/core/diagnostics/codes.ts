@@ -150,6 +150,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "accelerate/fp8-without-backend": { summary: "fp8 without an explicit backend." },
   "accelerate/fsdp1-sharding-strategy-wins": { summary: "FSDP1 under accelerate launch: the exported sharding strategy wins over reshard_after_forward." },
   "accelerate/ignored-backend-section": { summary: "A deepspeed_config / fsdp_config section under another distributed_type: accelerate launch ignores it." },
+  "accelerate/ignored-deepspeed-key": { summary: "A key under `deepspeed_config` that `accelerate launch` never passes to DeepSpeed (no deepspeed_config_file): the value does not reach the run." },
   "accelerate/deepspeed-config-missing": { summary: "The referenced DeepSpeed config file was not found." },
   // Lightning
   "lightning/unknown-precision": { summary: "A precision value Lightning does not accept." },
