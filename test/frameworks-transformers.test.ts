@@ -653,14 +653,14 @@ describe("transformers: the launch chain, link by link (issue #31)", () => {
   it("launch line: continuations joined, comments dropped, `${VAR:-x}`/`$VAR` expanded, each command of a line read", () => {
     const text = "#!/bin/bash\nNPROC=${NPROC:-4}\nexport ACC=configs/zero3.yaml\nCFG=recipes/sft.yaml # the recipe\ncd /x && accelerate launch --config_file $ACC \\\n  --num_processes ${NPROC} --mixed_precision bf16 \\\n  train.py --config ${CFG}\n";
     const cmd = findLaunchCommand(text, "sft", (t) => t === "recipes/sft.yaml");
-    assert.deepEqual(cmd, { kind: "accelerate", line: 4, configFile: "configs/zero3.yaml", mixedPrecision: "bf16", numProcesses: 4 });
+    assert.deepEqual(cmd, { kind: "accelerate", line: 4, configFile: "configs/zero3.yaml", mixedPrecision: "bf16", numProcesses: 4, script: "train.py" });
     assert.equal(expand("${A:-x} ${B} $C ${D:=y}", new Map([["B", "b"]])), "x b $C y");
     assert.deepEqual(logicalLines("a \\\n b # c\n$ torchrun x\n"), [{ line: 0, text: "a   b" }, { line: 2, text: "torchrun x" }]);
   });
 
   it("launch line: a heredoc body is data, not commands (held-back: a script opening with `<<skip python … skip` before its ZeRO-1 accelerate launch)", () => {
     const text = "#!/bin/bash\n<<ref_logp\npython scripts/pre.py \\\n  --config recipes/sft.yaml\nref_logp\n\nfor a in sum mean; do\n  accelerate launch --config_file configs/zero1.yaml \\\n    scripts/run.py --config recipes/sft.yaml\ndone\n";
-    assert.deepEqual(findLaunchCommand(text, "sft", (t) => t === "recipes/sft.yaml"), { kind: "accelerate", line: 7, configFile: "configs/zero1.yaml" });
+    assert.deepEqual(findLaunchCommand(text, "sft", (t) => t === "recipes/sft.yaml"), { kind: "accelerate", line: 7, configFile: "configs/zero1.yaml", script: "scripts/run.py" });
     // The command that opens a heredoc is still read; a `<<` with no delimiter line later hides nothing.
     assert.deepEqual(logicalLines("cat > a.txt <<'EOF'\ntorchrun x\nEOF\ntorchrun y\n"), [{ line: 0, text: "cat > a.txt" }, { line: 3, text: "torchrun y" }]);
     assert.deepEqual(logicalLines("echo a <<b\ntorchrun x\n"), [{ line: 0, text: "echo a <<b" }, { line: 1, text: "torchrun x" }]);
@@ -669,12 +669,12 @@ describe("transformers: the launch chain, link by link (issue #31)", () => {
   it("launchers: torchrun, python -m torch.distributed.run, deepspeed --deepspeed, trl --accelerate_config, llamafactory-cli with FORCE_TORCHRUN, python", () => {
     const env = new Map<string, string>([["FORCE_TORCHRUN", "1"], ["NPROC_PER_NODE", "8"]]);
     const w = (s: string) => s.split(" ");
-    assert.deepEqual(parseCommand(w("torchrun --nproc_per_node=4 --nnodes 2 train.py a.yaml"), new Map()), { kind: "torchrun", numProcesses: 8 });
-    assert.deepEqual(parseCommand(w("python -m torch.distributed.run --nproc-per-node 2 train.py a.json"), new Map()), { kind: "torchrun", numProcesses: 2 });
-    assert.deepEqual(parseCommand(w("deepspeed --num_gpus 8 train.py --deepspeed ds_z3.json a.json"), new Map()), { kind: "deepspeed", numProcesses: 8, deepspeedFile: "ds_z3.json" });
+    assert.deepEqual(parseCommand(w("torchrun --nproc_per_node=4 --nnodes 2 train.py a.yaml"), new Map()), { kind: "torchrun", numProcesses: 8, script: "train.py" });
+    assert.deepEqual(parseCommand(w("python -m torch.distributed.run --nproc-per-node 2 train.py a.json"), new Map()), { kind: "torchrun", numProcesses: 2, script: "train.py" });
+    assert.deepEqual(parseCommand(w("deepspeed --num_gpus 8 train.py --deepspeed ds_z3.json a.json"), new Map()), { kind: "deepspeed", numProcesses: 8, deepspeedFile: "ds_z3.json", script: "train.py" });
     assert.deepEqual(parseCommand(w("trl sft --config a.yaml --accelerate_config zero3"), new Map()), { kind: "trl", configFile: "zero3" });
     assert.deepEqual(parseCommand(w("llamafactory-cli train a.yaml"), env), { kind: "llamafactory-cli", forceTorchrun: true, numProcesses: 8 });
-    assert.deepEqual(parseCommand(w("python3 train.py a.json"), new Map()), { kind: "python", numProcesses: 1 });
+    assert.deepEqual(parseCommand(w("python3 train.py a.json"), new Map()), { kind: "python", numProcesses: 1, script: "train.py" });
     assert.equal(parseCommand(w("echo a.yaml"), new Map()), undefined);
   });
 
@@ -858,5 +858,26 @@ describe("fp16-on-bf16-checkpoint: fp16 AMP where bf16 was meant (issue #31 §3)
     assert.deepEqual(run(body("models/qwen", "fp16: false\n"), files), []);
     // An H100 is Ampere or newer: it fires.
     assert.equal(run(body("models/qwen", "fp16: true\n", "h100"), files).length, 1);
+  });
+});
+
+describe("fp16-model-fp16-amp from the training script the launch line runs (issue #31 §3)", () => {
+  const text = `${PLAIN}fp16: true\n`;
+  const script = (load: string) => `import torch\nfrom transformers import AutoModelForCausalLM, HfArgumentParser, TrainingArguments, Trainer\n(args,) = HfArgumentParser((TrainingArguments,)).parse_yaml_file("recipes/sft.yaml")\n# model = AutoModelForCausalLM.from_pretrained("m", torch_dtype=torch.bfloat16)\nmodel = AutoModelForCausalLM.from_pretrained(\n    "m",\n    ${load},\n)\n${load.includes("peft") ? "" : ""}Trainer(model=model, args=args).train()\n`;
+  const run = (files: Record<string, string>) => analyzeDocument(uri, text, {}, fakeEnv({ [DOC]: text, "/w/run.sh": "python train.py recipes/sft.yaml\n", ...files }, DOC, ["/w"]));
+  it("`python train.py` whose from_pretrained loads fp16 (a commented-out bf16 call is not read): the GradScaler error on `fp16`, the script named", () => {
+    const r = run({ "/w/train.py": script("torch_dtype=torch.float16") });
+    const d = r.diagnostics.filter((x) => x.code === "transformers/fp16-model-fp16-amp");
+    assert.deepEqual(d.map((x) => [x.severity, x.range.start.line, x.range.start.character, x.range.end.character]), [["error", 5, 6, 10]]);
+    assert.equal(d[0]!.message, "[one process, from the `python` command line] fp16 load, `fp16` AMP: ValueError \"Attempting to unscale FP16 gradients\"");
+    assert.match(d[0]!.detail ?? "", /the training script train\.py loads the model in float16 \(line 5\)/);
+    assert.equal(r.precision?.paramStorage.dtype, "float16");
+  });
+  it("silent: the script loads bf16 or fp32, two calls disagree, or it builds PEFT adapters", () => {
+    const hf12 = (body: string) => run({ "/w/train.py": body }).diagnostics.filter((x) => x.code === "transformers/fp16-model-fp16-amp");
+    assert.deepEqual(hf12(script('dtype="bfloat16"')), []);
+    assert.deepEqual(hf12(script("torch_dtype=torch.float32")), []);
+    assert.deepEqual(hf12(script("torch_dtype=torch.float16") + 'ref = AutoModelForCausalLM.from_pretrained("m", torch_dtype=torch.float32)\n'), []);
+    assert.deepEqual(hf12(script("torch_dtype=torch.float16") + "from peft import LoraConfig, get_peft_model\nmodel = get_peft_model(model, LoraConfig())\n"), []);
   });
 });

@@ -8,6 +8,7 @@ import type { FactValue } from "../../provenance";
 import type { ConfigDocument, ConfigEntry } from "../../model/document";
 import type { DType } from "../../model/types";
 import { packagePin } from "../../workspace/packagePin";
+import { displayPath } from "../../workspace/paths";
 import { versionAtLeast } from "../../workspace/packagePin";
 import { settingWorldSize } from "../common/resolvedLayout";
 import type { FrameworkRule } from "../common/rule";
@@ -152,7 +153,9 @@ export function transformersContext(doc: ConfigDocument, settings: AnalysisSetti
   // TRL's own script, which loads the model with ModelConfig's dtype whatever `model_init_kwargs` says.
   const accel = findLauncher(doc, env);
   const trlCli = dialect === "trl" && !!accel && (accel.command === "trl" || accel.source === "file");
-  const load = loadDtype(v, dialect, versions, bf16.value, fp16.value, pureBf16, trlCli);
+  const fromFile = loadDtype(v, dialect, versions, bf16.value, fp16.value, pureBf16, trlCli);
+  // Not set here: the training script the launch line runs may choose it (`from_pretrained(…, torch_dtype=torch.float16)`).
+  const load = fromFile.value === "unknown" && accel?.entry ? (scriptLoadDtype(accel.entry, env) ?? fromFile) : fromFile;
 
   const attnE = v.entry("attn_implementation") ?? v.entry("model_init_kwargs", "attn_implementation") ?? (dialect === "llamafactory" ? v.entry("flash_attn") : undefined);
   const attn = attnE && attnE.value.kind === "string" ? { value: attnE.value.value as string, entry: attnE } : undefined;
@@ -278,6 +281,38 @@ function loadDtype(v: View, dialect: Dialect, versions: Versions, bf16: boolean,
   }
   void bf16;
   return { value: "unknown", source: "assumed", kind: "inferred", detail: "the load dtype is chosen by the training script, not by this file" };
+}
+
+/**
+ * The dtype a project training script loads the model in: the `torch_dtype=` / `dtype=` argument of its
+ * `from_pretrained(` calls (a literal `torch.float16`/`"float16"`/`torch.bfloat16`/…), only when every such call in the
+ * script that sets one agrees (a `.half()` is not read: on what object is not known from text). Read as text (issue #31 §3: a script that loads in fp16
+ * and trains with `fp16: true` fails at the first step).
+ */
+export function scriptLoadDtype(entry: { path: string; rel: string; text: string }, env: AnalysisEnv): (Sourced<LoadDtype> & { entry?: ConfigEntry }) | undefined {
+  const text = entry.text.replace(/^[ \t]*#.*$/gm, "");
+  // Adapters or quantization made in the script change which parameters train and in what dtype (PEFT keeps
+  // adapters in fp32): the load dtype alone then says nothing about the gradients.
+  if (/\b(?:get_peft_model|LoraConfig|PeftModel|prepare_model_for_kbit_training|BitsAndBytesConfig|load_in_[48]bit)\b/.test(text)) return undefined;
+  const found = new Map<DType, number>();
+  for (let at = text.indexOf("from_pretrained("); at >= 0; at = text.indexOf("from_pretrained(", at + 16)) {
+    // The call's arguments, to its closing parenthesis (bounded).
+    let depth = 0;
+    let end = at + 15;
+    for (; end < text.length && end < at + 4000; end++) {
+      const c = text[end];
+      if (c === "(") depth++;
+      else if (c === ")" && --depth === 0) break;
+    }
+    const args = text.slice(at + 16, end);
+    const m = /\b(?:torch_)?dtype\s*=\s*(?:torch\.(float16|half|bfloat16|float32|float)\b|["'](float16|fp16|half|bfloat16|bf16|float32|fp32)["'])/.exec(args);
+    if (!m) continue;
+    const d = DTYPES[(m[1] ?? m[2])!];
+    if (d) found.set(d, found.get(d) ?? text.slice(0, at).split("\n").length);
+  }
+  if (found.size !== 1) return undefined;
+  const [[dtype, line]] = [...found];
+  return { value: dtype, source: "launcher", kind: "run-script", detail: `the training script ${displayPath(entry.path, env)} loads the model in ${dtype} (line ${line})` };
 }
 
 export const isFlash = (s: string): boolean => FLASH_ATTN.includes(s) || /^kernels-community\/flash-attn/.test(s);
