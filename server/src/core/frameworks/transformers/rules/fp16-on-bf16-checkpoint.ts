@@ -9,7 +9,7 @@
  * activations a bf16-trained model produces may become inf/NaN in fp16 (the GradScaler only rescales gradients, not
  * the forward pass). transformers' own model docs say of Llama 3 "Training the model in `float16` is not recommended
  * and is known to produce `nan`" (docs/source/en/model_doc/llama3.md:51-56@08bdcc14); Llama 2 and Code Llama carry
- * the same "trained using `bfloat16`" note (llama2.md, code_llama.md).
+ * the same "trained using `bfloat16`" note (docs/source/en/model_doc/llama2.md, docs/source/en/model_doc/code_llama.md).
  *
  * The checkpoint's dtype, in this order:
  * - the model's `config.json` in the workspace (`model_name_or_path` a folder of the workspace, relative to this
