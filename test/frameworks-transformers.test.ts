@@ -881,3 +881,25 @@ describe("fp16-model-fp16-amp from the training script the launch line runs (iss
     assert.deepEqual(hf12(script("torch_dtype=torch.float16") + "from peft import LoraConfig, get_peft_model\nmodel = get_peft_model(model, LoraConfig())\n"), []);
   });
 });
+
+describe("LLaMA-Factory without bf16/fp16: the loader's infer_optim_dtype, not fp32 (held-back LLaMA-Factory examples)", () => {
+  const lf = (extra: string) => analyzeDocument(uri, `model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nstage: sft\ndo_train: true\ndataset: identity\ntemplate: llama3\noutput_dir: saves/x\nper_device_train_batch_size: 1\n${extra}`);
+  it("LoRA: trainable adapters upcast to fp32, the matmuls in the frozen base weights' bf16 (assumed bf16-capable GPU and checkpoint)", () => {
+    const r = lf("finetuning_type: lora\n");
+    assert.deepEqual(prec(r), ["float32", "bfloat16", "float32"]);
+    assert.equal(r.mechanism, "none");
+    assert.match(r.reportMarkdown ?? "", /infer_optim_dtype/);
+  });
+  it("full fine-tune: every parameter upcast to fp32; BAdam: no upcast, bf16 throughout", () => {
+    assert.deepEqual(prec(lf("finetuning_type: full\n")), ["float32", "float32", "float32"]);
+    assert.deepEqual(prec(lf("finetuning_type: full\nuse_badam: true\n")), ["bfloat16", "bfloat16", "bfloat16"]);
+  });
+});
+
+describe("LLaMA-Factory eval/predict configs (no `do_train: true`): loaded frozen, nothing upcast", () => {
+  it("a LoRA eval config keeps the load dtype; with do_train the adapters are upcast", () => {
+    const base = "model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nadapter_name_or_path: saves/lora\nstage: sft\nfinetuning_type: lora\ndataset: identity\ntemplate: llama3\noutput_dir: saves/x\nper_device_eval_batch_size: 1\n";
+    assert.deepEqual(prec(analyzeDocument(uri, `${base}do_predict: true\n`)), ["bfloat16", "bfloat16", "bfloat16"]);
+    assert.deepEqual(prec(analyzeDocument(uri, `${base}do_train: true\n`)), ["float32", "bfloat16", "float32"]);
+  });
+});

@@ -259,7 +259,10 @@ function loadDtype(v: View, dialect: Dialect, versions: Versions, bf16: boolean,
     if (fp16) return { value: "float16", source: "file", kind: "file", detail: "LLaMA-Factory loads in the compute dtype (`fp16`)" };
     const inf = v.str("infer_dtype");
     if (inf && DTYPES[inf]) return { value: DTYPES[inf]!, source: "file", kind: "file", detail: "`infer_dtype`", entry: v.entry("infer_dtype")! };
-    return { value: "auto", source: "default", kind: "default", detail: "no `bf16`/`fp16`: LLaMA-Factory infers the dtype from the checkpoint (infer_optim_dtype)" };
+    // No compute dtype: the loader takes `infer_optim_dtype(checkpoint dtype)`, which on a CUDA GPU is bf16 (a bf16-capable
+    // GPU and a bf16 checkpoint; newer releases also for an unknown one) or else fp16, fp32 only without a GPU
+    // (extras/misc.py `infer_optim_dtype`, model/patcher.py:321-325@v0.9.5). Assumed: a bf16-capable GPU and checkpoint.
+    return { value: "bfloat16", source: "assumed", kind: "inferred", detail: "no `bf16`/`fp16`: LLaMA-Factory loads in infer_optim_dtype of the checkpoint dtype: bf16 on a bf16-capable GPU for a bf16 checkpoint (fp16 otherwise)" };
   }
   // TRL's scripts load with ModelConfig's `dtype` (trl/scripts/sft.py:97-101@v0.25.0, :79-83@v1.0.0; at v1.9.0
   // :74-79 overwrites `model_init_kwargs` with it), and ModelConfig has no `torch_dtype` from v1.0.0.
