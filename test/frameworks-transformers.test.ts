@@ -903,3 +903,13 @@ describe("LLaMA-Factory eval/predict configs (no `do_train: true`): loaded froze
     assert.deepEqual(prec(analyzeDocument(uri, `${base}do_train: true\n`)), ["float32", "bfloat16", "float32"]);
   });
 });
+
+describe("the accelerate config's deepspeed_config without zero_stage: DeepSpeedPlugin's default stage 2", () => {
+  it("an accelerate DeepSpeed config with no zero_stage (its DeepSpeed JSON keys ignored) runs ZeRO-2", () => {
+    const text = `${PLAIN}bf16: true\n`;
+    const env = fakeEnv({ [DOC]: text, "/w/run.sh": "accelerate launch --config_file zero2.yaml train.py recipes/sft.yaml\n", "/w/zero2.yaml": "distributed_type: DEEPSPEED\nmixed_precision: bf16\nnum_processes: 4\ndeepspeed_config:\n  zero_optimization:\n    stage: 3\n" }, DOC, ["/w"]);
+    const r = analyzeDocument(uri, text, {}, env);
+    assert.match(r.reportMarkdown ?? "", /ZeRO-2 master weights/);
+    assert.doesNotMatch(r.reportMarkdown ?? "", /ZeRO stage auto/);
+  });
+});

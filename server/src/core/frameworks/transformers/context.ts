@@ -180,7 +180,9 @@ export function transformersContext(doc: ConfigDocument, settings: AnalysisSetti
         // file, utils/dataclasses.py:1296-1318@v1.14.0): the stage, and `gradient_accumulation_steps` /
         // `gradient_clipping` as the launcher passes them (ACCELERATE_GRADIENT_ACCUMULATION_STEPS, "auto" when
         // unset); the mixed precision is filled in by set_mixed_precision.
-        const stage = accel.zeroStage ?? "auto";
+        // No `zero_stage`: launch exports none and DeepSpeedPlugin defaults to 2 (utils/dataclasses.py:1236@v1.14.0); a
+        // `--zero_stage` flag is in `zeroStage` already.
+        const stage = accel.zeroStage ?? (accel.dsRel ? "auto" : 2);
         const gas = accel.v.num("deepspeed_config", "gradient_accumulation_steps");
         const clip = accel.v.num("deepspeed_config", "gradient_clipping");
         // One literal (table() freezes what it makes): the gradient clipping only when the accelerate config sets it.
