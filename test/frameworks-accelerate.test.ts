@@ -140,6 +140,32 @@ fsdp_config:
     }
   });
 
+  it("ignored-deepspeed-key: DeepSpeed JSON keys under `deepspeed_config` without a deepspeed_config_file never reach DeepSpeed; accelerate's own keys and launch-argument names are silent (issue #31 §2)", () => {
+    const text = "compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\nmixed_precision: bf16\nnum_processes: 8\ndeepspeed_config:\n  zero_stage: 3\n  gradient_clipping: 1.0\n  offload_optimizer_nvme_path: none\n  num_machines: 1\n  train_micro_batch_size_per_gpu: 4\n  bf16:\n    enabled: true\n  zero3_init_flags: true\n";
+    const d = analyzeDocument(uri, text).diagnostics.filter((x) => x.code === "accelerate/ignored-deepspeed-key");
+    assert.deepEqual(d.map((x) => [x.severity, x.range.start.line, x.range.start.character, x.range.end.character]), [["warning", 9, 2, 32], ["warning", 10, 2, 6], ["warning", 12, 2, 18]]);
+    assert.deepEqual(d.map((x) => x.message), [
+      "`train_micro_batch_size_per_gpu` under `deepspeed_config` is never passed to DeepSpeed",
+      "`deepspeed_config.bf16` is never passed to DeepSpeed by `accelerate launch`: the value does not reach the run",
+      "`deepspeed_config.zero3_init_flags` is never passed to DeepSpeed by `accelerate launch`: did you mean `zero3_init_flag`?",
+    ]);
+    assert.match(d[1]!.detail ?? "", /The precision comes from `mixed_precision` \(here `bf16`\)/);
+    assert.match(JSON.stringify(d[2]!.data), /"newText":"zero3_init_flag"/);
+    // With a deepspeed_config_file, or under another distributed_type, this rule is silent (others judge the section).
+    const withFile = text.replace("  zero_stage: 3\n", "  deepspeed_config_file: ds.json\n");
+    assert.deepEqual(analyzeDocument(uri, withFile).diagnostics.filter((x) => x.code === "accelerate/ignored-deepspeed-key"), []);
+    assert.deepEqual(analyzeDocument(uri, text.replace("DEEPSPEED", "MULTI_GPU")).diagnostics.filter((x) => x.code === "accelerate/ignored-deepspeed-key"), []);
+  });
+  it("ignored-deepspeed-key: `deepspeed_moe_layer_cls_names` is read from accelerate 0.30.0: reported only with an older pin", () => {
+    const text = "distributed_type: DEEPSPEED\nmixed_precision: bf16\nnum_processes: 8\ndeepspeed_config:\n  zero_stage: 3\n  deepspeed_moe_layer_cls_names: MixtralSparseMoeBlock\n";
+    const env = (req: string): AnalysisEnv => ({ readFile: (p) => (p === "/x/requirements.txt" ? req : undefined), listDir: (p) => (p === "/x" ? ["requirements.txt", "accelerate.yaml"] : []), documentPath: "/x/accelerate.yaml", workspaceRoots: ["/x"] });
+    const at = (req: string) => analyzeDocument(uri, text, {}, env(req)).diagnostics.filter((x) => x.code === "accelerate/ignored-deepspeed-key");
+    assert.deepEqual(at("accelerate==0.30.0\n"), []);
+    assert.deepEqual(at(""), []);
+    const old = at("accelerate==0.29.3\n");
+    assert.deepEqual(old.map((x) => [x.severity, x.range.start.line, x.message]), [["warning", 5, "`deepspeed_moe_layer_cls_names` is ignored at accelerate 0.29.3: it is passed to DeepSpeed only from 0.30.0"]]);
+  });
+
   it("AC9 [inferred] unprefixed parallelism key; AC10 product and TP with pure replication", () => {
     // framework=accelerate layout=DDP+TP mech=none P=float32 C=float32 R=float32 ws=8
     checkDiagnostics(

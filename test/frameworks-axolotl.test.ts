@@ -41,6 +41,22 @@ bf16_full_eval: true
     assert.match(unpinned.message, /^Assuming axolotl v0\.18\.0/);
   });
 
+  it("ignored-deepspeed-config: a `deepspeed_config:` block is dropped by Axolotl's schema (its key is `deepspeed`): a warning with a rename; with `deepspeed` set, that key decides (issue #31 §2)", () => {
+    const base = "base_model: meta-llama/Llama-3.1-8B\ndatasets:\n  - path: x\n    type: alpaca\nmicro_batch_size: 2\nnum_epochs: 1\nlearning_rate: 0.0002\nbf16: true\noutput_dir: out\n";
+    const text = `${base}deepspeed_config:\n  zero_optimization:\n    stage: 3\n`;
+    const r = analyzeDocument("file:///w/ax.yaml", text);
+    const d = r.diagnostics.filter((x) => x.code === "axolotl/ignored-deepspeed-config");
+    assert.deepEqual(d.map((x) => [x.severity, x.range.start.line, x.range.start.character, x.range.end.character]), [["warning", 9, 0, 16]]);
+    assert.equal(d[0]!.message, "`deepspeed_config` is not an Axolotl key: Axolotl drops it and DeepSpeed ZeRO-3 does not run (the key is `deepspeed`)");
+    assert.match(JSON.stringify(d[0]!.data), /"newText":"deepspeed"/);
+    // The run is not DeepSpeed: the headline says so.
+    assert.equal(r.mechanism, "autocast");
+    const both = analyzeDocument("file:///w/ax.yaml", `${text}deepspeed: deepspeed_configs/zero2.json\n`).diagnostics.filter((x) => x.code === "axolotl/ignored-deepspeed-config");
+    assert.deepEqual(both.map((x) => x.message), ["`deepspeed_config` is not an Axolotl key: Axolotl drops it and the `deepspeed` key decides"]);
+    assert.equal(both[0]!.data, undefined);
+    assert.deepEqual(analyzeDocument("file:///w/ax.yaml", `${base}deepspeed: deepspeed_configs/zero2.json\n`).diagnostics.filter((x) => x.code === "axolotl/ignored-deepspeed-config"), []);
+  });
+
   it("AX2 bf16 + fp16, AX3 bfloat16 without bf16: false", () => {
     // framework=axolotl layout=single GPU / DDP mech=autocast P=float32 C=bfloat16 R=float32 ws=undefined
     checkDiagnostics(

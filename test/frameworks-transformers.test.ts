@@ -17,6 +17,7 @@ import { fakeEnv } from "./support/fakeEnv";
 import { formatBytes, simulate } from "../server/src/core/engine";
 import { engineModelOf } from "../server/src/core/frameworks/transformers/memory";
 import { checkDiagnostics, checkFix } from "./support/fixture";
+import { projectArgs } from "../server/src/core/frameworks/transformers/argClasses";
 import { expand, findLaunchCommand, logicalLines, parseCommand } from "../server/src/core/frameworks/transformers/launchLine";
 
 const uri = "file:///w/recipes/sft.yaml";
@@ -652,14 +653,14 @@ describe("transformers: the launch chain, link by link (issue #31)", () => {
   it("launch line: continuations joined, comments dropped, `${VAR:-x}`/`$VAR` expanded, each command of a line read", () => {
     const text = "#!/bin/bash\nNPROC=${NPROC:-4}\nexport ACC=configs/zero3.yaml\nCFG=recipes/sft.yaml # the recipe\ncd /x && accelerate launch --config_file $ACC \\\n  --num_processes ${NPROC} --mixed_precision bf16 \\\n  train.py --config ${CFG}\n";
     const cmd = findLaunchCommand(text, "sft", (t) => t === "recipes/sft.yaml");
-    assert.deepEqual(cmd, { kind: "accelerate", line: 4, configFile: "configs/zero3.yaml", mixedPrecision: "bf16", numProcesses: 4 });
+    assert.deepEqual(cmd, { kind: "accelerate", line: 4, configFile: "configs/zero3.yaml", mixedPrecision: "bf16", numProcesses: 4, script: "train.py" });
     assert.equal(expand("${A:-x} ${B} $C ${D:=y}", new Map([["B", "b"]])), "x b $C y");
     assert.deepEqual(logicalLines("a \\\n b # c\n$ torchrun x\n"), [{ line: 0, text: "a   b" }, { line: 2, text: "torchrun x" }]);
   });
 
   it("launch line: a heredoc body is data, not commands (held-back: a script opening with `<<skip python … skip` before its ZeRO-1 accelerate launch)", () => {
     const text = "#!/bin/bash\n<<ref_logp\npython scripts/pre.py \\\n  --config recipes/sft.yaml\nref_logp\n\nfor a in sum mean; do\n  accelerate launch --config_file configs/zero1.yaml \\\n    scripts/run.py --config recipes/sft.yaml\ndone\n";
-    assert.deepEqual(findLaunchCommand(text, "sft", (t) => t === "recipes/sft.yaml"), { kind: "accelerate", line: 7, configFile: "configs/zero1.yaml" });
+    assert.deepEqual(findLaunchCommand(text, "sft", (t) => t === "recipes/sft.yaml"), { kind: "accelerate", line: 7, configFile: "configs/zero1.yaml", script: "scripts/run.py" });
     // The command that opens a heredoc is still read; a `<<` with no delimiter line later hides nothing.
     assert.deepEqual(logicalLines("cat > a.txt <<'EOF'\ntorchrun x\nEOF\ntorchrun y\n"), [{ line: 0, text: "cat > a.txt" }, { line: 3, text: "torchrun y" }]);
     assert.deepEqual(logicalLines("echo a <<b\ntorchrun x\n"), [{ line: 0, text: "echo a <<b" }, { line: 1, text: "torchrun x" }]);
@@ -668,12 +669,12 @@ describe("transformers: the launch chain, link by link (issue #31)", () => {
   it("launchers: torchrun, python -m torch.distributed.run, deepspeed --deepspeed, trl --accelerate_config, llamafactory-cli with FORCE_TORCHRUN, python", () => {
     const env = new Map<string, string>([["FORCE_TORCHRUN", "1"], ["NPROC_PER_NODE", "8"]]);
     const w = (s: string) => s.split(" ");
-    assert.deepEqual(parseCommand(w("torchrun --nproc_per_node=4 --nnodes 2 train.py a.yaml"), new Map()), { kind: "torchrun", numProcesses: 8 });
-    assert.deepEqual(parseCommand(w("python -m torch.distributed.run --nproc-per-node 2 train.py a.json"), new Map()), { kind: "torchrun", numProcesses: 2 });
-    assert.deepEqual(parseCommand(w("deepspeed --num_gpus 8 train.py --deepspeed ds_z3.json a.json"), new Map()), { kind: "deepspeed", numProcesses: 8, deepspeedFile: "ds_z3.json" });
+    assert.deepEqual(parseCommand(w("torchrun --nproc_per_node=4 --nnodes 2 train.py a.yaml"), new Map()), { kind: "torchrun", numProcesses: 8, script: "train.py" });
+    assert.deepEqual(parseCommand(w("python -m torch.distributed.run --nproc-per-node 2 train.py a.json"), new Map()), { kind: "torchrun", numProcesses: 2, script: "train.py" });
+    assert.deepEqual(parseCommand(w("deepspeed --num_gpus 8 train.py --deepspeed ds_z3.json a.json"), new Map()), { kind: "deepspeed", numProcesses: 8, deepspeedFile: "ds_z3.json", script: "train.py" });
     assert.deepEqual(parseCommand(w("trl sft --config a.yaml --accelerate_config zero3"), new Map()), { kind: "trl", configFile: "zero3" });
     assert.deepEqual(parseCommand(w("llamafactory-cli train a.yaml"), env), { kind: "llamafactory-cli", forceTorchrun: true, numProcesses: 8 });
-    assert.deepEqual(parseCommand(w("python3 train.py a.json"), new Map()), { kind: "python", numProcesses: 1 });
+    assert.deepEqual(parseCommand(w("python3 train.py a.json"), new Map()), { kind: "python", numProcesses: 1, script: "train.py" });
     assert.equal(parseCommand(w("echo a.yaml"), new Map()), undefined);
   });
 
@@ -764,10 +765,31 @@ describe("HF6 and the workspace's own argument classes (held-back: vendored LLaM
     const commented = hf6({ "/w/src/my_app.py": "from transformers import HfArgumentParser\n    # parser = HfArgumentParser((DataArguments, TrainingConfig))\n" });
     assert.deepEqual(commented.map((d) => [d.severity, d.message.startsWith("Unknown key `dataset_configs`: did you mean")]), [["warning", true]]);
     // A subclass handed a tuple of classes is a parser call (alignment-handbook's H4ArgumentParser over its own
-    // DataArguments, a package not in the workspace): the near miss is only information naming that class.
+    // DataArguments, a package not in the workspace): DataArguments declares `dataset_configs` at v0.3.0
+    // (alignmentHandbook.ts), so no finding; a class from a package that is not alignment is only information naming it.
     const h4 = hf6({ "/w/src/dpo.py": "from alignment import H4ArgumentParser, DataArguments\nparser = H4ArgumentParser((DataArguments, ModelConfig, DPOConfig))\n", "/w/src/cli.py": "import argparse\np = argparse.ArgumentParser(description='x')\n" });
-    assert.deepEqual(h4.map((d) => d.severity), ["information"]);
-    assert.match(h4[0]!.message, /^Unknown key `dataset_configs` unless the project's parser class `DataArguments` declares it/);
+    assert.deepEqual(h4, []);
+    const other = hf6({ "/w/src/dpo.py": "from handbook import H4ArgumentParser, DataArguments\nparser = H4ArgumentParser((DataArguments, ModelConfig, DPOConfig))\n" });
+    assert.deepEqual(other.map((d) => d.severity), ["information"]);
+    assert.match(other[0]!.message, /^Unknown key `dataset_configs` unless the project's parser class `DataArguments` declares it/);
+  });
+  it("alignment-handbook installed (not in the workspace): its classes' fields by the pinned release, every version's when unpinned (issue #31)", () => {
+    const script = "from alignment import (\n    H4ArgumentParser,\n    DataArguments,\n    ModelArguments,\n)\nfrom trl import DPOConfig\nparser = H4ArgumentParser((DataArguments, ModelArguments, DPOConfig))\n";
+    const at = (req?: string) => projectArgs(fakeEnv({ [cfg]: "", "/w/scripts/dpo.py": script, ...(req ? { "/w/requirements.txt": req } : {}) }, cfg, ["/w"]))!;
+    const unpinned = at();
+    assert.deepEqual(unpinned.alignment, { classes: ["DataArguments", "ModelArguments"] });
+    assert.equal(unpinned.unresolved, undefined);
+    for (const k of ["dataset_mixer", "dataset_splits", "auto_insert_empty_system_msg", "max_train_samples", "use_flash_attention_2", "bnb_4bit_quant_storage"]) assert.ok(unpinned.fields.has(k), k);
+    // v0.2.0 (src/alignment/configs.py:186@v0.2.0) has max_train_samples, not the v0.3.0 additions.
+    const v020 = at("alignment-handbook @ git+https://github.com/huggingface/alignment-handbook.git@v0.2.0\n");
+    assert.deepEqual(v020.alignment, { classes: ["DataArguments", "ModelArguments"], release: "0.2.0" });
+    assert.deepEqual(["max_train_samples", "auto_insert_empty_system_msg", "dataset_configs", "use_flash_attention_2", "attn_implementation"].map((k) => v020.fields.has(k)), [true, false, false, true, false]);
+    // A commit pin names no release: every version's fields.
+    assert.equal(at("alignment-handbook @ git+https://github.com/huggingface/alignment-handbook.git@606d2e9\n").fields.has("auto_insert_empty_system_msg"), true);
+    // The held-back case (MAOJIASONG/project-template): the DataArguments keys of an alignment-handbook recipe give no finding.
+    const text = `${TRL}dataset_mixer:\n  HuggingFaceH4/ultrafeedback_binarized: 1.0\ndataset_splits:\n- train_prefs\npreprocessing_num_workers: 12\ntruncation_side: left\n`;
+    const r = analyzeDocument(`file://${cfg}`, text, {}, fakeEnv({ [cfg]: text, "/w/scripts/dpo.py": script }, cfg, ["/w"]));
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === "transformers/unknown-key"), []);
   });
   it("TrlParser over a class the workspace does not hold: an unknown key is information naming it", () => {
     const text = `${TRL}sp_alpha: 0.5\n`;
@@ -825,5 +847,91 @@ describe("transformers: the versions read, in `check --format json` (the oracle 
     assert.match(hf.packageVersions.accelerate.value, /^\d+\.\d+\.\d+$/);
     assert.equal(titan.framework, "torchtitan");
     assert.equal("packageVersions" in titan, false);
+  });
+});
+
+describe("fp16-on-bf16-checkpoint: fp16 AMP where bf16 was meant (issue #31 §3)", () => {
+  const body = (model: string, extra = "fp16: true\n", gpu = "a100-80gb") => `# precision-lens: gpu=${gpu}\nmodel_name_or_path: ${model}\noutput_dir: out\nlearning_rate: 1.0e-5\n${extra}`;
+  const bf16Cfg = JSON.stringify({ model_type: "qwen2", torch_dtype: "bfloat16" });
+  const run = (text: string, files: Record<string, string> = {}) =>
+    analyzeDocument(uri, text, {}, fakeEnv({ [DOC]: text, ...files }, DOC, ["/w"])).diagnostics.filter((d) => d.code === "transformers/fp16-on-bf16-checkpoint");
+  it("the model's config.json in the workspace says bfloat16, the GPU is Ampere: a warning on the `fp16` value, with a rename to bf16", () => {
+    const d = run(body("../models/qwen"), { [`/w/models/qwen/config.json`]: bf16Cfg });
+    assert.deepEqual(d.map((x) => [x.severity, x.range.start.line, x.range.start.character, x.range.end.character]), [["warning", 4, 6, 10]]);
+    assert.equal(d[0]!.message, "`fp16` AMP on a checkpoint saved in bf16: activations can overflow fp16 (max 65504); A100 SXM 80GB runs bf16");
+    assert.match(d[0]!.detail ?? "", /`torch_dtype: bfloat16` in .*models\/qwen\/config\.json/);
+    assert.match(JSON.stringify(d[0]!.data), /"newText":"bf16"/);
+    // A path from the workspace root finds it too (`models/qwen` run from the repository root); transformers 5's `dtype` counts.
+    assert.equal(run(body("models/qwen"), { [`/w/models/qwen/config.json`]: JSON.stringify({ dtype: "bfloat16" }) })[0]?.severity, "warning");
+  });
+  it("a documented bf16 family (Llama 3) without a config.json here: information, the assumption named", () => {
+    const d = run(body("meta-llama/Meta-Llama-3-8B-Instruct"));
+    assert.deepEqual(d.map((x) => x.severity), ["information"]);
+    assert.equal(d[0]!.message, "`fp16` AMP on Llama 3 (trained in bf16): activations can overflow fp16 (max 65504); A100 SXM 80GB runs bf16");
+  });
+  it("silent: no GPU named, a pre-Ampere GPU, a checkpoint saved in fp16 or fp32, a family not documented, bf16 set too, fp16 off", () => {
+    const files = { [`/w/models/qwen/config.json`]: bf16Cfg, [`/w/models/f16/config.json`]: JSON.stringify({ torch_dtype: "float16" }) };
+    assert.deepEqual(run(body("models/qwen").replace(/^# precision-lens: gpu=\S+\n/, ""), files), []);
+    assert.deepEqual(run(body("models/qwen", "fp16: true\n", "v100"), files), []);
+    assert.deepEqual(run(body("models/qwen", "fp16: true\n", "t4"), files), []);
+    assert.deepEqual(run(body("models/f16"), files), []);
+    assert.deepEqual(run(body("Qwen/Qwen2.5-7B")), []);
+    assert.deepEqual(run(body("models/qwen", "fp16: true\nbf16: true\n"), files), []);
+    assert.deepEqual(run(body("models/qwen", "fp16: false\n"), files), []);
+    // An H100 is Ampere or newer: it fires.
+    assert.equal(run(body("models/qwen", "fp16: true\n", "h100"), files).length, 1);
+  });
+});
+
+describe("fp16-model-fp16-amp from the training script the launch line runs (issue #31 §3)", () => {
+  const text = `${PLAIN}fp16: true\n`;
+  const script = (load: string) => `import torch\nfrom transformers import AutoModelForCausalLM, HfArgumentParser, TrainingArguments, Trainer\n(args,) = HfArgumentParser((TrainingArguments,)).parse_yaml_file("recipes/sft.yaml")\n# model = AutoModelForCausalLM.from_pretrained("m", torch_dtype=torch.bfloat16)\nmodel = AutoModelForCausalLM.from_pretrained(\n    "m",\n    ${load},\n)\n${load.includes("peft") ? "" : ""}Trainer(model=model, args=args).train()\n`;
+  const run = (files: Record<string, string>) => analyzeDocument(uri, text, {}, fakeEnv({ [DOC]: text, "/w/run.sh": "python train.py recipes/sft.yaml\n", ...files }, DOC, ["/w"]));
+  it("`python train.py` whose from_pretrained loads fp16 (a commented-out bf16 call is not read): the GradScaler error on `fp16`, the script named", () => {
+    const r = run({ "/w/train.py": script("torch_dtype=torch.float16") });
+    const d = r.diagnostics.filter((x) => x.code === "transformers/fp16-model-fp16-amp");
+    assert.deepEqual(d.map((x) => [x.severity, x.range.start.line, x.range.start.character, x.range.end.character]), [["error", 5, 6, 10]]);
+    assert.equal(d[0]!.message, "[one process, from the `python` command line] fp16 load, `fp16` AMP: ValueError \"Attempting to unscale FP16 gradients\"");
+    assert.match(d[0]!.detail ?? "", /the training script train\.py loads the model in float16 \(line 5\)/);
+    assert.equal(r.precision?.paramStorage.dtype, "float16");
+  });
+  it("silent: the script loads bf16 or fp32, two calls disagree, or it builds PEFT adapters", () => {
+    const hf12 = (body: string) => run({ "/w/train.py": body }).diagnostics.filter((x) => x.code === "transformers/fp16-model-fp16-amp");
+    assert.deepEqual(hf12(script('dtype="bfloat16"')), []);
+    assert.deepEqual(hf12(script("torch_dtype=torch.float32")), []);
+    assert.deepEqual(hf12(script("torch_dtype=torch.float16") + 'ref = AutoModelForCausalLM.from_pretrained("m", torch_dtype=torch.float32)\n'), []);
+    assert.deepEqual(hf12(script("torch_dtype=torch.float16") + "from peft import LoraConfig, get_peft_model\nmodel = get_peft_model(model, LoraConfig())\n"), []);
+  });
+});
+
+describe("LLaMA-Factory without bf16/fp16: the loader's infer_optim_dtype, not fp32 (held-back LLaMA-Factory examples)", () => {
+  const lf = (extra: string) => analyzeDocument(uri, `model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nstage: sft\ndo_train: true\ndataset: identity\ntemplate: llama3\noutput_dir: saves/x\nper_device_train_batch_size: 1\n${extra}`);
+  it("LoRA: trainable adapters upcast to fp32, the matmuls in the frozen base weights' bf16 (assumed bf16-capable GPU and checkpoint)", () => {
+    const r = lf("finetuning_type: lora\n");
+    assert.deepEqual(prec(r), ["float32", "bfloat16", "float32"]);
+    assert.equal(r.mechanism, "none");
+    assert.match(r.reportMarkdown ?? "", /infer_optim_dtype/);
+  });
+  it("full fine-tune: every parameter upcast to fp32; BAdam: no upcast, bf16 throughout", () => {
+    assert.deepEqual(prec(lf("finetuning_type: full\n")), ["float32", "float32", "float32"]);
+    assert.deepEqual(prec(lf("finetuning_type: full\nuse_badam: true\n")), ["bfloat16", "bfloat16", "bfloat16"]);
+  });
+});
+
+describe("LLaMA-Factory eval/predict configs (no `do_train: true`): loaded frozen, nothing upcast", () => {
+  it("a LoRA eval config keeps the load dtype; with do_train the adapters are upcast", () => {
+    const base = "model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nadapter_name_or_path: saves/lora\nstage: sft\nfinetuning_type: lora\ndataset: identity\ntemplate: llama3\noutput_dir: saves/x\nper_device_eval_batch_size: 1\n";
+    assert.deepEqual(prec(analyzeDocument(uri, `${base}do_predict: true\n`)), ["bfloat16", "bfloat16", "bfloat16"]);
+    assert.deepEqual(prec(analyzeDocument(uri, `${base}do_train: true\n`)), ["float32", "bfloat16", "float32"]);
+  });
+});
+
+describe("the accelerate config's deepspeed_config without zero_stage: DeepSpeedPlugin's default stage 2", () => {
+  it("an accelerate DeepSpeed config with no zero_stage (its DeepSpeed JSON keys ignored) runs ZeRO-2", () => {
+    const text = `${PLAIN}bf16: true\n`;
+    const env = fakeEnv({ [DOC]: text, "/w/run.sh": "accelerate launch --config_file zero2.yaml train.py recipes/sft.yaml\n", "/w/zero2.yaml": "distributed_type: DEEPSPEED\nmixed_precision: bf16\nnum_processes: 4\ndeepspeed_config:\n  zero_optimization:\n    stage: 3\n" }, DOC, ["/w"]);
+    const r = analyzeDocument(uri, text, {}, env);
+    assert.match(r.reportMarkdown ?? "", /ZeRO-2 master weights/);
+    assert.doesNotMatch(r.reportMarkdown ?? "", /ZeRO stage auto/);
   });
 });

@@ -24,17 +24,17 @@ describe("parse/shell.ts: the one reader of shell text (launch scripts and launc
     const w = readShell(text).commands[0]!.words;
     assert.equal(w[0]!.text, "torchrun");
     assert.ok(w[2]!.text.length <= MAX_SHELL_CHARS);
-    assert.deepEqual(findLaunchCommand(text, "a.yaml", names), { kind: "torchrun", line: 41 });
+    assert.deepEqual(findLaunchCommand(text, "a.yaml", names), { kind: "torchrun", line: 41, script: "t.py" });
   });
 });
 
 describe("transformers launch lines read through parse/shell.ts: cases the old line reader missed", () => {
   it("a quoted value with blanks, `export A=1 B=2`, `--flag=\"a b\"`, a subshell, backslash escapes", () => {
-    assert.deepEqual(findLaunchCommand('ARGS="--nproc_per_node 4 --nnodes 2"\ntorchrun $ARGS t.py a.yaml\n', "a.yaml", names), { kind: "torchrun", line: 1, numProcesses: 8 });
-    assert.deepEqual(findLaunchCommand("export N=2 CFG=a.yaml\ntorchrun --nproc_per_node $N t.py $CFG\n", "a.yaml", names), { kind: "torchrun", line: 1, numProcesses: 2 });
-    assert.deepEqual(findLaunchCommand('accelerate launch --config_file="my acc.yaml" t.py a.yaml\n', "a.yaml", names), { kind: "accelerate", line: 0, configFile: "my acc.yaml" });
-    assert.deepEqual(findLaunchCommand("(cd x && torchrun --nproc_per_node 2 t.py a.yaml)\n", "a.yaml", names), { kind: "torchrun", line: 0, numProcesses: 2 });
-    assert.deepEqual(findLaunchCommand("torchrun --nproc_per_node\\=2 t.py a\\.yaml\n", "a.yaml", names), { kind: "torchrun", line: 0, numProcesses: 2 });
+    assert.deepEqual(findLaunchCommand('ARGS="--nproc_per_node 4 --nnodes 2"\ntorchrun $ARGS t.py a.yaml\n', "a.yaml", names), { kind: "torchrun", line: 1, numProcesses: 8 , script: "t.py" });
+    assert.deepEqual(findLaunchCommand("export N=2 CFG=a.yaml\ntorchrun --nproc_per_node $N t.py $CFG\n", "a.yaml", names), { kind: "torchrun", line: 1, numProcesses: 2 , script: "t.py" });
+    assert.deepEqual(findLaunchCommand('accelerate launch --config_file="my acc.yaml" t.py a.yaml\n', "a.yaml", names), { kind: "accelerate", line: 0, configFile: "my acc.yaml" , script: "t.py" });
+    assert.deepEqual(findLaunchCommand("(cd x && torchrun --nproc_per_node 2 t.py a.yaml)\n", "a.yaml", names), { kind: "torchrun", line: 0, numProcesses: 2 , script: "t.py" });
+    assert.deepEqual(findLaunchCommand("torchrun --nproc_per_node\\=2 t.py a\\.yaml\n", "a.yaml", names), { kind: "torchrun", line: 0, numProcesses: 2 , script: "t.py" });
   });
 
   it("a README's prose is read line by line: an apostrophe does not open a quote that swallows the next line", () => {

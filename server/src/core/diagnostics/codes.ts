@@ -150,6 +150,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "accelerate/fp8-without-backend": { summary: "fp8 without an explicit backend." },
   "accelerate/fsdp1-sharding-strategy-wins": { summary: "FSDP1 under accelerate launch: the exported sharding strategy wins over reshard_after_forward." },
   "accelerate/ignored-backend-section": { summary: "A deepspeed_config / fsdp_config section under another distributed_type: accelerate launch ignores it." },
+  "accelerate/ignored-deepspeed-key": { summary: "A key under `deepspeed_config` that `accelerate launch` never passes to DeepSpeed (no deepspeed_config_file): the value does not reach the run." },
   "accelerate/deepspeed-config-missing": { summary: "The referenced DeepSpeed config file was not found." },
   // Lightning
   "lightning/unknown-precision": { summary: "A precision value Lightning does not accept." },
@@ -186,7 +187,9 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "axolotl/deprecated-fsdp1-syntax": { summary: "Deprecated FSDP1 configuration syntax.", tags: D },
   "axolotl/bitsandbytes-fsdp2": { summary: "A bitsandbytes 8-bit optimizer with FSDP2." },
   "transformers/bf16-unsupported-gpu": { summary: "bf16 on a GPU without bf16 tensor cores (V100, T4, RTX 20xx): ValueError at transformers 4.21–4.34, emulated from 4.35." },
+  "transformers/fp16-on-bf16-checkpoint": { summary: "`fp16: true` on a checkpoint trained in bf16, on a GPU that runs bf16: fp16's range (max 65504) can overflow where bf16 was meant." },
   "axolotl/deepspeed-config-missing": { summary: "The referenced DeepSpeed config file was not found." },
+  "axolotl/ignored-deepspeed-config": { summary: "A `deepspeed_config:` block in an Axolotl config: Axolotl never reads it (its key is `deepspeed`), so DeepSpeed does not run." },
   "lightning/deepspeed-config-missing": { summary: "The referenced DeepSpeed config file was not found." },
   // DeepSpeed
   "deepspeed/bf16-and-fp16": { summary: "fp16 and bf16 both enabled, or Apex amp with DeepSpeed's own mode." },

@@ -8,10 +8,16 @@
  * (`from alignment import ScriptArguments` → `src/alignment/__init__.py` → `from .configs import …` →
  * `src/alignment/configs.py`; `from simpo_config import SimPOConfig` next to the script), two imports deep. A call in
  * a `#` comment is no call. Bounded: 60 files, each under 256 kB, and 20 more reached through imports.
+ * A class imported from alignment-handbook's `alignment` package when that package is not in the workspace (installed)
+ * gets the fields the package declares (alignmentHandbook.ts): at the release an `alignment-handbook` pin names, or
+ * those of every version read when none is pinned.
  */
 import type { AnalysisEnv } from "../../analysis";
 import { scanClasses } from "../../workspace/pyDataclass";
 import { ancestorDirs, dirname, join } from "../../workspace/paths";
+import { packagePin } from "../../workspace/packagePin";
+import { own } from "../../model/table";
+import { alignmentClasses } from "./alignmentHandbook";
 
 const MAX_FILES = 60;
 /** Files read by following a parser script's imports (module → file), beyond MAX_FILES. */
@@ -78,6 +84,8 @@ export interface ProjectArgs {
   unresolved?: string;
   /** Where the parser call was found, for messages. */
   where: string;
+  /** The alignment-handbook classes taken from its release table (not in the workspace), and at which release. */
+  alignment?: { classes: string[]; release?: string };
 }
 
 /** The fields of the dataclasses a workspace script hands to HfArgumentParser / TrlParser, or undefined when none is found. */
@@ -125,6 +133,8 @@ export function projectArgs(env: AnalysisEnv): ProjectArgs | undefined {
   // `__init__.py` re-exporting from `.configs`), at most MAX_IMPORTED files.
   let frontier = callers;
   let imported = 0;
+  // Classes a calling script imports from alignment-handbook's package when it is not a workspace module.
+  const fromAlignment = new Set<string>();
   for (let depth = 0; depth < 3 && frontier.length && imported < MAX_IMPORTED; depth++) {
     const next: string[] = [];
     for (const f of frontier) {
@@ -135,7 +145,9 @@ export function projectArgs(env: AnalysisEnv): ProjectArgs | undefined {
         const names = importedNames(u, m.index! + m[0].length).replace(/[()]/g, " ").split(/[\s,]+/).filter((n) => n === "*" || /^[A-Za-z_]\w*$/.test(n));
         // Only imports of a class the parser call names (`*` may re-export one).
         if (!names.some((n) => n === "*" || named.has(n))) continue;
-        for (const file of moduleFiles(env, f, m[1]!)) {
+        const modules = moduleFiles(env, f, m[1]!);
+        if (depth === 0 && modules.length === 0 && /^alignment(?:\.configs)?$/.test(m[1]!)) for (const n of names) if (named.has(n)) fromAlignment.add(n);
+        for (const file of modules) {
           if (texts.has(file) || imported >= MAX_IMPORTED) continue;
           const body = env.readFile(file);
           if (body === undefined || body.length > 256_000) continue;
@@ -162,6 +174,17 @@ export function projectArgs(env: AnalysisEnv): ProjectArgs | undefined {
     const t = texts.get(f);
     if (t) for (const m of t.matchAll(/^ {4}([A-Za-z_]\w*) *:/gm)) fields.add(m[1]!);
   }
+  let alignment: ProjectArgs["alignment"];
+  const external = [...fromAlignment].filter((n) => !found.has(n));
+  if (external.length) {
+    const { classes, release } = alignmentClasses(packagePin(env, "alignment-handbook")?.version);
+    const known = external.filter((n) => own(classes, n) !== undefined);
+    for (const n of known) {
+      for (const f of own(classes, n)!) fields.add(f);
+      found.add(n);
+    }
+    if (known.length) alignment = { classes: known, ...(release ? { release } : {}) };
+  }
   const unresolved = [...named].find((n) => !found.has(n) && !LIBRARY_CLASSES.has(n));
-  return { fields, where: where ?? "src/llamafactory/hparams", ...(unresolved ? { unresolved } : {}) };
+  return { fields, where: where ?? "src/llamafactory/hparams", ...(unresolved ? { unresolved } : {}), ...(alignment ? { alignment } : {}) };
 }

@@ -8,6 +8,7 @@ import type { FactValue } from "../../provenance";
 import type { ConfigDocument, ConfigEntry } from "../../model/document";
 import type { DType } from "../../model/types";
 import { packagePin } from "../../workspace/packagePin";
+import { displayPath } from "../../workspace/paths";
 import { versionAtLeast } from "../../workspace/packagePin";
 import { settingWorldSize } from "../common/resolvedLayout";
 import type { FrameworkRule } from "../common/rule";
@@ -152,7 +153,9 @@ export function transformersContext(doc: ConfigDocument, settings: AnalysisSetti
   // TRL's own script, which loads the model with ModelConfig's dtype whatever `model_init_kwargs` says.
   const accel = findLauncher(doc, env);
   const trlCli = dialect === "trl" && !!accel && (accel.command === "trl" || accel.source === "file");
-  const load = loadDtype(v, dialect, versions, bf16.value, fp16.value, pureBf16, trlCli);
+  const fromFile = loadDtype(v, dialect, versions, bf16.value, fp16.value, pureBf16, trlCli);
+  // Not set here: the training script the launch line runs may choose it (`from_pretrained(…, torch_dtype=torch.float16)`).
+  const load = fromFile.value === "unknown" && accel?.entry ? (scriptLoadDtype(accel.entry, env) ?? fromFile) : fromFile;
 
   const attnE = v.entry("attn_implementation") ?? v.entry("model_init_kwargs", "attn_implementation") ?? (dialect === "llamafactory" ? v.entry("flash_attn") : undefined);
   const attn = attnE && attnE.value.kind === "string" ? { value: attnE.value.value as string, entry: attnE } : undefined;
@@ -177,7 +180,9 @@ export function transformersContext(doc: ConfigDocument, settings: AnalysisSetti
         // file, utils/dataclasses.py:1296-1318@v1.14.0): the stage, and `gradient_accumulation_steps` /
         // `gradient_clipping` as the launcher passes them (ACCELERATE_GRADIENT_ACCUMULATION_STEPS, "auto" when
         // unset); the mixed precision is filled in by set_mixed_precision.
-        const stage = accel.zeroStage ?? "auto";
+        // No `zero_stage`: launch exports none and DeepSpeedPlugin defaults to 2 (utils/dataclasses.py:1236@v1.14.0); a
+        // `--zero_stage` flag is in `zeroStage` already.
+        const stage = accel.zeroStage ?? (accel.dsRel ? "auto" : 2);
         const gas = accel.v.num("deepspeed_config", "gradient_accumulation_steps");
         const clip = accel.v.num("deepspeed_config", "gradient_clipping");
         // One literal (table() freezes what it makes): the gradient clipping only when the accelerate config sets it.
@@ -256,7 +261,10 @@ function loadDtype(v: View, dialect: Dialect, versions: Versions, bf16: boolean,
     if (fp16) return { value: "float16", source: "file", kind: "file", detail: "LLaMA-Factory loads in the compute dtype (`fp16`)" };
     const inf = v.str("infer_dtype");
     if (inf && DTYPES[inf]) return { value: DTYPES[inf]!, source: "file", kind: "file", detail: "`infer_dtype`", entry: v.entry("infer_dtype")! };
-    return { value: "auto", source: "default", kind: "default", detail: "no `bf16`/`fp16`: LLaMA-Factory infers the dtype from the checkpoint (infer_optim_dtype)" };
+    // No compute dtype: the loader takes `infer_optim_dtype(checkpoint dtype)`, which on a CUDA GPU is bf16 (a bf16-capable
+    // GPU and a bf16 checkpoint; newer releases also for an unknown one) or else fp16, fp32 only without a GPU
+    // (extras/misc.py `infer_optim_dtype`, model/patcher.py:321-325@v0.9.5). Assumed: a bf16-capable GPU and checkpoint.
+    return { value: "bfloat16", source: "assumed", kind: "inferred", detail: "no `bf16`/`fp16`: LLaMA-Factory loads in infer_optim_dtype of the checkpoint dtype: bf16 on a bf16-capable GPU for a bf16 checkpoint (fp16 otherwise)" };
   }
   // TRL's scripts load with ModelConfig's `dtype` (trl/scripts/sft.py:97-101@v0.25.0, :79-83@v1.0.0; at v1.9.0
   // :74-79 overwrites `model_init_kwargs` with it), and ModelConfig has no `torch_dtype` from v1.0.0.
@@ -278,6 +286,38 @@ function loadDtype(v: View, dialect: Dialect, versions: Versions, bf16: boolean,
   }
   void bf16;
   return { value: "unknown", source: "assumed", kind: "inferred", detail: "the load dtype is chosen by the training script, not by this file" };
+}
+
+/**
+ * The dtype a project training script loads the model in: the `torch_dtype=` / `dtype=` argument of its
+ * `from_pretrained(` calls (a literal `torch.float16`/`"float16"`/`torch.bfloat16`/…), only when every such call in the
+ * script that sets one agrees (a `.half()` is not read: on what object is not known from text). Read as text (issue #31 §3: a script that loads in fp16
+ * and trains with `fp16: true` fails at the first step).
+ */
+export function scriptLoadDtype(entry: { path: string; rel: string; text: string }, env: AnalysisEnv): (Sourced<LoadDtype> & { entry?: ConfigEntry }) | undefined {
+  const text = entry.text.replace(/^[ \t]*#.*$/gm, "");
+  // Adapters or quantization made in the script change which parameters train and in what dtype (PEFT keeps
+  // adapters in fp32): the load dtype alone then says nothing about the gradients.
+  if (/\b(?:get_peft_model|LoraConfig|PeftModel|prepare_model_for_kbit_training|BitsAndBytesConfig|load_in_[48]bit)\b/.test(text)) return undefined;
+  const found = new Map<DType, number>();
+  for (let at = text.indexOf("from_pretrained("); at >= 0; at = text.indexOf("from_pretrained(", at + 16)) {
+    // The call's arguments, to its closing parenthesis (bounded).
+    let depth = 0;
+    let end = at + 15;
+    for (; end < text.length && end < at + 4000; end++) {
+      const c = text[end];
+      if (c === "(") depth++;
+      else if (c === ")" && --depth === 0) break;
+    }
+    const args = text.slice(at + 16, end);
+    const m = /\b(?:torch_)?dtype\s*=\s*(?:torch\.(float16|half|bfloat16|float32|float)\b|["'](float16|fp16|half|bfloat16|bf16|float32|fp32)["'])/.exec(args);
+    if (!m) continue;
+    const d = DTYPES[(m[1] ?? m[2])!];
+    if (d) found.set(d, found.get(d) ?? text.slice(0, at).split("\n").length);
+  }
+  if (found.size !== 1) return undefined;
+  const [[dtype, line]] = [...found];
+  return { value: dtype, source: "launcher", kind: "run-script", detail: `the training script ${displayPath(entry.path, env)} loads the model in ${dtype} (line ${line})` };
 }
 
 export const isFlash = (s: string): boolean => FLASH_ATTN.includes(s) || /^kernels-community\/flash-attn/.test(s);

@@ -43,6 +43,8 @@ export interface LaunchCommand {
   fsdpVersion?: number;
   /** `FORCE_TORCHRUN` set (llamafactory-cli). */
   forceTorchrun?: boolean;
+  /** The Python training script the command runs (`accelerate launch … train.py`, `python train.py`), as written. */
+  script?: string;
 }
 
 /**
@@ -134,6 +136,17 @@ const has = (tokens: string[], ...names: string[]): boolean => names.some((n) =>
 
 /** The launcher of one command whose words are `tokens` (variables already expanded), or undefined. */
 export function parseCommand(tokens: string[], env: ReadonlyMap<string, string>): Omit<LaunchCommand, "line"> | undefined {
+  const out = parseLauncher(tokens, env);
+  if (!out || out.kind === "trl" || out.kind === "llamafactory-cli") return out;
+  // The training script: the first `.py` word after the launcher (a `.py` value of a flag naming a file is none).
+  for (let k = 1; k < tokens.length; k++) {
+    const w = unquote(tokens[k]!);
+    if (/\.py$/.test(w) && !w.startsWith("-") && !/^--?(?:config[_-]file|deepspeed[_-]config[_-]file)$/.test(tokens[k - 1]!)) return { ...out, script: w };
+  }
+  return out;
+}
+
+function parseLauncher(tokens: string[], env: ReadonlyMap<string, string>): Omit<LaunchCommand, "line"> | undefined {
   // Drop `VAR=x` prefixes (their values are in `env`), `env`, `nohup`, `srun …` stays unknown.
   let i = 0;
   while (i < tokens.length && (/^[A-Za-z_]\w*=/.test(tokens[i]!) || ["env", "nohup", "exec", "time", "uv", "run"].includes(tokens[i]!))) i++;

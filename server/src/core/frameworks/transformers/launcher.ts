@@ -60,6 +60,8 @@ export interface AccelerateLauncher {
   guessed?: boolean;
   /** Command-line flags that override the config file's values, for the header. */
   flagNotes?: string[];
+  /** The training script the launch line runs, when it is a workspace file (read as text, never run). */
+  entry?: { path: string; rel: string; text: string };
 }
 
 const SCRIPT = /\.(sh|bash|slurm|sbatch)$/i;
@@ -213,6 +215,10 @@ function fromCommand(cmd: LaunchCommand, path: string, text: string, env: Analys
     if (cmd.configFile && base.mixed !== cmd.mixedPrecision) base.flagNotes = [`\`--mixed_precision ${cmd.mixedPrecision}\` on the command line overrides the config's \`mixed_precision: ${base.mixed ?? "unset"}\``];
     base.mixed = cmd.mixedPrecision;
     base.mixedEntry = undefined;
+  }
+  if (cmd.script) {
+    const e = readFromScript(env, path, cmd.script);
+    if (e && e.text.length <= 256_000) base.entry = { path: e.path, rel: cmd.script, text: e.text };
   }
   if (cmd.numProcesses) {
     const what = cmd.kind === "torchrun" ? "`--nproc_per_node` × `--nnodes`" : cmd.kind === "deepspeed" ? "`--num_gpus`" : cmd.kind === "llamafactory-cli" ? "`NPROC_PER_NODE` × `NNODES`" : cmd.kind === "python" ? "one process" : "`--num_processes`";

@@ -121,14 +121,20 @@ function resolve(ctx: TransformersContext): TransformersResolution {
   const layoutName = W && W > 1 ? "DDP" : "single GPU / DDP";
   const base = { layoutName, ...(parallel ? { parallel } : {}), notes, assumptions };
   let P: Row;
-  if (ctx.dialect === "llamafactory" && !pureBf16 && !ctx.v.bool("use_badam")) {
+  if (ctx.dialect === "llamafactory" && ctx.v.bool("do_train") !== true) {
+    // Not a training run (eval, predict, export): the model is loaded with is_trainable=do_train=False and nothing is
+    // upcast (model/loader.py `load_model(…, is_trainable)`, model/adapter.py:313-323@v0.9.5).
+    P = loadRow("; not training (no `do_train: true`): loaded frozen, nothing upcast");
+  } else if (ctx.dialect === "llamafactory" && !pureBf16 && !ctx.v.bool("use_badam")) {
     // Trainable parameters are upcast to fp32 unless pure_bf16 / BAdam (model/adapter.py:313-323@v0.9.5).
     P = dt("float32", `LLaMA-Factory upcasts the trainable ${adapters ? `${adapters} ` : ""}parameters to fp32 (model/adapter.py)`);
   } else if (adapters && ctx.quantized && ctx.dialect === "trl" && versionAtLeast(ctx.versions.trl.value, TRL_QLORA_BF16_SINCE)) {
     P = dt("bfloat16", `TRL casts a quantized model's trainable adapter parameters to bf16 (QLoRA; trl/trainer/sft_trainer.py:1127-1130@v1.9.0, TRL ≥ ${TRL_QLORA_BF16_SINCE}; ${ctx.versions.trl.detail})`);
   } else if (adapters) P = dt("float32", "LoRA adapters (PEFT's autocast_adapter_dtype keeps them fp32)");
   else P = loadRow(pureBf16 ? "; `pure_bf16`: nothing upcasts them" : "");
-  const C = low ? dt(low, `torch.autocast from ${ampKey}`) : P;
+  // Without autocast the matmuls run in the weights' dtype: with adapters (or LLaMA-Factory's upcast of the trainable
+  // parameters only) most weights are the frozen base model's, as loaded.
+  const C = low ? dt(low, `torch.autocast from ${ampKey}`) : adapters && P.dtype !== L ? loadRow("; the frozen base weights (the adapters are a small part)") : P;
   const pure16 = P.dtype === "bfloat16" || P.dtype === "float16";
   const meaning = !low
     ? `no mixed precision: the model trains in its load dtype (${P.dtype}).`

@@ -16,6 +16,7 @@ import { fsdp2UnsupportedOption } from "./fsdp2-unsupported-option";
 import { ramEfficientLoadingWithoutSync } from "./ram-efficient-loading-without-sync";
 import { parallelismKeyWithoutPrefix } from "./parallelism-key-without-prefix";
 import { ignoredBackendSection } from "./ignored-backend-section";
+import { ignoredDeepspeedKey } from "./ignored-deepspeed-key";
 import { deepspeedLink } from "./deepspeed-link";
 
 /** `mixed_precision` / `distributed_type` booleans are bare-no-boolean's (a sharper code than yaml-1.1-boolean). */
@@ -28,6 +29,7 @@ export const ACCELERATE_RULES: readonly FrameworkRule<AccelerateContext>[] = [
   unknownKey,
   keyBelongsInDeepspeedFile,
   ignoredBackendSection,
+  ignoredDeepspeedKey,
   deepspeedLink,
   fsdpVersionOption,
   fsdp2UnsupportedOption,

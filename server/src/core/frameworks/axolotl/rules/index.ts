@@ -11,5 +11,6 @@ import { fp16FullFinetune } from "./fp16-full-finetune";
 import { deprecatedFsdp1Syntax } from "./deprecated-fsdp1-syntax";
 import { bitsandbytesFsdp2 } from "./bitsandbytes-fsdp2";
 import { deepspeedLink } from "./deepspeed-link";
+import { ignoredDeepspeedConfig } from "./ignored-deepspeed-config";
 
-export const AXOLOTL_RULES: readonly FrameworkRule<AxolotlContext>[] = [parseNotesRule("axolotl"), invalidBf16Value, bf16AndFp16, loadDtypeOnly, fsdpOptionConflict, fp16FullFinetune, deprecatedFsdp1Syntax, bitsandbytesFsdp2, deepspeedLink, pureBf16, yamlBooleansRule("axolotl", () => false, looksBoolKey)];
+export const AXOLOTL_RULES: readonly FrameworkRule<AxolotlContext>[] = [parseNotesRule("axolotl"), invalidBf16Value, bf16AndFp16, loadDtypeOnly, fsdpOptionConflict, fp16FullFinetune, deprecatedFsdp1Syntax, bitsandbytesFsdp2, deepspeedLink, ignoredDeepspeedConfig, pureBf16, yamlBooleansRule("axolotl", () => false, looksBoolKey)];

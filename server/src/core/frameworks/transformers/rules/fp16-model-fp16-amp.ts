@@ -11,6 +11,9 @@
  * (accelerate/accelerator.py, utils/modeling.py `get_grad_scaler`, 1.15.0); the Trainer's gradient clipping
  * (`max_grad_norm` > 0) or, without it, `GradScaler.step` calls `unscale_`, which calls `_unscale_grads_(…,
  * allow_fp16=False)` and raises on any fp16 `param.grad` (torch/amp/grad_scaler.py:274-275, 358@2.13.0).
+ * The load dtype is this file's (`torch_dtype`, `model_init_kwargs`) or, when the file sets none, the literal dtype of
+ * the `from_pretrained(` calls in the training script the launch line runs (context.ts `scriptLoadDtype`; not read
+ * when the script builds adapters or quantizes).
  * Silent where the chain differs: DeepSpeed (its own loss scaler and fp32 master partitions), FSDP
  * (`ShardedGradScaler` passes `allow_fp16=True`, sharded_grad_scaler.py:258@2.13.0), trainable adapters (PEFT keeps
  * them fp32), LLaMA-Factory (it upcasts trainable parameters to fp32, model/adapter.py:313-323@v0.9.5). The
