@@ -299,7 +299,7 @@ describe("issue #36: an edit re-walks only the statements it changed, and reuses
     const second = analyzeDocument(URI, reg.replace("config.training.steps = 3\n", "config.training.steps = 30\n"), {}, memEnv({}));
     const f0 = first.configFunctions!.find((f) => f.name === "cfg_0")!;
     const s0 = second.configFunctions!.find((f) => f.name === "cfg_0")!;
-    assert.ok(f0.diagnostics.length > 0, "cfg_0 has diagnostics to reuse");
+    assert.ok(f0.diagnostics && f0.diagnostics.length > 0, "cfg_0 has diagnostics to reuse");
     assert.equal(s0.diagnostics, f0.diagnostics);
     // cfg_2 was edited: new objects.
     assert.notEqual(second.configFunctions!.find((f) => f.name === "cfg_2")!.diagnostics, first.configFunctions!.find((f) => f.name === "cfg_2")!.diagnostics);
