@@ -18,6 +18,7 @@ import { clearPyFunctionCache, pyFunctionCache } from "../server/src/core/framew
 import { forgetPythonTrees, parsePythonDocument, pyModuleOf } from "../server/src/core/parse/python";
 import { clearPyModuleCache } from "../server/src/core/parse/pyModuleCache";
 import { nodeEnv } from "../server/src/host/nodeEnv";
+import { LineIndex } from "../server/src/core/model/lineIndex";
 import { registry } from "./bench/python";
 import { rng } from "./support/rng";
 
@@ -278,6 +279,25 @@ describe("issue #36: an edit re-walks only the statements it changed, and reuses
     const cold = parsePythonDocument(URI, shifted).comments;
     assert.deepEqual(three, cold);
     assert.deepEqual(three.map((c) => [c.line, c.range.start.line, c.range.start.character]), [[2, 2, 0], [6, 6, 4], [11, 11, 29]]);
+  });
+  it("a line index derived from the last one equals a fresh one (random edits, CRLF and lone CR included)", () => {
+    const next = rng(361);
+    const pieces = ["\n", "\r\n", "\r", "x", "    ", "# c\n", "\n\n", ""];
+    let text = registry(80).replace(/\n/g, (m) => (next() < 0.1 ? "\r\n" : m));
+    for (let i = 0; i < 300; i++) {
+      const at = Math.floor(next() * (text.length + 1));
+      const cut = next() < 0.4 ? Math.floor(next() * 6) : 0;
+      const edited = text.slice(0, at) + pieces[Math.floor(next() * pieces.length)] + text.slice(Math.min(text.length, at + cut));
+      let prefix = 0;
+      while (prefix < Math.min(text.length, edited.length) && text[prefix] === edited[prefix]) prefix++;
+      let suffix = 0;
+      while (suffix < Math.min(text.length, edited.length) - prefix && text[text.length - 1 - suffix] === edited[edited.length - 1 - suffix]) suffix++;
+      const derived = LineIndex.afterEdit(new LineIndex(text), edited, prefix, suffix);
+      const fresh = new LineIndex(edited);
+      assert.equal(derived.lineCount, fresh.lineCount, `edit ${i}`);
+      for (let l = 0; l < fresh.lineCount; l++) assert.equal(derived.lineStart(l), fresh.lineStart(l), `edit ${i}, line ${l}`);
+      text = edited;
+    }
   });
   it("a syntax error inside one function is found after its statement was reused", () => {
     forgetPythonTrees();

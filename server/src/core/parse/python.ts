@@ -105,7 +105,7 @@ export function pyModuleOf(doc: ConfigDocument): PyModule | undefined {
  * TOML); its entries stay empty: the evaluator builds one view per config function from the module.
  */
 export function parsePythonDocument(uri: string, text: string): ConfigDocument {
-  const lines = new LineIndex(text);
+  const lines = linesOf(text);
   const doc: ConfigDocument = { uri, format: "python", text, lines, entries: [], sections: [], comments: [], syntaxErrors: [] };
   const skipped = skipReason(text);
   if (skipped) return { ...doc, skipped };
@@ -117,6 +117,23 @@ export function parsePythonDocument(uri: string, text: string): ConfigDocument {
   doc.comments = comments;
   modules.set(doc, module);
   return doc;
+}
+
+/** The last Python document's line index: the next one (a keystroke later) is derived from it. */
+let lastLines: LineIndex | undefined;
+
+/** `text`'s line index, from the last document's when most of the text is unchanged (issue #36). */
+function linesOf(text: string): LineIndex {
+  const prev = lastLines;
+  let lines: LineIndex | undefined;
+  if (prev && prev.text !== text) {
+    const prefix = commonPrefix(prev.text, text);
+    const suffix = commonSuffix(prev.text, text, Math.min(prev.text.length, text.length) - prefix);
+    if (prefix + suffix >= text.length / 2) lines = LineIndex.afterEdit(prev, text, prefix, suffix);
+  }
+  lines ??= prev?.text === text ? prev : new LineIndex(text);
+  lastLines = lines;
+  return lines;
 }
 
 /** The last few syntax trees parsed, for the incremental parse of an edited text (issue #36). */
@@ -198,6 +215,7 @@ export function forgetPythonTrees(): void {
   recentTrees.length = 0;
   previousFunctions = new Map();
   previousWalks = new Map();
+  lastLines = undefined;
 }
 
 /** Syntax errors kept per module (the first ones, in reading order). */
