@@ -3,7 +3,9 @@
  * random edits of generated registries, of a torchtitan-shaped registry with shared helpers, module constants and
  * a workspace module, and of the corpus's real registries, the analysis with the cache is byte for byte the
  * analysis without it (every lazy feature read); and an edit re-evaluates exactly the functions that read what it
- * changed.
+ * changed. The edits include the module walk's cases (parse/python.ts reuses an unchanged top-level statement's
+ * comments and error nodes, shifted when it moved): edits at statement boundaries, functions inserted and removed,
+ * a syntax error inside one function, edits in comments and decorators.
  */
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
@@ -13,9 +15,10 @@ import { pathToFileURL } from "node:url";
 import { analyzeDocument } from "../server/src/core/analyze";
 import type { AnalysisEnv } from "../server/src/core/analysis";
 import { clearPyFunctionCache, pyFunctionCache } from "../server/src/core/frameworks/torchtitan/python/functionCache";
-import { forgetPythonTrees } from "../server/src/core/parse/python";
+import { forgetPythonTrees, parsePythonDocument, pyModuleOf } from "../server/src/core/parse/python";
 import { clearPyModuleCache } from "../server/src/core/parse/pyModuleCache";
 import { nodeEnv } from "../server/src/host/nodeEnv";
+import { LineIndex } from "../server/src/core/model/lineIndex";
 import { registry } from "./bench/python";
 import { rng } from "./support/rng";
 
@@ -92,6 +95,79 @@ function edit(text: string, next: () => number): string {
   return text.slice(0, at) + pick(PIECES) + text.slice(at);
 }
 
+/** The offsets where top-level statements start (a line beginning with neither a space nor a line break). */
+function boundaries(text: string): number[] {
+  const out = [0];
+  for (let i = text.indexOf("\n"); i >= 0 && i + 1 < text.length; i = text.indexOf("\n", i + 1)) if (!/[ \t\n]/.test(text[i + 1]!)) out.push(i + 1);
+  return out;
+}
+
+/** The [start, end) of each top-level `def` block (decorators included), by offset. */
+function functionBlocks(text: string): [number, number][] {
+  const starts = boundaries(text);
+  const out: [number, number][] = [];
+  for (let k = 0; k < starts.length; k++) {
+    if (!text.startsWith("def ", starts[k]!) && !text.startsWith("@", starts[k]!)) continue;
+    let j = k;
+    while (j < starts.length && text.startsWith("@", starts[j]!)) j++;
+    if (j >= starts.length || !text.startsWith("def ", starts[j]!)) continue;
+    out.push([starts[k]!, starts[j + 1] ?? text.length]);
+    k = j;
+  }
+  return out;
+}
+
+const DECORATORS = ["@functools.cache\n", "@register\n", "@register(name=\"x\")\n"];
+
+/**
+ * One edit of the module's structure (issue #36's incremental walk): a line, comment or blank line typed at a
+ * statement boundary, a function inserted (a copy under a new name) or removed, a syntax error typed inside one
+ * function, a comment's text edited, a decorator added, edited or removed.
+ */
+function structuralEdit(text: string, next: () => number): string {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+  const kind = next();
+  const at = pick(boundaries(text));
+  const blocks = functionBlocks(text);
+  if (kind < 0.2) return text.slice(0, at) + pick(["\n", "\n\n", "# boundary note\n", "X = 5\n", "# precision-lens: world-size=8\n", ""]) + text.slice(at);
+  if (kind < 0.35 && blocks.length) {
+    const [from, to] = pick(blocks);
+    const copy = text.slice(from, to).replace(/^def (\w+)/m, (_, n: string) => `def ${n}_copy${Math.floor(next() * 5)}`);
+    return text.slice(0, at) + copy + (copy.endsWith("\n") ? "" : "\n") + text.slice(at);
+  }
+  if (kind < 0.5 && blocks.length > 2) {
+    const [from, to] = pick(blocks);
+    return text.slice(0, from) + text.slice(to);
+  }
+  if (kind < 0.65 && blocks.length) {
+    // A syntax error inside one function's body (an open bracket, a stray operator, a half-typed call).
+    const [from, to] = pick(blocks);
+    const body = text.indexOf("\n    ", from);
+    if (body > 0 && body < to) {
+      const p = body + 5 + Math.floor(next() * Math.max(1, Math.min(30, to - body - 6)));
+      return text.slice(0, p) + pick(["(", " = =", "config.training(", ")", "\n    x = [", ":"]) + text.slice(p);
+    }
+  }
+  if (kind < 0.8) {
+    const cs = [...text.matchAll(/#[^\n]*/g)];
+    if (cs.length) {
+      const m = pick(cs);
+      return text.slice(0, m.index! + 1) + pick([" edited", " precision-lens: disable=pure-16-bit", "", " (old) " + m[0].slice(1)]) + text.slice(m.index! + m[0].length);
+    }
+    return text.slice(0, at) + "# a new comment\n" + text.slice(at);
+  }
+  const decs = [...text.matchAll(/^@[^\n]*\n/gm)];
+  if (decs.length && next() < 0.5) {
+    const m = pick(decs);
+    return text.slice(0, m.index!) + (next() < 0.5 ? "" : pick(DECORATORS)) + text.slice(m.index! + m[0].length);
+  }
+  if (blocks.length) {
+    const [from] = pick(blocks);
+    return text.slice(0, from) + pick(DECORATORS) + text.slice(from);
+  }
+  return text;
+}
+
 const COMMON_TEXT = `from torchtitan.config import TrainingConfig, ParallelismConfig
 from torchtitan.trainer import Trainer
 
@@ -155,7 +231,7 @@ function randomEdits(name: string, uri: string, start: string, steps: number, se
   for (let i = 0; i < steps; i++) {
     if (i % 15 === 14) text = start;
     else if (editEnv && next() < 0.15) editEnv(next);
-    else text = edit(text, next);
+    else text = next() < 0.35 ? structuralEdit(text, next) : edit(text, next);
     const r = both(uri, text, env(text));
     hits += r.hits;
     assert.equal(r.cached, r.fresh, `${name}, edit ${i}: the analysis with the cache differs from a fresh one`);
@@ -183,6 +259,70 @@ describe("issue #36: per-function results across edits equal a fresh analysis", 
       const text = readFileSync(path, "utf8");
       randomEdits(path, pathToFileURL(path).href, text, 20, 100 + k, () => () => nodeEnv(path, [dirname(dirname(dirname(dirname(path))))]));
     });
+  });
+});
+
+describe("issue #36: an edit re-walks only the statements it changed, and reuses unchanged results as they are", () => {
+  const text = `from torchtitan.trainer import Trainer\n# head note\n\n\ndef a() -> Trainer.Config:\n    # in a\n    return Trainer.Config()\n\n\ndef b() -> Trainer.Config:\n    return Trainer.Config()  # in b\n`;
+  it("an unchanged statement's comments are the same objects; a moved one's are shifted, as a fresh parse gives them", () => {
+    forgetPythonTrees();
+    const one = parsePythonDocument(URI, text).comments;
+    assert.deepEqual(one.map((c) => [c.line, c.text]), [[1, "head note"], [5, "in a"], [10, "in b"]]);
+    // A comment typed at the end: every earlier statement's comments reused, not re-walked.
+    const two = parsePythonDocument(URI, `${text}# tail\n`).comments;
+    assert.equal(two.length, 4);
+    for (let i = 0; i < 3; i++) assert.equal(two[i], one[i], `comment ${i} is the object of the parse before`);
+    // A line inserted at the top: the same statements one line lower, positions as a fresh parse's.
+    const shifted = `X = 1\n${text}`;
+    const three = parsePythonDocument(URI, shifted).comments;
+    forgetPythonTrees();
+    const cold = parsePythonDocument(URI, shifted).comments;
+    assert.deepEqual(three, cold);
+    assert.deepEqual(three.map((c) => [c.line, c.range.start.line, c.range.start.character]), [[2, 2, 0], [6, 6, 4], [11, 11, 29]]);
+  });
+  it("a line index derived from the last one equals a fresh one (random edits, CRLF and lone CR included)", () => {
+    const next = rng(361);
+    const pieces = ["\n", "\r\n", "\r", "x", "    ", "# c\n", "\n\n", ""];
+    let text = registry(80).replace(/\n/g, (m) => (next() < 0.1 ? "\r\n" : m));
+    for (let i = 0; i < 300; i++) {
+      const at = Math.floor(next() * (text.length + 1));
+      const cut = next() < 0.4 ? Math.floor(next() * 6) : 0;
+      const edited = text.slice(0, at) + pieces[Math.floor(next() * pieces.length)] + text.slice(Math.min(text.length, at + cut));
+      let prefix = 0;
+      while (prefix < Math.min(text.length, edited.length) && text[prefix] === edited[prefix]) prefix++;
+      let suffix = 0;
+      while (suffix < Math.min(text.length, edited.length) - prefix && text[text.length - 1 - suffix] === edited[edited.length - 1 - suffix]) suffix++;
+      const derived = LineIndex.afterEdit(new LineIndex(text), edited, prefix, suffix);
+      const fresh = new LineIndex(edited);
+      assert.equal(derived.lineCount, fresh.lineCount, `edit ${i}`);
+      for (let l = 0; l < fresh.lineCount; l++) assert.equal(derived.lineStart(l), fresh.lineStart(l), `edit ${i}, line ${l}`);
+      text = edited;
+    }
+  });
+  it("a syntax error inside one function is found after its statement was reused", () => {
+    forgetPythonTrees();
+    parsePythonDocument(URI, text);
+    const broken = text.replace("    return Trainer.Config()  # in b", "    return Trainer.Config(  # in b");
+    const doc = parsePythonDocument(URI, broken);
+    const errors = pyModuleOf(doc)!.errors;
+    assert.ok(errors.length > 0 && errors.every((e) => e.range.start.line >= 10), JSON.stringify(errors));
+    forgetPythonTrees();
+    const cold = parsePythonDocument(URI, broken);
+    assert.deepEqual(doc.comments, cold.comments);
+    assert.deepEqual(errors, pyModuleOf(cold)!.errors);
+  });
+  it("an unchanged function's diagnostics are the same array as the analysis before (no copy)", () => {
+    clearPyFunctionCache();
+    forgetPythonTrees();
+    const reg = registry(60);
+    const first = analyzeDocument(URI, reg, {}, memEnv({}));
+    const second = analyzeDocument(URI, reg.replace("config.training.steps = 3\n", "config.training.steps = 30\n"), {}, memEnv({}));
+    const f0 = first.configFunctions!.find((f) => f.name === "cfg_0")!;
+    const s0 = second.configFunctions!.find((f) => f.name === "cfg_0")!;
+    assert.ok(f0.diagnostics && f0.diagnostics.length > 0, "cfg_0 has diagnostics to reuse");
+    assert.equal(s0.diagnostics, f0.diagnostics);
+    // cfg_2 was edited: new objects.
+    assert.notEqual(second.configFunctions!.find((f) => f.name === "cfg_2")!.diagnostics, first.configFunctions!.find((f) => f.name === "cfg_2")!.diagnostics);
   });
 });
 

@@ -4,7 +4,40 @@ import type { Position, Range } from "./types";
 export class LineIndex {
   private readonly starts: number[];
 
-  constructor(readonly text: string) {
+  /**
+   * `text`'s index from `prev`'s, when the two texts share their first `prefix` and last `suffix` characters
+   * (an edit between them): a line starts at q when the character before q is a line feed, or a carriage return
+   * not followed by one, so only the starts around the edited region are looked for; the others are kept or
+   * moved by the length change (issue #36: a keystroke in a large registry does not rescan the file).
+   */
+  static afterEdit(prev: LineIndex, text: string, prefix: number, suffix: number): LineIndex {
+    const old = prev.starts;
+    const delta = text.length - prev.text.length;
+    const starts: number[] = [];
+    let k = 0;
+    // Starts below the prefix's end depend on characters before it only.
+    for (; k < old.length && old[k]! < prefix; k++) starts.push(old[k]!);
+    if (!starts.length) starts.push(0);
+    const to = text.length - suffix;
+    for (let q = Math.max(1, prefix); q <= to && q <= text.length; q++) {
+      const c = text.charCodeAt(q - 1);
+      if (c === 10 || (c === 13 && text.charCodeAt(q) !== 10)) starts.push(q);
+    }
+    // Past the edited region, both characters a start depends on lie in the shared suffix.
+    const oldTo = prev.text.length - suffix;
+    while (k < old.length && old[k]! <= oldTo) k++;
+    for (; k < old.length; k++) starts.push(old[k]! + delta);
+    return new LineIndex(text, starts);
+  }
+
+  constructor(
+    readonly text: string,
+    known?: number[],
+  ) {
+    if (known) {
+      this.starts = known;
+      return;
+    }
     const starts = [0];
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);

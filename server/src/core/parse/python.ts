@@ -105,7 +105,7 @@ export function pyModuleOf(doc: ConfigDocument): PyModule | undefined {
  * TOML); its entries stay empty: the evaluator builds one view per config function from the module.
  */
 export function parsePythonDocument(uri: string, text: string): ConfigDocument {
-  const lines = new LineIndex(text);
+  const lines = linesOf(text);
   const doc: ConfigDocument = { uri, format: "python", text, lines, entries: [], sections: [], comments: [], syntaxErrors: [] };
   const skipped = skipReason(text);
   if (skipped) return { ...doc, skipped };
@@ -117,6 +117,23 @@ export function parsePythonDocument(uri: string, text: string): ConfigDocument {
   doc.comments = comments;
   modules.set(doc, module);
   return doc;
+}
+
+/** The last Python document's line index: the next one (a keystroke later) is derived from it. */
+let lastLines: LineIndex | undefined;
+
+/** `text`'s line index, from the last document's when most of the text is unchanged (issue #36). */
+function linesOf(text: string): LineIndex {
+  const prev = lastLines;
+  let lines: LineIndex | undefined;
+  if (prev && prev.text !== text) {
+    const prefix = commonPrefix(prev.text, text);
+    const suffix = commonSuffix(prev.text, text, Math.min(prev.text.length, text.length) - prefix);
+    if (prefix + suffix >= text.length / 2) lines = LineIndex.afterEdit(prev, text, prefix, suffix);
+  }
+  lines ??= prev?.text === text ? prev : new LineIndex(text);
+  lastLines = lines;
+  return lines;
 }
 
 /** The last few syntax trees parsed, for the incremental parse of an edited text (issue #36). */
@@ -197,6 +214,55 @@ function remember(text: string, tree: Tree, errors: boolean): void {
 export function forgetPythonTrees(): void {
   recentTrees.length = 0;
   previousFunctions = new Map();
+  previousWalks = new Map();
+  lastLines = undefined;
+}
+
+/** Syntax errors kept per module (the first ones, in reading order). */
+const MAX_PY_ERRORS = 20;
+
+/** The comments and error nodes of one top-level statement, found on `line` (issue #36's incremental walk). */
+interface StatementWalk {
+  line: number;
+  comments: ConfigComment[];
+  /** Its first MAX_PY_ERRORS error nodes. */
+  errors: SyntaxError[];
+  hasErrors: boolean;
+}
+/** The last module's statements' walks, by column, node type and text. */
+let previousWalks = new Map<string, StatementWalk>();
+
+/** Walks one top-level statement's subtree (depth first, in reading order) for its comments and error nodes. */
+function walkStatement(node: SyntaxNode, text: string, lines: LineIndex, line: number): StatementWalk {
+  const w: StatementWalk = { line, comments: [], errors: [], hasErrors: false };
+  const cursor = node.cursor();
+  let depth = 0;
+  for (;;) {
+    if (cursor.name === "Comment") {
+      const raw = text.slice(cursor.from, cursor.to);
+      w.comments.push({ line: lines.positionAt(cursor.from).line, text: raw.replace(/^#/, "").trim(), range: lines.range(cursor.from, cursor.to) });
+    } else if (cursor.type.isError) {
+      w.hasErrors = true;
+      if (w.errors.length < MAX_PY_ERRORS) w.errors.push({ message: "Python syntax error", range: lines.range(cursor.from, Math.max(cursor.to, cursor.from)) });
+    }
+    if (cursor.firstChild()) {
+      depth++;
+      continue;
+    }
+    for (;;) {
+      if (depth === 0) return w;
+      if (cursor.nextSibling()) break;
+      cursor.parent();
+      depth--;
+    }
+  }
+}
+
+/** A walk of the same statement text moved to `line`: every position moves by as many lines, columns stay. */
+function shiftWalk(w: StatementWalk, line: number): StatementWalk {
+  const d = line - w.line;
+  const r = (x: Range): Range => ({ start: { line: x.start.line + d, character: x.start.character }, end: { line: x.end.line + d, character: x.end.character } });
+  return { line, comments: w.comments.map((c) => ({ line: c.line + d, text: c.text, range: r(c.range) })), errors: w.errors.map((e) => ({ message: e.message, range: r(e.range) })), hasErrors: w.hasErrors };
 }
 
 /** A function of the last module built, by its place (`line:character:statements before it`). */
@@ -212,22 +278,29 @@ let previousFunctions = new Map<string, ReusedFunction>();
 export function parsePythonModule(text: string, lines: LineIndex = new LineIndex(text)): { module: PyModule; comments: ConfigComment[] } {
   const module: PyModule = { imports: [], functions: [], classes: [], assigns: new Map(), errors: [], lines };
   let comments: ConfigComment[] = [];
-  // Comments and error nodes anywhere in the tree (one cursor walk; the tree is flat enough for it); it also
-  // tells whether the tree has errors, which decides whether an incremental parse stands (see pythonTree).
+  // Comments and error nodes anywhere in the tree, one top-level statement at a time; it also tells whether the
+  // tree has errors, which decides whether an incremental parse stands (see pythonTree). A statement of the same
+  // kind and text at the same column as one of the last module built reuses that one's lists (shifted when it
+  // moved to other lines), so a keystroke walks only the statements it changed (issue #36).
   const walk = (t: Tree): boolean => {
     comments = [];
     module.errors = [];
     let errors = false;
-    const cursor = t.cursor();
-    do {
-      if (cursor.name === "Comment") {
-        const raw = text.slice(cursor.from, cursor.to);
-        comments.push({ line: lines.positionAt(cursor.from).line, text: raw.replace(/^#/, "").trim(), range: lines.range(cursor.from, cursor.to) });
-      } else if (cursor.type.isError) {
+    const built = new Map<string, StatementWalk>();
+    for (let c = t.topNode.firstChild; c; c = c.nextSibling) {
+      const start = lines.positionAt(c.from);
+      const key = `${start.character}:${c.type.id}:${text.slice(c.from, c.to)}`;
+      let w = built.get(key) ?? previousWalks.get(key);
+      if (!w) w = walkStatement(c, text, lines, start.line);
+      else if (w.line !== start.line) w = shiftWalk(w, start.line);
+      built.set(key, w);
+      for (const k of w.comments) comments.push(k);
+      if (w.hasErrors) {
         errors = true;
-        if (module.errors.length < 20) module.errors.push({ message: "Python syntax error", range: lines.range(cursor.from, Math.max(cursor.to, cursor.from)) });
+        for (const e of w.errors) if (module.errors.length < MAX_PY_ERRORS) module.errors.push(e);
       }
-    } while (cursor.next());
+    }
+    previousWalks = built;
     return errors;
   };
   let { tree, reused } = parseTree(text, true);

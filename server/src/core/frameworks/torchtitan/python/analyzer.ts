@@ -12,7 +12,7 @@ import type { Directive } from "../../../diagnostics/directives";
 import type { Diagnostic, Range } from "../../../model/types";
 import { ALWAYS_FSDP_DATE, launchOf, parsePyVersion, resolveConfig, resolvePyVersion, type PyResolution, type PyContext } from "./context";
 import { configFunctions, evaluateConfig, functionSignature, MAX_ANALYSIS_STEPS, ModuleSet, type FieldValue, type ReadSet } from "./evaluate";
-import { cachedFunctions, copyDiagnostics, documentKey, forgetFunctions, keepFunctions, pyFunctionCache, stillValid, withDocument, withoutDocument, type CachedFunction } from "./functionCache";
+import { cachedFunctions, documentKey, forgetFunctions, keepFunctions, pyFunctionCache, stillValid, withDocument, withoutDocument, type CachedFunction } from "./functionCache";
 import { pyTitanContext, pyTitanDiagnostics } from "./titanContext";
 import { choicesAt } from "./schema";
 import { table } from "../../../model/table";
@@ -93,7 +93,9 @@ function analyzeFunctions(doc: ConfigDocument, module: PyModule, settings: Analy
       reusedCost += hit.reads.cost;
       r = withDocument(hit.r, doc);
       h = hit.headline;
-      diagnostics = copyDiagnostics(hit.diagnostics);
+      // The same objects as the analysis before: nothing after this point writes into a diagnostic (mergeShared
+      // makes a new one for a merged finding), so no copy is needed (issue #36).
+      diagnostics = hit.diagnostics;
       kept.set(sig, hit);
     } else {
       if (pyFunctionCache.enabled) pyFunctionCache.misses++;
@@ -106,7 +108,7 @@ function analyzeFunctions(doc: ConfigDocument, module: PyModule, settings: Analy
       const tctx = pyTitanContext(r, ctx.version, settings, env, directives, sim);
       // In reading order, as the file's list is published.
       diagnostics = pyTitanDiagnostics(tctx, r).sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-      if (pyFunctionCache.enabled) kept.set(sig, { reads, launch: launchKey, r: withoutDocument(r), headline: h, diagnostics: copyDiagnostics(diagnostics) });
+      if (pyFunctionCache.enabled) kept.set(sig, { reads, launch: launchKey, r: withoutDocument(r), headline: h, diagnostics });
     }
     // The function's Markdown (hover, report) is built when first read, never on the diagnostics path (issue #36).
     const res: PyFunctionResult = { name: fn.name, range: fn.range, nameRange: fn.nameRange, r, headline: h, markdown: "", diagnostics };
@@ -125,7 +127,7 @@ function analyzeFunctions(doc: ConfigDocument, module: PyModule, settings: Analy
 function mergeShared(found: readonly { d: Diagnostic; fn: string }[]): Diagnostic[] {
   const groups = new Map<string, { d: Diagnostic; fns: Set<string> }>();
   for (const { d, fn } of found) {
-    const k = JSON.stringify([d.code, d.severity, d.range, d.message]);
+    const k = mergeKey(d);
     const g = groups.get(k);
     if (g) {
       g.fns.add(fn);
@@ -135,10 +137,19 @@ function mergeShared(found: readonly { d: Diagnostic; fn: string }[]): Diagnosti
   }
   return [...groups.values()].map(({ d, fns }) => {
     const names = [...fns];
-    if (names.length > 1) d.detail = `${d.detail ?? d.message} (the same in ${names.length} config functions: ${names.slice(0, 8).join(", ")}${names.length > 8 ? ", …" : ""})`;
-    return d;
+    // A new object: the function's own diagnostic is kept for the next analysis as it is (functionCache.ts).
+    return names.length > 1 ? { ...d, detail: `${d.detail ?? d.message} (the same in ${names.length} config functions: ${names.slice(0, 8).join(", ")}${names.length > 8 ? ", …" : ""})` } : d;
   });
 }
+
+/** What makes two functions' findings one (computed once per diagnostic object: a reused one is not re-keyed). */
+function mergeKey(d: Diagnostic): string {
+  let k = MERGE_KEYS.get(d);
+  if (k === undefined) MERGE_KEYS.set(d, (k = JSON.stringify([d.code, d.severity, d.range, d.message])));
+  return k;
+}
+
+const MERGE_KEYS = new WeakMap<Diagnostic, string>();
 
 function analyzeTorchtitanPython(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis {
   const { ctx, results, diagnostics } = analyzePyFunctions(doc, settings, env);

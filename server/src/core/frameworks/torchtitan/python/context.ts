@@ -170,9 +170,10 @@ export interface Launch {
 export function launchOf(fnName: string, env: AnalysisEnv): Launch {
   const out: Launch = { overrides: [] };
   if (!env.documentPath) return out;
-  const needle = passesConfig(fnName);
   for (const { path, name, text } of launchScripts(env, fnName, true)) {
     {
+      // Built only for a function that has a run script (most have none).
+      const needle = passesConfig(fnName);
       const file = displayPath(path, env);
       const ws = worldSizeFromScript(text, fnName);
       if (ws && ws.value <= MAX_WORLD_SIZE && !out.worldSize) {

@@ -238,10 +238,25 @@ export class ModuleSet {
   /** The signature of a name of the analysed document (one document per set). */
   signature(m: PyModule, name: string): string {
     let s = this.signatures.get(name);
-    if (s === undefined) this.signatures.set(name, (s = rootNameSignature(m, name)));
+    if (s === undefined) {
+      s = rootNameSignature(m, name);
+      // The string of an earlier analysis when equal (one comparison per name per analysis): the cached
+      // functions' read sets hold those, so their checks (functionCache.ts stillValid) compare identical strings.
+      const before = INTERNED_SIGNATURES.get(name);
+      if (before === s) s = before;
+      else {
+        if (INTERNED_SIGNATURES.size >= MAX_INTERNED_SIGNATURES) INTERNED_SIGNATURES.clear();
+        INTERNED_SIGNATURES.set(name, s);
+      }
+      this.signatures.set(name, s);
+    }
     return s;
   }
 }
+
+/** The last signature computed for each name (any document): equal strings are handed out as one object. */
+const INTERNED_SIGNATURES = new Map<string, string>();
+const MAX_INTERNED_SIGNATURES = 20_000;
 
 /** `at` keeping the literal `from` was written as. */
 function withLiteral(at: Origin, from: Origin): Origin {
@@ -802,6 +817,15 @@ export function exprText(e: PyExpr): string {
 
 /** The functions of a module that are torchtitan config functions: `-> Trainer.Config`, or returning `Trainer.Config(...)`. */
 export function configFunctions(module: PyModule): PyFunction[] {
+  // Once per module object (detection and the analysis both ask).
+  let fns = CONFIG_FUNCTIONS.get(module);
+  if (!fns) CONFIG_FUNCTIONS.set(module, (fns = findConfigFunctions(module)));
+  return fns;
+}
+
+const CONFIG_FUNCTIONS = new WeakMap<PyModule, PyFunction[]>();
+
+function findConfigFunctions(module: PyModule): PyFunction[] {
   const names = trainerConfigNames(module);
   const trainerConfig = (s: string | undefined): boolean => {
     if (!s) return false;

@@ -23,8 +23,10 @@
  * budget (`AnalysisEnv.readsRefused`): no entry is kept from an analysis that had a read refused.
  *
  * Bounded: the entries of the last `MAX_CACHED_DOCUMENTS` documents, and per document only the functions of
- * its last analysis. Diagnostics are stored as pristine copies and copied out on each reuse (the analysis
- * merges findings shared between functions into them).
+ * its last analysis. A reused function's diagnostics are the same objects (and array) as the analysis before's:
+ * nothing after the rules writes into a diagnostic (the merge of findings shared between functions makes a new
+ * one, analyzer.ts `mergeShared`; code tags set the same flags again), so an unchanged function costs its
+ * checks, not a copy (issue #36).
  */
 import type { AnalysisEnv, AnalysisSettings } from "../../../analysis";
 import type { Directive } from "../../../diagnostics/directives";
@@ -45,7 +47,7 @@ export interface CachedFunction {
   /** The resolution, its view holding no document (`withDocument` gives it the current one). */
   r: PyResolution;
   headline: string;
-  /** Pristine: never handed out (`diagnosticsOf` copies them). */
+  /** Handed out as they are on each reuse: never written into after the rules ran. */
   diagnostics: Diagnostic[];
 }
 
@@ -103,20 +105,6 @@ export function stillValid(c: CachedFunction, module: PyModule, shared: ModuleSe
   for (const [name, sig] of c.reads.names) if (shared.signature(module, name) !== sig) return false;
   for (const [path, text] of c.reads.modules) if (env.readFile(path) !== text) return false;
   return true;
-}
-
-/** A deep copy of diagnostics (plain data): the analysis mutates what it publishes. */
-export function copyDiagnostics(ds: readonly Diagnostic[]): Diagnostic[] {
-  return ds.map((d) => copyPlain(d) as Diagnostic);
-}
-
-/** Plain data (objects, arrays, primitives) copied, keys in order, `undefined` values kept. */
-function copyPlain(v: unknown): unknown {
-  if (v === null || typeof v !== "object") return v;
-  if (Array.isArray(v)) return v.map(copyPlain);
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) out[k] = copyPlain((v as Record<string, unknown>)[k]);
-  return out;
 }
 
 /** The resolution as kept: its view holds the function's entries and no document (no old text kept alive). */
