@@ -62,10 +62,29 @@ describe("model-not-in-release", () => {
     assert.equal(codes(`${at("v0.1.0")}[model]\nname = "flux"\nflavor = "flux-dev"\n`, "model-not-in-release").length, 0);
   });
 
-  it("an inferred version: a name no release registers holds at every candidate and stays an error", () => {
-    const [d] = codes(`[model]\nname = "llama5"\nflavor = "debugmodel"\n[parallelism]\ndata_parallel_shard_degree = -1\n`, "model-not-in-release");
+  it("a model or flavor no release ever registered is a fork's or downstream repository's own: silent", () => {
+    assert.equal(codes(`${at("v0.2.2")}[model]\nname = "llama3_moe"\n`, "model-not-in-release").length, 0);
+    assert.equal(codes(`${at("v0.2.2")}[model]\nname = "llama3"\nflavor = "llama3-w1024-d12-h16"\n`, "model-not-in-release").length, 0);
+  });
+
+  it("a flavor of a later release at an older one: 8B_flex arrived after v0.2.0", () => {
+    const [d] = codes(`${at("v0.2.0")}[model]\nname = "llama3"\nflavor = "8B_flex"\n`, "model-not-in-release");
+    assert.equal(d!.message, 'Flavor "8B_flex" is not a flavor of llama3 in torchtitan v0.2.0: KeyError at launch');
+  });
+
+  it("an inferred version: missing at every release the keys allow is an error that rests on no guess", () => {
+    // job.print_config dates the file from 2025-10-14: v0.2.0 … v0.2.2 are the candidates; llama3_simple_fsdp is v0.1.0's
+    const [d] = codes(`# precision-lens: framework=torchtitan world-size=8\n[job]\nprint_config = false\n[model]\nname = "llama3_simple_fsdp"\n`, "model-not-in-release");
     assert.equal(d!.severity, "error");
-    assert.match(d!.message, /^Model "llama5" is not registered in torchtitan v0\.2\.2/);
+    assert.match(d!.message, /Model "llama3_simple_fsdp" is not registered in torchtitan v0\.2\.2/);
+    assert.match(d!.detail ?? "", /every torchtitan release the file's keys allow \(v0\.2\.0 … v0\.2\.2\)/);
+  });
+
+  it("an inferred version: missing at the inferred release but registered at another candidate is a warning", () => {
+    // no dating key: every release is a candidate, and v0.1.0 registers llama3_simple_fsdp
+    const [d] = codes(`# precision-lens: framework=torchtitan world-size=8\n[model]\nname = "llama3_simple_fsdp"\n`, "model-not-in-release");
+    assert.equal(d!.severity, "warning");
+    assert.match(d!.message, /^Assuming torchtitan v0\.2\.2 \(the default\): model "llama3_simple_fsdp" is not registered/i);
   });
 });
 

@@ -19,16 +19,21 @@ import type { DType } from "../../model/types";
 
 export type ModelVerdict = { kind: "ok" } | { kind: "unknown"; why: string } | { kind: "no-model"; names: string[] } | { kind: "no-flavor"; flavors: string[] };
 
-/** The targeted release, and the candidate releases when the version is only inferred; undefined: not known. */
+/**
+ * The targeted release, and the candidate releases when the version is only inferred; undefined: not known.
+ * An inferred version's candidates are the releases inside the window its keys allow (robust.ts); a window with
+ * no release in it (a main-branch date between releases, or before v0.1.0) has no known registry.
+ */
 export function targetReleases(ctx: TitanContext): { target: Release; candidates: Release[] } | undefined {
   const v = ctx.version.value;
-  if (!v.era.readsToml && !v.whatIf) return undefined;
-  const target: Release | undefined = v.whatIf ? "v0.2.2" : v.id in RELEASES ? (v.id as Release) : isKnown(ctx.version.kind) ? undefined : v.schemaRelease;
-  if (!target) return undefined;
-  if (isKnown(ctx.version.kind) || v.whatIf) return { target, candidates: [target] };
+  if (v.whatIf) return { target: "v0.2.2", candidates: ["v0.2.2"] };
+  if (!v.era.readsToml) return undefined;
+  if (isKnown(ctx.version.kind)) return v.id in RELEASES ? { target: v.id as Release, candidates: [v.id as Release] } : undefined;
   const c = candidateDates(ctx);
   const inWindow = c ? (Object.keys(RELEASES) as Release[]).filter((r) => RELEASES[r].date >= c.from && RELEASES[r].date <= c.until) : [];
-  return { target, candidates: inWindow.length ? [...new Set([target, ...inWindow])] : [target] };
+  if (!inWindow.length) return undefined;
+  const target = v.id in RELEASES && inWindow.includes(v.id as Release) ? (v.id as Release) : inWindow[inWindow.length - 1]!;
+  return { target, candidates: inWindow };
 }
 
 export function modelAt(release: Release, name: string): ReleaseModel | undefined {

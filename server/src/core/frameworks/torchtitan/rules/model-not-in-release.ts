@@ -8,8 +8,11 @@
  *  - model-not-in-release: `model.name` is not a train spec of the release (`get_train_spec` raises
  *    `ValueError: Model X is not registered.`, protocols/train_spec.py:108-112 at v0.1.0; `TrainSpec X is not
  *    registered.`, :71-87 at v0.2.x), or `model.flavor` is not one of that spec's flavors (train.py looks up
- *    `model_args[flavor]`: KeyError). Names an experiment registers only from its own train script (v0.1.0's
- *    flux, deepseek3, llama4_multimodal) and specs whose module the generator could not import are not judged.
+ *    `model_args[flavor]`: KeyError). Judged only where another release registers the name (a config of
+ *    another release: gpt_oss before v0.2.1) or the name differs from a registered one only in case ("8b"):
+ *    a name no release ever had is a fork's or a downstream repository's own (they register their own models
+ *    and flavors). Names an experiment registers only from its own train script (v0.1.0's flux, deepseek3,
+ *    llama4_multimodal) and specs whose module the generator could not import are not judged either.
  *    Silent when anything else can register a spec: `experimental.custom_import` (train.py imports it), an
  *    extension module outside torchtitan, a workspace with its own torchtitan package or config sources, or a
  *    run script with its own training entry.
@@ -46,6 +49,14 @@ function otherRegistrations(ctx: TitanContext, release: Release): boolean {
   return !!ext && moduleShipped(release, ext.name) === undefined;
 }
 
+/** Whether some release registers the model (and, with `flavor`, that flavor of it). */
+function knownUpstream(name: string, flavor?: string): boolean {
+  return (Object.keys(RELEASES) as Release[]).some((r) => {
+    const v = modelVerdict(r, name, flavor ?? "");
+    return flavor === undefined ? v.kind !== "no-model" : v.kind === "ok";
+  });
+}
+
 /** A name that differs only in case first (flavor "8b" for "8B"), else the did-you-mean candidates. */
 function closest(word: string, names: readonly string[]): string[] {
   const same = names.filter((n) => n.toLowerCase() === word.toLowerCase());
@@ -68,8 +79,12 @@ export const modelNotInRelease: TitanRule = {
     const flavor = stringValue(flavorE)?.trim() ?? "debugmodel";
     const v = modelVerdict(t.target, name, flavor);
     if (v.kind === "ok" || v.kind === "unknown") return [];
-    // a spec only another candidate's registry knows is not judged there; every candidate must fail the same way
-    const all = t.candidates.every((r) => modelVerdict(r, name, flavor).kind === v.kind);
+    // A name no upstream release ever registered is a fork's or a downstream repository's own model or flavor
+    // (they register their own: facebookresearch/MuLoCo's flavors, a fork's llama3_moe): not judged. What is
+    // judged is a config of another release (gpt_oss before v0.2.1) and a slip in case ("8b" for "8B").
+    if (!knownUpstream(name, v.kind === "no-flavor" ? flavor : undefined) && closest(v.kind === "no-model" ? name : flavor, v.kind === "no-model" ? v.names : v.flavors).every((c) => c.toLowerCase() !== (v.kind === "no-model" ? name : flavor).toLowerCase())) return [];
+    // every candidate release must fail (the model or the flavor missing) for the finding to rest on no guess
+    const all = t.candidates.every((r) => ["no-model", "no-flavor"].includes(modelVerdict(r, name, flavor).kind));
     const id = t.target;
     const d = v.kind === "no-model" ? noModel(id, name, v, nameE) : noFlavor(ctx, id, name, flavor, v, flavorE ?? nameE);
     if (!d) return [];
