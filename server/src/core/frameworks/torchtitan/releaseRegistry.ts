@@ -37,14 +37,15 @@ export function targetReleases(ctx: TitanContext): { target: Release; candidates
 }
 
 export function modelAt(release: Release, name: string): ReleaseModel | undefined {
-  return RELEASE_REGISTRY[release]?.models[name];
+  const models = RELEASE_REGISTRY[release]?.models;
+  return models && Object.hasOwn(models, name) ? models[name] : undefined; // a name like "constructor" is no model
 }
 
 /** Whether `release` builds model `name` with flavor `flavor` (get_train_spec, then model_args[flavor]). */
 export function modelVerdict(release: Release, name: string, flavor: string): ModelVerdict {
   const reg = RELEASE_REGISTRY[release];
   if (!reg) return { kind: "unknown", why: `no registry for ${release}` };
-  const m = reg.models[name];
+  const m = modelAt(release, name);
   if (!m) return { kind: "no-model", names: Object.keys(reg.models).filter((n) => !reg.models[n]!.ownTrainScript).sort() };
   // registered only by an experiment's own train script: torchtitan's train.py lacks it, that script has it
   if (m.ownTrainScript) return { kind: "unknown", why: `registered by ${m.ownTrainScript} when its own train script runs` };

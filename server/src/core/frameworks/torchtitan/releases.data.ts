@@ -3,6 +3,8 @@
  * per release, the train specs get_train_spec accepts and their flavors, the top-level submodules a model
  * builds in a dtype other than the default float32, and the release's module names. Do not edit by hand.
  */
+import { table } from "../../model/table";
+
 export interface ReleaseModel {
   /** null: the spec's module does not import on the generator's CPU host. */
   flavors: string[] | null;
@@ -17,7 +19,7 @@ export interface ReleaseRegistry {
   models: Record<string, ReleaseModel>;
   modules: string[];
 }
-export const RELEASE_REGISTRY: Record<string, ReleaseRegistry> = {
+export const RELEASE_REGISTRY: Readonly<Record<string, ReleaseRegistry>> = table<string, ReleaseRegistry>({
  "v0.1.0": {
   "models": {
    "deepseek3": {
@@ -1192,4 +1194,4 @@ export const RELEASE_REGISTRY: Record<string, ReleaseRegistry> = {
    "torchtitan.train"
   ]
  }
-};
+});
