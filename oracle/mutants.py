@@ -11,7 +11,9 @@ product's side. A mutant whose text no longer occurs once in its file is "stale"
 
   .oracle-venv/bin/python oracle/mutants.py                 # every mutant (npm run test:oracle:mutants)
   .oracle-venv/bin/python oracle/mutants.py --ci            # CI's subset (CI_SUBSET; oracle/oracle.test.mjs)
-  .oracle-venv/bin/python oracle/mutants.py --only ds-      # the mutants whose name starts with ds-
+  .oracle-venv/bin/python oracle/mutants.py --only ds-      # the mutants whose name starts with ds- (or a,b,...)
+  .oracle-venv/bin/python oracle/mutants.py --only titan3-  # the 0.3.0 registry mutants: run.py --registry runs the
+                                                            # installed wheel's registries through the registry worker
   .oracle-venv/bin/python oracle/mutants.py --list
 
 Writes oracle/out/mutants.json: per mutant, caught or survived, and the claims that caught it.
@@ -51,6 +53,8 @@ MUTANTS: list[tuple[str, str, str, str, str]] = [
     ("pl-ddp-reduce-bf16", f"{FW}/lightning/resolve.ts", 'R: dt(W === 1 || !W ? "float32" : "float32", "DDP reduces in the gradient dtype")', 'R: dt(W === 1 || !W ? "float32" : "bfloat16", "DDP reduces in the gradient dtype")', "lightning"),
     # -- accelerate
     ("acc-fsdp-compute-flip", f"{FW}/accelerate/resolve.ts", 'const low = m === "fp16" ? "float16" : "bfloat16";', 'const low = m === "fp16" ? "bfloat16" : "float16";', "accelerate"),
+    ("acc-error-dropped-bare-no-boolean", f"{FW}/accelerate/rules/index.ts", "  bareNoBoolean,\n", "", "accelerate"),
+    ("acc-error-added-bare-no-distributed-type", f"{FW}/accelerate/rules/bare-no-boolean.ts", 'if (word === "distributed_type") {', 'if (word === "never") {', "accelerate"),
     ("acc-error-dropped-unknown-key", f"{FW}/accelerate/rules/index.ts", "  unknownMixedPrecision,\n  unknownKey,\n", "  unknownMixedPrecision,\n", "accelerate"),
     # -- torchtune
     ("tt-dtype-flip", f"{FW}/torchtune/data.ts", 'bf16: "bfloat16"', 'bf16: "float16"', "torchtune"),
@@ -69,6 +73,9 @@ MUTANTS: list[tuple[str, str, str, str, str]] = [
     ("titan-error-dropped-pp-1f1b-microbatches", f"{FW}/torchtitan/rules/index.ts", "  pp1f1bMicrobatches,\n", "", "torchtitan"),
     ("titan-error-added-pp-gpipe", f"{FW}/torchtitan/rules/pp-1f1b-microbatches.ts", 's.schedule !== "1F1B"', 's.schedule === "none"', "torchtitan"),
     ("titan-error-dropped-unknown-key", f"{FW}/torchtitan/schema/rules.ts", "  unknownKey,\n", "", "torchtitan"),
+    ("titan-error-dropped-model-not-in-release", f"{FW}/torchtitan/rules/index.ts", "  modelNotInRelease,\n", "", "torchtitan"),
+    ("titan-error-dropped-module-not-in-release", f"{FW}/torchtitan/rules/index.ts", "  moduleNotInRelease,\n", "", "torchtitan"),
+    ("titan-gpt-oss-bf16-layers-dropped", f"{FW}/torchtitan/releaseRegistry.ts", "if (!p || !o) return p;", "if (p || !o) return p;", "torchtitan"),
     # -- torchtitan: world size off by a factor
     ("titan-world-size-directive-x2", f"{FW}/torchtitan/analyzer.ts", "else if (Number.isInteger(n) && n > 0) fromDirective = { value: n,", "else if (Number.isInteger(n) && n > 0) fromDirective = { value: n * 2,", "torchtitan"),
     ("titan-dp-shard-half", f"{FW}/torchtitan/parallelDims.ts", "S = Math.floor(worldSize / (R * C * T * P));", "S = Math.floor(worldSize / (2 * R * C * T * P));", "torchtitan"),
@@ -93,6 +100,10 @@ MUTANTS: list[tuple[str, str, str, str, str]] = [
     ("am-reduce-follows-param", f"{FW}/automodel/resolve.ts", "R: W === 1 ? noReduce() : dt(r.dtype, r.from),", "R: W === 1 ? noReduce() : dt(p.dtype, p.from),", "automodel"),
     ("am-error-dropped-unknown-dtype", f"{FW}/automodel/rules/index.ts", 'parseNotesRule("automodel"), unknownDtype, bf16WeightsAdam', 'parseNotesRule("automodel"), bf16WeightsAdam', "automodel"),
     ("am-one-gpu-policy-applied", f"{FW}/automodel/resolve.ts", 'const policySkipped = strategy === "fsdp2" && W === 1;', "const policySkipped = false;", "automodel"),
+    # -- torchtitan 0.3.0 Python registries ("titan3": run.py --registry, the installed wheel's config_registry.py
+    # files through titan_registry_worker.py; the registry worker's answers are cached by the baseline like the others)
+    ("titan3-reduce-bf16", f"{FW}/torchtitan/python/context.ts", "const knobs = readKnobs(view, version.date);", 'const read0 = readKnobs(view, version.date);\n  const knobs = { ...read0, reduce: { ...read0.reduce, dtype: "bfloat16" as const } };', "titan3"),
+    ("titan3-fsdp-as-none", f"{FW}/torchtitan/python/context.ts", "let precision = resolvePrecision(decision, knobs, layout);", 'let precision = resolvePrecision(decision.mechanism === "fully_shard" ? { ...decision, mechanism: "none" } : decision, knobs, layout);', "titan3"),
 ]
 # CI's subset (oracle/oracle.test.mjs): one per kind, the fast frameworks first.
 CI_SUBSET = ["am-reduce-follows-param", "ds-error-dropped-unknown-precision-key", "ds-compute-flip", "pl-litgpt-ddp-as-fsdp", "titan-reduce-bf16", "titan-world-size-directive-x2"]
@@ -127,13 +138,20 @@ def run_mutant(m, work: str, keep_out: str, cache: str) -> dict:
         open(src, "w").write(text)
 
 
+def _fw(only: str) -> str:
+    """The run.py framework of a mutant's target ("titan3": torchtitan, with --registry)."""
+    return "torchtitan" if only == "titan3" else only
+
+
 def oracle(work: str, out: str, only: str, cache: str):
     """run.py on the product built in work/dist, over oracle/mutants/ and examples/yaml/: the undocumented
     disagreements, or None and the reason when the run itself failed (a crash is not a catch)."""
     # the transformers family's corner cases live in oracle/hf/ (each pin set's folder, with its pins)
     hf = ["--files", os.path.join(HERE, "hf")] if "transformers" in only.split(",") else []
     r = subprocess.run([os.path.join(VENV, "bin", "python"), os.path.join(HERE, "run.py"), "--files", os.path.join(HERE, "mutants"),
-                        "--files", os.path.join(ROOT, "examples", "yaml"), "--files", os.path.join(HERE, "cases"), *hf, "--only", only, "--out", out],
+                        "--files", os.path.join(ROOT, "examples", "yaml"), "--files", os.path.join(HERE, "cases"), *hf,
+                        "--only", ",".join(sorted({_fw(o) for o in only.split(",")})), "--out", out,
+                        *(["--registry"] if "titan3" in only.split(",") else [])],
                        cwd=ROOT, capture_output=True, text=True, env=dict(os.environ, PL_PRODUCT_DIST=os.path.join(work, "dist"), ORACLE_CACHE=cache))
     rep = os.path.join(out, "agreement.json")
     if not os.path.exists(rep):
@@ -143,11 +161,12 @@ def oracle(work: str, out: str, only: str, cache: str):
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--only", default="", help="run the mutants whose name starts with this")
+    ap.add_argument("--only", default="", help="run the mutants whose name starts with this (comma-separated prefixes)")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--ci", action="store_true", help="CI's subset (CI_SUBSET)")
     a = ap.parse_args()
-    ms = [m for m in MUTANTS if m[0].startswith(a.only) and (not a.ci or m[0] in CI_SUBSET)]
+    prefixes = tuple(a.only.split(","))  # comma-separated prefixes
+    ms = [m for m in MUTANTS if m[0].startswith(prefixes) and (not a.ci or m[0] in CI_SUBSET)]
     if a.list:
         for m in ms:
             print(m[0], m[4])

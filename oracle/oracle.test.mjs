@@ -36,6 +36,14 @@ test("the frameworks agree with Precision Lens on every config, or the differenc
   }
 });
 
+// What each torchtitan release registers (models, flavors, modules, model-built dtypes) is generated from the
+// installed releases (scripts/titan-releases.py, issue #32): the committed data file must be what they say.
+test("releases.data.ts is what scripts/titan-releases.py reads from the installed torchtitan releases", { skip: existsSync(python) ? false : skip, timeout: 10 * 60_000 }, () => {
+  const r = spawnSync(python, [join(root, "scripts", "titan-releases.py"), "--check"], { cwd: root, encoding: "utf8" });
+  assert.equal(r.status, 0, `${r.stdout}${r.stderr.slice(-3000)}: rerun .oracle-venv/bin/python scripts/titan-releases.py`);
+  assert.match(r.stdout, /matches the installed releases/);
+});
+
 // `run.py --files DIR`: anyone's folder of configs, with per-file arguments in a sidecar (issue #32 §5). The
 // two DeepSpeed files: one with a key DeepSpeedFP16Config forbids (the product's unknown-precision-key and
 // DeepSpeedConfig's ValidationError must agree), one accepted at the sidecar's world size 4 (at the default

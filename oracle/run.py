@@ -35,11 +35,11 @@ PER_REPO = {"verl": 8}
 LAUNCH = re.compile(r"pretrain_gpt\.py|verl\.trainer\.main_")
 
 # The product's error codes that say "ConfigManager refuses the file" (the schema family and TOML syntax).
-PARSE_CODES = {"unknown-key", "unknown-section", "moved-key", "removed-key", "toml-syntax", "extension-section-without-module"}
+PARSE_CODES = {"unknown-key", "unknown-section", "moved-key", "removed-key", "toml-syntax", "extension-section-without-module", "module-not-in-release"}
 DIMS_CODES_PREFIX = "parallel-dims-"
 MESH_CODES = {"ep-without-fsdp-mesh"}
 # The product's error codes that say "the model's parallelize_fn / pipelining_fn raises".
-PARALLELIZE_CODES = {"ddp-with-other-parallelism", "pp-microbatch", "pp-1f1b-microbatches", "cp-attention-unsupported", "cpu-offload-without-fsdp", "float8-grouped-mm-pp-cp",
+PARALLELIZE_CODES = {"model-not-in-release", "ddp-with-other-parallelism", "pp-microbatch", "pp-1f1b-microbatches", "cp-attention-unsupported", "cpu-offload-without-fsdp", "float8-grouped-mm-pp-cp",
                      "memory-budget-without-compile", "mx-tp-compile", "unknown-converter", "quantize-gpu-unsupported", "compile-required"}
 # Exceptions of a torchtitan step that are CPU limits of the oracle, not the config's: not compared, with the reason.
 CPU_LIMITS = [(r"Torch not compiled with CUDA|CUDA|cuda", "the step needs CUDA (the oracle runs on CPU)"),
@@ -57,7 +57,10 @@ def titan_dtype_claims(led: Ledger, f: str, rel: str, p: dict, o: dict, b: dict)
     # mechanism: an FSDPModule came back (the policy is installed), else maybe_enable_amp's autocast, else none
     o_mech = "fully_shard" if b["fsdp"] else "autocast" if amp.startswith("autocast:") else "none"
     led.claim("titan.mechanism", f, mech, f"{o_mech} (FSDPModule: {b['fsdp']}; maybe_enable_amp: {amp})", mech == o_mech, rel)
-    led.claim("titan.storage", f, prec.get("paramStorage"), f"{storage} (the parameters of the modules parallelize_fn returned)", prec.get("paramStorage") == storage, rel)
+    # the product's storage: training.dtype's, plus the parts the model's own code keeps in another dtype (gpt_oss)
+    p_st = sorted({prec.get("paramStorage"), *(x["dtype"] for x in prec.get("paramStorageParts") or [])} - {None})
+    p_storage = p_st[0] if len(p_st) == 1 else p_st if p_st else prec.get("paramStorage")
+    led.claim("titan.storage", f, p_storage, f"{storage} (the parameters of the modules parallelize_fn returned)", p_storage == storage, rel)
     if pol:
         comp, how_c = pol["param"] or storage, "the FSDPModule's MixedPrecisionPolicy.param_dtype"
     elif amp.startswith("autocast:"):
@@ -641,6 +644,7 @@ def main() -> int:
     ap.add_argument("--corpus", default=os.environ.get("PL_CORPUS", os.path.join(ROOT, "..", "shared", "corpus")))
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     ap.add_argument("--only", default="", help="comma-separated frameworks")
+    ap.add_argument("--registry", action="store_true", help="with --files: also the installed torchtitan 0.3.0 wheel's config registries")
     ap.add_argument("--files", action="append", default=[], metavar="DIR",
                     help="check only the configs under DIR (repeatable) instead of examples/, test/fixtures/ and the corpus; "
                          "per-file arguments: a `# precision-lens: world-size=N torchtitan-version=vX` line in the file, or, "
@@ -658,10 +662,12 @@ def main() -> int:
     only = set(filter(None, a.only.split(",")))
     if not only or "torchtitan" in only:
         check_torchtitan(files, base, led, installs)
-        if not a.files:  # the installed 0.3.0 registries and the corpus's forks (not a folder of one's own)
+        # the installed 0.3.0 registries and the corpus's forks (not with a folder of one's own, unless --registry:
+        # then the installed wheel's registries only; oracle/mutants.py's registry mutants)
+        if not a.files or a.registry:
             import titan_registry  # torchtitan 0.3.0 Python config registries, per function
 
-            titan_registry.check(led, VENV, a.corpus, ROOT, product, worker, a.out)
+            titan_registry.check(led, VENV, None if a.files else a.corpus, ROOT, product, worker, a.out)
     if not only or "torch" in only:
         check_torch(led)
     probe = check_probe(files, base, led, a.out) if (not only or "probe" in only) else {}

@@ -3,7 +3,13 @@
 Claims:
   acc.load:     accelerate.commands.config.config_args.load_config_from_file(path) (ClusterConfig: unknown
                 keys raise) vs the product's error-level bare-no-boolean/unknown-key/unknown-mixed-precision diagnostics
-  acc.yaml11:   bare-no-boolean says a bare NO/no is a boolean: the loaded ClusterConfig field is a bool
+  acc.yaml11:   bare-no-boolean says accelerate crashes on a bare NO/no (a YAML 1.1 boolean): accelerate's own launch
+                path decides. launch_command(launch_command_parser().parse_args(["--config_file", path,
+                "train.py"])) runs with the process start replaced (subprocess.Popen, torch.distributed.run.run)
+                and CUDA reported present (8 devices), so _validate_launch_command and the launcher's
+                prepare_*_cmd_env run as on a GPU host: the claim is whether that raises on a bool ("'bool'
+                object has no attribute ..."), e.g. mixed_precision: no meets .lower(); distributed_type: no
+                (False) launches one process (launch.py L1222-1240 at accelerate 1.15.0)
   acc.fsdp:     FullyShardedDataParallelPlugin(fsdp_version=...).set_mixed_precision(mixed_precision): the
                 policy's param_dtype (compute) and reduce_dtype vs the precision table
   acc.deepspeed: DeepSpeedPlugin(hf_ds_config=<the linked JSON>).set_mixed_precision(mixed_precision) raises
@@ -19,6 +25,39 @@ import sys
 # bare-no-boolean (a bare NO read as a boolean) fails later, at launch: checked as acc.yaml11 on the loaded values.
 LOAD_CODES = {"accelerate/unknown-key", "accelerate/unknown-mixed-precision"}
 STRING_FIELDS = ("compute_environment", "distributed_type", "mixed_precision")
+
+
+def _launch(path: str) -> dict:
+    """accelerate's launch_command on the config, nothing started: the launcher reached and its ACCELERATE_* env,
+    or the exception it raised."""
+    import unittest.mock as um
+
+    import accelerate.commands.launch as L
+    import torch.distributed.run as dr
+
+    seen: dict = {}
+
+    class _Proc:
+        returncode = 0
+
+        def wait(self):
+            return 0
+
+    def popen(cmd, env=None, **_):
+        seen.update(launcher="subprocess", env={k: v for k, v in (env or {}).items() if k.startswith("ACCELERATE_")})
+        return _Proc()
+
+    def run(_args):
+        seen.update(launcher="torch.distributed.run", env={k: v for k, v in os.environ.items() if k.startswith("ACCELERATE_")})
+
+    try:
+        with um.patch.object(L.subprocess, "Popen", popen), um.patch.object(dr, "run", run), \
+                um.patch("torch.cuda.is_available", return_value=True), um.patch("torch.cuda.device_count", return_value=8), \
+                um.patch.object(L, "check_cuda_p2p_ib_support", return_value=True):
+            L.launch_command(L.launch_command_parser().parse_args(["--config_file", path, "train.py"]))
+    except BaseException as e:  # noqa: BLE001 (SystemExit from argparse too)
+        seen["error"] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:300]
+    return seen
 
 
 def main() -> None:
@@ -43,8 +82,11 @@ def main() -> None:
         if cfg is not None:
             bools = [f for f in STRING_FIELDS if isinstance(getattr(cfg, f, None), bool)]
             ac1 = "accelerate/bare-no-boolean" in errs
-            claims.append({"kind": "acc.yaml11", "product": "bare-no-boolean" if ac1 else "no bare-no-boolean", "oracle": f"booleans in {bools}" if bools else "strings",
-                           "agree": ac1 == bool(bools), "note": "the value accelerate's own loader returns"})
+            launch = _launch(path)
+            crash = "'bool' object" in launch.get("error", "")
+            told = launch.get("error") or f"launches ({launch.get('launcher')}, ACCELERATE_MIXED_PRECISION={launch.get('env', {}).get('ACCELERATE_MIXED_PRECISION')})"
+            claims.append({"kind": "acc.yaml11", "product": "bare-no-boolean" if ac1 else "no bare-no-boolean", "oracle": f"booleans in {bools}: {told}" if bools else f"strings: {told}",
+                           "agree": ac1 == crash, "note": "accelerate's launch_command (process start mocked) raises on a boolean or not"})
         if cfg is None or perrs:
             out.append({"path": path, "claims": claims})
             continue

@@ -9,8 +9,8 @@ For every function, only torchtitan's own code decides:
   parse:  ConfigManager().parse_args(["--module", <m>, "--config", <function>]) (torchtitan's CLI, tyro), or
           the exception
   dims:   ParallelDims.from_config(cfg.parallelism, world_size): the resolved degrees, or the assertion text
-  mesh:   build_mesh() on a fake process group (torch.distributed "fake" backend + FakeStore): the mesh dim
-          names, or the exception
+  mesh:   build_mesh() on a fake process group (torch.distributed "fake" backend + FakeStore; titan_mesh.py,
+          shared with titan_worker.py): the mesh dim names, or the exception
   mp:     cfg.training.mixed_precision_param / mixed_precision_reduce as the parsed config holds them, and
           whether torchtitan's mesh keeps the FSDP axis (ParallelDims._mesh_exist("fsdp"/"dp_shard")), which
           is what the 0.3.0 parallelize functions hand to apply_fsdp_to_decoder (there is no
@@ -87,15 +87,15 @@ def main() -> None:
     import logging
 
     logging.disable(logging.CRITICAL)
-    import torch.distributed as dist
-    from torch.testing._internal.distributed.fake_pg import FakeStore
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from titan_mesh import FakeWorld
 
     cm_mod = importlib.import_module("torchtitan.config.manager")
     ParallelDims = importlib.import_module("torchtitan.distributed.parallel_dims").ParallelDims
 
     jobs = json.load(sys.stdin)
     out = []
-    current_ws = None
+    world = FakeWorld()
     for job in jobs:
         path, dotted, ws = job["path"], job["module"], int(job["worldSize"])
         # the module to hand to --module: torchtitan.models.llama3.config_registry -> torchtitan.models.llama3
@@ -136,18 +136,12 @@ def main() -> None:
                 v["dims"] = {"ok": False, "error": _short(e)}
                 continue
             try:
-                if current_ws != ws:
-                    if dist.is_initialized():
-                        dist.destroy_process_group()
-                    dist.init_process_group("fake", rank=0, world_size=ws, store=FakeStore())
-                    current_ws = ws
-                mesh = pdims.build_mesh()
+                mesh = world.mesh(pdims, ws)  # titan_mesh.py, shared with titan_worker.py
                 v["mesh"] = {"ok": True, "dims": list(mesh.mesh_dim_names or [])}
             except BaseException as e:
                 v["mesh"] = {"ok": False, "error": _short(e)}
             v["mp"]["fsdp_axis"] = bool(pdims._mesh_exist("fsdp", 1) or pdims._mesh_exist("dp_shard", 1))
-    if dist.is_initialized():
-        dist.destroy_process_group()
+    world.close()
     json.dump(out, sys.stdout)
 
 

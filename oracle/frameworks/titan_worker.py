@@ -5,7 +5,7 @@ Reads a JSON list of jobs on stdin ({"path", "worldSize"}), prints a JSON list o
   dims:   ParallelDims(...degrees from the parsed JobConfig..., world_size) validated, or the assertion text;
           the resolved degrees
   mesh:   build_mesh() on a fake process group of that world size (torch.distributed "fake" backend +
-          FakeStore): the mesh dim names, or the exception
+          FakeStore; titan_mesh.py, shared with titan_registry_worker.py): the mesh dim names, or the exception
   amp:    maybe_enable_amp(parallel_dims, training.mixed_precision_param, "cpu"): "autocast:<dtype>" when it
           returns a torch.autocast, else "null-context"
   built:  what train.py does next, with the release's own functions: get_train_spec(model.name), the flavor's
@@ -126,8 +126,7 @@ def main() -> None:
 
     tu = importlib.import_module("torchtitan.tools.utils")
     tu.device_type, tu.device_module = "cpu", torch.cpu  # before parallel_dims etc. import it
-    import torch.distributed as dist
-    from torch.testing._internal.distributed.fake_pg import FakeStore
+    from titan_mesh import FakeWorld
 
     if version == "0.1.0":
         cm_mod = importlib.import_module("torchtitan.config_manager")
@@ -140,7 +139,7 @@ def main() -> None:
 
     jobs = json.load(sys.stdin)
     out = []
-    current_ws = None
+    world = FakeWorld()
     for job in jobs:
         path, ws = job["path"], int(job["worldSize"])
         v: dict = {"path": path, "version": version, "worldSize": ws}
@@ -177,17 +176,9 @@ def main() -> None:
             v["dims"] = {"ok": False, "error": _short(e)}
             out.append(v)
             continue
-        # -- mesh, on a fake process group of the world size
+        # -- mesh, on a fake process group of the world size (titan_mesh.py)
         try:
-            if current_ws != ws:
-                if dist.is_initialized():
-                    dist.destroy_process_group()
-                dist.init_process_group("fake", rank=0, world_size=ws, store=FakeStore())
-                current_ws = ws
-            if "device_type" in inspect.signature(pdims.build_mesh).parameters:
-                mesh = pdims.build_mesh("cpu")
-            else:
-                mesh = pdims.build_mesh()
+            mesh = world.mesh(pdims, ws)
             names = list(mesh.mesh_dim_names or [])
             extra = sorted(getattr(pdims, "_meshes", {}) or {})
             v["mesh"] = {"ok": True, "dims": names, "meshes": extra}
@@ -206,8 +197,7 @@ def main() -> None:
             except BaseException as e:
                 v["built"] = {"ok": False, "error": _short(e), "where": _where(e)}
         out.append(v)
-    if dist.is_initialized():
-        dist.destroy_process_group()
+    world.close()
     json.dump(out, sys.stdout)
 
 

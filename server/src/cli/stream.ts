@@ -127,7 +127,7 @@ export function fileJson(path: string, r: AnalysisResult): Record<string, unknow
     worldSize: r.worldSize ? { value: r.worldSize.value, source: r.worldSize.source, kind: r.worldSize.kind } : null,
     parallel: r.parallel ? { ...r.parallel } : null,
     mechanism: r.mechanism ?? null,
-    precision: r.precision ? { paramStorage: r.precision.paramStorage.dtype, compute: r.precision.compute.dtype, gradReduce: r.precision.gradReduce.dtype } : null,
+    precision: r.precision ? { paramStorage: r.precision.paramStorage.dtype, compute: r.precision.compute.dtype, gradReduce: r.precision.gradReduce.dtype, ...(r.precision.paramStorageParts ? { paramStorageParts: r.precision.paramStorageParts.map((x) => ({ modules: x.modules, dtype: x.dtype })) } : {}) } : null,
     diagnostics: r.diagnostics.map(diagnosticJson),
   };
   if (r.doc.skipped) out.skipped = r.doc.skipped;

@@ -46,6 +46,11 @@ export interface ResolvedPrecision {
   compute: ResolvedDtype;
   /** dtype gradients are reduced across ranks in (or stored in, with no reduction). */
   gradReduce: ResolvedDtype;
+  /**
+   * Parameters the model's own code stores in another dtype than paramStorage (torchtitan gpt_oss builds its
+   * TransformerBlocks in bfloat16 whatever training.dtype says); paramStorage then holds the rest of the model.
+   */
+  paramStorageParts?: { modules: string; dtype: DType; knob: string }[];
   /** Set when the precision is chosen outside this file (e.g. `"auto"` filled by HF Trainer/accelerate): by whom. */
   setBy?: string;
 }

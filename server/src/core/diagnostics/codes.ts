@@ -63,6 +63,8 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "cp-attention-unsupported": { summary: "Context parallelism with an attention backend or load balancer torchtitan refuses (varlen; ptrr with SDPA)." },
   "pp-bubble": { summary: "Fewer microbatches than pipeline stages: the pipeline idles (a bubble)." },
   "pp-1f1b-microbatches": { summary: "The 1F1B schedule with fewer microbatches than pipeline stages: Schedule1F1B raises at launch." },
+  "model-not-in-release": { summary: "A model name or flavor the targeted torchtitan release does not register: the launch fails." },
+  "module-not-in-release": { summary: "An extension module in torchtitan's package that the targeted release does not ship: ModuleNotFoundError at launch." },
   "memory-exceeds-gpu": { summary: "The estimated peak memory per GPU exceeds the GPU's capacity." },
   // torchtitan: schema (keys, types, values)
   "unknown-key": { summary: "A key the targeted torchtitan release does not know." },

@@ -6,6 +6,7 @@ import type { AnalysisEnv, AnalysisSettings, HoverTarget, FrameworkAnalysis, Fra
 import { MAX_WORLD_SIZE } from "../../model/limits";
 import { diag } from "../../diagnostics/build";
 import { directiveValue, parseDirectives, type Directive } from "../../diagnostics/directives";
+import { withModelStorage } from "./releaseRegistry";
 import { findEntry, stringValue, type ConfigDocument, type ConfigEntry, type ConfigValue } from "../../model/document";
 import type { Diagnostic } from "../../model/types";
 import { gateDiagnostics, type Facts } from "../../provenance";
@@ -63,7 +64,7 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
     ? version.value.era.decide(dims.resolved, worldSize.value, decideOptions)
     : { mechanism: "error" as const, reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.detail ?? dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };
   const knobs = readKnobs(doc, version.value.date);
-  const precision = resolvePrecision(decision, knobs, layout);
+  const precision = withModelStorage(resolvePrecision(decision, knobs, layout), version.value, modelName);
   // A header copied from an upstream preset states upstream's GPUs, not this file's (copiedPresetComment).
   const stated = statedGpus(doc);
   const gpu = resolveGpu(settings, directives, extra, stated && !copiedPresetComment(doc, stated) ? stated : undefined, named?.gpu, hardwareInFolder(env.documentPath ?? doc.uri));

@@ -38,6 +38,7 @@ export function summaryMarkdown(ctx: TitanContext): string {
     lines.push("| | dtype | from |");
     lines.push("|---|---|---|");
     lines.push(`| parameter storage | \`${p.paramStorage.dtype}\` | ${mdProse(p.paramStorage.knob, { cell: true })} |`);
+    for (const x of p.paramStorageParts ?? []) lines.push(`| parameter storage: ${x.modules} | \`${x.dtype}\` | ${mdProse(x.knob, { cell: true })} |`);
     lines.push(`| compute (matmuls) | \`${p.compute.dtype}\` | ${mdProse(p.compute.knob, { cell: true })} |`);
     lines.push(`| gradient reduction | ${p.gradReduce.dtype ? `\`${p.gradReduce.dtype}\`` : "none"} | ${mdProse(p.gradReduce.knob, { cell: true })} |`);
   }

@@ -19,6 +19,7 @@ import { pp1f1bMicrobatches } from "./pp-1f1b-microbatches";
 import { pureBf16 } from "./pure-bf16";
 import { removedSetting } from "./removed-setting";
 import { launchFlagRejected } from "./launch-flag-rejected";
+import { modelNotInRelease, moduleNotInRelease } from "./model-not-in-release";
 import { SCHEMA_RULES } from "../schema/rules";
 
 export const TITAN_RULES: readonly TitanRule[] = [
@@ -38,5 +39,7 @@ export const TITAN_RULES: readonly TitanRule[] = [
   memoryExceedsGpu,
   removedSetting,
   launchFlagRejected,
+  modelNotInRelease,
+  moduleNotInRelease,
   ...SCHEMA_RULES,
 ];
