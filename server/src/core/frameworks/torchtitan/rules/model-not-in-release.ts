@@ -43,7 +43,7 @@ function extensionModule(ctx: TitanContext, release: Release): { name: string; k
 
 /** Anything that can register a train spec the release's registry does not list. */
 function otherRegistrations(ctx: TitanContext, release: Release): boolean {
-  if (ctx.forkCode || ctx.workspaceSchema?.length || ctx.customEntry || ctx.fork) return true;
+  if (ctx.forkCode || ctx.workspaceSchema?.length || ctx.launcher?.source === "custom-entry" || ctx.fork) return true;
   if (stringValue(findEntry(ctx.doc, "experimental", "custom_import"))?.trim()) return true;
   const ext = extensionModule(ctx, release);
   return !!ext && moduleShipped(release, ext.name) === undefined;
