@@ -169,3 +169,25 @@ describe("a missing flag proves nothing when the arguments are not all known", (
     assert.deepEqual(open.diagnostics, []);
   });
 });
+
+describe("megatron: a Megatron-DeepSpeed checkout is declined (its examples keep Megatron-LM's scripts)", () => {
+  const script = "torchrun --nproc_per_node 8 ../pretrain_gpt.py --fp16 --tensor-model-parallel-size 3\n";
+  const doc = "/p/examples/pretrain_gpt_distributed.sh";
+  const run = (files: Record<string, string>) => analyzeDocument(`file://${doc}`, script, {}, fakeEnv({ [doc]: script, ...files }, doc, ["/p"]));
+  it("a sibling script that runs pretrain_gpt.py with the deepspeed launcher: not claimed, no findings, the reason names it", () => {
+    const r = run({ "/p/examples/pretrain_gpt.sh": "deepspeed --num_gpus 8 ../pretrain_gpt.py --deepspeed --deepspeed_config ds.json\n" });
+    assert.equal(r.framework, null);
+    assert.deepEqual(r.diagnostics, []);
+    assert.match(r.frameworkReason, /examples\/pretrain_gpt\.sh runs pretrain_gpt\.py with DeepSpeed: this checkout is Megatron-DeepSpeed/);
+  });
+  it("a pretrain_gpt.py above the script that imports deepspeed: not claimed", () => {
+    const r = run({ "/p/pretrain_gpt.py": "import torch\nimport deepspeed\n" });
+    assert.equal(r.framework, null);
+    assert.match(r.frameworkReason, /pretrain_gpt\.py imports deepspeed/);
+  });
+  it("Megatron-LM's own checkout (its pretrain_gpt.py without deepspeed, no DeepSpeed launch): still checked", () => {
+    const r = run({ "/p/pretrain_gpt.py": "import torch\nfrom megatron.training import pretrain\n", "/p/examples/other.sh": "torchrun ../pretrain_gpt.py --bf16\n" });
+    assert.equal(r.framework, "megatron");
+    assert.ok(r.diagnostics.some((d) => d.code === "megatron/parallel-sizes"));
+  });
+});

@@ -178,6 +178,11 @@ export interface FrameworkAnalyzer {
   /** Returns a user-facing reason ("has [parallelism] and [training] tables") or undefined. */
   detect(doc: ConfigDocument): string | undefined;
   analyze(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis;
+  /**
+   * Where the workspace's own code shows the file is another program's after all (a Megatron-DeepSpeed
+   * checkout's `pretrain_gpt.py`): the reason, and the file is not claimed (no findings). Optional.
+   */
+  declines?(doc: ConfigDocument, env: AnalysisEnv): string | undefined;
   /** Top-level keys to complete in a file of this framework that does not parse yet (mid-edit); optional. */
   keyCompletions?(doc: ConfigDocument, env: AnalysisEnv): KeyCompletion[];
 }

@@ -131,6 +131,8 @@ function analyzeParsed(uri: string, text: string, settings: AnalysisSettings, en
       // recovered (issue #14); a truncated model (JSON stops at the first error) is not analysed.
       const why = !doc.syntaxErrors.length || isRecovered(doc) ? f.detect(doc) : undefined;
       if (why) {
+        const declined = f.declines?.(doc, env);
+        if (declined) return { ...base, framework: null, frameworkReason: declined, diagnostics: [] };
         analyzer = f;
         reason = why;
         break;

@@ -8,7 +8,7 @@ import type { ConfigDocument } from "../../model/document";
 import { failedLaunch, frameworkAnalysis } from "../common/result";
 import { runRules } from "../common/rule";
 import { megatronContext } from "./context";
-import { detectMegatron } from "./detect";
+import { detectMegatron, megatronDeepSpeed } from "./detect";
 import { megatronHover } from "./hover";
 import { resolveMegatron } from "./resolve";
 import { MEGATRON_RULES } from "./rules/index";
@@ -17,6 +17,7 @@ export const megatronAnalyzer: FrameworkAnalyzer = {
   id: "megatron",
   formats: ["shell"],
   detect: detectMegatron,
+  declines: megatronDeepSpeed,
   analyze: analyzeMegatron,
 };
 
