@@ -222,6 +222,16 @@ describe("verl: --config-path from $(pwd), $PWD, $(dirname $0); eval strings", (
       assert.match(r.reportMarkdown ?? "", lead.includes("dirname") ? /is the script's own folder/ : /taken as the script's folder/);
     });
   }
+  it("$(pwd) is the project root when the config is there and not beside the script (the nearest folder holding it)", () => {
+    const script = "/p/examples/multiturn/run.sh";
+    const text = 'PROJECT_DIR="$(pwd)"\nCONFIG_PATH="$PROJECT_DIR/examples/multiturn/config"\npython3 -m verl.trainer.main_ppo --config-path="$CONFIG_PATH" --config-name=my_ppo\n';
+    const r = analyzeDocument(`file://${script}`, text, {}, fakeEnv({ "/p/examples/multiturn/config/my_ppo.yaml": yaml }, script, ["/p"]));
+    assert.equal(r.precision?.paramStorage.dtype, "bfloat16");
+    assert.equal(r.worldSize?.value, 4);
+    assert.match(r.reportMarkdown ?? "", /`\$\(pwd\)` is taken as `[^`]*`, the nearest folder above the script holding `examples\/multiturn\/config\/my_ppo\.yaml`/);
+    const beside = analyzeDocument(`file://${script}`, text, {}, fakeEnv({}, script, ["/p"]));
+    assert.equal(beside.worldSize, undefined);
+  });
   it("a $(pwd) path with another variable after it stays unread (values unknown, no finding)", () => {
     const r = analyzeDocument(uri, 'python3 -m verl.trainer.main_ppo --config-path="$(pwd)/$CFG" --config-name=my_ppo\n', {}, env());
     assert.equal(r.worldSize, undefined);

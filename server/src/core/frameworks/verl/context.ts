@@ -215,8 +215,12 @@ export function verlContext(doc: ConfigDocument, settings: AnalysisSettings, env
       // the script's folder, as the shell gives it when the script is run from there (assumption
       // `verl-config-path-pwd`; `$(dirname $0)` is the script's folder wherever it is run from).
       const dirLead = configPath !== undefined && scriptDir ? scriptDirLead(configPath) : undefined;
-      if (dirLead) assumptions.push(dirLead.pwd ? `\`verl-config-path-pwd\` — \`--config-path=${configPath}\`: \`${dirLead.lead}\` is taken as the script's folder (the script run from its own folder, as its README-style launch does).` : `\`verl-config-path-pwd\` — \`--config-path=${configPath}\`: \`${dirLead.lead}\` is the script's own folder.`);
-      const cpath = dirLead ? join(scriptDir!, dirLead.rest) : configPath && !/\$/.test(configPath) ? configPath.replace(/^\.\//, "") : undefined;
+      // `$(pwd)` is the folder the script is run from: its own, or one above it ("run from the project root", a
+      // common comment in these scripts): the nearest of them (the upward search of paths.ts) that holds
+      // `<rest>/<config-name>.yaml`, else the script's own folder.
+      const pwdDir = dirLead?.pwd && name ? ancestorDirs(env).find((d) => env.readFile(join(join(d, dirLead.rest), `${name}.yaml`)) !== undefined) ?? scriptDir : scriptDir;
+      if (dirLead) assumptions.push(dirLead.pwd ? (pwdDir === scriptDir ? `\`verl-config-path-pwd\` — \`--config-path=${configPath}\`: \`${dirLead.lead}\` is taken as the script's folder (the script run from its own folder, as its README-style launch does).` : `\`verl-config-path-pwd\` — \`--config-path=${configPath}\`: \`${dirLead.lead}\` is taken as \`${displayPath(pwdDir!, env)}\`, the nearest folder above the script holding \`${dirLead.rest}/${name}.yaml\` (the script run from there).`) : `\`verl-config-path-pwd\` — \`--config-path=${configPath}\`: \`${dirLead.lead}\` is the script's own folder.`);
+      const cpath = dirLead ? join(pwdDir!, dirLead.rest) : configPath && !/\$/.test(configPath) ? configPath.replace(/^\.\//, "") : undefined;
       // Hydra resolves a relative --config-path (and main_ppo's own `config_path="config"`) against the file
       // declaring @hydra.main, verl/trainer/main_ppo.py: in a workspace that vendors verl (a fork, installed
       // editable: assumption `verl-vendored`) that is its own verl/trainer/config.
