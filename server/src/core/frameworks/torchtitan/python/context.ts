@@ -161,6 +161,10 @@ export interface Override {
 export interface Launch {
   worldSize?: Sourced<number>;
   overrides: Override[];
+  /** The script that launches the function and every `--section.option value` on its launching lines, as written
+   * (fields the version lacks included): `check --format json`'s `launch` (the registry oracle hands them to tyro). */
+  script?: string;
+  flags?: string[];
 }
 
 /**
@@ -175,6 +179,8 @@ export function launchOf(fnName: string, env: AnalysisEnv): Launch {
       // Built only for a function that has a run script (most have none).
       const needle = passesConfig(fnName);
       const file = displayPath(path, env);
+      out.script = file;
+      out.flags = [];
       const ws = worldSizeFromScript(text, fnName);
       if (ws && ws.value <= MAX_WORLD_SIZE && !out.worldSize) {
         const slurm = /^#SBATCH\b/m.test(text) || /\.(slurm|sbatch)$/i.test(name);
@@ -187,8 +193,10 @@ export function launchOf(fnName: string, env: AnalysisEnv): Launch {
         let m: RegExpExecArray | null;
         while ((m = flag.exec(line)) && out.overrides.length < 64) {
           const key = `${m[1]}.${m[2]}`;
+          const raw = m[3]!.replace(/^["']|["']$/g, "");
+          if (out.flags!.length < 128) out.flags!.push(`--${key}`, raw);
           if (!pyField(m[1]!, m[2]!)) continue;
-          out.overrides.push({ key, raw: m[3]!.replace(/^["']|["']$/g, ""), file, location: lineLocation(path, text, i) });
+          out.overrides.push({ key, raw, file, location: lineLocation(path, text, i) });
         }
       });
       return out;
@@ -228,6 +236,8 @@ export interface PyResolution {
   simulationInput?: SimulationInput;
   /** The GPU type the throughput and memory estimates use (--gpu > directive > setting > default). */
   gpu: Sourced<GpuId>;
+  /** The run script that launches this function and its flags as written (Launch.script / flags), when there is one. */
+  launch?: { script: string; flags: string[] };
   /** Run-script flags tyro rejects at this version (a value outside the field's Literal): the launch fails. */
   rejectedFlags?: { override: Override; choices: readonly string[] }[];
   /** What the picture rests on that is not written in the file, flags or scripts (user-facing). */
@@ -315,7 +325,7 @@ export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version:
       ? pySimulationInput(view, ev, fields, { mechanism: decision.mechanism, layout: dims.resolved, ddp: decision.ddp, mechanismReason: decision.reason, paramDtype: knobs.param.dtype, reduceDtype: knobs.reduce.dtype, trainingDtype: knobs.trainingDtype.dtype, versionDate: version.date }, gpu.value)
       : undefined;
   if (simulationInput && optimizerState.dtype && optimizerState.dtype !== knobs.trainingDtype.dtype) simulationInput.optimizerStateDtype = optimizerState.dtype;
-  return { ...(rejected.length ? { rejectedFlags: rejected } : {}), evaluated: ev, removedFields, fields, view, worldSize, dims, layout, layoutName: layoutName(dims.resolved ?? layout), decision, decideOptions, ...(modelName ? { modelName } : {}), knobs, ...(precision ? { precision } : {}), optimizerState, ...(simulationInput ? { simulationInput } : {}), gpu, assumptions };
+  return { ...(launch.script ? { launch: { script: launch.script, flags: launch.flags ?? [] } } : {}), ...(rejected.length ? { rejectedFlags: rejected } : {}), evaluated: ev, removedFields, fields, view, worldSize, dims, layout, layoutName: layoutName(dims.resolved ?? layout), decision, decideOptions, ...(modelName ? { modelName } : {}), knobs, ...(precision ? { precision } : {}), optimizerState, ...(simulationInput ? { simulationInput } : {}), gpu, assumptions };
 }
 
 /**
