@@ -451,6 +451,13 @@ describe("torchtitan Python: severity follows the facts (core/provenance.ts gate
     // the known field is applied (TP 8), the unknown one is not read by the product
     assert.equal(fn(r, "flagged").parallel?.tp, 8);
   });
+  it("a flag spelled with hyphens (tyro's help spelling) sets the field: --parallelism.tensor-parallel-degree 8 is TP 8", () => {
+    const script = `NGPU=8 CONFIG=hyphen ./run_train.sh --parallelism.data-parallel-shard-degree=1 --parallelism.tensor-parallel-degree 8\n`;
+    const text = `${HEAD}\ndef hyphen() -> Trainer.Config:\n    return Trainer.Config()\n`;
+    const r = analyzeFixture(text, { uri: URI, env: fakeEnv({ "/ws/mytitan/train.sh": script }) });
+    assert.deepEqual(fn(r, "hyphen").launch?.flags, ["--parallelism.data-parallel-shard-degree", "1", "--parallelism.tensor-parallel-degree", "8"]);
+    assert.deepEqual([fn(r, "hyphen").parallel?.dp_shard, fn(r, "hyphen").parallel?.tp], [1, 8]);
+  });
   it("parallel-dims on an explicit world size but a degree that is not known: a warning naming it", () => {
     const text = `${HEAD}\ndef odd() -> Trainer.Config:\n    return Trainer.Config(parallelism=ParallelismConfig(tensor_parallel_degree=3, data_parallel_shard_degree=2, pipeline_parallel_degree=PP))\n`;
     const r = analyzeFixture(text, { uri: URI });

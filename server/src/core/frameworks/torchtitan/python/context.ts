@@ -189,13 +189,16 @@ export function launchOf(fnName: string, env: AnalysisEnv): Launch {
       const lines = text.split(/\r?\n/);
       lines.forEach((line, i) => {
         if (!needle.test(line) && !/run_train|torchtitan\.train/.test(line)) return;
-        const flag = /--([a-z_]+)\.([a-z_]+)(?:=|[ \t]+)("[^"\n]*"|'[^'\n]*'|[^\s"']+)/g;
+        // tyro takes `--section.option` with `_` or `-` alike (`--parallelism.tensor-parallel-degree 8`, checked with
+        // torchtitan 0.3.0's ConfigManager): the field is the name with `-` read as `_`.
+        const flag = /--([a-z_-]+)\.([a-z_-]+)(?:=|[ \t]+)("[^"\n]*"|'[^'\n]*'|[^\s"']+)/g;
         let m: RegExpExecArray | null;
         while ((m = flag.exec(line)) && out.overrides.length < 64) {
-          const key = `${m[1]}.${m[2]}`;
+          const [sec, opt] = [m[1]!.replace(/-/g, "_"), m[2]!.replace(/-/g, "_")];
+          const key = `${sec}.${opt}`;
           const raw = m[3]!.replace(/^["']|["']$/g, "");
-          if (out.flags!.length < 128) out.flags!.push(`--${key}`, raw);
-          if (!pyField(m[1]!, m[2]!)) continue;
+          if (out.flags!.length < 128) out.flags!.push(`--${m[1]}.${m[2]}`, raw);
+          if (!pyField(sec, opt)) continue;
           out.overrides.push({ key, raw, file, location: lineLocation(path, text, i) });
         }
       });
