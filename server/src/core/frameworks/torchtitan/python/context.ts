@@ -191,12 +191,25 @@ export function launchOf(fnName: string, env: AnalysisEnv): Launch {
         if (!needle.test(line) && !/run_train|torchtitan\.train/.test(line)) return;
         // tyro takes `--section.option` with `_` or `-` alike (`--parallelism.tensor-parallel-degree 8`, checked with
         // torchtitan 0.3.0's ConfigManager): the field is the name with `-` read as `_`.
-        const flag = /--([a-z_-]+)\.([a-z_-]+)(?:=|[ \t]+)("[^"\n]*"|'[^'\n]*'|[^\s"']+)/g;
+        // A value never starts with `--` (that is the next flag) nor is a line continuation: a boolean field is a
+        // flag without a value in tyro (`--compile.enable`, `--compile.no-enable`), so `--compile.enable
+        // --parallelism.tensor_parallel_degree 8` is two flags (checked with torchtitan 0.3.0's ConfigManager).
+        const flag = /--([a-z_-]+)\.([a-z_-]+)(?:(?:=|[ \t]+)(?!--|\\(?:\s|$))("[^"\n]*"|'[^'\n]*'|[^\s"']+))?/g;
         let m: RegExpExecArray | null;
         while ((m = flag.exec(line)) && out.overrides.length < 64) {
-          const [sec, opt] = [m[1]!.replace(/-/g, "_"), m[2]!.replace(/-/g, "_")];
+          const sec = m[1]!.replace(/-/g, "_");
+          let opt = m[2]!.replace(/-/g, "_");
+          if (m[3] === undefined) {
+            // a bare flag: a boolean set to true, or its `no-` form to false; any other field's bare flag is not read
+            if (out.flags!.length < 128) out.flags!.push(`--${m[1]}.${m[2]}`);
+            const neg = opt.startsWith("no_") && pyField(sec, opt.slice(3))?.type === "bool";
+            if (neg) opt = opt.slice(3);
+            if (pyField(sec, opt)?.type !== "bool") continue;
+            out.overrides.push({ key: `${sec}.${opt}`, raw: neg ? "false" : "true", file, location: lineLocation(path, text, i) });
+            continue;
+          }
           const key = `${sec}.${opt}`;
-          const raw = m[3]!.replace(/^["']|["']$/g, "");
+          const raw = m[3].replace(/^["']|["']$/g, "");
           if (out.flags!.length < 128) out.flags!.push(`--${m[1]}.${m[2]}`, raw);
           if (!pyField(sec, opt)) continue;
           out.overrides.push({ key, raw, file, location: lineLocation(path, text, i) });
