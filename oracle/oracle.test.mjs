@@ -29,6 +29,8 @@ test("the frameworks agree with Precision Lens on every config, or the differenc
   else console.log(`# no corpus at ${corpus}: only examples/ and test/fixtures/ were checked (${report.configs} configs)`);
   assert.equal(report.totals.undocumented, 0);
   assert.deepEqual(report.unused_documented, [], "documented differences no claim needs any more: remove them from oracle/known_differences.json");
+  // torchtitan 0.3.0 registries (issue #30 §6): the run scripts' flags of oracle/fixtures/titan3/flags/ go through tyro.
+  if (report.kinds["titan3.dims"]) assert.ok(report.kinds["titan3.flags"]?.checked >= 6, `titan3.flags: ${JSON.stringify(report.kinds["titan3.flags"])}`);
   // NeMo AutoModel (issue #35): the corner cases in oracle/automodel/ are always checked when 0.7.0 installed.
   if (report.installs.some((i) => i.name === "nemo_automodel" && i.status === "installed")) {
     assert.ok((report.frameworks.automodel ?? 0) >= 17, `automodel configs: ${report.frameworks.automodel}`);

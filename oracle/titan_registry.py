@@ -2,7 +2,10 @@
 
 Called from oracle/run.py (check(...)). The files: every config_registry.py of the installed 0.3.0 wheel, and
 of the corpus's wild2026 torchtitan forks, and the corner cases written for this check (oracle/fixtures/titan3/:
-TP-only, PP-only, DDP+TP, EP that does not divide, graph_trainer's wrapper around a base of our own). torchtitan decides each function in frameworks/titan_registry_worker.py;
+TP-only, PP-only, DDP+TP, EP that does not divide, graph_trainer's wrapper around a base of our own; flags/: functions
+launched by run scripts with flags). torchtitan decides each function in frameworks/titan_registry_worker.py, with
+the `--section.option value` flags of the run script that launches it (the product's `launch.flags`) parsed by
+its own ConfigManager (tyro) beside --module/--config;
 this file only compares. Claims are named "<file>::<function>". Functions torchtitan cannot run here (a module
 that does not import on CPU, a model the wheel lacks) are not compared: they go to out/titan-registry.json with
 torchtitan's reason.
@@ -15,6 +18,12 @@ import os
 RELEASE = "0.3.0"
 DIMS_PREFIX = "parallel-dims-"
 MESH_CODES = {"ep-without-fsdp-mesh"}
+# the product's claim that tyro rejects a run-script flag (rules/launch-flag-rejected.ts)
+FLAG_REJECTED = ("invalid-value", "The launch fails: tyro rejects")
+
+
+def _flag_rejected(p: dict) -> list[str]:
+    return [d["message"] for d in p.get("diagnostics", []) if d["severity"] == "error" and d["code"] == FLAG_REJECTED[0] and d["message"].startswith(FLAG_REJECTED[1])]
 
 
 def _registries(venv: str, corpus: str | None, root: str) -> list[tuple[str, str]]:
@@ -48,11 +57,17 @@ def check(led, venv: str, corpus: str | None, root: str, product, worker, out_di
     for path, mod in regs:
         fns = (prod.get(path) or {}).get("configFunctions") or []
         by_ws: dict[int, list[str]] = {}
+        flags: dict[str, list[str]] = {}
         for cf in fns:
             pfn[(path, cf["name"])] = cf
             by_ws.setdefault(int((cf.get("worldSize") or {}).get("value") or 8), []).append(cf["name"])
+            if (cf.get("launch") or {}).get("flags"):
+                flags[cf["name"]] = cf["launch"]["flags"]  # the run script's flags as the product read them
         for ws, names in sorted(by_ws.items()):
-            jobs.append({"path": path, "module": mod, "functions": names, "worldSize": ws})
+            job = {"path": path, "module": mod, "functions": names, "worldSize": ws}
+            if any(n in flags for n in names):
+                job["flags"] = {n: flags[n] for n in names if n in flags}
+            jobs.append(job)
     not_compared = []
     for o in worker("titan_registry_worker.py", [install], jobs):
         f = f"{o['path']}::{o['function']}"
@@ -61,6 +76,16 @@ def check(led, venv: str, corpus: str | None, root: str, product, worker, out_di
             not_compared.append({"function": f, "reason": o["load"]["error"]})
             continue
         codes = {d["code"] for d in p.get("diagnostics", []) if d["severity"] == "error"}
+        if o.get("flags"):
+            # the run script's flags, parsed by torchtitan's ConfigManager (tyro) with --module/--config: does the
+            # launch get past the CLI (tyro exits 2 on a value outside a Literal or a field the config lacks)?
+            p_rej = _flag_rejected(p)
+            o_rej = o["parse"].get("exit") == 2
+            if o_rej or o["parse"]["ok"]:
+                led.claim("titan3.flags", f, p_rej or "parsed", o["parse"].get("error") if o_rej else "parsed", bool(p_rej) == o_rej, RELEASE,
+                          note=f"{p['launch']['script']}: {' '.join(o['flags'])}")
+                if o_rej or p_rej:
+                    continue  # the launch stops at the CLI (on one side at least): no degree or dtype of it is compared
         if not o["parse"]["ok"]:
             not_compared.append({"function": f, "reason": "torchtitan's ConfigManager: " + o["parse"]["error"]})
             continue

@@ -442,6 +442,29 @@ describe("torchtitan Python: severity follows the facts (core/provenance.ts gate
     assert.deepEqual(err(r, "invalid-value"), [["error", 4, undefined]]);
     assert.deepEqual(err(r, "unknown-dtype"), []);
   });
+  it("a function's launch: the run script and every --section.option flag as written, unknown fields included", () => {
+    const script = `NGPU=8 CONFIG=flagged ./run_train.sh --parallelism.tensor_parallel_degree 8 --training.no_such_field=1\n`;
+    const text = `${HEAD}\ndef flagged() -> Trainer.Config:\n    return Trainer.Config()\n\n\ndef plain() -> Trainer.Config:\n    return Trainer.Config()\n`;
+    const r = analyzeFixture(text, { uri: URI, env: fakeEnv({ "/ws/mytitan/train.sh": script }) });
+    assert.deepEqual(fn(r, "flagged").launch, { script: "mytitan/train.sh", flags: ["--parallelism.tensor_parallel_degree", "8", "--training.no_such_field", "1"] });
+    assert.equal(fn(r, "plain").launch, undefined);
+    // the known field is applied (TP 8), the unknown one is not read by the product
+    assert.equal(fn(r, "flagged").parallel?.tp, 8);
+  });
+  it("a flag spelled with hyphens (tyro's help spelling) sets the field: --parallelism.tensor-parallel-degree 8 is TP 8", () => {
+    const script = `NGPU=8 CONFIG=hyphen ./run_train.sh --parallelism.data-parallel-shard-degree=1 --parallelism.tensor-parallel-degree 8\n`;
+    const text = `${HEAD}\ndef hyphen() -> Trainer.Config:\n    return Trainer.Config()\n`;
+    const r = analyzeFixture(text, { uri: URI, env: fakeEnv({ "/ws/mytitan/train.sh": script }) });
+    assert.deepEqual(fn(r, "hyphen").launch?.flags, ["--parallelism.data-parallel-shard-degree", "1", "--parallelism.tensor-parallel-degree", "8"]);
+    assert.deepEqual([fn(r, "hyphen").parallel?.dp_shard, fn(r, "hyphen").parallel?.tp], [1, 8]);
+  });
+  it("a boolean flag takes no value in tyro: --compile.enable before --parallelism flags is two flags, not one", () => {
+    const script = `NGPU=8 CONFIG=bare ./run_train.sh --compile.enable --parallelism.data_parallel_shard_degree 1 --parallelism.tensor_parallel_degree 8 --compile.no-enable \\\n  --x.y 1\n`;
+    const text = `${HEAD}\ndef bare() -> Trainer.Config:\n    return Trainer.Config()\n`;
+    const r = analyzeFixture(text, { uri: URI, env: fakeEnv({ "/ws/mytitan/train.sh": script }) });
+    assert.deepEqual(fn(r, "bare").launch?.flags, ["--compile.enable", "--parallelism.data_parallel_shard_degree", "1", "--parallelism.tensor_parallel_degree", "8", "--compile.no-enable"]);
+    assert.deepEqual([fn(r, "bare").parallel?.dp_shard, fn(r, "bare").parallel?.tp], [1, 8]);
+  });
   it("parallel-dims on an explicit world size but a degree that is not known: a warning naming it", () => {
     const text = `${HEAD}\ndef odd() -> Trainer.Config:\n    return Trainer.Config(parallelism=ParallelismConfig(tensor_parallel_degree=3, data_parallel_shard_degree=2, pipeline_parallel_degree=PP))\n`;
     const r = analyzeFixture(text, { uri: URI });

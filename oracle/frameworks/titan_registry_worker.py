@@ -2,12 +2,14 @@
 
   titan_registry_worker.py <torchtitan 0.3.0 install dir>      (jobs on stdin, verdicts on stdout, JSON)
 
-Each job is {"path", "module", "functions": [names], "worldSize"}: a config_registry.py file (torchtitan's own,
+Each job is {"path", "module", "functions": [names], "worldSize", "flags": {name: [argv]}}: a config_registry.py file (torchtitan's own,
 or a fork's copy of one) and the dotted module it stands for (torchtitan.models.<m>.config_registry). A fork's
 file is loaded under that dotted name, so its relative imports resolve to the installed 0.3.0 package.
 For every function, only torchtitan's own code decides:
-  parse:  ConfigManager().parse_args(["--module", <m>, "--config", <function>]) (torchtitan's CLI, tyro), or
-          the exception
+  parse:  ConfigManager().parse_args(["--module", <m>, "--config", <function>, *flags]) (torchtitan's CLI, tyro),
+          or the exception; `flags` are the `--section.option value` flags of the run script that launches the
+          function (as the product read them), so tyro itself applies them, or rejects one: tyro exits with
+          status 2 (SystemExit), reported as {"ok": False, "exit": 2, "error": <tyro's message>}
   dims:   ParallelDims.from_config(cfg.parallelism, world_size): the resolved degrees, or the assertion text
   mesh:   build_mesh() on a fake process group (torch.distributed "fake" backend + FakeStore; titan_mesh.py,
           shared with titan_worker.py): the mesh dim names, or the exception
@@ -120,10 +122,21 @@ def main() -> None:
             if load_error:
                 v["load"] = {"ok": False, "error": load_error}
                 continue
+            flags = [str(a) for a in (job.get("flags") or {}).get(fn) or []]
+            if flags:
+                v["flags"] = flags
+            err = io.StringIO()
             try:
-                with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-                    cfg = cm_mod.ConfigManager().parse_args(["--module", cli_module, "--config", fn])
+                with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+                    cfg = cm_mod.ConfigManager().parse_args(["--module", cli_module, "--config", fn, *flags])
                 v["parse"] = {"ok": True}
+            except SystemExit as e:
+                # tyro's own exit on a flag it rejects: the launch ends here with its status (2)
+                said = [ln.strip(" │╭╮╰╯─-\t") for ln in err.getvalue().splitlines()]
+                said = [ln for ln in said if ln]
+                # tyro's box: a title, then what it rejects (the help that follows names the worker's path)
+                v["parse"] = {"ok": False, "exit": e.code if isinstance(e.code, int) else 1, "error": said[1][:400] if len(said) > 1 else _short(e)}
+                continue
             except BaseException as e:
                 v["parse"] = {"ok": False, "error": _short(e)}
                 continue

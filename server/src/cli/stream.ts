@@ -158,6 +158,8 @@ export function fileJson(path: string, r: AnalysisResult): Record<string, unknow
       layoutName: f.layoutName ?? null,
       mechanism: f.mechanism ?? null,
       precision: f.precision ? { paramStorage: f.precision.paramStorage.dtype, compute: f.precision.compute.dtype, gradReduce: f.precision.gradReduce.dtype } : null,
+      // the run script that launches the function and its flags as written (the registry oracle hands them to tyro)
+      ...(f.launch ? { launch: { script: f.launch.script, flags: [...f.launch.flags] } } : {}),
       diagnostics: (f.diagnostics ?? []).map(diagnosticJson),
     }));
   }

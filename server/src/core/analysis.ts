@@ -70,6 +70,8 @@ export interface ConfigFunctionResult {
   mechanism?: Mechanism;
   parallel?: ParallelLayout;
   precision?: ResolvedPrecision;
+  /** The run script that launches this config function and its `--section.option value` flags as written. */
+  launch?: { script: string; flags: string[] };
   diagnostics?: Diagnostic[];
 }
 

@@ -172,6 +172,7 @@ function analyzeTorchtitanPython(doc: ConfigDocument, settings: AnalysisSettings
       mechanism: f.r.decision.mechanism,
       parallel: f.r.dims.resolved ?? f.r.dims.configured,
       ...(f.r.precision ? { precision: f.r.precision } : {}),
+      ...(f.r.launch ? { launch: f.r.launch } : {}),
       diagnostics: f.diagnostics,
     })),
   };

@@ -161,6 +161,10 @@ export interface Override {
 export interface Launch {
   worldSize?: Sourced<number>;
   overrides: Override[];
+  /** The script that launches the function and every `--section.option value` on its launching lines, as written
+   * (fields the version lacks included): `check --format json`'s `launch` (the registry oracle hands them to tyro). */
+  script?: string;
+  flags?: string[];
 }
 
 /**
@@ -175,6 +179,8 @@ export function launchOf(fnName: string, env: AnalysisEnv): Launch {
       // Built only for a function that has a run script (most have none).
       const needle = passesConfig(fnName);
       const file = displayPath(path, env);
+      out.script = file;
+      out.flags = [];
       const ws = worldSizeFromScript(text, fnName);
       if (ws && ws.value <= MAX_WORLD_SIZE && !out.worldSize) {
         const slurm = /^#SBATCH\b/m.test(text) || /\.(slurm|sbatch)$/i.test(name);
@@ -183,12 +189,30 @@ export function launchOf(fnName: string, env: AnalysisEnv): Launch {
       const lines = text.split(/\r?\n/);
       lines.forEach((line, i) => {
         if (!needle.test(line) && !/run_train|torchtitan\.train/.test(line)) return;
-        const flag = /--([a-z_]+)\.([a-z_]+)(?:=|[ \t]+)("[^"\n]*"|'[^'\n]*'|[^\s"']+)/g;
+        // tyro takes `--section.option` with `_` or `-` alike (`--parallelism.tensor-parallel-degree 8`, checked with
+        // torchtitan 0.3.0's ConfigManager): the field is the name with `-` read as `_`.
+        // A value never starts with `--` (that is the next flag) nor is a line continuation: a boolean field is a
+        // flag without a value in tyro (`--compile.enable`, `--compile.no-enable`), so `--compile.enable
+        // --parallelism.tensor_parallel_degree 8` is two flags (checked with torchtitan 0.3.0's ConfigManager).
+        const flag = /--([a-z_-]+)\.([a-z_-]+)(?:(?:=|[ \t]+)(?!--|\\(?:\s|$))("[^"\n]*"|'[^'\n]*'|[^\s"']+))?/g;
         let m: RegExpExecArray | null;
         while ((m = flag.exec(line)) && out.overrides.length < 64) {
-          const key = `${m[1]}.${m[2]}`;
-          if (!pyField(m[1]!, m[2]!)) continue;
-          out.overrides.push({ key, raw: m[3]!.replace(/^["']|["']$/g, ""), file, location: lineLocation(path, text, i) });
+          const sec = m[1]!.replace(/-/g, "_");
+          let opt = m[2]!.replace(/-/g, "_");
+          if (m[3] === undefined) {
+            // a bare flag: a boolean set to true, or its `no-` form to false; any other field's bare flag is not read
+            if (out.flags!.length < 128) out.flags!.push(`--${m[1]}.${m[2]}`);
+            const neg = opt.startsWith("no_") && pyField(sec, opt.slice(3))?.type === "bool";
+            if (neg) opt = opt.slice(3);
+            if (pyField(sec, opt)?.type !== "bool") continue;
+            out.overrides.push({ key: `${sec}.${opt}`, raw: neg ? "false" : "true", file, location: lineLocation(path, text, i) });
+            continue;
+          }
+          const key = `${sec}.${opt}`;
+          const raw = m[3].replace(/^["']|["']$/g, "");
+          if (out.flags!.length < 128) out.flags!.push(`--${m[1]}.${m[2]}`, raw);
+          if (!pyField(sec, opt)) continue;
+          out.overrides.push({ key, raw, file, location: lineLocation(path, text, i) });
         }
       });
       return out;
@@ -228,6 +252,8 @@ export interface PyResolution {
   simulationInput?: SimulationInput;
   /** The GPU type the throughput and memory estimates use (--gpu > directive > setting > default). */
   gpu: Sourced<GpuId>;
+  /** The run script that launches this function and its flags as written (Launch.script / flags), when there is one. */
+  launch?: { script: string; flags: string[] };
   /** Run-script flags tyro rejects at this version (a value outside the field's Literal): the launch fails. */
   rejectedFlags?: { override: Override; choices: readonly string[] }[];
   /** What the picture rests on that is not written in the file, flags or scripts (user-facing). */
@@ -315,7 +341,7 @@ export function resolveConfig(ev: EvaluatedConfig, doc: ConfigDocument, version:
       ? pySimulationInput(view, ev, fields, { mechanism: decision.mechanism, layout: dims.resolved, ddp: decision.ddp, mechanismReason: decision.reason, paramDtype: knobs.param.dtype, reduceDtype: knobs.reduce.dtype, trainingDtype: knobs.trainingDtype.dtype, versionDate: version.date }, gpu.value)
       : undefined;
   if (simulationInput && optimizerState.dtype && optimizerState.dtype !== knobs.trainingDtype.dtype) simulationInput.optimizerStateDtype = optimizerState.dtype;
-  return { ...(rejected.length ? { rejectedFlags: rejected } : {}), evaluated: ev, removedFields, fields, view, worldSize, dims, layout, layoutName: layoutName(dims.resolved ?? layout), decision, decideOptions, ...(modelName ? { modelName } : {}), knobs, ...(precision ? { precision } : {}), optimizerState, ...(simulationInput ? { simulationInput } : {}), gpu, assumptions };
+  return { ...(launch.script ? { launch: { script: launch.script, flags: launch.flags ?? [] } } : {}), ...(rejected.length ? { rejectedFlags: rejected } : {}), evaluated: ev, removedFields, fields, view, worldSize, dims, layout, layoutName: layoutName(dims.resolved ?? layout), decision, decideOptions, ...(modelName ? { modelName } : {}), knobs, ...(precision ? { precision } : {}), optimizerState, ...(simulationInput ? { simulationInput } : {}), gpu, assumptions };
 }
 
 /**
