@@ -26,7 +26,7 @@
 import type { AnalysisEnv } from "../analysis";
 import type { SourceLocation } from "../model/types";
 import { parsePythonModule, type PyFunction } from "../parse/python";
-import { ancestorDirs, basename, displayPath, fileUri, join } from "./paths";
+import { ancestorDirs, basename, displayPath, fileUri, join, oncePerAnalysis } from "./paths";
 import { scannedPart } from "./scan";
 
 /** Model folders whose parallelize modules are read, at most. */
@@ -110,16 +110,11 @@ function locationAt(path: string, fn: PyFunction | undefined): SourceLocation {
   return { uri: fileUri(path), range };
 }
 
-/** The `torchtitan/` package folder above the config: `<dir>/torchtitan`, a submodule's `<dir>/torchtitan/torchtitan`, or the folder itself. */
-export function findTorchtitanPackage(env: AnalysisEnv): string | undefined {
-  // Asked three or four times per analysis (version, fork code, config sources): the walk once per environment
-  // (one environment is one analysis; issue #36, 7% of the corpus CLI run's samples).
-  if (packageOf.has(env)) return packageOf.get(env);
-  const pkg = findTorchtitanPackageUncached(env);
-  packageOf.set(env, pkg);
-  return pkg;
-}
-const packageOf = new WeakMap<AnalysisEnv, string | undefined>();
+/**
+ * The `torchtitan/` package folder above the config: `<dir>/torchtitan`, a submodule's `<dir>/torchtitan/torchtitan`,
+ * or the folder itself. Asked three or four times per analysis (version, fork code, config sources): walked once.
+ */
+export const findTorchtitanPackage = oncePerAnalysis(findTorchtitanPackageUncached);
 
 function findTorchtitanPackageUncached(env: AnalysisEnv): string | undefined {
   for (const dir of ancestorDirs(env)) {
@@ -133,16 +128,11 @@ function findTorchtitanPackageUncached(env: AnalysisEnv): string | undefined {
 
 const memo = new Map<string, ForkCode | null>();
 
-/** The workspace's torchtitan code, read and matched; undefined when the workspace holds no torchtitan package. */
-export function readForkCode(env: AnalysisEnv): ForkCode | undefined {
-  // Twice per analysis (the version and the context): once per environment (issue #36); across analyses the
-  // memo below, keyed by the texts read.
-  if (forkCodeOf.has(env)) return forkCodeOf.get(env);
-  const out = readForkCodeUncached(env);
-  forkCodeOf.set(env, out);
-  return out;
-}
-const forkCodeOf = new WeakMap<AnalysisEnv, ForkCode | undefined>();
+/**
+ * The workspace's torchtitan code, read and matched; undefined when the workspace holds no torchtitan package.
+ * Once per analysis (the version and the context ask); across analyses the memo above, keyed by the texts read.
+ */
+export const readForkCode = oncePerAnalysis(readForkCodeUncached);
 
 function readForkCodeUncached(env: AnalysisEnv): ForkCode | undefined {
   const pkg = findTorchtitanPackage(env);

@@ -107,3 +107,16 @@ export function lineLocation(path: string, text: string, line: number): SourceLo
   const l = text.split(/\r?\n/)[line] ?? "";
   return { uri: fileUri(path), range: { start: { line, character: 0 }, end: { line, character: l.length } } };
 }
+
+/**
+ * `f` answered once per environment (one environment is one analysis; issue #36): for workspace lookups asked
+ * several times in one analysis (the torchtitan package, the fork's code).
+ */
+export function oncePerAnalysis<T>(f: (env: AnalysisEnv) => T): (env: AnalysisEnv) => T {
+  const memo = new WeakMap<AnalysisEnv, { value: T }>();
+  return (env) => {
+    let m = memo.get(env);
+    if (!m) memo.set(env, (m = { value: f(env) }));
+    return m.value;
+  };
+}

@@ -38,7 +38,8 @@ export function* launchScripts(env: AnalysisEnv, name?: string, passOnly = false
   // A file config's own folders, nearest last: a path through a variable (`${LOG_DIR}/config.toml`) names this
   // file only where it expands to them (pathFits).
   const dirs = name === undefined ? env.documentPath.split(/[\\/]/).filter((p) => p).slice(0, -1) : undefined;
-  for (const dir of scriptDirs(env)) {
+  // ancestorDirs is computed once per analysis (a registry's every config function searches the same folders, issue #36)
+  for (const dir of ancestorDirs(env)) {
     const found: { path: string; name: string; text: string; config: string; rank: number }[] = [];
     for (const { path, file, text: raw } of scriptsIn(env, dir)) {
       if (raw === undefined) continue;
@@ -53,13 +54,6 @@ export function* launchScripts(env: AnalysisEnv, name?: string, passOnly = false
   }
 }
 
-/** The folders searched for scripts, once per analysis (a registry's every config function searches the same ones, issue #36). */
-const DIRS = new WeakMap<AnalysisEnv, readonly string[]>();
-function scriptDirs(env: AnalysisEnv): readonly string[] {
-  let dirs = DIRS.get(env);
-  if (!dirs) DIRS.set(env, (dirs = ancestorDirs(env)));
-  return dirs;
-}
 
 /**
  * A script that names its config through a variable in the file name (`config_${TODAY}.toml`, issue #30): the
