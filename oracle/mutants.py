@@ -74,6 +74,7 @@ MUTANTS: list[tuple[str, str, str, str, str]] = [
     ("titan-error-added-pp-gpipe", f"{FW}/torchtitan/rules/pp-1f1b-microbatches.ts", 's.schedule !== "1F1B"', 's.schedule === "none"', "torchtitan"),
     ("titan-error-dropped-unknown-key", f"{FW}/torchtitan/schema/rules.ts", "  unknownKey,\n", "", "torchtitan"),
     ("titan-error-dropped-model-not-in-release", f"{FW}/torchtitan/rules/index.ts", "  modelNotInRelease,\n", "", "torchtitan"),
+    ("titan-error-dropped-ep-needs-tp-mesh", f"{FW}/torchtitan/rules/index.ts", "  epNeedsTpMesh,\n", "", "torchtitan"),
     ("titan-error-dropped-module-not-in-release", f"{FW}/torchtitan/rules/index.ts", "  moduleNotInRelease,\n", "", "torchtitan"),
     ("titan-gpt-oss-bf16-layers-dropped", f"{FW}/torchtitan/releaseRegistry.ts", "if (!p || !o) return p;", "if (p || !o) return p;", "torchtitan"),
     # -- torchtitan: world size off by a factor

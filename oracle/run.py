@@ -39,7 +39,7 @@ PARSE_CODES = {"unknown-key", "unknown-section", "moved-key", "removed-key", "to
 DIMS_CODES_PREFIX = "parallel-dims-"
 MESH_CODES = {"ep-without-fsdp-mesh"}
 # The product's error codes that say "the model's parallelize_fn / pipelining_fn raises".
-PARALLELIZE_CODES = {"model-not-in-release", "ddp-with-other-parallelism", "pp-microbatch", "pp-1f1b-microbatches", "cp-attention-unsupported", "cpu-offload-without-fsdp", "float8-grouped-mm-pp-cp",
+PARALLELIZE_CODES = {"model-not-in-release", "ddp-with-other-parallelism", "ep-needs-tp-mesh", "pp-microbatch", "pp-1f1b-microbatches", "cp-attention-unsupported", "cpu-offload-without-fsdp", "float8-grouped-mm-pp-cp",
                      "memory-budget-without-compile", "mx-tp-compile", "unknown-converter", "quantize-gpu-unsupported", "compile-required"}
 # Exceptions of a torchtitan step that are CPU limits of the oracle, not the config's: not compared, with the reason.
 CPU_LIMITS = [(r"Torch not compiled with CUDA|CUDA|cuda", "the step needs CUDA (the oracle runs on CPU)"),

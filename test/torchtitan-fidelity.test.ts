@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { simulate, simulationToJson } from "../server/src/core/engine";
 import { autocastEnabled } from "../server/src/core/engine/autocast";
-import { eraById, MESH_UNFLATTEN_DATE, WARN_TP_PP } from "../server/src/core/frameworks/torchtitan/eras";
+import { EP_TP_MESH_OPTIONAL_DATE, eraById, MESH_UNFLATTEN_DATE, modelDecideOptions, TP_MESH_ERROR, WARN_TP_PP } from "../server/src/core/frameworks/torchtitan/eras";
 import { pureBf16Risk, pureLowPrecisionState } from "../server/src/core/frameworks/common/pureLowPrecision";
 import { analyzeFixture, applyFix, checkDiagnostics } from "./support/fixture";
 import { collective, layout, modeInput, sim } from "./engine-support";
@@ -141,6 +141,60 @@ describe("MoE + expert parallelism with dp_shard * cp = 1 (eras.ts moeEpWithoutF
     const fixed = applyFix(explicit, "ep-without-fsdp-mesh", "Lower", { settings: { torchtitanVersion: "v0.2.2" } }).after;
     assert.equal(fixed, explicit.replace("data_parallel_shard_degree = 1", "data_parallel_shard_degree = 2").replace("tensor_parallel_degree = 8", "tensor_parallel_degree = 4"));
     assert.deepEqual(analyzeFixture(fixed, { settings: { torchtitanVersion: "v0.2.2" } }).diagnostics.map((d) => d.code), ["fsdp-tp-grad-allreduce-dtype"]);
+  });
+});
+
+describe("llama4 / qwen3 with EP > 1 and TP = 1 between 2025-12-17 and 2025-12-29 (eras.ts epAsksTpMesh)", () => {
+  // v0.2.1 torchtitan/models/qwen3/infra/parallelize.py:102-105 and llama4/infra/parallelize.py:133-138: the MoE
+  // branch (`if parallel_dims.tp_enabled or parallel_dims.ep_enabled:`) calls `parallel_dims.get_mesh("tp")`;
+  // distributed/parallel_dims.py:252-276 raises for a size-1 dimension ("enabled (size > 1)" for one name).
+  // 62f5806ed (#2185, 2025-12-29) switched both to get_optional_mesh("tp"); v0.2.0 passed None at TP = 1.
+  const era = eraById("maybe-enable-amp");
+  const ep4 = layout({ dp_shard: 8, ep: 4 });
+  const EP4 = "data_parallel_shard_degree = -1\ntensor_parallel_degree = 1\nexpert_parallel_degree = 4\n";
+
+  it("decides the launch error at v0.2.1's date for qwen3 and llama4 only, and nowhere else", () => {
+    assert.equal(TP_MESH_ERROR, "Mesh 'tp' is not available. Ensure the corresponding parallelism dimension is enabled (size > 1).");
+    assert.equal(EP_TP_MESH_OPTIONAL_DATE, "2025-12-29");
+    for (const model of ["qwen3", "llama4"]) {
+      const d = era.decide(ep4, 8, modelDecideOptions(model, "2025-12-26"));
+      assert.equal(d.errorCode, "ep-needs-tp-mesh", model);
+      assert.equal(d.error, TP_MESH_ERROR, model);
+      assert.equal(era.decide(ep4, 8, modelDecideOptions(model, MESH_UNFLATTEN_DATE)).errorCode, "ep-needs-tp-mesh", model);
+      for (const date of ["2025-12-16", EP_TP_MESH_OPTIONAL_DATE, "2026-02-20"]) assert.equal(era.decide(ep4, 8, modelDecideOptions(model, date)).mechanism, "fully_shard", `${model} ${date}`);
+      // TP > 1 has the mesh; EP = 1 never enters the branch.
+      assert.equal(era.decide(layout({ dp_shard: 4, tp: 2, ep: 4 }), 8, modelDecideOptions(model, "2025-12-26")).errorCode, undefined, model);
+      assert.equal(era.decide(layout({ dp_shard: 8 }), 8, modelDecideOptions(model, "2025-12-26")).errorCode, undefined, model);
+    }
+    // deepseek_v3 took get_optional_mesh("tp") already (v0.2.1 deepseek_v3/infra/parallelize.py:117-123).
+    assert.equal(era.decide(ep4, 8, modelDecideOptions("deepseek_v3", "2025-12-26")).mechanism, "fully_shard");
+  });
+
+  it("at v0.2.1: error ep-needs-tp-mesh on expert_parallel_degree, quoting torchtitan's ValueError; none at v0.2.0 or v0.2.2", () => {
+    for (const model of ["qwen3", "llama4"]) {
+      const r = checkDiagnostics(
+        moeConfig(model, `data_parallel_shard_degree = -1\ntensor_parallel_degree = 1\nexpert_parallel_degree = 4\n#^^^^^^^^^^^^^^^^^^^^^^^^^ error[ep-needs-tp-mesh]: with ValueError "${TP_MESH_ERROR}"\n`),
+        { settings: { torchtitanVersion: "v0.2.1" } },
+      );
+      assert.equal(r.mechanism, "error", model);
+      const d = r.diagnostics.find((x) => x.code === "ep-needs-tp-mesh")!;
+      assert.equal(d.message, `${model} with EP 4 and TP 1: v0.2.1 parallelize asks for the tp mesh, launch fails`);
+      for (const v of ["v0.2.0", "v0.2.2"]) {
+        const ok = analyzeFixture(moeConfig(model, EP4), { settings: { torchtitanVersion: v } });
+        assert.deepEqual(ok.diagnostics.filter((x) => x.severity === "error").map((x) => x.code), [], `${model} ${v}`);
+        assert.equal(ok.mechanism, "fully_shard", `${model} ${v}`);
+      }
+    }
+  });
+
+  it("the era comparison gives v0.2.1 its own line and the fix date", () => {
+    const r = analyzeFixture(moeConfig("qwen3", EP4), { settings: { torchtitanVersion: "v0.2.2" } });
+    const lines = (r.reportMarkdown ?? "").split("\n").filter((l) => l.startsWith("- ") && /maybe_enable_amp/.test(l));
+    assert.deepEqual(lines, [
+      "- v0.1.0 … v0.2.0 (maybe_enable_amp): fully_shard, bf16 compute",
+      `- v0.2.1 … main 2025-12-28 (maybe_enable_amp): launch fails (${TP_MESH_ERROR})`,
+      "- **main 2025-12-29 … v0.2.2 (maybe_enable_amp): fully_shard, bf16 compute** (targeted)",
+    ]);
   });
 });
 

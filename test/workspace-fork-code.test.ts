@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
 import { nodeEnv } from "../server/src/host/nodeEnv";
-import { parallelizeDifference, readForkCode } from "../server/src/core/workspace/forkCode";
+import { epBranchAsksTpMesh, parallelizeDifference, readForkCode } from "../server/src/core/workspace/forkCode";
 import { inferWorldSize, worldSizeFromScript } from "../server/src/core/workspace";
 import { namingRank, scriptOverrides } from "../server/src/core/workspace/worldSize";
 import { fakeEnv } from "./support/fakeEnv";
@@ -78,6 +78,53 @@ describe("forkCode: the workspace's torchtitan code matched against upstream sta
     assert.deepEqual(parallelizeDifference("def parallelize_x(m):\n    replicate(m)\n"), ["DDP only (fully_shard is never called)"]);
     assert.deepEqual(parallelizeDifference("def parallelize_x(m):\n    # fully_shard(m)\n    return m\n"), ["no data parallelism (neither fully_shard nor replicate/DDP is called)"]);
     assert.deepEqual(parallelizeDifference("def parallelize_x(m):\n    fully_shard(m)\n    m.f = torch.autocast('cuda')(m.f)\n"), ["autocast patched in"]);
+  });
+});
+
+describe("a fork's own parallelize decides whether EP at TP = 1 asks for the tp mesh (forkCode epBranchAsksTpMesh, eras.ts epAsksTpMesh)", () => {
+  // Shapes written for this test after the three upstream ones (v0.2.0 qwen3/infra/parallelize.py:95-108 indexes
+  // world_mesh["tp"] only `if parallel_dims.tp_enabled`; v0.2.1 :102-105 calls get_mesh("tp"); v0.2.2 :110-113
+  // calls get_optional_mesh("tp")).
+  const branch = (inner: string) => `def parallelize_qwen3(model, parallel_dims, job_config):\n    if not parallel_dims.ep_enabled:\n        pass\n    if parallel_dims.tp_enabled or parallel_dims.ep_enabled:\n${inner}    if parallel_dims.fsdp_enabled or parallel_dims.ep_enabled:\n        apply_fsdp(model)\n    return model\n`;
+  const ASKS = branch('        mesh = parallel_dims.get_mesh("tp")\n        apply_moe_ep_tp(model, tp_mesh=mesh)\n');
+  const OPTIONAL = branch('        apply_moe_ep_tp(model, tp_mesh=parallel_dims.get_optional_mesh("tp"))\n');
+  const GUARDED = branch('        apply_moe_ep_tp(model, tp_mesh=world_mesh["tp"] if parallel_dims.tp_enabled else None)\n');
+  const INDEXED = branch('        apply_moe_ep_tp(model, tp_mesh=world_mesh["tp"])\n');
+  const LATE_GUARD = branch('        apply_moe_ep_tp(\n            model,\n            tp_mesh=world_mesh["tp"]\n            if parallel_dims.tp_enabled\n            else None,\n        )\n');
+
+  it("reads the branch: get_mesh and an unguarded index ask; get_optional_mesh and a conditional do not; no branch → undefined", () => {
+    assert.equal(epBranchAsksTpMesh(ASKS), true);
+    assert.equal(epBranchAsksTpMesh(INDEXED), true);
+    assert.equal(epBranchAsksTpMesh(OPTIONAL), false);
+    assert.equal(epBranchAsksTpMesh(GUARDED), false);
+    assert.equal(epBranchAsksTpMesh(LATE_GUARD), false);
+    assert.equal(epBranchAsksTpMesh(ASKS.replace('parallel_dims.get_mesh("tp")', '# parallel_dims.get_mesh("tp")\n        parallel_dims.get_optional_mesh("tp")')), false);
+    assert.equal(epBranchAsksTpMesh(UP_PAR), undefined);
+  });
+
+  const toml = `# precision-lens: world-size=8\n[model]\nname = "qwen3"\nflavor = "debugmodel_moe"\n[training]\nsteps = 10\n[parallelism]\ndata_parallel_shard_degree = -1\ntensor_parallel_degree = 1\nexpert_parallel_degree = 4\n`;
+  const files = (par: string) => ({
+    "/ws/torchtitan/distributed/utils.py": AMP_PRE_2458,
+    "/ws/torchtitan/config/job_config.py": "class JobConfig: pass\n",
+    "/ws/torchtitan/models/qwen3/infra/parallelize.py": par,
+    "/ws/train_configs/a.toml": toml,
+  });
+  const run = (par: string, version?: string) =>
+    analyzeDocument("file:///ws/train_configs/a.toml", toml, version ? { torchtitanVersion: version } : {}, fakeEnv(files(par), "/ws/train_configs/a.toml", ["/ws"]));
+
+  it("a fork whose branch asks fails at any date, naming its file; one that guards builds even at v0.2.1", () => {
+    const asks = run(ASKS, "v0.2.2");
+    const d = asks.diagnostics.find((x) => x.code === "ep-needs-tp-mesh")!;
+    assert.equal(d.severity, "error");
+    assert.equal(d.message, "qwen3 with EP 4 and TP 1: its parallelize asks for the tp mesh, launch fails");
+    assert.equal(d.range.start.line, 9); // expert_parallel_degree
+    assert.ok(d.related?.some((r) => r.location.uri === "file:///ws/torchtitan/models/qwen3/infra/parallelize.py" && r.message.includes("takes the tp mesh unguarded")));
+    assert.equal(asks.mechanism, "error");
+    for (const par of [GUARDED, OPTIONAL]) {
+      const ok = run(par, "v0.2.1");
+      assert.deepEqual(ok.diagnostics.filter((x) => x.code === "ep-needs-tp-mesh"), []);
+      assert.equal(ok.mechanism, "fully_shard");
+    }
   });
 });
 

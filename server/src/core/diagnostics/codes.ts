@@ -49,6 +49,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "parallel-dims-etp": { summary: "expert_tensor_parallel_degree must equal tensor_parallel_degree or be 1." },
   "parallel-dims-ep-divisibility": { summary: "Expert parallelism does not divide the data-parallel × context-parallel ranks (2025-07-08 … 2025-12-17)." },
   "ddp-with-other-parallelism": { summary: "DDP (dp_replicate > 1 without sharding) combined with TP or PP: torchtitan refuses it." },
+  "ep-needs-tp-mesh": { summary: "llama4 or qwen3 with expert parallelism and TP = 1 at v0.2.1: the tp mesh is asked for, launch error." },
   "ep-without-fsdp-mesh": { summary: "An MoE model with expert parallelism and no FSDP mesh: launch error from v0.2.1." },
   // torchtitan: precision
   "no-mixed-precision": { summary: "The layout gets no mixed precision: compute, parameters and gradients stay fp32." },

@@ -68,8 +68,20 @@ export interface ForkCode {
   tpPpAutocast?: { file: string; location?: SourceLocation };
   /** The models whose parallelize the fork rewrote, as read. */
   parallelize: ParallelizeDifference[];
+  /**
+   * Per model folder whose parallelize has an expert-parallel branch: whether that branch takes the tp mesh
+   * unguarded (`get_mesh("tp")`, `world_mesh["tp"]` with no `if`), which raises at TP = 1 (eras.ts epAsksTpMesh).
+   */
+  epBranchTpMesh: EpBranchTpMesh[];
   /** Everything read, user-facing. */
   evidence: string[];
+}
+
+export interface EpBranchTpMesh {
+  model: string;
+  file: string;
+  asks: boolean;
+  location: SourceLocation;
 }
 
 export const AMP_ADDED = "2025-06-16";
@@ -179,7 +191,7 @@ function matchForkCode(
   if (configFormat === "python") evidence.push(`${packagePath}/config/configs.py: Python config classes (from ${PY_CONFIG_DATE}, #2386)`);
   if (configFormat === "toml") evidence.push(`${packagePath}: TOML-era config classes (job_config.py / config_manager.py)`);
   const amp = functionsOf(utils).find((f) => f.name === "maybe_enable_amp");
-  const out: ForkCode = { packagePath, parallelize: [], evidence };
+  const out: ForkCode = { packagePath, parallelize: [], epBranchTpMesh: [], evidence };
   if (configFormat) out.configFormat = configFormat;
   if (amp) {
     const body = bodyText(utils, amp);
@@ -222,6 +234,11 @@ function matchForkCode(
   }
   if (out.decidedBy) evidence.push(`${out.decidedBy.file}: ${out.decidedBy.what}`);
   for (const p of parallelize) {
+    const asks = epBranchAsksTpMesh(p.text);
+    if (asks !== undefined) {
+      const fn = functionsOf(p.text).find((f) => /^parallelize_/.test(f.name));
+      out.epBranchTpMesh.push({ model: p.model, file: displayPath(p.path, env), asks, location: locationAt(p.path, fn) });
+    }
     const d = parallelizeDifference(p.text);
     if (!d.length) continue;
     const fn = functionsOf(p.text).find((f) => /^parallelize_/.test(f.name));
@@ -248,6 +265,40 @@ export function parallelizeDifference(text: string): string[] {
   else if (!fsdp) out.push("DDP only (fully_shard is never called)");
   if (/\bautocast\s*\(/.test(code)) out.push("autocast patched in");
   return out;
+}
+
+/**
+ * Whether a parallelize module's expert-parallel branches (each `if` whose condition names `ep_enabled`, not as
+ * `not …ep_enabled`) take the tp mesh unguarded: `get_mesh("tp")` (not `get_optional_mesh`), or an index
+ * `["tp"]` with no conditional `if` on its line or the next. Undefined when the module has no such branch. Read as
+ * text, comments removed; a branch is the lines indented deeper than its `if` (at most 200 each). Assumption: the
+ * condition is on one line (as in every upstream release).
+ */
+export function epBranchAsksTpMesh(text: string): boolean | undefined {
+  const lines = scannedPart(text)
+    .split(/\r?\n/)
+    .map((l) => l.replace(/#.*$/, ""));
+  let found = false;
+  for (let start = 0; start < lines.length; start++) {
+    const t = lines[start]!.trim();
+    if (!/^if\b/.test(t) || !t.endsWith(":") || !/\bep_enabled\b/.test(t) || /\bnot\s+[\w.]*ep_enabled\b/.test(t)) continue;
+    found = true;
+    const indent = /^\s*/.exec(lines[start]!)![0].length;
+    const block: string[] = [];
+    for (let i = start + 1; i < lines.length && block.length < 200; i++) {
+      const l = lines[i]!;
+      if (!l.trim()) continue;
+      if (/^\s*/.exec(l)![0].length <= indent) break;
+      block.push(l);
+    }
+    const asks = block.some((l, i) => {
+      if (/\bget_mesh\(\s*["']tp["']\s*\)/.test(l)) return true;
+      if (!/\[\s*["']tp["']\s*\]/.test(l)) return false;
+      return !/\bif\b/.test(l) && !/^\s*if\b/.test(block[i + 1] ?? "");
+    });
+    if (asks) return true;
+  }
+  return found ? false : undefined;
 }
 
 /**

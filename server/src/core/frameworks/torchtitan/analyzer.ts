@@ -59,7 +59,9 @@ export function buildTitanContext(doc: ConfigDocument, settings: AnalysisSetting
   const dims = resolveDims(read, worldSize.value, dimsOptions);
   const layout: ParallelLayout = dims.resolved ?? { ...dims.configured, dp_shard: dims.configured.dp_shard < 0 ? 1 : dims.configured.dp_shard };
   const modelName = stringValue(findEntry(doc, "model", "name"));
-  const decideOptions: DecideOptions = modelDecideOptions(modelName, version.value.date);
+  // The workspace's own parallelize for this model outranks the dated upstream reading (eras.ts epAsksTpMesh).
+  const forkTp = modelName ? readForkCode(env)?.epBranchTpMesh.find((m) => m.model === modelName) : undefined;
+  const decideOptions: DecideOptions = { ...modelDecideOptions(modelName, version.value.date), ...(forkTp ? { forkEpTpMesh: { asks: forkTp.asks, file: forkTp.file, location: forkTp.location } } : {}) };
   const decision = dims.resolved
     ? version.value.era.decide(dims.resolved, worldSize.value, decideOptions)
     : { mechanism: "error" as const, reason: "the parallel dims fail torchtitan's validation", logs: [], error: dims.errors[0]?.detail ?? dims.errors[0]?.message ?? "invalid parallel dims", ddp: false };

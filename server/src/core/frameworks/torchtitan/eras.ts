@@ -4,6 +4,7 @@
  * product asks `eraFor(version).decide(...)`; nothing else branches on versions for the mechanism.
  */
 import type { Mechanism, ParallelLayout } from "../../analysis";
+import type { SourceLocation } from "../../model/types";
 
 export type EraId =
   | "fsdp-dp-type" // 2024-05-20 … 2024-09-10: FSDP MP iff dp > 1 and data_parallel_type = "fsdp"
@@ -28,7 +29,7 @@ export interface MechanismDecision {
   /** Launch-time error raised before mixed precision is considered, e.g. DDP combined with TP. */
   error?: string;
   /** The diagnostic code that reports `error` (stable; the rule of that name owns the message). */
-  errorCode?: "ddp-with-other-parallelism" | "ep-without-fsdp-mesh";
+  errorCode?: "ddp-with-other-parallelism" | "ep-without-fsdp-mesh" | "ep-needs-tp-mesh";
   /** True when DDP (composable replicate) wraps the model. */
   ddp: boolean;
   /**
@@ -74,6 +75,18 @@ export interface DecideOptions {
    * (simple_fsdp.*, autoparallel.*) are not modelled and keep the v0.2.0 prediction.
    */
   epNeedsFsdpMesh?: boolean;
+  /**
+   * The model's own parallelize asks for the `tp` mesh by name (`get_mesh("tp")`) in its MoE branch, taken when
+   * EP > 1 even with TP = 1, between the ParallelDims rewrite (MESH_UNFLATTEN_DATE) and 62f5806ed
+   * (EP_TP_MESH_OPTIONAL_DATE): true for torchtitan's own llama4 and qwen3 (v0.2.1 llama4/infra/parallelize.py:136-138,
+   * qwen3/infra/parallelize.py:102-105). deepseek_v3 and gpt_oss already used `get_optional_mesh("tp")` there.
+   */
+  epNeedsTpMesh?: boolean;
+  /**
+   * The workspace's own parallelize for this model, read as text (workspace/forkCode.ts `epBranchTpMesh`): true when
+   * its EP branch takes the tp mesh unguarded, false when guarded or optional. Outranks the dated upstream reading.
+   */
+  forkEpTpMesh?: { asks: boolean; file: string; location: SourceLocation };
   /** Main-branch date of the decision (YYYY-MM-DD); without it, the era's latest behaviour. */
   date?: string;
   /** `model.name` (absent: torchtitan's default, llama3). Decides whether DDP + TP/PP raises (ddpChecksWorld). */
@@ -88,6 +101,16 @@ export interface DecideOptions {
  * MoE models' FSDP wrapping ran on a size-1 mesh.
  */
 export const MESH_UNFLATTEN_DATE = "2025-12-17";
+
+/**
+ * 62f5806ed (#2185, "make get tp mesh optional in llama4 parallelize"), 2025-12-29, after v0.2.1 (2025-12-26) and
+ * in v0.2.2: llama4's and qwen3's MoE branch takes `get_optional_mesh("tp")`. From MESH_UNFLATTEN_DATE until then
+ * they called `get_mesh("tp")` whenever EP > 1, which raises at TP = 1 (issue #2184).
+ */
+export const EP_TP_MESH_OPTIONAL_DATE = "2025-12-29";
+
+/** `ParallelDims.get_mesh`'s ValueError for a single dimension name (v0.2.1 distributed/parallel_dims.py:252-276). */
+export const TP_MESH_ERROR = "Mesh 'tp' is not available. Ensure the corresponding parallelism dimension is enabled (size > 1).";
 
 /** 01f4e5022, 2025-07-08: ParallelDims gains `ep` (spec §3.1). Before it the key is ignored (EP = 1). */
 export const EP_DATE = "2025-07-08";
@@ -140,6 +163,7 @@ export function modelDecideOptions(modelName: string | undefined, date: string):
   return {
     fsdpOnEp: modelName !== undefined && /(^|\.)(llama4|deepseek_v3|gpt_oss)$/.test(modelName),
     epNeedsFsdpMesh: modelName !== undefined && /^(llama4|deepseek_v3|gpt_oss)$/.test(modelName),
+    epNeedsTpMesh: modelName !== undefined && /^(llama4|qwen3)$/.test(modelName),
     date,
     ...(modelName !== undefined ? { model: modelName } : {}),
   };
@@ -194,6 +218,23 @@ function moeEpWithoutFsdp(d: ParallelLayout, o: DecideOptions, latest: string): 
   return failed(meshNotAvailable(d), "ep-without-fsdp-mesh");
 }
 
+/**
+ * The MoE branch of llama4's and qwen3's parallelize (`if tp_enabled or ep_enabled`) asks for the tp mesh by name
+ * between MESH_UNFLATTEN_DATE and EP_TP_MESH_OPTIONAL_DATE, before the FSDP and DDP branches: with EP > 1 and TP = 1
+ * the launch fails with TP_MESH_ERROR whatever the data-parallel degrees (v0.2.1 qwen3/infra/parallelize.py:102-105,
+ * llama4/infra/parallelize.py:133-138). A fork's own parallelize (`forkEpTpMesh`) decides instead of the date.
+ * Like moeEpWithoutFsdp, only a layout whose expert meshes can be built reaches parallelize.
+ */
+function epAsksTpMesh(d: ParallelLayout, o: DecideOptions, latest: string): MechanismDecision | undefined {
+  const date = o.date ?? latest;
+  if (d.ep <= 1 || d.tp > 1 || date < EP_DATE) return undefined;
+  const asks = o.forkEpTpMesh ? o.forkEpTpMesh.asks : !!o.epNeedsTpMesh && date >= MESH_UNFLATTEN_DATE && date < EP_TP_MESH_OPTIONAL_DATE;
+  if (!asks) return undefined;
+  const efsdp = (d.dp_shard * d.cp * d.tp) / (d.etp * d.ep);
+  if (!Number.isInteger(efsdp) || efsdp < 1) return undefined;
+  return failed(TP_MESH_ERROR, "ep-needs-tp-mesh");
+}
+
 const SIZE1_REASON = "MoE model with expert parallelism: apply_fsdp wraps the model on a size-1 data-parallel mesh (dp_shard * cp = 1), which still installs the MixedPrecisionPolicy";
 
 /** The shape shared by the three pre-AMP eras: FSDP MP under a condition, otherwise silent fp32. */
@@ -233,9 +274,12 @@ const MAYBE_ENABLE_AMP: Era = {
   periods: [
     { from: "2025-06-16", first: "v0.1.0", last: "main 2025-07-07" },
     { from: EP_DATE, first: "main 2025-07-08", last: "v0.2.0" },
-    { from: MESH_UNFLATTEN_DATE, first: "v0.2.1", last: "v0.2.2" },
+    { from: MESH_UNFLATTEN_DATE, first: "v0.2.1", last: "main 2025-12-28" },
+    { from: EP_TP_MESH_OPTIONAL_DATE, first: "main 2025-12-29", last: "v0.2.2" },
   ],
   decide(d, w, o) {
+    const tpMesh = epAsksTpMesh(d, o, "2026-02-23");
+    if (tpMesh) return tpMesh;
     const moe = moeEpWithoutFsdp(d, o, "2026-02-23");
     if (moe === "size-1-fsdp") {
       // maybe_enable_amp still sees fsdp_enabled = False (v0.2.0 torchtitan/distributed/utils.py:218-228), so it logs
@@ -271,6 +315,8 @@ const PR_2213: Era = {
   readsToml: true,
   decide(d, w, o) {
     // The PR changes only maybe_enable_amp; parallelize is v0.2.2's, so the MoE mesh error stays.
+    const tpMesh = epAsksTpMesh(d, { ...o, date: "2026-01-08" }, "2026-01-08");
+    if (tpMesh) return tpMesh;
     const moe = moeEpWithoutFsdp(d, { ...o, date: "2026-01-08" }, "2026-01-08");
     if (moe === "size-1-fsdp") return { mechanism: "fully_shard", reason: SIZE1_REASON, logs: [{ level: "info", text: INFO_AMP }], ddp: false };
     if (moe) return moe;

@@ -18,7 +18,7 @@ import { readDims, resolveDims } from "./parallelDims";
 import { FIRST_MAIN_DATE, LAST_TOML_DATE, RELEASES } from "./versions";
 
 /** The codes whose verdict is the era decision's launch error (decision.errorCode). */
-const DECISION_CODES = new Set(["ddp-with-other-parallelism", "ep-without-fsdp-mesh"]);
+const DECISION_CODES = new Set(["ddp-with-other-parallelism", "ep-without-fsdp-mesh", "ep-needs-tp-mesh"]);
 
 /** Every date where some decision may change (era and period starts, the dated checks, the releases). */
 function boundaries(): string[] {

@@ -7,6 +7,7 @@ import { cpAttentionUnsupported } from "./cp-attention-unsupported";
 import { cpuOffloadWithoutFsdp } from "./cpu-offload-without-fsdp";
 import { ddpWithOtherParallelism } from "./ddp-with-other-parallelism";
 import { dtypeValues } from "./dtype-values";
+import { epNeedsTpMesh } from "./ep-needs-tp-mesh";
 import { epWithoutFsdpMesh } from "./ep-without-fsdp-mesh";
 import { fp32ParamDtype } from "./fp32-param-dtype";
 import { fsdpTpGradAllreduceDtype } from "./fsdp-tp-grad-allreduce-dtype";
@@ -26,6 +27,7 @@ export const TITAN_RULES: readonly TitanRule[] = [
   parallelDims,
   ddpWithOtherParallelism,
   epWithoutFsdpMesh,
+  epNeedsTpMesh,
   noMixedPrecision,
   dtypeValues,
   fp32ParamDtype,
