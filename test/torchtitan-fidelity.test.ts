@@ -9,6 +9,7 @@ import { simulate, simulationToJson } from "../server/src/core/engine";
 import { autocastEnabled } from "../server/src/core/engine/autocast";
 import { EP_TP_MESH_OPTIONAL_DATE, eraById, MESH_UNFLATTEN_DATE, modelDecideOptions, TP_MESH_ERROR, WARN_TP_PP } from "../server/src/core/frameworks/torchtitan/eras";
 import { pureBf16Risk, pureLowPrecisionState } from "../server/src/core/frameworks/common/pureLowPrecision";
+import { isKnown } from "../server/src/core/provenance";
 import { analyzeFixture, applyFix, checkDiagnostics } from "./support/fixture";
 import { collective, layout, modeInput, sim } from "./engine-support";
 
@@ -185,6 +186,15 @@ describe("llama4 / qwen3 with EP > 1 and TP = 1 between 2025-12-17 and 2025-12-2
         assert.equal(ok.mechanism, "fully_shard", `${model} ${v}`);
       }
     }
+  });
+
+  it("an assumed world size (an upstream preset's comment) does not weaken it: EP 4 with TP 1 fails at every world size", () => {
+    const text = moeConfig("qwen3", EP4).replace("# precision-lens: world-size=8\n", "# NOTE: this toml config is a preset for 8 H200 GPUs (with 141GiB memory).\n");
+    const r = analyzeFixture(text, { settings: { torchtitanVersion: "v0.2.1" } });
+    const d = r.diagnostics.find((x) => x.code === "ep-needs-tp-mesh")!;
+    assert.ok(r.worldSize && !isKnown(r.worldSize.kind) && r.worldSize.value === 8, JSON.stringify(r.worldSize));
+    assert.equal(d.severity, "error");
+    assert.ok(!d.message.startsWith("Assuming"), d.message);
   });
 
   it("the era comparison gives v0.2.1 its own line and the fix date", () => {

@@ -7,7 +7,8 @@
  * llama4/infra/parallelize.py:133-138, distributed/parallel_dims.py:252-276). The launch fails before any FSDP or
  * mixed-precision choice. v0.2.0 passed `None` at TP = 1, v0.2.2 uses `get_optional_mesh("tp")`. When the
  * workspace holds its own torchtitan package, that package's parallelize for the model decides instead of the date
- * (workspace/forkCode.ts `epBranchAsksTpMesh`). eras.ts `epAsksTpMesh` decides; this rule only reports.
+ * (workspace/forkCode.ts `epBranchAsksTpMesh`). eras.ts `epAsksTpMesh` decides; this rule only reports. It does not rest
+ * on the world size: the degrees that decide it are written, and a world size they do not fit fails earlier.
  */
 import { diag } from "../../../diagnostics/build";
 import type { RelatedInformation } from "../../../model/types";
@@ -17,7 +18,9 @@ import { decidedBy } from "../related";
 
 export const epNeedsTpMesh: TitanRule = {
   codes: ["ep-needs-tp-mesh"],
-  restsOn: ["worldSize", "version"],
+  // Not on the world size: EP > 1 with TP = 1 fails at every world size (one where the degrees do not fit fails
+  // earlier, in ParallelDims), so an assumed world size does not weaken it.
+  restsOn: ["version"],
   run(ctx) {
     const d = ctx.dims.resolved;
     if (!d || ctx.decision.errorCode !== "ep-needs-tp-mesh" || !ctx.decision.error) return [];
