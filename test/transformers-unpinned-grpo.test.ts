@@ -128,3 +128,21 @@ describe("issue #31: TRL GRPOConfig generation-batch checks", () => {
     assert.deepEqual(of(analyzeDocument(uri, `${GRPO}num_generations: 1\n`, {}, pins("trl==1.9.0\n")), "transformers/grpo-generation-batch"), []);
   });
 });
+
+describe("issue #31: the parameter (and saved checkpoint) dtype when transformers 5 loads in the checkpoint's dtype", () => {
+  // TRL < 1.0 leaves the load dtype to from_pretrained, whose default is "auto" in transformers 5
+  // (modeling_utils.py:4033-4041, 4187@5.24.0); save_pretrained keeps model.dtype (modeling_utils.py:3440-3443@5.24.0).
+  const text = (model: string) => `model_name_or_path: ${model}\ndataset_name: trl-lib/Capybara\noutput_dir: out\nlearning_rate: 2.0e-5\nbf16: true\n`;
+  const req = "trl==0.25.0\ntransformers==5.24.0\n";
+  it("not read: null in the contract, never float32; read from the model folder's config.json in the workspace: its dtype", () => {
+    const r = analyzeDocument(uri, text("Qwen/Qwen2.5-0.5B"), {}, pins(req));
+    assert.deepEqual([r.precision?.paramStorage.dtype, r.precision?.compute.dtype, r.precision?.gradReduce.dtype], [null, "bfloat16", null]);
+    assert.match(r.precision?.paramStorage.knob ?? "", /transformers 5 loads in the checkpoint's dtype/);
+    const env = fakeEnv({ "/w/requirements.txt": req, "/w/models/qwen/config.json": JSON.stringify({ model_type: "qwen2", torch_dtype: "bfloat16" }) }, DOC);
+    const local = analyzeDocument(uri, text("../models/qwen"), {}, env);
+    assert.deepEqual([local.precision?.paramStorage.dtype, local.precision?.gradReduce.dtype], ["bfloat16", "bfloat16"]);
+    assert.match(local.precision?.paramStorage.knob ?? "", /`torch_dtype: bfloat16` in (?:.*\/)?config\.json$/);
+    // TRL 1.x loads with ModelConfig's float32 default: float32 whatever the checkpoint.
+    assert.equal(analyzeDocument(uri, text("Qwen/Qwen2.5-0.5B"), {}, pins("trl==1.9.0\ntransformers==5.24.0\n")).precision?.paramStorage.dtype, "float32");
+  });
+});

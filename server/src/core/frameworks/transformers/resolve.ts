@@ -11,7 +11,8 @@ import { OUTSIDE_WORKSPACE } from "../../workspace/boundary";
 import type { Mechanism, ParallelLayout } from "../../analysis";
 import type { DType } from "../../model/types";
 import { dsTable } from "../deepspeed/resolve";
-import { dt, noReduce, type PrecisionTable, type Row } from "../common/precisionTable";
+import { CHECKPOINT_DTYPE, dt, noReduce, type PrecisionTable, type Row } from "../common/precisionTable";
+import { workspaceCheckpointDtype } from "./rules/fp16-on-bf16-checkpoint";
 import { layout } from "../common/resolvedLayout";
 import { fsdp2UpcastNoOp, TRL_QLORA_BF16_SINCE } from "./data";
 import { versionAtLeast } from "../../workspace/packagePin";
@@ -55,7 +56,11 @@ function resolve(ctx: TransformersContext): TransformersResolution {
   }
   if (accel?.missing) assumptions.push(`launcher not found: ${accel.how} names \`${accel.missing}\`, which ${accel.isDeepSpeedJson ? "is a DeepSpeed JSON, not an accelerate config" : accel.missingOutside ? OUTSIDE_WORKSPACE : "is not in the workspace"}; assumed single GPU/DDP.`);
   const L = load.value;
-  const loadRow = (why: string): Row => (L === "auto" || L === "unknown" ? dt(L === "auto" ? "checkpoint dtype" : "load dtype", `${load.detail}${why}`) : dt(L, `${load.detail}${why}`));
+  // transformers 5 loads in the checkpoint's dtype: read from the model folder's config.json when the workspace holds
+  // it, else unknown (CHECKPOINT_DTYPE, null in the contract). The Trainer saves the parameters as they are
+  // (save_pretrained records `model.dtype`, modeling_utils.py:3440-3443@5.24.0): a checkpoint in the storage dtype.
+  const ckpt = L === "auto" ? checkpointDtypeOf(ctx) : undefined;
+  const loadRow = (why: string): Row => (ckpt ? dt(ckpt.dtype, `${load.detail}: \`${ckpt.key}\` in ${ckpt.file}${why}`) : L === "auto" || L === "unknown" ? dt(L === "auto" ? CHECKPOINT_DTYPE : "load dtype", `${load.detail}${why}`) : dt(L, `${load.detail}${why}`));
 
   if (launcher === "deepspeed") {
     const requested = low === "bfloat16" ? "bf16" : low === "float16" ? "fp16" : "fp32";
@@ -150,4 +155,14 @@ function resolve(ctx: TransformersContext): TransformersResolution {
     table: { P, C, G: dt(P.dtype, "gradients in the parameter dtype"), R: W === 1 ? noReduce() : dt(P.dtype, "DDP reduces in the gradient (parameter) dtype"), O: dt(P.dtype, "optimizer state in the parameter dtype") },
     pure16,
   };
+}
+
+const CKPT_DTYPES: Readonly<Record<string, DType>> = table({ bfloat16: "bfloat16", float16: "float16", float32: "float32" });
+
+/** The checkpoint's dtype from its config.json in the workspace (`model_name_or_path` a local folder), when stated. */
+function checkpointDtypeOf(ctx: TransformersContext): { dtype: DType; key: string; file: string } | undefined {
+  const model = ctx.v.str("model_name_or_path");
+  const found = model ? workspaceCheckpointDtype(ctx, model) : undefined;
+  const d = found ? CKPT_DTYPES[found.dtype.replace(/^torch\./, "")] : undefined;
+  return found && d ? { dtype: d, key: `torch_dtype: ${found.dtype}`, file: found.file } : undefined;
 }

@@ -56,6 +56,8 @@ export const unknownKey: TransformersRule = {
       if (!range) continue;
       if (known.has(k)) {
         const onlyTA = !(k in TRL_ARGS && dialect === "trl") && !(dialect === "llamafactory" && (k in LLAMAFACTORY_ARGS || SEQ2SEQ_ARGS.includes(k)));
+        // A field the project's own argument dataclasses declare is theirs at every release.
+        if (at !== undefined && (onlyTA || (dialect === "trl" && k in TRL_ARGS && k !== "torch_dtype")) && projectHas(k)) continue;
         if (at !== undefined && onlyTA && taKeyAtIndex(k, at) === false) {
           const when = `TrainingArguments declares \`${k}\` at ${taSpans(k)} (every release from ${TA_RELEASES[0]} read), not at ${TA_RELEASES[at]}`;
           if (versions.pinned.transformers) d.add("unknown-key", "warning", range, `\`${k}\` is not a TrainingArguments key at transformers ${versions.transformers.value}: the parser rejects it`, undefined, undefined, `${when}; ${versions.transformers.detail}. HfArgumentParser rejects keys its dataclasses do not declare.`);
