@@ -146,3 +146,20 @@ describe("issue #31: the parameter (and saved checkpoint) dtype when transformer
     assert.equal(analyzeDocument(uri, text("Qwen/Qwen2.5-0.5B"), {}, pins("trl==1.9.0\ntransformers==5.24.0\n")).precision?.paramStorage.dtype, "float32");
   });
 });
+
+describe("issue #31: LLaMA-Factory `use_badam` as BAdam's source runs it", () => {
+  // badam/block_optim.py:515-519, 284, 273@1.4: an fp32 copy of the active block, its gradients cast to fp32, written back.
+  const LF = "model_name_or_path: Qwen/Qwen3-4B\nstage: sft\ndo_train: true\nfinetuning_type: full\ndataset: identity\ntemplate: qwen3\noutput_dir: saves/x\nper_device_train_batch_size: 1\nbf16: true\nuse_badam: true\n";
+  it("layer mode (the default): bf16 weights with fp32 master weights and optimizer state for the active block; no pure-bf16 finding", () => {
+    const r = analyzeDocument(uri, LF, {}, pins());
+    assert.equal(r.precision?.paramStorage.dtype, "bfloat16");
+    assert.deepEqual(of(r, "transformers/pure-16-bit"), []);
+    assert.match(r.reportMarkdown ?? "", /BAdam \(layer mode\): weights stored in bf16; each step updates the active block through an fp32 copy/);
+    assert.match(r.reportMarkdown ?? "", /\| optimizer state \| `float32` \| BAdam's fp32 copy of the active block/);
+  });
+  it("ratio mode keeps no fp32 copy: pure bf16 as before", () => {
+    const r = analyzeDocument(uri, `${LF}badam_mode: ratio\n`, {}, pins());
+    assert.deepEqual(of(r, "transformers/pure-16-bit").map((d) => d.severity), ["information"]);
+    assert.match(r.reportMarkdown ?? "", /\| optimizer state \| `bfloat16` \|/);
+  });
+});

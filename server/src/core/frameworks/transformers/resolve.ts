@@ -140,8 +140,16 @@ function resolve(ctx: TransformersContext): TransformersResolution {
   // Without autocast the matmuls run in the weights' dtype: with adapters (or LLaMA-Factory's upcast of the trainable
   // parameters only) most weights are the frozen base model's, as loaded.
   const C = low ? dt(low, `torch.autocast from ${ampKey}`) : adapters && P.dtype !== L ? loadRow("; the frozen base weights (the adapters are a small part)") : P;
-  const pure16 = P.dtype === "bfloat16" || P.dtype === "float16";
-  const meaning = !low
+  // LLaMA-Factory `use_badam` (layer mode, its default): BAdam's BlockOptimizer keeps an fp32 copy of the active block
+  // (`param.clone().float()`, badam/block_optim.py:515-519@1.4), casts its gradients to fp32 (:284), steps the base
+  // optimizer on the copy and writes it back to the low-precision weights (:273): fp32 master weights and optimizer
+  // state for the active block only. Ratio mode (BlockOptimizerRatio) keeps none.
+  const badamHp = ctx.dialect === "llamafactory" && ctx.v.bool("use_badam") === true && (ctx.v.str("badam_mode") ?? "layer") === "layer" && (P.dtype === "bfloat16" || P.dtype === "float16");
+  const pure16 = (P.dtype === "bfloat16" || P.dtype === "float16") && !badamHp;
+  const O: Row = badamHp ? dt("float32", "BAdam's fp32 copy of the active block (its master weights and Adam state; the frozen blocks keep none)") : dt(P.dtype, "optimizer state in the parameter dtype");
+  const meaning = badamHp
+    ? `BAdam (layer mode): weights stored in ${SHORT[P.dtype as string]}; each step updates the active block through an fp32 copy (fp32 master weights and optimizer state for that block only), written back to ${SHORT[P.dtype as string]}.`
+    : !low
     ? `no mixed precision: the model trains in its load dtype (${P.dtype}).`
     : pure16
       ? `**pure ${SHORT[P.dtype as string]}**: the model is loaded in ${SHORT[P.dtype as string]} and ${ampKey} only adds autocast; no fp32 master weights or optimizer state.`
@@ -152,7 +160,7 @@ function resolve(ctx: TransformersContext): TransformersResolution {
     ...base,
     mechanism: low ? "autocast" : "none",
     meaning,
-    table: { P, C, G: dt(P.dtype, "gradients in the parameter dtype"), R: W === 1 ? noReduce() : dt(P.dtype, "DDP reduces in the gradient (parameter) dtype"), O: dt(P.dtype, "optimizer state in the parameter dtype") },
+    table: { P, C, G: dt(P.dtype, "gradients in the parameter dtype"), R: W === 1 ? noReduce() : dt(P.dtype, "DDP reduces in the gradient (parameter) dtype"), O },
     pure16,
   };
 }
