@@ -538,9 +538,6 @@ def check_transformers(files: list[str], base: dict[str, dict], led: Ledger, cor
             # is capped at warning (core/provenance.ts): a warning on a launch code is the product's "raises" claim
             hedged = sorted({d["code"] for d in p.get("diagnostics", []) if d["severity"] == "warning" and d["code"] in HF_LAUNCH_CODES})
             raised = o["parse"].get("error") if not o["parse"]["ok"] else (o.get("finalize") or {}).get("error")
-            if raised and "eval batch size" in raised:
-                led.claim("hf.not-compared", f, errs or "launches", raised, True, ver, note="GRPOConfig's eval batch check (from TRL 0.23.0) is not modelled by the product")
-                continue
             p_raise = errs or hedged
             if o.get("unknown") is not None:
                 # The parser rejected keys. Whether that stops the launch depends on the script (a project script's

@@ -118,6 +118,19 @@ describe("issue #31: TRL GRPOConfig generation-batch checks", () => {
     assert.deepEqual(grpo("per_device_train_batch_size: 8\ngeneration_batch_size: 64\nnum_generations: 7\n", "trl==1.9.0\n").map((d) => [d.severity, d.message]), [["error", "GRPOConfig raises: generation_batch_size (64) must be divisible by num_generations (7)"]]);
   });
 
+  it("with evaluation on, the global eval batch must be a multiple of num_generations: from 0.23.0 and at 0.18–0.19, not at 0.21.0", () => {
+    const text = "per_device_train_batch_size: 8\nnum_generations: 8\neval_strategy: steps\nper_device_eval_batch_size: 4\n";
+    const one = grpo(text, "trl==1.9.0\n", { worldSize: 1 });
+    assert.deepEqual(one.map((d) => [d.severity, d.range.start.line, d.message]), [["error", 8, "GRPOConfig raises: the global eval batch (4) must be divisible by 8 generations"]]);
+    assert.match(one[0]!.detail ?? "", /raises ValueError: the global eval batch size \(4 \* 1\) must be divisible by the number of generations used for evaluation \(8\)/);
+    assert.deepEqual(grpo(text, "trl==1.9.0\n", { worldSize: 2 }), []);
+    assert.deepEqual(grpo(text, "trl==1.9.0\n").map((d) => [d.severity, d.message]), [["warning", "GRPOConfig raises unless the world size is a multiple of 2 (eval: 8 generations must divide 4 × processes)"]]);
+    assert.match(grpo(text, "trl==0.18.0\n", { worldSize: 1 })[0]!.detail ?? "", /the global eval batch size \(1 x 4\) must be evenly divisible by the number of generations per prompt \(8\)/);
+    assert.deepEqual(grpo(text, "trl==0.21.0\n", { worldSize: 1 }), []);
+    // No evaluation: nothing.
+    assert.deepEqual(grpo(text.replace("eval_strategy: steps", 'eval_strategy: "no"'), "trl==1.9.0\n", { worldSize: 1 }), []);
+  });
+
   it("num_generations below 2 and both generation_batch_size and steps_per_generation: errors on the TRL version alone (a warning when it is assumed)", () => {
     assert.deepEqual(grpo("num_generations: 1\n", "trl==0.18.0\n").map((d) => [d.severity, d.message]), [["error", "`num_generations: 1`: GRPO needs at least 2 generations per prompt (GRPOConfig raises ValueError)"]]);
     assert.deepEqual(grpo("generation_batch_size: 32\nsteps_per_generation: 4\n", "trl==1.9.0\n").map((d) => [d.severity, d.range.start.line]), [["error", 6]]);

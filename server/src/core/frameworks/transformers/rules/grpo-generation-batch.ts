@@ -14,8 +14,11 @@
  * corner cases). A check that fails for every number of processes rests on the TRL version only (an error with a
  * pin); one that depends on it is an error when the world size is known (`--world-size`, the accelerate config's
  * `num_processes`), else a warning naming the world sizes that pass ("unless the world size is a multiple of 7").
- * Applies to GRPO files: the file's path or the launch line's script names `grpo`. The eval batch check (from
- * v0.23.0, with `eval_strategy` other than `no`) is not modelled.
+ * With evaluation on (`eval_strategy` other than `no`), the global eval batch (`per_device_eval_batch_size` ×
+ * processes) must be a multiple of `num_generations` (`num_generations_eval` from v1.0.0): from v0.23.0 before the
+ * generation checks (grpo_config.py:672@v0.23.0, :1104@v1.9.0), at v0.18.0–v0.19.x after them (:550-558@v0.18.0),
+ * not at v0.20.0–v0.21.0 (v0.22.x not read). Applies to GRPO files: the file's path or the launch line's script
+ * names `grpo`.
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { firstFitting } from "../../../diagnostics/build";
@@ -28,6 +31,8 @@ import { TA_DEFAULTS } from "../data";
 export const GRPO_CONFIG_CHECKS_SINCE = "0.18.0";
 /** From this release the `generation_batch_size` check divides by the global batch (`g % (p * n)`), not by `p` alone. */
 export const GRPO_GLOBAL_BATCH_FIX_SINCE = "0.20.0";
+/** From this release the eval batch check runs (before the generation checks); at v0.18.0–v0.19.x it ran after them. */
+export const GRPO_EVAL_CHECK_SINCE = "0.23.0";
 /** GRPOConfig's `num_generations` default (grpo_config.py:475@v1.9.0; 8 at every tag read). */
 const NUM_GENERATIONS_DEFAULT = 8;
 
@@ -76,6 +81,33 @@ export const grpoGenerationBatch: TransformersRule = {
         return d.out;
       }
     }
+    // The eval batch check (when evaluation runs: `eval_strategy` other than "no", which also sets `do_eval`,
+    // training_args.py:1571-1572@5.24.0): from v0.23.0 before the generation checks (grpo_config.py:672@v0.23.0,
+    // :1104@v1.9.0, with `num_generations_eval` from v1.0.0); at v0.18.0–v0.19.x after them (:550-558@v0.18.0); not
+    // at v0.20.0–v0.21.0 (v0.22.x not read: nothing said there).
+    const evalCheck = (): boolean => {
+      const es = v.str("eval_strategy") ?? v.str("evaluation_strategy");
+      if (!es || es === "no") return false;
+      const early = versionAtLeast(trl, GRPO_EVAL_CHECK_SINCE);
+      if (!early && (fixed || !versionAtLeast(trl, GRPO_CONFIG_CHECKS_SINCE))) return false;
+      if (!versions.pinned.trl && !early) return false;
+      const pe = v.int("per_device_eval_batch_size") ?? TA_DEFAULTS.per_device_train_batch_size;
+      const nge = (versionAtLeast(trl, "1.0.0") ? v.int("num_generations_eval") : undefined) ?? ng;
+      if (pe <= 0 || nge < 2) return false;
+      const me = nge / gcd(nge, pe);
+      if (me === 1 || (n !== undefined && n % me === 0)) return false;
+      const e = v.entry("per_device_eval_batch_size") ?? ngE ?? v.entry("eval_strategy") ?? v.entry("evaluation_strategy");
+      const text = early ? `the global eval batch size (${pe} * ${n ?? "N"}) must be divisible by the number of generations${versionAtLeast(trl, "1.0.0") ? " used for evaluation" : ""} (${nge})` : `the global eval batch size (${n ?? "N"} x ${pe}) must be evenly divisible by the number of generations per prompt (${nge})`;
+      if (n !== undefined) {
+        d.add("grpo-generation-batch", "error", e?.keyRange, firstFitting([`GRPOConfig raises: ${text}`, `GRPOConfig raises: the global eval batch (${pe * n}) must be divisible by ${nge} generations`]), undefined, undefined, `With evaluation on (\`eval_strategy\`), GRPOConfig.__post_init__ raises ValueError: ${text} (${at}; ${versions.trl.detail}; ${n} processes: ${worldSize!.detail}). It passes when the number of processes is a multiple of ${me}.`);
+        restingOn(d.out[d.out.length - 1]!, ["version", "worldSize"]);
+      } else {
+        d.add("grpo-generation-batch", "warning", e?.keyRange, firstFitting([`GRPOConfig raises unless the world size is a multiple of ${me} (eval: ${nge} generations must divide ${pe} × processes)`, `GRPOConfig raises unless the world size is a multiple of ${me} (eval batch)`]), undefined, undefined, `With evaluation on (\`eval_strategy\`), GRPOConfig.__post_init__ raises ValueError: ${text}, unless N (the number of processes) is a multiple of ${me} (${at}; ${versions.trl.detail}). No world size is known here (set \`--world-size\` or name the accelerate config).`);
+        restingOn(d.out[d.out.length - 1]!, ["version"]);
+      }
+      return true;
+    };
+    if (versionAtLeast(trl, GRPO_EVAL_CHECK_SINCE) && evalCheck()) return d.out;
     if (ng < 2) {
       always(ngE?.keyRange, `\`num_generations: ${ng}\`: GRPO needs at least 2 generations per prompt (GRPOConfig raises ValueError)`, `GRPOConfig.__post_init__ raises ValueError "GRPO requires at least 2 generations per prompt to calculate the advantages" (${at}; ${versions.trl.detail}).`);
       return d.out;
@@ -83,16 +115,19 @@ export const grpoGenerationBatch: TransformersRule = {
     const words = (g: number) => (fixed ? `generation_batch_size (${g}) must be divisible by num_generations (${ng})` : `the effective train batch size (${g}) must be evenly divisible by the number of generations per prompt (${ng})`);
     if (gbs !== undefined) {
       if (gbs % ng !== 0) always(ngE?.keyRange ?? gbsE!.keyRange, `GRPOConfig raises: ${words(gbs)}`, `GRPOConfig.__post_init__ raises ValueError: ${words(gbs)} (${at}; ${versions.trl.detail}), whatever the number of processes.`);
+      else if (!versionAtLeast(trl, GRPO_EVAL_CHECK_SINCE)) evalCheck();
       return d.out;
     }
     // The generation batch is p × processes × steps: divisible by num_generations iff the processes are a multiple of m.
     const steps = spg ?? gas;
     const per = p * steps;
     const m = ng / gcd(ng, per);
-    if (m === 1) return d.out;
+    if (m === 1 || (n !== undefined && n % m === 0)) {
+      if (!versionAtLeast(trl, GRPO_EVAL_CHECK_SINCE)) evalCheck();
+      return d.out;
+    }
     const stepsWhy = spg !== undefined ? "`steps_per_generation`" : "`gradient_accumulation_steps` (the default `steps_per_generation`)";
     if (n !== undefined) {
-      if (n % m === 0) return d.out;
       d.add("grpo-generation-batch", "error", ngE?.keyRange ?? where(undefined), `GRPOConfig raises: ${words(per * n)}`, undefined, undefined, `The generation batch is \`per_device_train_batch_size\` ${p} × ${n} processes (${worldSize!.detail}) × ${stepsWhy} ${steps} = ${per * n}, not a multiple of \`num_generations\` ${ng}: GRPOConfig.__post_init__ raises ValueError (${at}; ${versions.trl.detail}). It passes when the number of processes is a multiple of ${m}.`);
       restingOn(d.out[d.out.length - 1]!, ["version", "worldSize"]);
       return d.out;
