@@ -167,7 +167,11 @@ def main() -> None:
             v["parse"] = {"ok": True}
         except BaseException as e:  # noqa: BLE001 - the class and message are the verdict
             v["parse"] = {"ok": False, "error": short(e)}
-            v["unknown"] = unknown_keys(e, dialect, path, cls if dialect == "trl" else None)
+            try:
+                v["unknown"] = unknown_keys(e, dialect, path, cls if dialect == "trl" else None)
+            except BaseException as e2:  # noqa: BLE001 - the re-parse raised on something else (a GRPO batch check)
+                v["unknown_error"] = short(e2)
+                v["unknown"] = None
             out.append(v)
             continue
         try:
