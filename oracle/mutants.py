@@ -88,6 +88,10 @@ MUTANTS: list[tuple[str, str, str, str, str]] = [
     ("hf-error-dropped-deepspeed-value-mismatch", f"{FW}/transformers/rules/index.ts", "deepspeedValueMismatch, ", "", "transformers"),
     ("hf-version-evaluation-strategy-kept", f"{FW}/transformers/trainingArgs.json", '"evaluation_strategy": "0-48",', '"evaluation_strategy": "0-121",', "transformers"),
     ("hf-version-fsdp2-default-later", f"{FW}/transformers/data.ts", 'export const FSDP2_DEFAULT_SINCE = "5.10.1";', 'export const FSDP2_DEFAULT_SINCE = "5.25.0";', "transformers"),
+    # issue #31's open misses: the enum boolean, GRPOConfig's process count, the unpinned removed keys
+    ("hf-error-dropped-boolean-enum-value", f"{FW}/transformers/rules/index.ts", "bf16AndFp16, booleanEnumValue,", "bf16AndFp16,", "transformers"),
+    ("hf-grpo-world-size-ignored", f"{FW}/transformers/rules/grpo-generation-batch.ts", "const n = worldSize?.value;", "const n = worldSize ? 1 : undefined;", "transformers"),
+    ("hf-unpinned-removed-key-silent", f"{FW}/transformers/rules/unknown-key.ts", "          else {\n            // No pin: the version is unknown.", "          else if (Math.random() > 2) {\n            // No pin: the version is unknown.", "transformers"),
     # -- Megatron-LM (oracle/cases/megatron/, megatron-core's own checks)
     ("mg-error-dropped-bf16-and-fp16", f"{FW}/megatron/rules/index.ts", "[bf16AndFp16, parallelSizes,", "[parallelSizes,", "megatron"),
     ("mg-error-dropped-parallel-sizes", f"{FW}/megatron/rules/index.ts", "[bf16AndFp16, parallelSizes,", "[bf16AndFp16,", "megatron"),

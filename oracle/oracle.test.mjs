@@ -146,4 +146,21 @@ test("transformers / TRL: the frameworks' parsers, __post_init__ and DeepSpeed f
   // fsdp: hybrid_shard raises with FSDP2, the default at 5.24.0, not at 4.52.3
   assert.deepEqual(claim("hf.launch", "oracle/hf/t5.24/trainer/fsdp_hybrid_shard.yaml", "t5.24").product, ["transformers/fsdp1-strategy-with-fsdp2"]);
   assert.equal(claim("hf.launch", "oracle/hf/t4.52/trainer/fsdp_hybrid_shard.yaml", "t4.52").oracle, "launches");
+  // `eval_strategy: no` is False to PyYAML: IntervalStrategy(False) raises at both sets; a quoted "no" launches
+  for (const set of ["t4.52", "t5.24"]) {
+    const no = claim("hf.launch", `oracle/hf/${set}/trainer/eval_strategy_bare_no.yaml`, set);
+    assert.deepEqual([no.product, no.agree], [["transformers/boolean-enum-value"], true]);
+    assert.match(no.oracle, /^ValueError: False is not a valid IntervalStrategy/);
+    assert.equal(claim("hf.launch", `oracle/hf/${set}/trainer/eval_strategy_quoted_no.yaml`, set).oracle, "launches");
+  }
+  // GRPO: 16 × 8 processes × 4 is no multiple of 14 (raises), × 7 is (launches); 64 % (8 × 16) raises from TRL 0.20.0 only
+  assert.match(claim("hf.launch", "oracle/hf/t5.24/grpo/ng14_ws8.yaml", "t5.24").oracle, /generation_batch_size \(512\) must be divisible by num_generations \(14\)/);
+  assert.equal(claim("hf.launch", "oracle/hf/t5.24/grpo/ng14_ws7.yaml", "t5.24").oracle, "launches");
+  assert.deepEqual(claim("hf.launch", "oracle/hf/t5.24/grpo/gbs64_ws16.yaml", "t5.24").product, ["transformers/grpo-generation-batch"]);
+  assert.equal(claim("hf.launch", "oracle/hf/t4.52/grpo/gbs64_ws16.yaml", "t4.52").oracle, "launches");
+  // nothing pinned: the newest releases reject these keys, and the product names each (as a warning)
+  for (const [path, key] of [["trainer/overwrite_output_dir.yaml", "overwrite_output_dir"], ["trainer/warmup_ratio.yaml", "warmup_ratio"], ["sft/torch_dtype.yaml", "torch_dtype"]]) {
+    const k = claim("hf.keys", `oracle/hf/unpinned/${path}`, "t5.24");
+    assert.deepEqual([k.oracle, k.product, k.agree], [[key], `names ${key}`, true]);
+  }
 });

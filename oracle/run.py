@@ -425,7 +425,25 @@ def check_target(framework: str, script: str, folder: str, files: list[str], bas
 
 # Product codes whose error says "the launch raises" (TrainingArguments / TrlParser / the DeepSpeed fill).
 HF_LAUNCH_CODES = {"transformers/unknown-key", "transformers/deepspeed-value-mismatch", "transformers/fsdp1-strategy-with-fsdp2",
-                   "transformers/bf16-and-fp16", "transformers/bf16-unsupported-gpu"}
+                   "transformers/bf16-and-fp16", "transformers/bf16-unsupported-gpu", "transformers/boolean-enum-value",
+                   "transformers/grpo-generation-batch"}
+
+# The corner cases with nothing pinned (oracle/hf/unpinned/, no requirements.txt). In this checkout the oracle's own
+# requirements files above them (oracle/requirements*.txt, constraints.txt) would be read as their pins, so the
+# product runs on a copy in a fresh folder with a `.git` marker (the product's search root): as a user's
+# repository without pins. The worker parses the files in place (same text).
+_HF_UNPINNED: list[str] = []
+
+
+def hf_unpinned_copy() -> str:
+    if not _HF_UNPINNED:
+        import shutil
+        import tempfile
+        d = tempfile.mkdtemp(prefix="pl-hf-unpinned-")
+        shutil.copytree(os.path.join(HERE, "hf", "unpinned"), d, dirs_exist_ok=True)
+        os.mkdir(os.path.join(d, ".git"))
+        _HF_UNPINNED.append(d)
+    return _HF_UNPINNED[0]
 
 
 def hf_sets() -> list[tuple[str, dict]]:
@@ -453,6 +471,8 @@ def hf_workspace(path: str, corpus: str) -> str:
         if len(parts) > 2:
             return os.path.join(c, parts[0], parts[1])
     own = os.path.join(HERE, "hf")
+    if full.startswith(os.path.join(own, "unpinned") + os.sep):
+        return hf_unpinned_copy()
     if full.startswith(own + os.sep):  # a pin set's folder of corner cases, opened on its own (not this checkout,
         return os.path.join(own, os.path.relpath(full, own).split(os.sep)[0])  # whose oracle scripts call TrlParser)
     return ROOT
@@ -465,8 +485,10 @@ def hf_product(files: list[str], corpus: str) -> dict[str, dict]:
     for f in files:
         groups[hf_workspace(f, corpus)].append(f)
     out: dict[str, dict] = {}
+    unpinned = os.path.join(HERE, "hf", "unpinned")
     for ws, fs in groups.items():
-        rel = {os.path.relpath(os.path.join(ROOT, f), ws): f for f in fs}
+        src = unpinned if _HF_UNPINNED and ws == _HF_UNPINNED[0] else ws  # the copy holds the same relative paths
+        rel = {os.path.relpath(os.path.join(ROOT, f), src): f for f in fs}
         r = subprocess.run(["node", CLI, "check", "--format", "json", "--", *rel], cwd=ws, capture_output=True, text=True)
         if r.returncode not in (0, 1):
             raise SystemExit(f"precision-lens check failed ({r.returncode}) in {ws}: {r.stderr[-2000:]}")
@@ -516,9 +538,6 @@ def check_transformers(files: list[str], base: dict[str, dict], led: Ledger, cor
             # is capped at warning (core/provenance.ts): a warning on a launch code is the product's "raises" claim
             hedged = sorted({d["code"] for d in p.get("diagnostics", []) if d["severity"] == "warning" and d["code"] in HF_LAUNCH_CODES})
             raised = o["parse"].get("error") if not o["parse"]["ok"] else (o.get("finalize") or {}).get("error")
-            if raised and "divisible by" in raised and not p.get("worldSize"):
-                led.claim("hf.not-compared", f, errs or "launches", raised, True, ver, note="the check depends on the number of processes, which the product does not know for this file")
-                continue
             p_raise = errs or hedged
             if o.get("unknown") is not None:
                 # The parser rejected keys. Whether that stops the launch depends on the script (a project script's
@@ -526,10 +545,11 @@ def check_transformers(files: list[str], base: dict[str, dict], led: Ledger, cor
                 # @1.9.0): the claim is that the product names each key the framework rejects, at any severity.
                 named = " ".join(d["message"] for d in p.get("diagnostics", []) if d["code"] in ("transformers/unknown-key", "transformers/trl-model-dtype"))
                 missing = [k for k in o["unknown"] if f"`{k}`" not in named]
-                if missing and inferred:
+                # oracle/hf/unpinned/ holds keys some release declares and the newest rejects: there every key counts.
+                if missing and inferred and "/hf/unpinned/" not in f:
                     # No pin: the product names only the keys no release it knows declares (a key some release
                     # declares may be right at the unpinned release): each key it names must be one the framework rejects.
-                    p_named = sorted(set(re.findall(r"Unknown key `([^`]+)`", named)))
+                    p_named = sorted({a or b for a, b in re.findall(r"Unknown key `([^`]+)`|`([^`]+)` is rejected from", named)})
                     wrong = [k for k in p_named if k not in o["unknown"]]
                     led.claim("hf.keys", f, p_named or "names none", o["unknown"], not wrong, ver,
                               note=f"version inferred (no pin): the keys it names must be rejected; not named: {missing}"[:400])
@@ -544,7 +564,7 @@ def check_transformers(files: list[str], base: dict[str, dict], led: Ledger, cor
                           note="the release the product assumed (no pin) raises; the product makes no claim at an inferred version")
                 continue
             led.claim("hf.launch", f, p_raise or "launches", raised or "launches", bool(raised) == bool(p_raise), ver,
-                      note=f"{o.get('parser')}" + (" (product version inferred: warnings count)" if inferred else ""))
+                      note=f"{o.get('parser')} at {o.get('processes', 1)} process(es)" + (" (product version inferred: warnings count)" if inferred else ""))
             if raised or p_raise:
                 continue
             prec = p.get("precision") or {}

@@ -75,7 +75,7 @@ describe("transformers: detection and dialects", () => {
 
 describe("transformers: versions and resolution", () => {
   it("TRL ≥ 0.19.0 defaults bf16 to true; TRL 0.18.0 to false (the TrainingArguments default)", () => {
-    const text = `${TRL}torch_dtype: float32\n`;
+    const text = `${TRL}dtype: float32\n`;
     const new_ = analyzeDocument(uri, text, {}, pins({}, "trl==0.19.0\n"));
     assert.deepEqual(prec(new_), ["float32", "bfloat16", "float32"]);
     assert.match(new_.precision!.compute.knob, /TRL's default `bf16: true`.*requirements\.txt: trl 0\.19\.0/);
@@ -100,7 +100,7 @@ describe("transformers: versions and resolution", () => {
 
   it("DeepSpeed from `deepspeed:`: the linked JSON's stage, \"auto\" filled from `bf16` here", () => {
     const ds = JSON.stringify({ zero_optimization: { stage: 3 }, bf16: { enabled: "auto" }, fp16: { enabled: "auto" }, gradient_accumulation_steps: "auto" });
-    const r = analyzeDocument(uri, `${TRL}torch_dtype: bfloat16\nbf16: true\ndeepspeed: ds_z3.json\n`, {}, pins({ "/w/recipes/ds_z3.json": ds }));
+    const r = analyzeDocument(uri, `${TRL}dtype: bfloat16\nbf16: true\ndeepspeed: ds_z3.json\n`, {}, pins({ "/w/recipes/ds_z3.json": ds }));
     assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
     assert.deepEqual(prec(r), ["float32", "bfloat16", "bfloat16"]);
     assert.deepEqual(r.diagnostics.filter((d) => d.severity !== "hint"), []);
@@ -141,7 +141,7 @@ describe("transformers: versions and resolution", () => {
   });
 
   it("plain/DDP with a bf16 load: pure bf16, and the hover names the launcher assumption", () => {
-    const r = analyzeDocument(uri, `${TRL}torch_dtype: bfloat16\nbf16: true\n`, { worldSize: 4 }, pins());
+    const r = analyzeDocument(uri, `${TRL}dtype: bfloat16\nbf16: true\n`, { worldSize: 4 }, pins());
     assert.deepEqual(prec(r), ["bfloat16", "bfloat16", "bfloat16"]);
     assert.match(r.reportMarkdown ?? "", /launcher not found: assumed single GPU\/DDP/);
     assert.match(r.reportMarkdown ?? "", /Memory estimate: unknown/);
@@ -152,20 +152,20 @@ describe("transformers: versions and resolution", () => {
 describe("transformers diagnostics", () => {
   it("HF1 bf16 AMP over a bf16 load with no DeepSpeed/FSDP key (information through the gate: the launcher assumed)", () => {
     checkDiagnostics(
-      `${TRL}torch_dtype: bfloat16
-             #^^^^^^^ information[transformers/pure-16-bit]: Assuming the single-GPU/DDP launcher (the default): model loaded in bf16 with \`bf16\` AMP
+      `${TRL}dtype: bfloat16
+       #^^^^^^^ information[transformers/pure-16-bit]: Assuming the single-GPU/DDP launcher (the default): model loaded in bf16 with \`bf16\` AMP
 bf16: true
 `,
       { uri, env: pins() },
     );
-    checkFix(`${TRL}torch_dtype: bfloat16\nbf16: true\n`, "transformers/pure-16-bit", "fp32", `${TRL}torch_dtype: float32\nbf16: true\n`, { uri, env: pins() });
+    checkFix(`${TRL}dtype: bfloat16\nbf16: true\n`, "transformers/pure-16-bit", "fp32", `${TRL}dtype: float32\nbf16: true\n`, { uri, env: pins() });
   });
 
   it("HF1 names a small learning rate: pure bf16 rounds away updates below bf16's resolution (issue #31 §3, the model TT3 shares)", () => {
-    const text = "model_name_or_path: Qwen/Qwen2.5-0.5B\ndataset_name: trl-lib/Capybara\noutput_dir: out\nlearning_rate: 1.0e-6\ntorch_dtype: bfloat16\nbf16: true\n";
+    const text = "model_name_or_path: Qwen/Qwen2.5-0.5B\ndataset_name: trl-lib/Capybara\noutput_dir: out\nlearning_rate: 1.0e-6\ndtype: bfloat16\nbf16: true\n";
     const [d] = analyzeDocument(uri, text, {}, pins()).diagnostics.filter((x) => x.code === "transformers/pure-16-bit");
     assert.equal(d?.severity, "information");
-    assert.deepEqual([d!.range.start.line, d!.range.start.character], [4, 13]);
+    assert.deepEqual([d!.range.start.line, d!.range.start.character], [4, 7]);
     // The long form would take the body past 120 characters: "pure bf16" stands for "no fp32 master weights".
     assert.match(d!.message, /^Assuming the single-GPU\/DDP launcher \(the default\): model loaded in bf16 with `bf16` AMP: pure bf16; with lr = 0\.000001, small updates round away in bf16$/);
     assert.ok(d!.message.replace(/^Assuming [^:]+: /, "").length <= 120);
@@ -177,19 +177,19 @@ bf16: true
   it("HF1 on TRL's default bf16 rests on the TRL version too; silent with LoRA, with DeepSpeed, with an fp32 load", () => {
     // TRL pinned: only the launcher is assumed.
     checkDiagnostics(
-      `${TRL}torch_dtype: bfloat16
-             #^^^^^^^ information[transformers/pure-16-bit]: Assuming the single-GPU/DDP launcher (the default): model loaded in bf16
+      `${TRL}dtype: bfloat16
+       #^^^^^^^ information[transformers/pure-16-bit]: Assuming the single-GPU/DDP launcher (the default): model loaded in bf16
 `,
       { uri, env: pins({}, "trl==0.20.0\n") },
     );
     // No TRL pin: TRL's default `bf16` is the newest read's, an assumption named after the launcher's.
-    const [d] = analyzeDocument(uri, `${TRL}torch_dtype: bfloat16\n`, {}, fakeEnv({}, DOC)).diagnostics.filter((x) => x.code === "transformers/pure-16-bit");
+    const [d] = analyzeDocument(uri, `${TRL}dtype: bfloat16\n`, {}, fakeEnv({}, DOC)).diagnostics.filter((x) => x.code === "transformers/pure-16-bit");
     assert.equal(d?.severity, "information");
     assert.match(d!.message, /^Assuming the single-GPU\/DDP launcher \(the default\) and TRL 1\.9\.0 \(inferred\): model loaded in bf16 with `bf16` AMP: pure bf16, no fp32 master weights$/);
     assert.match(d!.detail ?? "", /^Assuming the single-GPU\/DDP launcher, none found and TRL 1\.9\.0, inferred: unpinned, newest read: The model is loaded in bf16/);
     assert.equal(d!.data?.facts?.assumed, "launcher,version");
-    checkDiagnostics(`${TRL}torch_dtype: bfloat16\nbf16: true\nuse_peft: true\n`, { uri, env: pins() });
-    checkDiagnostics(`${TRL}torch_dtype: float32\nbf16: true\n`, { uri, env: pins() });
+    checkDiagnostics(`${TRL}dtype: bfloat16\nbf16: true\nuse_peft: true\n`, { uri, env: pins() });
+    checkDiagnostics(`${TRL}dtype: float32\nbf16: true\n`, { uri, env: pins() });
   });
 
   it("HF12 fp16 load with fp16 AMP: the GradScaler refuses fp16 gradients (error with a known launcher, warning on the assumed one); HF1 yields", () => {
@@ -203,27 +203,27 @@ accelerate_config: multi_gpu
       { uri, env: pins({}, "trl==1.9.0\n"), ignore: ["transformers/launcher-precision-mismatch"] },
     );
     checkDiagnostics(
-      `${TRL}torch_dtype: float16
-             #^^^^^^ warning[transformers/fp16-model-fp16-amp]: Assuming the single-GPU/DDP launcher, none found: \`fp16\` AMP on an fp16 load: "Attempting to unscale FP16 gradients"
+      `${TRL}dtype: float16
+       #^^^^^^ warning[transformers/fp16-model-fp16-amp]: Assuming the single-GPU/DDP launcher, none found: \`fp16\` AMP on an fp16 load: "Attempting to unscale FP16 gradients"
 fp16: true
 `,
       { uri, env: pins() },
     );
-    checkFix(`${TRL}torch_dtype: float16\nfp16: true\n`, "transformers/fp16-model-fp16-amp", "fp32", `${TRL}torch_dtype: float32\nfp16: true\n`, { uri, env: pins() });
+    checkFix(`${TRL}dtype: float16\nfp16: true\n`, "transformers/fp16-model-fp16-amp", "fp32", `${TRL}dtype: float32\nfp16: true\n`, { uri, env: pins() });
     // Silent: LoRA (PEFT keeps adapters fp32), DeepSpeed, FSDP (ShardedGradScaler allows fp16), an fp32 load, LLaMA-Factory (upcasts trainable parameters).
     for (const tail of ["use_peft: true\n", "deepspeed:\n  zero_optimization:\n    stage: 2\n", "fsdp: full_shard auto_wrap\n"]) {
-      const r = analyzeDocument(uri, `${TRL}torch_dtype: float16\nfp16: true\n${tail}`, {}, pins());
+      const r = analyzeDocument(uri, `${TRL}dtype: float16\nfp16: true\n${tail}`, {}, pins());
       assert.deepEqual(r.diagnostics.filter((x) => x.code === "transformers/fp16-model-fp16-amp" || x.code === "transformers/pure-16-bit").map((x) => x.code), [], tail);
     }
-    checkDiagnostics(`${TRL}torch_dtype: float32\nfp16: true\n`, { uri, env: pins() });
+    checkDiagnostics(`${TRL}dtype: float32\nfp16: true\n`, { uri, env: pins() });
     const lf = analyzeDocument(uri, `${LF}infer_dtype: float16\nfp16: true\n`, {}, pins());
     assert.equal(lf.diagnostics.filter((x) => x.code === "transformers/fp16-model-fp16-amp").length, 0);
   });
 
   it("HF2 FSDP2 at accelerate 1.13.0 with a bf16 load: the upcast is a no-op (warning); otherwise the bf16 reduction (information)", () => {
     checkDiagnostics(
-      `${TRL}torch_dtype: bfloat16
-             #^^^^^^^ warning[transformers/low-precision-reduction]: accelerate 1.13.0: the FSDP2 fp32 upcast is a no-op
+      `${TRL}dtype: bfloat16
+       #^^^^^^^ warning[transformers/low-precision-reduction]: accelerate 1.13.0: the FSDP2 fp32 upcast is a no-op
 bf16: true
 fsdp: full_shard auto_wrap
 fsdp_config:
@@ -232,7 +232,7 @@ fsdp_config:
       { uri, env: pins({}, "accelerate==1.13.0\n") },
     );
     checkDiagnostics(
-      `${TRL}torch_dtype: bfloat16
+      `${TRL}dtype: bfloat16
 bf16: true
 fsdp: full_shard auto_wrap
       #^^^^^^^^^^^^^^^^^^^ information[transformers/low-precision-reduction]: FSDP2 through accelerate reduces gradients in bf16
@@ -259,7 +259,7 @@ fsdp_config:
   it("HF3 against a default: certain for `fp16`, gated to a warning for TRL's version-dependent `bf16` when TRL is not pinned; an inline mapping gets the \"auto\" fix", () => {
     const ds = `{"zero_optimization": {"stage": 2}, "fp16": {"enabled": true}}`;
     checkDiagnostics(
-      `${TRL}torch_dtype: float32
+      `${TRL}dtype: float32
 bf16: false
 deepspeed: ds.json
            #^^^^^^ error[transformers/deepspeed-value-mismatch]: sets \`fp16.enabled: true\` but \`fp16\` (default false) here
@@ -268,7 +268,7 @@ deepspeed: ds.json
     );
     // No TRL pin: the newest TRL is assumed, whose `bf16` defaults to true; the file says false.
     checkDiagnostics(
-      `${TRL}torch_dtype: float32
+      `${TRL}dtype: float32
 deepspeed: ds.json
            #^^^^^^ warning[transformers/deepspeed-value-mismatch]: Assuming TRL 1.9.0 (inferred): ds.json sets \`bf16.enabled: false\`
 `,
@@ -294,7 +294,7 @@ deepspeed: ds_z3.json
   it("HF5 FlashAttention with an fp32 load and no AMP: an error when the launcher is known, a warning naming it when assumed; silent under bf16 AMP", () => {
     // FSDP chosen here (`fsdp`): every fact is known, the error stands.
     checkDiagnostics(
-      `${TRL}torch_dtype: float32
+      `${TRL}dtype: float32
 bf16: false
 fsdp: full_shard auto_wrap
 attn_implementation: flash_attention_2
@@ -304,14 +304,14 @@ attn_implementation: flash_attention_2
     );
     // No launcher named: an accelerate config could turn bf16 on, so the gate makes it a warning led by the assumption.
     checkDiagnostics(
-      `${TRL}torch_dtype: float32
+      `${TRL}dtype: float32
 bf16: false
 attn_implementation: flash_attention_2
                      #^^^^^^^^^^^^^^^^ warning[transformers/flash-attention-fp32]: Assuming the single-GPU/DDP launcher (the default): \`flash_attention_2\` with fp32 compute
 `,
       { uri, env: pins() },
     );
-    checkDiagnostics(`${TRL}torch_dtype: float32\nbf16: true\nattn_implementation: flash_attention_2\n`, { uri, env: pins() });
+    checkDiagnostics(`${TRL}dtype: float32\nbf16: true\nattn_implementation: flash_attention_2\n`, { uri, env: pins() });
   });
 
   it("HF6 unknown keys: LLaMA-Factory rejects any; TRL only near misses; a pinned transformers lacks removed keys", () => {
@@ -326,14 +326,14 @@ my_flag: 1
     );
     checkDiagnostics(
       `${TRL}bf16: true
-torch_dtype: float32
+dtype: float32
 lerning_rate: 1.0e-5
 #^^^^^^^^^^^ warning[transformers/unknown-key]: Unknown key \`lerning_rate\`: did you mean \`learning_rate\`?
 dataset_mixer: {a: 1.0}
 `,
       { uri, env: pins() },
     );
-    checkFix(`${TRL}bf16: true\ntorch_dtype: float32\nlerning_rate: 1.0e-5\n`, "transformers/unknown-key", "Rename", `${TRL}bf16: true\ntorch_dtype: float32\nlearning_rate: 1.0e-5\n`, { uri, env: pins() });
+    checkFix(`${TRL}bf16: true\ndtype: float32\nlerning_rate: 1.0e-5\n`, "transformers/unknown-key", "Rename", `${TRL}bf16: true\ndtype: float32\nlearning_rate: 1.0e-5\n`, { uri, env: pins() });
     checkDiagnostics(
       `${PLAIN}overwrite_output_dir: true
 #^^^^^^^^^^^^^^^^^^^ warning[transformers/unknown-key]: \`overwrite_output_dir\` is not a TrainingArguments key at transformers 5.24.0
@@ -344,7 +344,7 @@ dataset_mixer: {a: 1.0}
   });
 
   it("HF6 on a TRL file names what TrlParser does at the TRL version: dropped before 0.19.0, ValueError from it, both when unpinned (held-back open-r1 forks' `dataset_configs`)", () => {
-    const text = `${TRL}bf16: true\ntorch_dtype: float32\ndataset_configs:\n- default\n`;
+    const text = `${TRL}bf16: true\ndtype: float32\ndataset_configs:\n- default\n`;
     const at = (req: string) => analyzeDocument(uri, text, {}, pins({}, req)).diagnostics.filter((d) => d.code === "transformers/unknown-key");
     const unpinned = at("");
     assert.deepEqual(unpinned.map((d) => [d.severity, d.range.start.line, d.range.start.character, d.range.end.character]), [["warning", 7, 0, 15]]);
@@ -452,7 +452,7 @@ describe("transformers: DS9 from the DeepSpeed JSON side (the reverse link)", ()
   // A TRL config in recipes/sft/ naming ../ds/z2.json: the JSON's folder's parent's subfolder (common/deepspeedLinks.ts referrersOf).
   const yamlPath = "/w/recipes/sft/config.yaml";
   const jsonPath = "/w/recipes/ds/z2.json";
-  const yaml = (prec: string) => `${TRL}torch_dtype: float32\n${prec}deepspeed: ../ds/z2.json\n`;
+  const yaml = (prec: string) => `${TRL}dtype: float32\n${prec}deepspeed: ../ds/z2.json\n`;
   const json = (bf16: string) => `{\n  "zero_optimization": {"stage": 2},\n  "bf16": {"enabled": ${bf16}}\n}\n`;
   const env = (y: string, j: string, doc: string) => fakeEnv({ [yamlPath]: y, [jsonPath]: j, "/w/requirements.txt": "trl==1.9.0\n" }, doc);
 
@@ -526,7 +526,7 @@ describe("transformers: the engine's memory estimate where the model is known", 
 
   it("says unknown, with no figure, for another model, LoRA, DeepSpeed, FSDP on an unknown world size, an optimizer other than AdamW", () => {
     const cases: [string, Parameters<typeof analyzeDocument>[2], RegExp][] = [
-      [`${TRL}torch_dtype: bfloat16\nbf16: true\n`, {}, /^Memory estimate: unknown: `Qwen\/Qwen2\.5-0\.5B` is not a model the engine knows/],
+      [`${TRL}dtype: bfloat16\nbf16: true\n`, {}, /^Memory estimate: unknown: `Qwen\/Qwen2\.5-0\.5B` is not a model the engine knows/],
       [LLAMA.replace("finetuning_type: full", "finetuning_type: lora"), { worldSize: 8 }, /^Memory estimate: unknown: lora adapters: only part of the model trains/],
       [`${LLAMA}deepspeed: ds_z3.json\n`, { worldSize: 8 }, /^Memory estimate: unknown: DeepSpeed ZeRO partitions are not modelled/],
       [`${PLAIN}model_name_or_path: meta-llama/Llama-3.1-8B\ntorch_dtype: float32\nbf16: true\nfsdp: full_shard\n`, {}, /^Memory estimate: unknown: FSDP on an unknown world size/],
@@ -557,7 +557,7 @@ const cfgUri = `file://${THREE.config}`;
 
 describe("transformers: the accelerate launcher from a run script or a directive", () => {
   it("TRL YAML + accelerate YAML + DeepSpeed JSON with \"auto\": ZeRO-3 on 8 GPUs, fp32 master weights, bf16 compute and reduction", () => {
-    const r = analyzeDocument(cfgUri, `${TRL}torch_dtype: bfloat16\nbf16: true\ngradient_accumulation_steps: 4\n`, {}, threeEnv());
+    const r = analyzeDocument(cfgUri, `${TRL}dtype: bfloat16\nbf16: true\ngradient_accumulation_steps: 4\n`, {}, threeEnv());
     assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
     assert.equal(r.worldSize?.value, 8);
     assert.match(r.worldSize!.detail, /num_processes: 8.*train\.sh line 2/);
@@ -572,7 +572,7 @@ describe("transformers: the accelerate launcher from a run script or a directive
 
   it("HF3 through the launcher: an explicit DeepSpeed value against this file, related to the JSON", () => {
     const r = checkDiagnostics(
-      `${TRL}torch_dtype: bfloat16
+      `${TRL}dtype: bfloat16
 bf16: true
 gradient_accumulation_steps: 4
                            # ^ error[transformers/deepspeed-value-mismatch]: recipes/ds/zero3.json sets \`gradient_accumulation_steps: 2\` but \`gradient_accumulation_steps: 4\` here
@@ -584,7 +584,7 @@ gradient_accumulation_steps: 4
 
   it("HF7 the launcher's mixed_precision: bf16 under DeepSpeed with `bf16: false` here: the Trainer raises (error, related to the launcher)", () => {
     const r = checkDiagnostics(
-      `${TRL}torch_dtype: float32
+      `${TRL}dtype: float32
 bf16: false
       #^^^^ error[transformers/launcher-precision-mismatch]: recipes/accelerate_configs/zero3.yaml sets \`mixed_precision: bf16\` (DeepSpeed), but \`bf16\` is false here
 `,
@@ -596,7 +596,7 @@ bf16: false
   it("HF7 without DeepSpeed: `fp16: true` here silently replaces the launcher's bf16 (warning); HF1 is a warning once the launcher is known to be DDP", () => {
     const ddp = "compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmixed_precision: bf16\nnum_machines: 1\nnum_processes: 4\n";
     checkDiagnostics(
-      `${TRL}torch_dtype: float32
+      `${TRL}dtype: float32
 bf16: false
 fp16: true
       #^^^ warning[transformers/launcher-precision-mismatch]: sets \`mixed_precision: bf16\`, but \`fp16\` here wins: the run is fp16 AMP
@@ -604,8 +604,8 @@ fp16: true
       { uri: cfgUri, env: threeEnv({ accel: ddp }) },
     );
     checkDiagnostics(
-      `${TRL}torch_dtype: bfloat16
-             #^^^^^^^ warning[transformers/pure-16-bit]: [DDP, from recipes/accelerate_configs/zero3.yaml] Model loaded in bf16
+      `${TRL}dtype: bfloat16
+       #^^^^^^^ warning[transformers/pure-16-bit]: [DDP, from recipes/accelerate_configs/zero3.yaml] Model loaded in bf16
 bf16: true
 `,
       { uri: cfgUri, env: threeEnv({ accel: ddp }) },
@@ -614,10 +614,10 @@ bf16: true
 
   it("a `# precision-lens: accelerate-config=` directive names the launcher; a script that does not name this file is not read as its launcher", () => {
     const env = fakeEnv({ "/w/recipes/accelerate_configs/zero3.yaml": ACCEL_DS, [THREE.ds]: DS_AUTO }, THREE.config);
-    const r = analyzeDocument(cfgUri, `# precision-lens: accelerate-config=../accelerate_configs/zero3.yaml\n${TRL}torch_dtype: bfloat16\nbf16: true\n`, {}, env);
+    const r = analyzeDocument(cfgUri, `# precision-lens: accelerate-config=../accelerate_configs/zero3.yaml\n${TRL}dtype: bfloat16\nbf16: true\n`, {}, env);
     assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
     assert.match(r.reportMarkdown ?? "", /`# precision-lens: accelerate-config=\.\.\/accelerate_configs\/zero3\.yaml` \(line 1\)/);
-    const other = analyzeDocument(cfgUri, `${TRL}torch_dtype: bfloat16\nbf16: true\n`, {}, threeEnv({ script: SCRIPT.replace("recipes/sft/config.yaml", "recipes/dpo/config.yaml") }));
+    const other = analyzeDocument(cfgUri, `${TRL}dtype: bfloat16\nbf16: true\n`, {}, threeEnv({ script: SCRIPT.replace("recipes/sft/config.yaml", "recipes/dpo/config.yaml") }));
     assert.equal(other.layoutName, "single GPU / DDP");
   });
 });
@@ -634,7 +634,7 @@ describe("transformers: the three-file case through the CLI", () => {
     writeFileSync(join(root, "scripts/train.sh"), SCRIPT);
     writeFileSync(join(root, "recipes/accelerate_configs/zero3.yaml"), ACCEL_DS);
     writeFileSync(join(root, "recipes/ds/zero3.json"), DS_AUTO.replace('"gradient_accumulation_steps": "auto"', '"gradient_accumulation_steps": 2'));
-    writeFileSync(join(root, "recipes/sft/config.yaml"), `${TRL}torch_dtype: bfloat16\nbf16: true\ngradient_accumulation_steps: 4\n`);
+    writeFileSync(join(root, "recipes/sft/config.yaml"), `${TRL}dtype: bfloat16\nbf16: true\ngradient_accumulation_steps: 4\n`);
     const r = runCliCaptured(["check", "--format", "json", join(root, "recipes/sft/config.yaml")], root);
     const f = JSON.parse(r.out).files[0];
     assert.equal(f.framework, "transformers");

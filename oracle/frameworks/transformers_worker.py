@@ -145,7 +145,19 @@ def main() -> None:
                     parts = path.replace("\\", "/").lower().split("/")
                     cls = next((c for p in reversed(parts) for k, c in configs.items() if k in p), trl.SFTConfig)
                     v["parser"] = f"TrlParser((ScriptArguments, {cls.__name__}, ModelConfig))"
-                    parsed = TrlParser((ScriptArguments, cls, ModelConfig)).parse_args_and_config(args=["--config", path])
+                    # GRPOConfig.__post_init__ sizes the generation batch with `self.world_size` (grpo_config.py:1075
+                    # @v1.9.0, :510@v0.18.0), the launch's process count: answered with the job's world size (the
+                    # file's stated one, else the product's; 1 when neither), as the launcher would give it. Only
+                    # for GRPO: elsewhere the DeepSpeed fill reads it and keeps its single-process answer.
+                    saved_ws = TrainingArguments.__dict__.get("world_size")
+                    if cls is trl.GRPOConfig:
+                        TrainingArguments.world_size = property(lambda self: ws)
+                        v["processes"] = ws
+                    try:
+                        parsed = TrlParser((ScriptArguments, cls, ModelConfig)).parse_args_and_config(args=["--config", path])
+                    finally:
+                        if saved_ws is not None:
+                            TrainingArguments.world_size = saved_ws
                     args = parsed[1]
                 else:
                     v["parser"] = "HfArgumentParser(TrainingArguments)"
@@ -155,7 +167,11 @@ def main() -> None:
             v["parse"] = {"ok": True}
         except BaseException as e:  # noqa: BLE001 - the class and message are the verdict
             v["parse"] = {"ok": False, "error": short(e)}
-            v["unknown"] = unknown_keys(e, dialect, path, cls if dialect == "trl" else None)
+            try:
+                v["unknown"] = unknown_keys(e, dialect, path, cls if dialect == "trl" else None)
+            except BaseException as e2:  # noqa: BLE001 - the re-parse raised on something else (a GRPO batch check)
+                v["unknown_error"] = short(e2)
+                v["unknown"] = None
             out.append(v)
             continue
         try:

@@ -178,6 +178,8 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "transformers/launcher-precision-mismatch": { summary: "The accelerate launcher's mixed_precision and TrainingArguments bf16/fp16 disagree (a ValueError under DeepSpeed)." },
   "transformers/bf16-and-fp16": { summary: "bf16 and fp16 both true: TrainingArguments raises ValueError." },
   "transformers/launch-config-missing": { summary: "A launch line names this file with an accelerate config that is missing or is a DeepSpeed JSON: the launcher is unknown." },
+  "transformers/boolean-enum-value": { summary: "A boolean (bare `no`/`off`/`yes`/`on` in YAML) where TrainingArguments wants an enum name: ValueError." },
+  "transformers/grpo-generation-batch": { summary: "TRL's GRPOConfig batch checks: the generation batch must split into whole prompt groups (`num_generations`) and whole global batches." },
   "transformers/trl-model-dtype": { summary: "The model dtype as TRL's scripts set it: `torch_dtype` rejected at TRL 1.x; `model_init_kwargs` dtype ignored by the TRL CLI." },
   "transformers/fp16-model-fp16-amp": { summary: "A model loaded in fp16 with `fp16` AMP on a plain/DDP launch: the GradScaler raises \"Attempting to unscale FP16 gradients\" at the first step." },
   "transformers/fsdp1-strategy-with-fsdp2": { summary: "An FSDP1-only `fsdp` strategy (hybrid_shard, no_shard) with FSDP2, the default from transformers 5.10.1: ValueError." },

@@ -19,6 +19,12 @@ export interface PrecisionTable {
   O: Row;
 }
 
+/**
+ * The phrase of a row whose dtype is the checkpoint's own, not read (transformers 5 loads in the checkpoint's dtype:
+ * `from_pretrained(dtype="auto")`, modeling_utils.py:4033-4041, 4187@5.24.0): unknown, null in the contract.
+ */
+export const CHECKPOINT_DTYPE = "checkpoint dtype";
+
 export function dt(dtype: DType | string, from: string): Row {
   return { dtype, from };
 }
@@ -34,11 +40,12 @@ export function launcherRow(from: string): Row {
 }
 
 /**
- * The three contract fields from a full table. `none`/`launcher` rows become null; other non-dtype phrases
- * ("load dtype", "8-bit") fall back to float32 with the phrase as knob.
+ * The three contract fields from a full table. `none`/`launcher` rows and the unread checkpoint dtype become null;
+ * other non-dtype phrases ("load dtype", "8-bit") fall back to float32 with the phrase as knob.
  */
 export function toResolved(t: PrecisionTable, setBy?: string): ResolvedPrecision {
-  const conv = (r: Row) => (r.kind ? { dtype: null, knob: r.from } : isDType(r.dtype) ? { dtype: r.dtype, knob: r.from } : { dtype: "float32" as DType, knob: `${r.from} (${r.dtype}; shown as float32, the usual load dtype)` });
+  // A checkpoint's own dtype not read is no fact: null, never float32 (bf16 checkpoints are the usual ones).
+  const conv = (r: Row) => (r.kind || r.dtype === CHECKPOINT_DTYPE ? { dtype: null, knob: r.from } : isDType(r.dtype) ? { dtype: r.dtype, knob: r.from } : { dtype: "float32" as DType, knob: `${r.from} (${r.dtype}; shown as float32, the usual load dtype)` });
   const out: ResolvedPrecision = { paramStorage: conv(t.P), compute: conv(t.C), gradReduce: conv(t.R) };
   if (setBy) out.setBy = setBy;
   return out;

@@ -49,7 +49,7 @@ export function transformersFacts(ctx: TransformersContext, rule: TransformersRu
   const pkg = rule.versionOf ?? (dialect === "trainer" ? "transformers" : dialect);
   let version: FactValue = facts.versions[pkg];
   // TRL before 1.0 leaves a load dtype not written to from_pretrained, whose default is transformers' (fp32 in 4.x).
-  if (pkg === "trl" && ctx.loadFromVersion && !versionAtLeast(versions.trl.value, TRL_DTYPE_FP32_SINCE)) {
+  if (pkg === "trl" && !rule.loadFree && ctx.loadFromVersion && !versionAtLeast(versions.trl.value, TRL_DTYPE_FP32_SINCE)) {
     const t = facts.versions.transformers;
     version = { value: `${version.value as string}, ${t.value as string}`, kind: version.kind === "workspace-pin" && t.kind === "workspace-pin" ? "workspace-pin" : "inferred", detail: version.kind === "workspace-pin" && t.kind === "workspace-pin" ? `${version.detail}; ${t.detail}` : "not both pinned" };
   }

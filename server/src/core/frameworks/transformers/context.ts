@@ -92,6 +92,8 @@ export interface TransformersContext {
 /** A transformers rule: `versionOf` names the package whose version its `version` fact is (default: the dialect's). */
 export interface TransformersRule extends FrameworkRule<TransformersContext> {
   versionOf?: VersionedPackage;
+  /** The rule's verdicts do not read the load dtype: its version fact is TRL's alone, never joined with transformers'. */
+  loadFree?: true;
 }
 
 /** The packages whose pinned version a rule may rest on. */

@@ -6,9 +6,10 @@
 import { table } from "../../model/table";
 import { versionAtLeast } from "../../workspace/packagePin";
 import type { KeyCompletion } from "../../analysis";
-import { LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TA_RELEASES, taKeyAtIndex, taReleaseIndex, taSpans, TRAINING_ARGS, TRL_ARGS, TRL_SAMPLED } from "./keys";
+import { LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TA_RELEASES, taAbsentSince, taKeyAtIndex, taReleaseIndex, taSpans, TRAINING_ARGS, TRL_ARGS, TRL_SAMPLED } from "./keys";
 
-export { LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TA_RELEASES, taKeyAtIndex, taReleaseIndex, taSpans, TRAINING_ARGS, TRL_ARGS };
+export { TRL_SAMPLED };
+export { LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TA_RELEASES, taAbsentSince, taKeyAtIndex, taReleaseIndex, taSpans, TRAINING_ARGS, TRL_ARGS };
 
 /** TrainingArguments keys that mark a training-argument file (none of them is in a model/generation/tokenizer config or a dataset card). */
 export const TRAINER_MARKERS: ReadonlySet<string> = new Set([
@@ -72,6 +73,9 @@ export const TRL_UNKNOWN_KEY_RAISES_SINCE = "0.19.0";
  * transformers 4, the checkpoint's dtype in transformers 5 (sft_trainer.py:819-821@v1.9.0).
  */
 export const TRL_DTYPE_FP32_SINCE = "1.0.0";
+
+/** ModelConfig's `dtype` field exists from v0.25.0 (trl/trainer/model_config.py, keys.ts TRL_ARGS `dtype`), next to `torch_dtype` until v1.0.0. */
+export const TRL_DTYPE_FIELD_SINCE = "0.25.0";
 
 /**
  * SFTTrainer casts a quantized model's trainable (PEFT adapter) parameters to bf16 from TRL v1.0.0

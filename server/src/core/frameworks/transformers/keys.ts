@@ -46,6 +46,13 @@ export function taKeyAtIndex(key: string, at: number): boolean | undefined {
   return r.some(([a, b]) => a <= at && at <= b);
 }
 
+/** The first release of the run of releases, ending at `at`, that lack `key` (`at` itself when the release before declares it). */
+export function taAbsentSince(key: string, at: number): number {
+  let i = at;
+  while (i > 0 && taKeyAtIndex(key, i - 1) === false) i--;
+  return i;
+}
+
 /** Seq2SeqTrainingArguments' own fields (training_args_seq2seq.py), over every release read. */
 export const SEQ2SEQ_ARGS: readonly string[] = Object.keys(TA.Seq2SeqTrainingArguments);
 

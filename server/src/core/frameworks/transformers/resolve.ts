@@ -11,7 +11,8 @@ import { OUTSIDE_WORKSPACE } from "../../workspace/boundary";
 import type { Mechanism, ParallelLayout } from "../../analysis";
 import type { DType } from "../../model/types";
 import { dsTable } from "../deepspeed/resolve";
-import { dt, noReduce, type PrecisionTable, type Row } from "../common/precisionTable";
+import { CHECKPOINT_DTYPE, dt, noReduce, type PrecisionTable, type Row } from "../common/precisionTable";
+import { workspaceCheckpointDtype } from "./rules/fp16-on-bf16-checkpoint";
 import { layout } from "../common/resolvedLayout";
 import { fsdp2UpcastNoOp, TRL_QLORA_BF16_SINCE } from "./data";
 import { versionAtLeast } from "../../workspace/packagePin";
@@ -55,7 +56,11 @@ function resolve(ctx: TransformersContext): TransformersResolution {
   }
   if (accel?.missing) assumptions.push(`launcher not found: ${accel.how} names \`${accel.missing}\`, which ${accel.isDeepSpeedJson ? "is a DeepSpeed JSON, not an accelerate config" : accel.missingOutside ? OUTSIDE_WORKSPACE : "is not in the workspace"}; assumed single GPU/DDP.`);
   const L = load.value;
-  const loadRow = (why: string): Row => (L === "auto" || L === "unknown" ? dt(L === "auto" ? "checkpoint dtype" : "load dtype", `${load.detail}${why}`) : dt(L, `${load.detail}${why}`));
+  // transformers 5 loads in the checkpoint's dtype: read from the model folder's config.json when the workspace holds
+  // it, else unknown (CHECKPOINT_DTYPE, null in the contract). The Trainer saves the parameters as they are
+  // (save_pretrained records `model.dtype`, modeling_utils.py:3440-3443@5.24.0): a checkpoint in the storage dtype.
+  const ckpt = L === "auto" ? checkpointDtypeOf(ctx) : undefined;
+  const loadRow = (why: string): Row => (ckpt ? dt(ckpt.dtype, `${load.detail}: \`${ckpt.key}\` in ${ckpt.file}${why}`) : L === "auto" || L === "unknown" ? dt(L === "auto" ? CHECKPOINT_DTYPE : "load dtype", `${load.detail}${why}`) : dt(L, `${load.detail}${why}`));
 
   if (launcher === "deepspeed") {
     const requested = low === "bfloat16" ? "bf16" : low === "float16" ? "fp16" : "fp32";
@@ -135,8 +140,16 @@ function resolve(ctx: TransformersContext): TransformersResolution {
   // Without autocast the matmuls run in the weights' dtype: with adapters (or LLaMA-Factory's upcast of the trainable
   // parameters only) most weights are the frozen base model's, as loaded.
   const C = low ? dt(low, `torch.autocast from ${ampKey}`) : adapters && P.dtype !== L ? loadRow("; the frozen base weights (the adapters are a small part)") : P;
-  const pure16 = P.dtype === "bfloat16" || P.dtype === "float16";
-  const meaning = !low
+  // LLaMA-Factory `use_badam` (layer mode, its default): BAdam's BlockOptimizer keeps an fp32 copy of the active block
+  // (`param.clone().float()`, badam/block_optim.py:515-519@1.4), casts its gradients to fp32 (:284), steps the base
+  // optimizer on the copy and writes it back to the low-precision weights (:273): fp32 master weights and optimizer
+  // state for the active block only. Ratio mode (BlockOptimizerRatio) keeps none.
+  const badamHp = ctx.dialect === "llamafactory" && ctx.v.bool("use_badam") === true && (ctx.v.str("badam_mode") ?? "layer") === "layer" && (P.dtype === "bfloat16" || P.dtype === "float16");
+  const pure16 = (P.dtype === "bfloat16" || P.dtype === "float16") && !badamHp;
+  const O: Row = badamHp ? dt("float32", "BAdam's fp32 copy of the active block (its master weights and Adam state; the frozen blocks keep none)") : dt(P.dtype, "optimizer state in the parameter dtype");
+  const meaning = badamHp
+    ? `BAdam (layer mode): weights stored in ${SHORT[P.dtype as string]}; each step updates the active block through an fp32 copy (fp32 master weights and optimizer state for that block only), written back to ${SHORT[P.dtype as string]}.`
+    : !low
     ? `no mixed precision: the model trains in its load dtype (${P.dtype}).`
     : pure16
       ? `**pure ${SHORT[P.dtype as string]}**: the model is loaded in ${SHORT[P.dtype as string]} and ${ampKey} only adds autocast; no fp32 master weights or optimizer state.`
@@ -147,7 +160,17 @@ function resolve(ctx: TransformersContext): TransformersResolution {
     ...base,
     mechanism: low ? "autocast" : "none",
     meaning,
-    table: { P, C, G: dt(P.dtype, "gradients in the parameter dtype"), R: W === 1 ? noReduce() : dt(P.dtype, "DDP reduces in the gradient (parameter) dtype"), O: dt(P.dtype, "optimizer state in the parameter dtype") },
+    table: { P, C, G: dt(P.dtype, "gradients in the parameter dtype"), R: W === 1 ? noReduce() : dt(P.dtype, "DDP reduces in the gradient (parameter) dtype"), O },
     pure16,
   };
+}
+
+const CKPT_DTYPES: Readonly<Record<string, DType>> = table({ bfloat16: "bfloat16", float16: "float16", float32: "float32" });
+
+/** The checkpoint's dtype from its config.json in the workspace (`model_name_or_path` a local folder), when stated. */
+function checkpointDtypeOf(ctx: TransformersContext): { dtype: DType; key: string; file: string } | undefined {
+  const model = ctx.v.str("model_name_or_path");
+  const found = model ? workspaceCheckpointDtype(ctx, model) : undefined;
+  const d = found ? CKPT_DTYPES[found.dtype.replace(/^torch\./, "")] : undefined;
+  return found && d ? { dtype: d, key: `torch_dtype: ${found.dtype}`, file: found.file } : undefined;
 }

@@ -47,7 +47,7 @@ function resolved(base: string, rel: string): string {
 }
 
 /** The checkpoint dtype from the model folder's config.json in the workspace, with the file read. */
-function workspaceCheckpointDtype(ctx: TransformersContext, model: string): { dtype: string; file: string } | undefined {
+export function workspaceCheckpointDtype(ctx: TransformersContext, model: string): { dtype: string; file: string } | undefined {
   const { env } = ctx;
   const bases = model.startsWith("/") ? [""] : [...(env.documentPath ? [dirname(env.documentPath)] : []), ...ancestorDirs(env)];
   for (const b of bases) {

@@ -16,7 +16,9 @@ import { trlModelDtype } from "./trl-model-dtype";
 import { fp16ModelFp16Amp } from "./fp16-model-fp16-amp";
 import { bf16UnsupportedGpu } from "./bf16-unsupported-gpu";
 import { fp16OnBf16Checkpoint } from "./fp16-on-bf16-checkpoint";
+import { booleanEnumValue, TA_ENUM_FIELDS } from "./boolean-enum-value";
+import { grpoGenerationBatch } from "./grpo-generation-batch";
 
 export type { TransformersRule };
 
-export const TRANSFORMERS_RULES: readonly TransformersRule[] = [parseNotesRule("transformers"), bf16AndFp16, fsdp1StrategyWithFsdp2, launchConfigMissing, trlModelDtype, bf16UnsupportedGpu, fp16OnBf16Checkpoint, launcherPrecisionMismatch, deepspeedValueMismatch, pureBf16Zero3, flashAttentionFp32, unknownKey, lowPrecisionReduction, fp16ModelFp16Amp, pure16Bit, yamlBooleansRule("transformers", () => false, looksBoolKey)];
+export const TRANSFORMERS_RULES: readonly TransformersRule[] = [parseNotesRule("transformers"), bf16AndFp16, booleanEnumValue, fsdp1StrategyWithFsdp2, launchConfigMissing, trlModelDtype, grpoGenerationBatch, bf16UnsupportedGpu, fp16OnBf16Checkpoint, launcherPrecisionMismatch, deepspeedValueMismatch, pureBf16Zero3, flashAttentionFp32, unknownKey, lowPrecisionReduction, fp16ModelFp16Amp, pure16Bit, yamlBooleansRule("transformers", (path) => path.length === 1 && path[0]! in TA_ENUM_FIELDS, looksBoolKey)];

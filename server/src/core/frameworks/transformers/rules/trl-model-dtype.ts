@@ -6,8 +6,10 @@
  * - `torch_dtype` in a TRL file at TRL ≥ 1.0.0: ModelConfig names it `dtype` (trl/trainer/model_config.py:89@v1.9.0;
  *   `torch_dtype` at v0.19.0–v0.25.0), so TrlParser raises "Unknown arguments from config file"
  *   (trl/scripts/utils.py:351-354@v1.9.0) and the TRL CLI passes it on to `accelerate launch`, which rejects it. An
- *   error resting on the TRL version (a warning without a pin); silent when the project's own argument dataclasses
- *   declare `torch_dtype`.
+ *   error resting on the TRL version; silent when the project's own argument dataclasses declare `torch_dtype`.
+ *   Without a TRL pin the version is unknown: releases up to v0.25.0 take the key, so it is a warning that names
+ *   the releases that reject it ("rejected from TRL 1.0.0 …; nothing pins the version"), never an error. Quick fix:
+ *   rename to `dtype` (a ModelConfig field from v0.25.0; preferred only with a pin at 1.0.0 or later).
  * - `model_init_kwargs.dtype`/`torch_dtype` when the TRL CLI runs the file (`trl sft`, or TRL's `accelerate_config`
  *   key): TRL's script loads the model with ModelConfig's `dtype` (float32 by default from v1.0.0) and, at v1.9.0,
  *   overwrites `model_init_kwargs` with it (trl/scripts/sft.py:74-79@v1.9.0; :79-83@v1.0.0): the value here is
@@ -18,7 +20,8 @@ import { restingOn } from "../../../provenance";
 import { versionAtLeast } from "../../../workspace/packagePin";
 import { projectArgs } from "../argClasses";
 import type { TransformersRule } from "../context";
-import { TRL_DTYPE_FP32_SINCE } from "../data";
+import { TRL_DTYPE_FIELD_SINCE, TRL_DTYPE_FP32_SINCE } from "../data";
+import { fix } from "../../common/edits";
 
 export const trlModelDtype: TransformersRule = {
   codes: ["transformers/trl-model-dtype"],
@@ -29,10 +32,19 @@ export const trlModelDtype: TransformersRule = {
     const { v, dialect, versions, trlCli, load, env } = ctx;
     if (dialect !== "trl") return d.out;
     const td = v.entry("torch_dtype");
-    // Only with a TRL pin (as unknown-key checks removed keys): the newest release assumed does not make a key an error.
-    if (td && versions.pinned.trl && versionAtLeast(versions.trl.value, TRL_DTYPE_FP32_SINCE) && !projectArgs(env)?.fields.has("torch_dtype")) {
-      d.add("trl-model-dtype", "error", td.keyRange, `\`torch_dtype\` is not a TRL ${versions.trl.value} argument (ModelConfig calls it \`dtype\`): the parser rejects it`, undefined, undefined, `TRL's ModelConfig has \`dtype\` from v1.0.0 (\`torch_dtype\` up to v0.25.0), so TrlParser raises "Unknown arguments from config file" and the TRL CLI hands the key to \`accelerate launch\`, which rejects it (${versions.trl.detail}). Rename it to \`dtype\`.`);
-      restingOn(d.out[d.out.length - 1]!, ["version"]);
+    // With a TRL pin at 1.0.0 or later, an error. Without one the version is unknown: releases up to 0.25.0 take
+    // `torch_dtype` and the newer ones reject it, so it holds for some candidate releases only: a warning that
+    // names them (never an error). `dtype` is a ModelConfig field from v0.25.0 (TRL_ARGS), where the rename is safe.
+    const renamed = td && !v.has("dtype") ? [fix("Rename to `dtype`" + (versions.pinned.trl ? "" : ` (TRL ≥ ${TRL_DTYPE_FIELD_SINCE})`), [{ range: td.keyRange, newText: "dtype" }], versions.pinned.trl)] : undefined;
+    if (td && !projectArgs(env)?.fields.has("torch_dtype")) {
+      const why = `TRL's ModelConfig has \`dtype\` from v${TRL_DTYPE_FIELD_SINCE} and no \`torch_dtype\` from v${TRL_DTYPE_FP32_SINCE} (model_config.py:89@v1.9.0; \`torch_dtype\` up to v0.25.0), so TrlParser raises "Unknown arguments from config file" and the TRL CLI hands the key to \`accelerate launch\`, which rejects it`;
+      if (versions.pinned.trl && versionAtLeast(versions.trl.value, TRL_DTYPE_FP32_SINCE)) {
+        d.add("trl-model-dtype", "error", td.keyRange, `\`torch_dtype\` is not a TRL ${versions.trl.value} argument (ModelConfig calls it \`dtype\`): the parser rejects it`, renamed, undefined, `${why} (${versions.trl.detail}). Rename it to \`dtype\`.`);
+        restingOn(d.out[d.out.length - 1]!, ["version"]);
+      } else if (!versions.pinned.trl) {
+        d.add("trl-model-dtype", "warning", td.keyRange, `\`torch_dtype\` is rejected from TRL ${TRL_DTYPE_FP32_SINCE} (ModelConfig calls it \`dtype\`); nothing pins the version`, renamed, undefined, `${why}; releases up to 0.25.0 accept it. ${versions.trl.detail}. Rename it to \`dtype\` (TRL ≥ ${TRL_DTYPE_FIELD_SINCE}) or pin TRL.`);
+        restingOn(d.out[d.out.length - 1]!, ["version"]);
+      }
     }
     if (trlCli) {
       for (const key of ["dtype", "torch_dtype"]) {

@@ -9,7 +9,10 @@
  * pinned (either way the value does not reach the run). A script may add its own dataclasses (open-r1 does),
  * so for TRL and plain argument files only a near miss (edit distance ≤ 2) of a known key is reported. With transformers pinned,
  * a TrainingArguments key that the release at or below the pin lacks is reported with the releases
- * that have it (keys.ts, every release from 4.36.0). A field of the project's own argument dataclasses
+ * that have it (keys.ts, every release from 4.36.0). With nothing pinned the version is unknown: a key the newest
+ * release read rejects (`overwrite_output_dir` from 5.0.0, `warmup_ratio` from 5.15.0) is a warning naming the first
+ * release that rejects it, never an error (older releases take it); likewise a TRL field the newest sampled TRL tag
+ * lacks (`max_prompt_length` after v0.25.0). A field of the project's own argument dataclasses
  * (argClasses.ts: the classes a workspace script hands to HfArgumentParser / TrlParser) is known.
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
@@ -17,7 +20,8 @@ import { fix } from "../../common/edits";
 import { editDistance, nearest } from "../../common/wording";
 import type { TransformersRule } from "../context";
 import { projectArgs } from "../argClasses";
-import { knownKeys, LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TA_RELEASES, taKeyAtIndex, taReleaseIndex, taSpans, TRL_ARGS, TRL_UNKNOWN_KEY_RAISES_SINCE } from "../data";
+import { knownKeys, LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TA_RELEASES, taAbsentSince, taKeyAtIndex, taReleaseIndex, taSpans, TRL_ARGS, TRL_SAMPLED, trlSampledFor, TRL_UNKNOWN_KEY_RAISES_SINCE } from "../data";
+import { firstFitting } from "../../../diagnostics/build";
 import { versionAtLeast } from "../../../workspace/packagePin";
 import type { Versions } from "../context";
 
@@ -44,16 +48,37 @@ export const unknownKey: TransformersRule = {
     const known = knownKeys(dialect);
     const all = [...known];
     const owner = dialect === "llamafactory" ? "LLaMA-Factory" : dialect === "trl" ? "TRL's configs and TrainingArguments" : "TrainingArguments";
-    const at = versions.pinned.transformers ? taReleaseIndex(versions.transformers.value) : undefined;
+    // The release whose table applies: the pin's, else the newest read (what an unpinned install gets today).
+    const at = taReleaseIndex(versions.transformers.value);
     for (const k of v.childKeys()) {
       const e = v.entry(k);
       const range = e?.keyRange ?? v.keyRange(k);
       if (!range) continue;
       if (known.has(k)) {
         const onlyTA = !(k in TRL_ARGS && dialect === "trl") && !(dialect === "llamafactory" && (k in LLAMAFACTORY_ARGS || SEQ2SEQ_ARGS.includes(k)));
+        // A field the project's own argument dataclasses declare is theirs at every release.
+        if (at !== undefined && (onlyTA || (dialect === "trl" && k in TRL_ARGS && k !== "torch_dtype")) && projectHas(k)) continue;
         if (at !== undefined && onlyTA && taKeyAtIndex(k, at) === false) {
           const when = `TrainingArguments declares \`${k}\` at ${taSpans(k)} (every release from ${TA_RELEASES[0]} read), not at ${TA_RELEASES[at]}`;
-          d.add("unknown-key", "warning", range, `\`${k}\` is not a TrainingArguments key at transformers ${versions.transformers.value}: the parser rejects it`, undefined, undefined, `${when}; ${versions.transformers.detail}. HfArgumentParser rejects keys its dataclasses do not declare.`);
+          if (versions.pinned.transformers) d.add("unknown-key", "warning", range, `\`${k}\` is not a TrainingArguments key at transformers ${versions.transformers.value}: the parser rejects it`, undefined, undefined, `${when}; ${versions.transformers.detail}. HfArgumentParser rejects keys its dataclasses do not declare.`);
+          else {
+            // No pin: the version is unknown. The newest release rejects the key and older ones take it, so this holds
+            // for some candidate releases only: a warning naming the releases that reject it, never an error.
+            const since = TA_RELEASES[taAbsentSince(k, at)]!;
+            d.add("unknown-key", "warning", range, firstFitting([`\`${k}\` is rejected from transformers ${since} (not a TrainingArguments key there); nothing pins the version`, `\`${k}\` is rejected from transformers ${since}; nothing pins the version`]), undefined, undefined, `${when}. ${versions.transformers.detail}: HfArgumentParser raises ValueError "Some keys are not used by the HfArgumentParser" from ${since} on and accepts the key before it. Pin transformers, or drop the key.`);
+          }
+        }
+        if (at !== undefined && dialect === "trl" && k in TRL_ARGS && k !== "torch_dtype" && taKeyAtIndex(k, at) !== true) {
+          // A TRL field the TRL release lacks (and TrainingArguments does not declare): TrlParser rejects it.
+          const tag = trlSampledFor(versions.trl.value);
+          const r = TRL_ARGS[k]!;
+          if (!versionAtLeast(r.last.slice(1), tag.slice(1))) {
+            const newer = TRL_SAMPLED.filter((t) => versionAtLeast(t.slice(1), r.last.slice(1)) && t !== r.last);
+            const gone = newer[0] ?? tag;
+            const long = `TRL's ${r.classes.map((c) => `\`${c}\``).join(", ")} declare \`${k}\` in the sampled tags ${r.first} to ${r.last}, not at ${newer.join(", ")} (${TRL_SAMPLED.join(", ")} read); TrlParser raises ValueError "Unknown arguments from config file" for it from ${TRL_UNKNOWN_KEY_RAISES_SINCE}.`;
+            if (versions.pinned.trl) d.add("unknown-key", "warning", range, `\`${k}\` is not a TRL ${versions.trl.value} argument: the parser rejects it`, undefined, undefined, `${long} ${versions.trl.detail}.`);
+            else d.add("unknown-key", "warning", range, firstFitting([`\`${k}\` is rejected from TRL ${gone.slice(1)} (last declared at ${r.last}); nothing pins the version`, `\`${k}\` is rejected from TRL ${gone.slice(1)}; nothing pins the version`]), undefined, undefined, `${long} ${versions.trl.detail}: releases up to ${r.last} accept it. Pin TRL, or drop the key.`);
+          }
         }
         continue;
       }
