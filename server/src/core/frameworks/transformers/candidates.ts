@@ -23,14 +23,20 @@ export interface LauncherCandidate {
 }
 
 /**
- * True when nothing names the launcher (a named-but-broken link included): its value is unknown. A LLaMA-Factory
- * file that does not train (no `do_train: true`: predict, eval, export) is left as it was: the model is loaded
+ * True when nothing names the launcher (a named-but-broken link included), or a launch line runs `accelerate
+ * launch` / `trl` with no config file and no flag that says the distributed type (accelerate's default config on
+ * the machine decides): its value is unknown. A LLaMA-Factory file that does not train (no `do_train: true`: predict, eval, export) is left as it was: the model is loaded
  * frozen (model/loader.py `load_model(…, is_trainable)`@v0.9.5) and the training launchers' master weights and
  * gradient reduction do not apply.
  */
 export function launcherUnknown(ctx: TransformersContext): boolean {
-  if (ctx.dialect === "llamafactory" && ctx.v.bool("do_train") !== true) return false;
-  return ctx.launcherFrom === "assumed" && !ctx.candidate;
+  if (ctx.candidate || (ctx.dialect === "llamafactory" && ctx.v.bool("do_train") !== true)) return false;
+  return ctx.launcherFrom === "assumed" || (ctx.launcherFrom === "accelerate" && !!ctx.accel?.guessed);
+}
+
+/** Why the launcher is unknown, to lead the rows that differ: not found, or `accelerate launch` with no config file. */
+export function unknownLauncherWhy(ctx: TransformersContext): string {
+  return ctx.accel?.guessed && ctx.launcherFrom === "accelerate" ? "launcher unknown (accelerate's default config decides)" : "launcher not found";
 }
 
 export const ZERO_STAGES = [1, 2, 3] as const;

@@ -16,7 +16,7 @@ import { layout } from "../common/resolvedLayout";
 import { fsdp2UpcastNoOp, TRL_QLORA_BF16_SINCE } from "./data";
 import { versionAtLeast } from "../../workspace/packagePin";
 import type { TransformersContext } from "./context";
-import { candidateList, launcherCandidates } from "./candidates";
+import { candidateList, launcherCandidates, unknownLauncherWhy } from "./candidates";
 import { table } from "../../model/table";
 
 export interface TransformersResolution {
@@ -44,7 +44,7 @@ const SHORT: Readonly<Record<string, string>> = table({ bfloat16: "bf16", float1
 export function transformersResolution(ctx: TransformersContext): TransformersResolution {
   const r = resolveOne(ctx);
   const candidates = launcherCandidates(ctx);
-  return candidates.length ? byLauncher(r, candidates.map((c) => ({ name: c.name, r: resolveOne(c.ctx) }))) : r;
+  return candidates.length ? byLauncher(r, candidates.map((c) => ({ name: c.name, r: resolveOne(c.ctx) })), unknownLauncherWhy(ctx)) : r;
 }
 
 function resolveOne(ctx: TransformersContext): TransformersResolution {
@@ -65,7 +65,7 @@ const shortOf = (x: string): string => SHORT[x] ?? x;
  * GPU/DDP"), never a single value. The mechanism, the meaning and the layout are stated only when every candidate
  * agrees; `pure16` only when it holds under every candidate.
  */
-function byLauncher(base: TransformersResolution, all: { name: string; r: TransformersResolution }[]): TransformersResolution {
+function byLauncher(base: TransformersResolution, all: { name: string; r: TransformersResolution }[], why: string): TransformersResolution {
   const names = all.map((c) => c.name);
   const every = candidateList(names);
   const t = { ...base.table };
@@ -84,7 +84,7 @@ function byLauncher(base: TransformersResolution, all: { name: string; r: Transf
     differing.push(`${label} ${by}`);
     t[k] = {
       dtype: `${[...groups.keys()].map(shortOf).join(" or ")} by launcher`,
-      from: `launcher not found: ${by}`,
+      from: `${why}: ${by}`,
       kind: "byLauncher",
       byLauncher: Object.fromEntries(all.map((c) => { const row = c.r.table[k]; return [c.name, row.kind || !isDType(row.dtype) ? null : row.dtype]; })),
     };
@@ -94,17 +94,17 @@ function byLauncher(base: TransformersResolution, all: { name: string; r: Transf
   const sameParallel = same((r) => r.parallel ?? null);
   const assumptions = base.assumptions.map((a) => a.replace(PLAIN_ASSUMED, `each row resolved under every candidate launcher (${every})${differing.length ? "; the rows that differ are shown by launcher" : ": they agree"}.`));
   const out: TransformersResolution = {
-    layoutName: same((r) => r.layoutName) ? base.layoutName : "launcher not found (single GPU/DDP, DeepSpeed or FSDP)",
+    layoutName: same((r) => r.layoutName) ? base.layoutName : `${why} (single GPU/DDP, DeepSpeed or FSDP)`,
     ...(sameParallel && base.parallel ? { parallel: base.parallel } : {}),
     mechanism: base.mechanism,
-    meaning: differing.length ? `launcher not found, and the candidates differ: ${differing.join("; ")}.` : !mech ? base.meaning : `launcher not found: every row is the same under every candidate launcher (${every}).`,
+    meaning: differing.length ? `${why}, and the candidates differ: ${differing.join("; ")}.` : !mech ? base.meaning : `${why}: every row is the same under every candidate launcher (${every}).`,
     table: t,
     notes: base.notes,
     assumptions,
     pure16: all.every((c) => c.r.pure16),
     byLauncher: names,
   };
-  if (mech) out.mechanismText = `depends on the launcher (not found): ${mech}`;
+  if (mech) out.mechanismText = `depends on the launcher (${why.replace(/^launcher /, "")}): ${mech}`;
   if (base.setBy) out.setBy = base.setBy;
   return out;
 }
@@ -138,9 +138,10 @@ function resolve(ctx: TransformersContext): TransformersResolution {
   const ampKey = !low ? "" : amp.source === "file" ? (pureBf16 ? "`pure_bf16`" : `\`${amp.value}: true\``) : amp.source === "launcher" ? amp.detail : `\`bf16\` (${bf16.detail})`;
   void fp16;
   if (accel && ctx.launcherFrom === "accelerate") {
-    notes.push(`Launched with ${accel.path.endsWith("#launch") ? accel.rel : `the accelerate config ${accel.rel}`} (${accel.how}): \`distributed_type: ${accel.distType ?? "?"}\`${accel.mixed ? `, \`mixed_precision: ${accel.mixed}\`` : ""}.`);
+    // With no config file (`guessed`) the distributed type is accelerate's default config's: not stated (candidates.ts).
+    if (!accel.guessed || ctx.candidate) notes.push(`Launched with ${accel.path.endsWith("#launch") ? accel.rel : `the accelerate config ${accel.rel}`} (${accel.how}): \`distributed_type: ${accel.distType ?? "?"}\`${accel.mixed ? `, \`mixed_precision: ${accel.mixed}\`` : ""}.`);
     for (const f of accel.flagNotes ?? []) notes.push(`${f}.`);
-    if (accel.guessed) assumptions.push(`${accel.how} names no accelerate config file: accelerate's default config on the machine decides the launcher; multi-GPU DDP assumed.`);
+    if (accel.guessed) assumptions.push(`${accel.how} names no accelerate config file: accelerate's default config on the machine decides the launcher; ${PLAIN_ASSUMED}`);
   }
   if (accel?.missing) assumptions.push(`launcher not found: ${accel.how} names \`${accel.missing}\`, which ${accel.isDeepSpeedJson ? "is a DeepSpeed JSON, not an accelerate config" : accel.missingOutside ? OUTSIDE_WORKSPACE : "is not in the workspace"}; ${PLAIN_ASSUMED}`);
   const L = load.value;
