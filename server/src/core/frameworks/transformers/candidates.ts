@@ -66,11 +66,14 @@ export function launcherCandidates(ctx: TransformersContext): LauncherCandidate[
 export function candidateList(names: readonly string[]): string {
   const groups: { prefix: string; nums: string[] }[] = [];
   for (const n of names) {
-    const m = /^(.*?)(\d+)$/.exec(n);
-    const prefix = m ? m[1]! : n;
+    // The trailing digits ("ZeRO-3" → "ZeRO-", "3"), read without a regex.
+    let cut = n.length;
+    while (cut > 0 && n.charCodeAt(cut - 1) >= 48 && n.charCodeAt(cut - 1) <= 57) cut--;
+    const num = cut < n.length ? n.slice(cut) : undefined;
+    const prefix = n.slice(0, cut);
     const last = groups[groups.length - 1];
-    if (m && last && last.prefix === prefix && last.nums.length) last.nums.push(m[2]!);
-    else groups.push({ prefix, nums: m ? [m[2]!] : [] });
+    if (num && last && last.prefix === prefix && last.nums.length) last.nums.push(num);
+    else groups.push({ prefix: num ? prefix : n, nums: num ? [num] : [] });
   }
   const parts = groups.map((g) => (g.nums.length ? `${g.prefix}${g.nums.join("/")}` : g.prefix));
   return parts.length <= 1 ? (parts[0] ?? "") : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
