@@ -229,6 +229,18 @@ bf16: true
     assert.doesNotMatch(g.reportMarkdown ?? "", /distributed_type: MULTI_GPU/);
   });
 
+  it("LLaMA-Factory LoRA with no launcher: the reduction by launcher (fp32 adapters under DDP, bf16 under DeepSpeed/FSDP); a predict config keeps its table", () => {
+    const lora = "model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nstage: sft\ndo_train: true\nfinetuning_type: lora\ndataset: identity\ntemplate: llama3\noutput_dir: saves/x\nper_device_train_batch_size: 1\nbf16: true\n";
+    const r = analyzeDocument(uri, lora, {}, pins());
+    assert.deepEqual([r.precision!.paramStorage.dtype, r.precision!.compute.dtype, r.precision!.gradReduce.dtype], ["float32", "bfloat16", null]);
+    assert.deepEqual(r.precision!.gradReduce.byLauncher, { "single GPU/DDP": "float32", "DeepSpeed ZeRO-1": "bfloat16", "DeepSpeed ZeRO-2": "bfloat16", "DeepSpeed ZeRO-3": "bfloat16", FSDP1: "bfloat16", FSDP2: "bfloat16" });
+    assert.equal(r.precision!.gradReduce.knob, "launcher not found: fp32 under single GPU/DDP; bf16 under DeepSpeed ZeRO-1/2/3 and FSDP1/2");
+    const predict = analyzeDocument(uri, lora.replace("do_train: true", "do_predict: true"), {}, pins());
+    assert.equal(predict.layoutName, "single GPU / DDP");
+    assert.equal(predict.precision!.gradReduce.byLauncher, undefined);
+    assert.match(predict.reportMarkdown ?? "", /launcher not found \(no `deepspeed`\/`fsdp` key here and no launch line naming this file\): assumed single GPU\/DDP\./);
+  });
+
   it("`check --format json` adds `precision.byLauncher` for the rows that differ (the existing fields keep their shape)", async () => {
     const { fileJson } = await import("../server/src/cli/stream");
     const r = analyzeDocument(uri, BF16, {}, pins());
