@@ -28,6 +28,9 @@ const LF = "model_name_or_path: Qwen/Qwen3-4B\nstage: sft\ndo_train: true\nfinet
 const PLAIN = "output_dir: out\nper_device_train_batch_size: 4\ngradient_accumulation_steps: 2\nlearning_rate: 1.0e-4\nnum_train_epochs: 1\n";
 
 const pins = (extra: Record<string, string> = {}, req = "") => fakeEnv({ "/w/requirements.txt": req, ...extra }, DOC);
+/** A run script that launches the fixture with torchrun on 4 processes: the launcher known to be DDP (the plain branch). */
+const TORCHRUN = "torchrun --nproc_per_node 4 train.py recipes/sft.yaml\n";
+const ddp = (extra: Record<string, string> = {}, req = "") => pins({ "/w/train.sh": TORCHRUN, ...extra }, req);
 const prec = (r: ReturnType<typeof analyzeDocument>) => [r.precision?.paramStorage.dtype, r.precision?.compute.dtype, r.precision?.gradReduce.dtype];
 
 describe("transformers: detection and dialects", () => {
@@ -76,10 +79,10 @@ describe("transformers: detection and dialects", () => {
 describe("transformers: versions and resolution", () => {
   it("TRL ≥ 0.19.0 defaults bf16 to true; TRL 0.18.0 to false (the TrainingArguments default)", () => {
     const text = `${TRL}dtype: float32\n`;
-    const new_ = analyzeDocument(uri, text, {}, pins({}, "trl==0.19.0\n"));
+    const new_ = analyzeDocument(uri, text, {}, ddp({}, "trl==0.19.0\n"));
     assert.deepEqual(prec(new_), ["float32", "bfloat16", "float32"]);
     assert.match(new_.precision!.compute.knob, /TRL's default `bf16: true`.*requirements\.txt: trl 0\.19\.0/);
-    const old = analyzeDocument(uri, text, {}, pins({}, "trl==0.18.0\n"));
+    const old = analyzeDocument(uri, text, {}, ddp({}, "trl==0.18.0\n"));
     assert.deepEqual(prec(old), ["float32", "float32", "float32"]);
     assert.equal(old.mechanism, "none");
   });
@@ -91,10 +94,10 @@ describe("transformers: versions and resolution", () => {
   });
 
   it("LLaMA-Factory full fine-tune with bf16: trainable parameters upcast to fp32, bf16 autocast; pure_bf16 keeps bf16", () => {
-    const r = analyzeDocument(uri, `${LF}bf16: true\n`);
+    const r = analyzeDocument(uri, `${LF}bf16: true\n`, {}, ddp());
     assert.deepEqual(prec(r), ["float32", "bfloat16", "float32"]);
     assert.match(r.precision!.paramStorage.knob, /LLaMA-Factory upcasts the trainable parameters to fp32/);
-    const p = analyzeDocument(uri, `${LF}pure_bf16: true\n`);
+    const p = analyzeDocument(uri, `${LF}pure_bf16: true\n`, {}, ddp());
     assert.deepEqual(prec(p), ["bfloat16", "bfloat16", "bfloat16"]);
   });
 
@@ -140,59 +143,169 @@ describe("transformers: versions and resolution", () => {
     assert.deepEqual(prec(r), ["float32", "bfloat16", "bfloat16"]);
   });
 
-  it("plain/DDP with a bf16 load: pure bf16, and the hover names the launcher assumption", () => {
-    const r = analyzeDocument(uri, `${TRL}dtype: bfloat16\nbf16: true\n`, { worldSize: 4 }, pins());
+  it("plain/DDP (torchrun) with a bf16 load: pure bf16; the hover names the launch line", () => {
+    const r = analyzeDocument(uri, `${TRL}dtype: bfloat16\nbf16: true\n`, {}, ddp());
+    assert.equal(r.layoutName, "DDP");
     assert.deepEqual(prec(r), ["bfloat16", "bfloat16", "bfloat16"]);
-    assert.match(r.reportMarkdown ?? "", /launcher not found: assumed single GPU\/DDP/);
+    assert.equal(r.precision!.paramStorage.byLauncher, undefined);
+    assert.match(r.reportMarkdown ?? "", /Launched with the `torchrun` command line \(train\.sh line 1\): `distributed_type: MULTI_GPU`/);
+    assert.doesNotMatch(r.reportMarkdown ?? "", /launcher not found/);
     assert.match(r.reportMarkdown ?? "", /Memory estimate: unknown/);
-    assert.ok((r.inlayHints ?? []).some((h) => h.label.includes("params bf16")));
+    assert.ok((r.inlayHints ?? []).some((h) => h.label === " → params bf16 · compute bf16 · reduce bf16"));
+  });
+});
+
+describe("transformers: the launcher not found, resolved under every candidate launcher (issue #31)", () => {
+  const BF16 = `${TRL}dtype: bfloat16\nbf16: true\n`;
+  const CANDIDATES = ["single GPU/DDP", "DeepSpeed ZeRO-1", "DeepSpeed ZeRO-2", "DeepSpeed ZeRO-3", "FSDP1", "FSDP2"];
+
+  it("a TRL recipe with `dtype: bfloat16` + `bf16: true` and no launcher: the master weights by launcher, compute and reduction stated, no pure-16-bit", () => {
+    const r = analyzeDocument(uri, BF16, {}, pins());
+    assert.equal(r.layoutName, "launcher not found (single GPU/DDP, DeepSpeed or FSDP)");
+    // Parameter storage differs: bf16 under plain/DDP (autocast over the bf16 load), fp32 master weights under DeepSpeed ZeRO and FSDP's upcast.
+    assert.deepEqual(r.precision!.paramStorage, {
+      dtype: null,
+      knob: "launcher not found: bf16 under single GPU/DDP; fp32 under DeepSpeed ZeRO-1/2/3 and FSDP1/2",
+      byLauncher: { "single GPU/DDP": "bfloat16", "DeepSpeed ZeRO-1": "float32", "DeepSpeed ZeRO-2": "float32", "DeepSpeed ZeRO-3": "float32", FSDP1: "float32", FSDP2: "float32" },
+    });
+    // Compute and reduction are bf16 under every candidate: stated, with that provenance.
+    assert.deepEqual([r.precision!.compute.dtype, r.precision!.gradReduce.dtype], ["bfloat16", "bfloat16"]);
+    assert.equal(r.precision!.compute.knob, "the same under every candidate launcher; under single GPU/DDP: torch.autocast from `bf16: true`");
+    assert.equal(r.precision!.compute.byLauncher, undefined);
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === "transformers/pure-16-bit"), []);
+    const md = r.reportMarkdown ?? "";
+    assert.match(md, /\| parameter storage \| bf16 or fp32 by launcher \| launcher not found: bf16 under single GPU\/DDP; fp32 under DeepSpeed ZeRO-1\/2\/3 and FSDP1\/2 \|/);
+    assert.match(md, /\| optimizer state \| bf16 or fp32 by launcher \| launcher not found: bf16 under single GPU\/DDP; fp32 under DeepSpeed ZeRO-1\/2\/3 and FSDP1\/2 \|/);
+    assert.match(md, /Mechanism: \*\*depends on the launcher \(not found\): torch\.autocast under single GPU\/DDP; bf16 model cast under DeepSpeed ZeRO-1\/2\/3; FSDP MixedPrecision under FSDP1\/2\*\*/);
+    assert.doesNotMatch(md, /pure bf16/);
+    assert.match(md, /_Assumption: launcher not found \(no `deepspeed`\/`fsdp` key here and no launch line naming this file\): each row resolved under every candidate launcher \(single GPU\/DDP, DeepSpeed ZeRO-1\/2\/3 and FSDP1\/2\); the rows that differ are shown by launcher\._/);
+    assert.match(md, /Memory estimate: unknown: `Qwen\/Qwen2\.5-0\.5B` is not a model the engine knows/);
+    assert.ok((r.inlayHints ?? []).some((h) => h.label === " → params bf16 or fp32 by launcher · compute bf16 · reduce bf16"));
+  });
+
+  it("the same recipe launched by torchrun: DDP, the pure bf16 warning as before", () => {
+    checkDiagnostics(
+      `${TRL}dtype: bfloat16
+       #^^^^^^^ warning[transformers/pure-16-bit]: [DDP, from the \`torchrun\` command line] Model loaded in bf16 with \`bf16\` AMP: pure bf16, no fp32 master weights
+bf16: true
+`,
+      { uri, env: ddp() },
+    );
+  });
+
+  it("the same recipe with `accelerate launch --config_file zero3.yaml`: DeepSpeed ZeRO-3, fp32 master weights, every row stated", () => {
+    const env = pins({ "/w/train.sh": "accelerate launch --config_file zero3.yaml train.py --config recipes/sft.yaml\n", "/w/zero3.yaml": "distributed_type: DEEPSPEED\nmixed_precision: bf16\nnum_processes: 8\ndeepspeed_config:\n  zero_stage: 3\n" });
+    const r = analyzeDocument(uri, BF16, {}, env);
+    assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
+    assert.deepEqual(prec(r), ["float32", "bfloat16", "bfloat16"]);
+    assert.equal(r.precision!.paramStorage.knob, "ZeRO-3 master weights");
+    assert.equal(r.precision!.paramStorage.byLauncher, undefined);
+    assert.deepEqual(r.diagnostics.filter((d) => d.severity !== "hint"), []);
+    assert.doesNotMatch(r.reportMarkdown ?? "", /candidate launcher|launcher not found/);
+  });
+
+  it("a file naming its own `deepspeed:` JSON: the candidates shrink to it, every row stated", () => {
+    const ds = JSON.stringify({ zero_optimization: { stage: 2 }, bf16: { enabled: "auto" } });
+    const r = analyzeDocument(uri, `${BF16}deepspeed: ds_z2.json\n`, {}, pins({ "/w/recipes/ds_z2.json": ds }));
+    assert.equal(r.layoutName, "DeepSpeed ZeRO-2");
+    assert.deepEqual(prec(r), ["float32", "bfloat16", "bfloat16"]);
+    assert.equal(r.precision!.paramStorage.knob, "ZeRO-2 master weights");
+    assert.deepEqual([r.precision!.paramStorage.byLauncher, r.precision!.gradReduce.byLauncher], [undefined, undefined]);
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === "transformers/pure-16-bit"), []);
+  });
+
+  it("rows equal under every candidate are stated; `accelerate launch` with no config file is unknown too", () => {
+    // fp32 load, no AMP: fp32 under every candidate (DeepSpeed's "auto" filled with this file's `bf16: false`).
+    const r = analyzeDocument(uri, `${TRL}dtype: float32\nbf16: false\n`, {}, pins());
+    assert.deepEqual(prec(r), ["float32", "float32", "float32"]);
+    assert.equal(r.precision!.paramStorage.knob, "the same under every candidate launcher; under single GPU/DDP: `dtype: float32`");
+    assert.match(r.reportMarkdown ?? "", /each row resolved under every candidate launcher \(single GPU\/DDP, DeepSpeed ZeRO-1\/2\/3 and FSDP1\/2\): they agree\./);
+    // `accelerate launch train.py` with no config file: accelerate's default config on the machine decides.
+    const g = analyzeDocument(uri, BF16, {}, pins({ "/w/train.sh": "accelerate launch train.py recipes/sft.yaml\n" }));
+    assert.equal(g.layoutName, "launcher unknown (accelerate's default config decides) (single GPU/DDP, DeepSpeed or FSDP)");
+    assert.deepEqual(Object.keys(g.precision!.paramStorage.byLauncher ?? {}), CANDIDATES);
+    assert.equal(g.precision!.paramStorage.knob, "launcher unknown (accelerate's default config decides): bf16 under single GPU/DDP; fp32 under DeepSpeed ZeRO-1/2/3 and FSDP1/2");
+    assert.deepEqual(g.diagnostics.filter((d) => d.code === "transformers/pure-16-bit"), []);
+    assert.doesNotMatch(g.reportMarkdown ?? "", /distributed_type: MULTI_GPU/);
+  });
+
+  it("LLaMA-Factory LoRA with no launcher: the reduction by launcher (fp32 adapters under DDP, bf16 under DeepSpeed/FSDP); a predict config keeps its table", () => {
+    const lora = "model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nstage: sft\ndo_train: true\nfinetuning_type: lora\ndataset: identity\ntemplate: llama3\noutput_dir: saves/x\nper_device_train_batch_size: 1\nbf16: true\n";
+    const r = analyzeDocument(uri, lora, {}, pins());
+    assert.deepEqual([r.precision!.paramStorage.dtype, r.precision!.compute.dtype, r.precision!.gradReduce.dtype], ["float32", "bfloat16", null]);
+    assert.deepEqual(r.precision!.gradReduce.byLauncher, { "single GPU/DDP": "float32", "DeepSpeed ZeRO-1": "bfloat16", "DeepSpeed ZeRO-2": "bfloat16", "DeepSpeed ZeRO-3": "bfloat16", FSDP1: "bfloat16", FSDP2: "bfloat16" });
+    assert.equal(r.precision!.gradReduce.knob, "launcher not found: fp32 under single GPU/DDP; bf16 under DeepSpeed ZeRO-1/2/3 and FSDP1/2");
+    const predict = analyzeDocument(uri, lora.replace("do_train: true", "do_predict: true"), {}, pins());
+    assert.equal(predict.layoutName, "single GPU / DDP");
+    assert.equal(predict.precision!.gradReduce.byLauncher, undefined);
+    assert.match(predict.reportMarkdown ?? "", /launcher not found \(no `deepspeed`\/`fsdp` key here and no launch line naming this file\): assumed single GPU\/DDP\./);
+  });
+
+  it("`check --format json` adds `precision.byLauncher` for the rows that differ (the existing fields keep their shape)", async () => {
+    const { fileJson } = await import("../server/src/cli/stream");
+    const r = analyzeDocument(uri, BF16, {}, pins());
+    const j = fileJson("recipes/sft.yaml", r) as { precision: Record<string, unknown> };
+    assert.deepEqual(j.precision, {
+      paramStorage: null,
+      compute: "bfloat16",
+      gradReduce: "bfloat16",
+      byLauncher: { paramStorage: { "single GPU/DDP": "bfloat16", "DeepSpeed ZeRO-1": "float32", "DeepSpeed ZeRO-2": "float32", "DeepSpeed ZeRO-3": "float32", FSDP1: "float32", FSDP2: "float32" } },
+    });
+    const known = fileJson("recipes/sft.yaml", analyzeDocument(uri, BF16, {}, ddp())) as { precision: Record<string, unknown> };
+    assert.deepEqual(known.precision, { paramStorage: "bfloat16", compute: "bfloat16", gradReduce: "bfloat16" });
   });
 });
 
 describe("transformers diagnostics", () => {
-  it("HF1 bf16 AMP over a bf16 load with no DeepSpeed/FSDP key (information through the gate: the launcher assumed)", () => {
+  it("HF1 bf16 AMP over a bf16 load on a DDP launch; silent when the launcher is not found (not true under DeepSpeed/FSDP)", () => {
     checkDiagnostics(
       `${TRL}dtype: bfloat16
-       #^^^^^^^ information[transformers/pure-16-bit]: Assuming the single-GPU/DDP launcher (the default): model loaded in bf16 with \`bf16\` AMP
+       #^^^^^^^ warning[transformers/pure-16-bit]: [DDP, from the \`torchrun\` command line] Model loaded in bf16 with \`bf16\` AMP
 bf16: true
 `,
-      { uri, env: pins() },
+      { uri, env: ddp() },
     );
-    checkFix(`${TRL}dtype: bfloat16\nbf16: true\n`, "transformers/pure-16-bit", "fp32", `${TRL}dtype: float32\nbf16: true\n`, { uri, env: pins() });
+    checkFix(`${TRL}dtype: bfloat16\nbf16: true\n`, "transformers/pure-16-bit", "fp32", `${TRL}dtype: float32\nbf16: true\n`, { uri, env: ddp() });
+    checkDiagnostics(`${TRL}dtype: bfloat16\nbf16: true\n`, { uri, env: pins() });
   });
 
   it("HF1 names a small learning rate: pure bf16 rounds away updates below bf16's resolution (issue #31 §3, the model TT3 shares)", () => {
     const text = "model_name_or_path: Qwen/Qwen2.5-0.5B\ndataset_name: trl-lib/Capybara\noutput_dir: out\nlearning_rate: 1.0e-6\ndtype: bfloat16\nbf16: true\n";
-    const [d] = analyzeDocument(uri, text, {}, pins()).diagnostics.filter((x) => x.code === "transformers/pure-16-bit");
-    assert.equal(d?.severity, "information");
-    assert.deepEqual([d!.range.start.line, d!.range.start.character], [4, 7]);
+    // A DDP accelerate config named by a directive (a short name leaves room for the clause).
+    const env = pins({ "/w/recipes/a.yaml": "distributed_type: MULTI_GPU\nnum_processes: 2\n" });
+    const doc = `# precision-lens: accelerate-config=a.yaml\n${text}`;
+    const [d] = analyzeDocument(uri, doc, {}, env).diagnostics.filter((x) => x.code === "transformers/pure-16-bit");
+    assert.equal(d?.severity, "warning");
+    assert.deepEqual([d!.range.start.line, d!.range.start.character], [5, 7]);
     // The long form would take the body past 120 characters: "pure bf16" stands for "no fp32 master weights".
-    assert.match(d!.message, /^Assuming the single-GPU\/DDP launcher \(the default\): model loaded in bf16 with `bf16` AMP: pure bf16; with lr = 0\.000001, small updates round away in bf16$/);
-    assert.ok(d!.message.replace(/^Assuming [^:]+: /, "").length <= 120);
+    assert.equal(d!.message, "[DDP, from a.yaml] Model loaded in bf16 with `bf16` AMP: pure bf16; with lr = 0.000001, small updates round away in bf16");
+    assert.ok(d!.message.length <= 120);
     assert.match(d!.detail ?? "", /With lr = 0\.000001, many updates are smaller than bf16 can represent relative to the weights/);
     // At 2e-5 the message stays as it was.
-    assert.doesNotMatch(analyzeDocument(uri, text.replace("1.0e-6", "2.0e-5"), {}, pins()).diagnostics.find((x) => x.code === "transformers/pure-16-bit")!.detail ?? "", /With lr = /);
+    assert.doesNotMatch(analyzeDocument(uri, doc.replace("1.0e-6", "2.0e-5"), {}, env).diagnostics.find((x) => x.code === "transformers/pure-16-bit")!.detail ?? "", /With lr = /);
   });
 
   it("HF1 on TRL's default bf16 rests on the TRL version too; silent with LoRA, with DeepSpeed, with an fp32 load", () => {
-    // TRL pinned: only the launcher is assumed.
+    // TRL pinned, DDP from the run script: every fact known.
     checkDiagnostics(
       `${TRL}dtype: bfloat16
-       #^^^^^^^ information[transformers/pure-16-bit]: Assuming the single-GPU/DDP launcher (the default): model loaded in bf16
+       #^^^^^^^ warning[transformers/pure-16-bit]: [DDP, from the \`torchrun\` command line] Model loaded in bf16
 `,
-      { uri, env: pins({}, "trl==0.20.0\n") },
+      { uri, env: ddp({}, "trl==0.20.0\n") },
     );
-    // No TRL pin: TRL's default `bf16` is the newest read's, an assumption named after the launcher's.
-    const [d] = analyzeDocument(uri, `${TRL}dtype: bfloat16\n`, {}, fakeEnv({}, DOC)).diagnostics.filter((x) => x.code === "transformers/pure-16-bit");
+    // No TRL pin: TRL's default `bf16` is the newest read's, an assumption that leads the message.
+    const [d] = analyzeDocument(uri, `${TRL}dtype: bfloat16\n`, {}, fakeEnv({ "/w/train.sh": TORCHRUN }, DOC)).diagnostics.filter((x) => x.code === "transformers/pure-16-bit");
     assert.equal(d?.severity, "information");
-    assert.match(d!.message, /^Assuming the single-GPU\/DDP launcher \(the default\) and TRL 1\.9\.0 \(inferred\): model loaded in bf16 with `bf16` AMP: pure bf16, no fp32 master weights$/);
-    assert.match(d!.detail ?? "", /^Assuming the single-GPU\/DDP launcher, none found and TRL 1\.9\.0, inferred: unpinned, newest read: The model is loaded in bf16/);
-    assert.equal(d!.data?.facts?.assumed, "launcher,version");
-    checkDiagnostics(`${TRL}dtype: bfloat16\nbf16: true\nuse_peft: true\n`, { uri, env: pins() });
-    checkDiagnostics(`${TRL}dtype: float32\nbf16: true\n`, { uri, env: pins() });
+    assert.equal(d!.message, "Assuming TRL 1.9.0 (inferred): [DDP, from the `torchrun` command line] Model loaded in bf16 with `bf16` AMP: pure bf16, no fp32 master weights");
+    assert.match(d!.detail ?? "", /^Assuming TRL 1\.9\.0, inferred: unpinned, newest read: The model is loaded in bf16/);
+    assert.equal(d!.data?.facts?.assumed, "version");
+    // The launcher not found as well: not true under every candidate launcher, so silent.
+    assert.deepEqual(analyzeDocument(uri, `${TRL}dtype: bfloat16\n`, {}, fakeEnv({}, DOC)).diagnostics.filter((x) => x.code === "transformers/pure-16-bit"), []);
+    checkDiagnostics(`${TRL}dtype: bfloat16\nbf16: true\nuse_peft: true\n`, { uri, env: ddp() });
+    checkDiagnostics(`${TRL}dtype: float32\nbf16: true\n`, { uri, env: ddp() });
   });
 
-  it("HF12 fp16 load with fp16 AMP: the GradScaler refuses fp16 gradients (error with a known launcher, warning on the assumed one); HF1 yields", () => {
+  it("HF12 fp16 load with fp16 AMP: the GradScaler refuses fp16 gradients (error with a known DDP launcher, silent when the launcher is not found); HF1 yields", () => {
     // torch/amp/grad_scaler.py:274-275@2.13.0 (unscale_ passes allow_fp16=False); accelerate get_grad_scaler: plain GradScaler outside FSDP.
     checkDiagnostics(
       `${TRL}dtype: float16
@@ -204,12 +317,14 @@ accelerate_config: multi_gpu
     );
     checkDiagnostics(
       `${TRL}dtype: float16
-       #^^^^^^ warning[transformers/fp16-model-fp16-amp]: Assuming the single-GPU/DDP launcher, none found: \`fp16\` AMP on an fp16 load: "Attempting to unscale FP16 gradients"
+       #^^^^^^ error[transformers/fp16-model-fp16-amp]: [DDP, from the \`torchrun\` command line] fp16 load, \`fp16\` AMP: ValueError "Attempting to unscale FP16 gradients"
 fp16: true
 `,
-      { uri, env: pins() },
+      { uri, env: ddp() },
     );
-    checkFix(`${TRL}dtype: float16\nfp16: true\n`, "transformers/fp16-model-fp16-amp", "fp32", `${TRL}dtype: float32\nfp16: true\n`, { uri, env: pins() });
+    checkFix(`${TRL}dtype: float16\nfp16: true\n`, "transformers/fp16-model-fp16-amp", "fp32", `${TRL}dtype: float32\nfp16: true\n`, { uri, env: ddp() });
+    // The launcher not found: the GradScaler error is not raised under DeepSpeed or FSDP, so it is no finding about the run.
+    checkDiagnostics(`${TRL}dtype: float16\nfp16: true\n`, { uri, env: pins() });
     // Silent: LoRA (PEFT keeps adapters fp32), DeepSpeed, FSDP (ShardedGradScaler allows fp16), an fp32 load, LLaMA-Factory (upcasts trainable parameters).
     for (const tail of ["use_peft: true\n", "deepspeed:\n  zero_optimization:\n    stage: 2\n", "fsdp: full_shard auto_wrap\n"]) {
       const r = analyzeDocument(uri, `${TRL}dtype: float16\nfp16: true\n${tail}`, {}, pins());
@@ -432,8 +547,8 @@ fsdp: hybrid_shard auto_wrap
 
   it("QLoRA under TRL ≥ 1.0.0: the quantized model's trainable adapters are cast to bf16 (sft_trainer.py:1127-1130@v1.9.0); fp32 at 0.25.0", () => {
     const text = `${TRL}bf16: true\nuse_peft: true\nload_in_4bit: true\n`;
-    assert.equal(analyzeDocument(uri, text, {}, pins({}, "trl==1.9.0\n")).precision?.paramStorage.dtype, "bfloat16");
-    assert.equal(analyzeDocument(uri, text, {}, pins({}, "trl==0.25.0\n")).precision?.paramStorage.dtype, "float32");
+    assert.equal(analyzeDocument(uri, text, {}, ddp({}, "trl==1.9.0\n")).precision?.paramStorage.dtype, "bfloat16");
+    assert.equal(analyzeDocument(uri, text, {}, ddp({}, "trl==0.25.0\n")).precision?.paramStorage.dtype, "float32");
   });
 
   it("HF8 bf16 and fp16 both true: error, with the fix removing fp16", () => {
@@ -503,7 +618,7 @@ describe("transformers: the engine's memory estimate where the model is known", 
   });
 
   it("LLaMA-Factory full fine-tune of Llama-3 8B under DDP on 8 GPUs: the engine's reserved peak, with the batch and cutoff_len of the file", () => {
-    const r = analyzeDocument(uri, `${LLAMA}cutoff_len: 2048\n`, { worldSize: 8 }, pins());
+    const r = analyzeDocument(uri, `${LLAMA}cutoff_len: 2048\n`, { worldSize: 8 }, ddp());
     // LLaMA-Factory upcasts the trainable parameters to fp32; bf16 autocast; DDP reduces in the gradient (fp32) dtype.
     const sim = simulate({ mechanism: "autocast", layout: layout({ dp_replicate: 8 }), ddp: true, paramDtype: "bfloat16", reduceDtype: "float32", trainingDtype: "float32", model: { name: "llama3", flavor: "8B" }, localBatchSize: 1, seqLen: 2048, activationCheckpoint: "none", gradientDivideFactorOne: false })!;
     const line = memLine(r);
@@ -511,7 +626,7 @@ describe("transformers: the engine's memory estimate where the model is known", 
     assert.ok(line.includes(`≈ ${formatBytes(sim.memory.perGpuBytes!.reserved)} per GPU reserved (${formatBytes(sim.memory.perGpuBytes!.peak)} allocated) at batch 1 × 2048 tokens, gradient checkpointing off`), line);
     assert.ok(line.includes(`optimizer states ${formatBytes(sim.memory.terms.find((t) => t.name === "optimizer_states")!.bytes)}`), line);
     // gradient_checkpointing lowers the activations (full recompute).
-    const ac = memLine(analyzeDocument(uri, `${LLAMA}cutoff_len: 2048\ngradient_checkpointing: true\n`, { worldSize: 8 }, pins()));
+    const ac = memLine(analyzeDocument(uri, `${LLAMA}cutoff_len: 2048\ngradient_checkpointing: true\n`, { worldSize: 8 }, ddp()));
     assert.ok(ac.includes("gradient checkpointing on"), ac);
     assert.notEqual(ac.match(/activations [\d.]+ \w+/)?.[0], line.match(/activations [\d.]+ \w+/)?.[0]);
   });
@@ -618,7 +733,7 @@ bf16: true
     assert.equal(r.layoutName, "DeepSpeed ZeRO-3");
     assert.match(r.reportMarkdown ?? "", /`# precision-lens: accelerate-config=\.\.\/accelerate_configs\/zero3\.yaml` \(line 1\)/);
     const other = analyzeDocument(cfgUri, `${TRL}dtype: bfloat16\nbf16: true\n`, {}, threeEnv({ script: SCRIPT.replace("recipes/sft/config.yaml", "recipes/dpo/config.yaml") }));
-    assert.equal(other.layoutName, "single GPU / DDP");
+    assert.equal(other.layoutName, "launcher not found (single GPU/DDP, DeepSpeed or FSDP)");
   });
 });
 
@@ -734,7 +849,7 @@ describe("transformers: the launch chain, link by link (issue #31)", () => {
     const hf10 = r.diagnostics.filter((x) => x.code === "transformers/launch-config-missing");
     assert.deepEqual(hf10.map((x) => [x.severity, x.range.start.line]), [["warning", 0]]);
     assert.match(hf10[0]!.message, /^train\.sh line 1 launches this file with `configs\/gone\.yaml`, which is not in the workspace/);
-    assert.match(r.reportMarkdown ?? "", /launcher not found: train\.sh line 1 names `configs\/gone\.yaml`, which is not in the workspace; assumed single GPU\/DDP/);
+    assert.match(r.reportMarkdown ?? "", /launcher not found: train\.sh line 1 names `configs\/gone\.yaml`, which is not in the workspace; each row resolved under every candidate launcher \(single GPU\/DDP, DeepSpeed ZeRO-1\/2\/3 and FSDP1\/2\)/);
     const env2 = fakeEnv({ [CFG]: "", "/w/train.sh": "accelerate launch --config_file ds.json train.py recipes/sft.yaml\n", "/w/ds.json": JSON.stringify({ zero_optimization: { stage: 3 }, train_micro_batch_size_per_gpu: "auto" }) }, CFG, ["/w"]);
     const d = analyzeDocument(`file://${CFG}`, `${PLAIN}bf16: true\n`, {}, env2).diagnostics.filter((x) => x.code === "transformers/launch-config-missing");
     assert.match(d[0]!.message, /passes the DeepSpeed JSON `ds\.json` as the accelerate config/);
@@ -905,7 +1020,7 @@ describe("fp16-model-fp16-amp from the training script the launch line runs (iss
 });
 
 describe("LLaMA-Factory without bf16/fp16: the loader's infer_optim_dtype, not fp32 (held-back LLaMA-Factory examples)", () => {
-  const lf = (extra: string) => analyzeDocument(uri, `model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nstage: sft\ndo_train: true\ndataset: identity\ntemplate: llama3\noutput_dir: saves/x\nper_device_train_batch_size: 1\n${extra}`);
+  const lf = (extra: string) => analyzeDocument(uri, `model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nstage: sft\ndo_train: true\ndataset: identity\ntemplate: llama3\noutput_dir: saves/x\nper_device_train_batch_size: 1\n${extra}`, {}, ddp());
   it("LoRA: trainable adapters upcast to fp32, the matmuls in the frozen base weights' bf16 (assumed bf16-capable GPU and checkpoint)", () => {
     const r = lf("finetuning_type: lora\n");
     assert.deepEqual(prec(r), ["float32", "bfloat16", "float32"]);
@@ -922,7 +1037,7 @@ describe("LLaMA-Factory eval/predict configs (no `do_train: true`): loaded froze
   it("a LoRA eval config keeps the load dtype; with do_train the adapters are upcast", () => {
     const base = "model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nadapter_name_or_path: saves/lora\nstage: sft\nfinetuning_type: lora\ndataset: identity\ntemplate: llama3\noutput_dir: saves/x\nper_device_eval_batch_size: 1\n";
     assert.deepEqual(prec(analyzeDocument(uri, `${base}do_predict: true\n`)), ["bfloat16", "bfloat16", "bfloat16"]);
-    assert.deepEqual(prec(analyzeDocument(uri, `${base}do_train: true\n`)), ["float32", "bfloat16", "float32"]);
+    assert.deepEqual(prec(analyzeDocument(uri, `${base}do_train: true\n`, {}, ddp())), ["float32", "bfloat16", "float32"]);
   });
 });
 

@@ -138,8 +138,9 @@ const EXPECTED: Record<string, Expected> = {
   "decoys/deepspeedai__DeepSpeedExamples__qwen_clip_config.json": { framework: null, headline: null, precision: null, diagnostics: [] },
   // Not a decoy: a TRL `--config` file (transformers framework, issue #23). `torch_dtype: bfloat16` + `bf16: true` with
   // no `deepspeed`/`fsdp` key: pure bf16 if launched plain/DDP (trl/trainer/sft_config.py; transformers has no upcast
-  // outside FSDP/DeepSpeed). open-r1 launches it with accelerate_configs/zero3.yaml, so HF1 is information naming that.
-  "decoys/huggingface__open-r1__config_distill.yaml": { framework: "transformers", headline: "transformers: autocast (bfloat16 compute)", precision: ["bfloat16", "bfloat16", "bfloat16"], diagnostics: ["warning transformers/trl-model-dtype@5: `torch_dtype` is rejected from TRL 1.0.0", "information transformers/pure-16-bit@5: Assuming the single-GPU/DDP launcher (the default): model loaded in bf16", "warning transformers/unknown-key@38: `overwrite_output_dir` is rejected from transformers 5.0.0", "warning transformers/unknown-key@48: `warmup_ratio` is rejected from transformers 5.15.0"] },
+  // outside FSDP/DeepSpeed). open-r1 launches it with accelerate_configs/zero3.yaml (fp32 master weights): the launcher
+  // is not found here, so the parameter storage is by launcher and HF1 (true under plain/DDP only) is not reported.
+  "decoys/huggingface__open-r1__config_distill.yaml": { framework: "transformers", headline: "transformers: bfloat16 compute; parameter storage by launcher (launcher unknown)", precision: [null, "bfloat16", "bfloat16"], diagnostics: ["warning transformers/trl-model-dtype@5: `torch_dtype` is rejected from TRL 1.0.0", "warning transformers/unknown-key@38: `overwrite_output_dir` is rejected from transformers 5.0.0", "warning transformers/unknown-key@48: `warmup_ratio` is rejected from transformers 5.15.0"] },
 };
 
 function wildFiles(): string[] {

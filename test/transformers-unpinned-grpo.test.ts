@@ -18,6 +18,8 @@ const uri = `file://${DOC}`;
 const GRPO_DOC = "/w/recipes/grpo/config.yaml";
 const grpoUri = `file://${GRPO_DOC}`;
 const pins = (req = "", doc = DOC) => fakeEnv({ "/w/requirements.txt": req }, doc);
+/** A torchrun (DDP) launch line naming the recipe: the launcher known, so rows and findings are not by launcher. */
+const ddp = (req = "") => fakeEnv({ "/w/requirements.txt": req, "/w/train.sh": "torchrun --nproc_per_node 4 train.py recipes/sft.yaml\n" }, DOC);
 const TRL = "model_name_or_path: Qwen/Qwen2.5-0.5B\ndataset_name: trl-lib/Capybara\noutput_dir: out\nlearning_rate: 2.0e-5\nper_device_train_batch_size: 2\n";
 const PLAIN = "output_dir: out\nper_device_train_batch_size: 4\ngradient_accumulation_steps: 2\nlearning_rate: 1.0e-4\nnum_train_epochs: 1\n";
 const GRPO = "model_name_or_path: Qwen/Qwen2.5-0.5B\ndataset_name: trl-lib/DeepMath\noutput_dir: out\nlearning_rate: 1.0e-6\nbf16: true\n";
@@ -148,15 +150,15 @@ describe("issue #31: the parameter (and saved checkpoint) dtype when transformer
   const text = (model: string) => `model_name_or_path: ${model}\ndataset_name: trl-lib/Capybara\noutput_dir: out\nlearning_rate: 2.0e-5\nbf16: true\n`;
   const req = "trl==0.25.0\ntransformers==5.24.0\n";
   it("not read: null in the contract, never float32; read from the model folder's config.json in the workspace: its dtype", () => {
-    const r = analyzeDocument(uri, text("Qwen/Qwen2.5-0.5B"), {}, pins(req));
+    const r = analyzeDocument(uri, text("Qwen/Qwen2.5-0.5B"), {}, ddp(req));
     assert.deepEqual([r.precision?.paramStorage.dtype, r.precision?.compute.dtype, r.precision?.gradReduce.dtype], [null, "bfloat16", null]);
     assert.match(r.precision?.paramStorage.knob ?? "", /transformers 5 loads in the checkpoint's dtype/);
-    const env = fakeEnv({ "/w/requirements.txt": req, "/w/models/qwen/config.json": JSON.stringify({ model_type: "qwen2", torch_dtype: "bfloat16" }) }, DOC);
+    const env = fakeEnv({ "/w/requirements.txt": req, "/w/train.sh": "torchrun --nproc_per_node 4 train.py recipes/sft.yaml\n", "/w/models/qwen/config.json": JSON.stringify({ model_type: "qwen2", torch_dtype: "bfloat16" }) }, DOC);
     const local = analyzeDocument(uri, text("../models/qwen"), {}, env);
     assert.deepEqual([local.precision?.paramStorage.dtype, local.precision?.gradReduce.dtype], ["bfloat16", "bfloat16"]);
     assert.match(local.precision?.paramStorage.knob ?? "", /`torch_dtype: bfloat16` in (?:.*\/)?config\.json$/);
     // TRL 1.x loads with ModelConfig's float32 default: float32 whatever the checkpoint.
-    assert.equal(analyzeDocument(uri, text("Qwen/Qwen2.5-0.5B"), {}, pins("trl==1.9.0\ntransformers==5.24.0\n")).precision?.paramStorage.dtype, "float32");
+    assert.equal(analyzeDocument(uri, text("Qwen/Qwen2.5-0.5B"), {}, ddp("trl==1.9.0\ntransformers==5.24.0\n")).precision?.paramStorage.dtype, "float32");
   });
 });
 
@@ -164,15 +166,15 @@ describe("issue #31: LLaMA-Factory `use_badam` as BAdam's source runs it", () =>
   // badam/block_optim.py:515-519, 284, 273@1.4: an fp32 copy of the active block, its gradients cast to fp32, written back.
   const LF = "model_name_or_path: Qwen/Qwen3-4B\nstage: sft\ndo_train: true\nfinetuning_type: full\ndataset: identity\ntemplate: qwen3\noutput_dir: saves/x\nper_device_train_batch_size: 1\nbf16: true\nuse_badam: true\n";
   it("layer mode (the default): bf16 weights with fp32 master weights and optimizer state for the active block; no pure-bf16 finding", () => {
-    const r = analyzeDocument(uri, LF, {}, pins());
+    const r = analyzeDocument(uri, LF, {}, ddp());
     assert.equal(r.precision?.paramStorage.dtype, "bfloat16");
     assert.deepEqual(of(r, "transformers/pure-16-bit"), []);
     assert.match(r.reportMarkdown ?? "", /BAdam \(layer mode\): weights stored in bf16; each step updates the active block through an fp32 copy/);
     assert.match(r.reportMarkdown ?? "", /\| optimizer state \| `float32` \| BAdam's fp32 copy of the active block/);
   });
   it("ratio mode keeps no fp32 copy: pure bf16 as before", () => {
-    const r = analyzeDocument(uri, `${LF}badam_mode: ratio\n`, {}, pins());
-    assert.deepEqual(of(r, "transformers/pure-16-bit").map((d) => d.severity), ["information"]);
+    const r = analyzeDocument(uri, `${LF}badam_mode: ratio\n`, {}, ddp());
+    assert.deepEqual(of(r, "transformers/pure-16-bit").map((d) => d.severity), ["warning"]); // DDP named by the launch line
     assert.match(r.reportMarkdown ?? "", /\| optimizer state \| `bfloat16` \|/);
   });
 });

@@ -117,6 +117,15 @@ function sarifWriter(cwd: string, write: (s: string) => void): CheckWriter {
   };
 }
 
+/**
+ * `byLauncher` (issue #31): the launcher is unknown and the candidate launchers disagree on a row, whose value above is
+ * then null: each such row's dtype under every candidate ("single GPU/DDP", "DeepSpeed ZeRO-3", "FSDP2"). Absent otherwise.
+ */
+function byLauncherJson(p: NonNullable<AnalysisResult["precision"]>): { byLauncher?: Record<string, Record<string, string | null>> } {
+  const rows = (["paramStorage", "compute", "gradReduce"] as const).filter((k) => p[k].byLauncher);
+  return rows.length ? { byLauncher: Object.fromEntries(rows.map((k) => [k, { ...p[k].byLauncher! }])) } : {};
+}
+
 /** The JSON contract, version 1, of one file. Extend only by adding fields. */
 export function fileJson(path: string, r: AnalysisResult): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -127,7 +136,7 @@ export function fileJson(path: string, r: AnalysisResult): Record<string, unknow
     worldSize: r.worldSize ? { value: r.worldSize.value, source: r.worldSize.source, kind: r.worldSize.kind } : null,
     parallel: r.parallel ? { ...r.parallel } : null,
     mechanism: r.mechanism ?? null,
-    precision: r.precision ? { paramStorage: r.precision.paramStorage.dtype, compute: r.precision.compute.dtype, gradReduce: r.precision.gradReduce.dtype, ...(r.precision.paramStorageParts ? { paramStorageParts: r.precision.paramStorageParts.map((x) => ({ modules: x.modules, dtype: x.dtype })) } : {}) } : null,
+    precision: r.precision ? { paramStorage: r.precision.paramStorage.dtype, compute: r.precision.compute.dtype, gradReduce: r.precision.gradReduce.dtype, ...(r.precision.paramStorageParts ? { paramStorageParts: r.precision.paramStorageParts.map((x) => ({ modules: x.modules, dtype: x.dtype })) } : {}), ...byLauncherJson(r.precision) } : null,
     diagnostics: r.diagnostics.map(diagnosticJson),
   };
   if (r.doc.skipped) out.skipped = r.doc.skipped;

@@ -37,6 +37,11 @@ export interface ResolvedDtype {
   dtype: DType | null;
   /** The knob (config key or framework rule) that produced it, e.g. "training.mixed_precision_param". */
   knob: string;
+  /**
+   * When the launcher is unknown and the candidate launchers disagree on this row (transformers: a file no launch
+   * line names): the dtype under each candidate ("single GPU/DDP", "DeepSpeed ZeRO-3", "FSDP2"), and `dtype` is null.
+   */
+  byLauncher?: Record<string, DType | null>;
 }
 
 export interface ResolvedPrecision {

@@ -64,6 +64,14 @@ export function headline(result: AnalysisResult, opts: { framework?: boolean } =
   // workspace); the headline says so instead of claiming a failure no diagnostic reports.
   if (!result.precision && result.mechanism !== "error" && !result.diagnostics.some((d) => d.severity === "error")) return `${where}: precision not known (a setting it rests on was not read)`;
   const compute = result.precision ? `${result.precision.compute.dtype ?? "unknown"} compute` : "a dtype setting fails at launch";
+  // The launcher unknown and its candidates disagree on some rows (transformers/candidates.ts): no one mechanism is
+  // claimed; the rows that differ are named.
+  const p = result.precision;
+  const byLauncher = p && result.mechanism !== "error" ? (["paramStorage", "compute", "gradReduce"] as const).filter((k) => p[k].byLauncher) : [];
+  if (byLauncher.length) {
+    const words = { paramStorage: "parameter storage", compute: "compute", gradReduce: "gradient reduction" } as const;
+    return `${where}: ${p!.compute.dtype ? `${compute}; ` : ""}${byLauncher.map((k) => words[k]).join(", ")} by launcher (launcher unknown)`;
+  }
   switch (result.mechanism) {
     case "error":
       return `${where}: the launch fails`;

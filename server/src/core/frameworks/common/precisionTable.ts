@@ -1,5 +1,5 @@
 /** The precision table (parameters, compute, gradients, reduction, optimizer state) a YAML/JSON analyser resolves to, and its reduction to the shared `ResolvedPrecision`. */
-import type { ResolvedPrecision } from "../../analysis";
+import type { ResolvedDtype, ResolvedPrecision } from "../../analysis";
 import { shortDtype } from "../../model/dtypeNames";
 import type { DType } from "../../model/types";
 
@@ -7,8 +7,14 @@ import type { DType } from "../../model/types";
 export interface Row {
   dtype: DType | string;
   from: string;
-  /** `none`: no such step (no gradient reduction on one device); `launcher`: filled in by the launcher. Both are null in the contract. */
-  kind?: "none" | "launcher";
+  /**
+   * `none`: no such step (no gradient reduction on one device); `launcher`: filled in by the launcher;
+   * `byLauncher`: the launcher is unknown and the candidates disagree (`byLauncher` holds each one's dtype). All
+   * are null in the contract.
+   */
+  kind?: "none" | "launcher" | "byLauncher";
+  /** The dtype under each candidate launcher (transformers/candidates.ts), when the launcher is unknown and they differ. */
+  byLauncher?: Record<string, DType | null>;
 }
 
 export interface PrecisionTable {
@@ -45,7 +51,7 @@ export function launcherRow(from: string): Row {
  */
 export function toResolved(t: PrecisionTable, setBy?: string): ResolvedPrecision {
   // A checkpoint's own dtype not read is no fact: null, never float32 (bf16 checkpoints are the usual ones).
-  const conv = (r: Row) => (r.kind || r.dtype === CHECKPOINT_DTYPE ? { dtype: null, knob: r.from } : isDType(r.dtype) ? { dtype: r.dtype, knob: r.from } : { dtype: "float32" as DType, knob: `${r.from} (${r.dtype}; shown as float32, the usual load dtype)` });
+  const conv = (r: Row): ResolvedDtype => (r.byLauncher ? { dtype: null, knob: r.from, byLauncher: { ...r.byLauncher } } : r.kind || r.dtype === CHECKPOINT_DTYPE ? { dtype: null, knob: r.from } : isDType(r.dtype) ? { dtype: r.dtype, knob: r.from } : { dtype: "float32" as DType, knob: `${r.from} (${r.dtype}; shown as float32, the usual load dtype)` });
   const out: ResolvedPrecision = { paramStorage: conv(t.P), compute: conv(t.C), gradReduce: conv(t.R) };
   if (setBy) out.setBy = setBy;
   return out;

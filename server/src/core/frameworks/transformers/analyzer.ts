@@ -17,6 +17,8 @@ import { defineLazy } from "../../model/lazy";
 import { detectDialect, detectTransformers } from "./detect";
 import { transformersHover } from "./hover";
 import { transformersResolution } from "./resolve";
+import { launcherCandidates, type LauncherCandidate } from "./candidates";
+import type { Diagnostic } from "../../model/types";
 import { TRANSFORMERS_RULES, type TransformersRule } from "./rules/index";
 
 export { detectTransformers };
@@ -34,7 +36,9 @@ export const transformersAnalyzer: FrameworkAnalyzer = {
 
 function analyzeTransformers(doc: ConfigDocument, settings: AnalysisSettings, env: AnalysisEnv): FrameworkAnalysis {
   const ctx = transformersContext(doc, settings, env);
-  const diagnostics = runRules(ctx, TRANSFORMERS_RULES, (rule) => transformersFacts(ctx, rule));
+  const candidates = launcherCandidates(ctx);
+  const rules = candidates.length ? TRANSFORMERS_RULES.map((rule) => everyLauncher(rule, candidates)) : TRANSFORMERS_RULES;
+  const diagnostics = runRules(ctx, rules, (rule) => transformersFacts(ctx, rule));
   const r = transformersResolution(ctx);
   const out = frameworkAnalysis({ resolution: r, diagnostics, hover: () => transformersHover(ctx, r, failedLaunch(diagnostics)), worldSize: ctx.worldSize });
   const pv = ctx.versions;
@@ -54,4 +58,24 @@ export function transformersFacts(ctx: TransformersContext, rule: TransformersRu
     version = { value: `${version.value as string}, ${t.value as string}`, kind: version.kind === "workspace-pin" && t.kind === "workspace-pin" ? "workspace-pin" : "inferred", detail: version.kind === "workspace-pin" && t.kind === "workspace-pin" ? `${version.detail}; ${t.detail}` : "not both pinned" };
   }
   return { worldSize: ctx.worldSize, launcher: facts.launcher, linkedConfig: facts.linkedConfig, version };
+}
+
+/**
+ * A rule that rests on the launcher, when the launcher is unknown: a finding of it stands only when the rule makes
+ * it (the same code on the same range) under every candidate launcher (candidates.ts); one true under some
+ * candidates only (`pure-16-bit`: no fp32 master weights without DeepSpeed/FSDP) is not a finding about the run.
+ * What stands goes through the gate as before. Rules that do not rest on the launcher run once.
+ */
+function everyLauncher(rule: TransformersRule, candidates: readonly LauncherCandidate[]): TransformersRule {
+  if (!rule.restsOn.includes("launcher")) return rule;
+  return {
+    ...rule,
+    run(ctx) {
+      const out = rule.run(ctx);
+      if (!out.length) return out;
+      const key = (d: Diagnostic) => `${d.code}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`;
+      const under = candidates.map((c) => new Set(rule.run(c.ctx).map(key)));
+      return out.filter((d) => under.every((s) => s.has(key(d))));
+    },
+  };
 }

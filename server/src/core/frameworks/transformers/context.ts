@@ -85,6 +85,11 @@ export interface TransformersContext {
    * its conclusion holds for every GPU.
    */
   gpu: Sourced<GpuId> | undefined;
+  /**
+   * Set on the contexts candidates.ts builds for an unknown launcher: the candidate launcher's name. Absent on the
+   * context of the analysis itself.
+   */
+  candidate?: string;
   /** The facts the rules rest on, for the central gate (core/provenance.ts); `version` is per package. */
   facts: { launcher: FactValue; linkedConfig: FactValue | undefined; versions: Record<VersionedPackage, FactValue> };
 }
@@ -187,10 +192,7 @@ export function transformersContext(doc: ConfigDocument, settings: AnalysisSetti
         const stage = accel.zeroStage ?? (accel.dsRel ? "auto" : 2);
         const gas = accel.v.num("deepspeed_config", "gradient_accumulation_steps");
         const clip = accel.v.num("deepspeed_config", "gradient_clipping");
-        // One literal (table() freezes what it makes): the gradient clipping only when the accelerate config sets it.
-        const built: Record<string, unknown> = table<string, unknown>({ zero_optimization: { stage }, bf16: { enabled: "auto" }, fp16: { enabled: "auto" }, gradient_accumulation_steps: gas ?? "auto", ...(clip ? { gradient_clipping: clip } : {}) });
-        const view = new View(parseJsonDocument("transformers-launcher:deepspeed.json", JSON.stringify(built)));
-        ds = { path: `the accelerate config ${accel.rel} (\`deepspeed_config\`)`, doc: view.doc, view, facts: dsFacts(view), ...(accel.dsRel ? { missing: "unknown" as const } : {}) };
+        ds = acceleratorBuiltDs(stage, gas, clip, `the accelerate config ${accel.rel} (\`deepspeed_config\`)`, !!accel.dsRel);
       }
       dsSource = "launcher";
     } else if (accel.distType === "FSDP") {
@@ -217,6 +219,20 @@ export function transformersContext(doc: ConfigDocument, settings: AnalysisSetti
   const facts = transformersFacts(versions, launcher, launcherFrom, accel, ds, dsSource, dsRel, fsdpVersion);
   const gpu = statedGpu(doc, settings);
   return { doc, settings, env, v, dialect, reason: det.reason, gpu, trlCli, versions, bf16E, fp16E, bf16, fp16, amp, accel, pureBf16, load, adapters, quantized, attn, launcher, launcherFrom, fsdpVersion, dsEntry, dsRel, ds, dsSource, worldSize, bf16FromVersion, loadFromVersion, facts };
+}
+
+/**
+ * The DeepSpeed config accelerate builds from an accelerate config's `deepspeed_config` section when it names no
+ * file (DeepSpeedPlugin.__post_init__, utils/dataclasses.py:1296-1318@v1.14.0): the ZeRO stage, the mixed
+ * precision left `"auto"` for set_mixed_precision / the Trainer to fill from `bf16`/`fp16`, and the gradient
+ * accumulation / clipping as the launcher passes them. Also the DeepSpeed candidates of an unknown launcher
+ * (candidates.ts).
+ */
+export function acceleratorBuiltDs(stage: number | "auto", gas: number | undefined, clip: number | undefined, path: string, missing = false): LinkedDs {
+  // One literal (table() freezes what it makes): the gradient clipping only when the accelerate config sets it.
+  const built: Record<string, unknown> = table<string, unknown>({ zero_optimization: { stage }, bf16: { enabled: "auto" }, fp16: { enabled: "auto" }, gradient_accumulation_steps: gas ?? "auto", ...(clip ? { gradient_clipping: clip } : {}) });
+  const view = new View(parseJsonDocument("transformers-launcher:deepspeed.json", JSON.stringify(built)));
+  return { path, doc: view.doc, view, facts: dsFacts(view), ...(missing ? { missing: "unknown" as const } : {}) };
 }
 
 /**

@@ -16,7 +16,7 @@ export function transformersHover(ctx: TransformersContext, r: TransformersResol
   if (ctx.dialect === "llamafactory") ver.push(`LLaMA-Factory ${versions.llamafactory.value}${versions.pinned.llamafactory ? "" : " (assumed)"}`);
   if (ctx.launcher === "fsdp") ver.push(`accelerate ${versions.accelerate.value}${versions.pinned.accelerate ? "" : " (assumed)"}`);
   const notes = [...r.notes, `Versions: ${ver.join(", ")}.`, memoryLine(transformersMemory(ctx, r))];
-  const markdown = summaryMarkdown({ failed, reasonLine: ctx.reason, framework: DIALECT[ctx.dialect]!, layoutName: r.layoutName, worldSize: ctx.worldSize, layout: r.parallel, mechanism: r.mechanism, meaning: r.meaning, table: r.table, notes, assumptions: r.assumptions });
+  const markdown = summaryMarkdown({ failed, reasonLine: ctx.reason, framework: DIALECT[ctx.dialect]!, layoutName: r.layoutName, worldSize: ctx.worldSize, layout: r.parallel, mechanism: r.mechanism, ...(r.mechanismText !== undefined ? { mechanismText: r.mechanismText } : {}), meaning: r.meaning, table: r.table, notes, assumptions: r.assumptions });
   const hovers = hoversAt([bf16E?.keyRange, fp16E?.keyRange, load.entry?.keyRange, v.keyRange("pure_bf16"), v.keyRange("deepspeed"), v.keyRange("fsdp"), v.keyRange("fsdp_config"), v.keyRange("tf32"), v.keyRange("use_peft"), v.keyRange("finetuning_type")], markdown);
   const inlayHints = precisionHint((bf16E ?? fp16E ?? load.entry)?.value.range, r.table, failed.length > 0);
   return { markdown, hovers, inlayHints };

@@ -50,6 +50,8 @@ export function transformersMemory(ctx: TransformersContext, r: TransformersReso
   if (optim !== undefined && !ADAMW.has(optim)) return { known: false, why: `\`optim: ${optim}\` is not modelled (the engine counts AdamW's two states per parameter)` };
   const swap = dialect === "llamafactory" ? LF_OPTIMIZER_FLAGS.find((k) => v.bool(k) === true) : undefined;
   if (swap) return { known: false, why: `\`${swap}\` replaces the optimizer, which the engine does not model (it counts AdamW's two states per parameter)` };
+  // The launcher unknown: DeepSpeed ZeRO or FSDP would shard the states, so no one estimate holds for every candidate.
+  if (r.byLauncher) return { known: false, why: "the launcher was not found (DeepSpeed ZeRO or FSDP would partition the states)" };
   const { P, C, R } = r.table;
   if (![P.dtype, C.dtype].every((d) => ENGINE_DTYPES.includes(d as DType))) return { known: false, why: "the load dtype is not known here (the checkpoint's or the script's)" };
   const W = ctx.worldSize?.value;

@@ -11,12 +11,13 @@ import { OUTSIDE_WORKSPACE } from "../../workspace/boundary";
 import type { Mechanism, ParallelLayout } from "../../analysis";
 import type { DType } from "../../model/types";
 import { dsTable } from "../deepspeed/resolve";
-import { CHECKPOINT_DTYPE, dt, noReduce, type PrecisionTable, type Row } from "../common/precisionTable";
+import { CHECKPOINT_DTYPE, dt, isDType, noReduce, type PrecisionTable, type Row } from "../common/precisionTable";
 import { workspaceCheckpointDtype } from "./rules/fp16-on-bf16-checkpoint";
 import { layout } from "../common/resolvedLayout";
 import { fsdp2UpcastNoOp, TRL_QLORA_BF16_SINCE } from "./data";
 import { versionAtLeast } from "../../workspace/packagePin";
 import type { TransformersContext } from "./context";
+import { candidateList, launcherCandidates, unknownLauncherWhy } from "./candidates";
 import { table } from "../../model/table";
 
 export interface TransformersResolution {
@@ -28,16 +29,104 @@ export interface TransformersResolution {
   setBy?: string;
   notes: string[];
   assumptions: string[];
-  /** True when parameters stay in a 16-bit dtype with no fp32 master copy. */
+  /** True when parameters stay in a 16-bit dtype with no fp32 master copy (under every candidate launcher when it is unknown). */
   pure16: boolean;
+  /** Replaces the mechanism phrase in the hover where the candidate launchers disagree on it. */
+  mechanismText?: string;
+  /** The candidate launchers the rows were resolved under, when the launcher is unknown (candidates.ts). */
+  byLauncher?: string[];
 }
+
+/** The plain/DDP branch's words for an unknown launcher; `byLauncher` replaces them once every candidate is resolved. */
+const PLAIN_ASSUMED = "assumed single GPU/DDP.";
 
 const SHORT: Readonly<Record<string, string>> = table({ bfloat16: "bf16", float16: "fp16", float32: "fp32" });
 
 export function transformersResolution(ctx: TransformersContext): TransformersResolution {
+  const r = resolveOne(ctx);
+  const candidates = launcherCandidates(ctx);
+  return candidates.length ? byLauncher(r, candidates.map((c) => ({ name: c.name, r: resolveOne(c.ctx) })), unknownLauncherWhy(ctx)) : r;
+}
+
+function resolveOne(ctx: TransformersContext): TransformersResolution {
   const r = resolve(ctx);
   if (ctx.worldSize?.value === 1) r.table.R = noReduce();
   return r;
+}
+
+const ROWS = [["P", "parameter storage"], ["C", "compute"], ["G", "gradients"], ["R", "gradient reduction"], ["O", "optimizer state"]] as const;
+/** A row's value as compared between candidates: its dtype, or the kind of step it is ("none": no reduction). */
+const rowValue = (row: Row): string => (row.kind === "none" ? "none" : row.dtype);
+const shortOf = (x: string): string => SHORT[x] ?? x;
+
+/**
+ * The resolution of a file whose launcher is unknown, from the one of each candidate (candidates.ts; `base` is the
+ * plain/DDP one, the analysis's own context): a row equal under every candidate is stated, with that provenance;
+ * one that differs becomes a `byLauncher` row ("fp32 under DeepSpeed ZeRO-1/2/3 and FSDP1/2; bf16 under single
+ * GPU/DDP"), never a single value. The mechanism, the meaning and the layout are stated only when every candidate
+ * agrees; `pure16` only when it holds under every candidate.
+ */
+function byLauncher(base: TransformersResolution, all: { name: string; r: TransformersResolution }[], why: string): TransformersResolution {
+  const names = all.map((c) => c.name);
+  const every = candidateList(names);
+  const t = { ...base.table };
+  const differing: string[] = [];
+  for (const [k, label] of ROWS) {
+    const groups = new Map<string, string[]>();
+    for (const c of all) {
+      const v = rowValue(c.r.table[k]);
+      groups.set(v, [...(groups.get(v) ?? []), c.name]);
+    }
+    if (groups.size === 1) {
+      t[k] = { ...base.table[k], from: `the same under every candidate launcher; under single GPU/DDP: ${base.table[k].from}` };
+      continue;
+    }
+    const by = [...groups].map(([v, ns]) => `${shortOf(v)} under ${candidateList(ns)}`).join("; ");
+    differing.push(`${label} ${by}`);
+    t[k] = {
+      dtype: `${[...groups.keys()].map(shortOf).join(" or ")} by launcher`,
+      from: `${why}: ${by}`,
+      kind: "byLauncher",
+      byLauncher: Object.fromEntries(all.map((c) => { const row = c.r.table[k]; return [c.name, row.kind || !isDType(row.dtype) ? null : row.dtype]; })),
+    };
+  }
+  const mech = candidateMechanisms(all);
+  const same = <T>(f: (r: TransformersResolution) => T): boolean => all.every((c) => JSON.stringify(f(c.r)) === JSON.stringify(f(base)));
+  const sameParallel = same((r) => r.parallel ?? null);
+  const assumptions = base.assumptions.map((a) => a.replace(PLAIN_ASSUMED, `each row resolved under every candidate launcher (${every})${differing.length ? "; the rows that differ are shown by launcher" : ": they agree"}.`));
+  const out: TransformersResolution = {
+    layoutName: same((r) => r.layoutName) ? base.layoutName : `${why} (single GPU/DDP, DeepSpeed or FSDP)`,
+    ...(sameParallel && base.parallel ? { parallel: base.parallel } : {}),
+    mechanism: base.mechanism,
+    meaning: differing.length ? `${why}, and the candidates differ: ${differing.join("; ")}.` : !mech ? base.meaning : `${why}: every row is the same under every candidate launcher (${every}).`,
+    table: t,
+    notes: base.notes,
+    assumptions,
+    pure16: all.every((c) => c.r.pure16),
+    byLauncher: names,
+  };
+  if (mech) out.mechanismText = `depends on the launcher (${why.replace(/^launcher /, "")}): ${mech}`;
+  if (base.setBy) out.setBy = base.setBy;
+  return out;
+}
+
+/** What runs in 16 bits under one candidate, in words: the mechanism as the hover names it, shortened. */
+function mechanismOf(r: TransformersResolution): string {
+  const c = r.table.C.dtype;
+  if (!isDType(c) || c === "float32" || c === "float64") return "no mixed precision";
+  if (r.mechanism === "autocast") return "torch.autocast";
+  if (r.mechanism === "fully_shard") return "FSDP MixedPrecision";
+  return `${shortOf(c)} model cast`;
+}
+
+/** "torch.autocast under single GPU/DDP; …": each candidate's mechanism, grouped; undefined when they agree. */
+function candidateMechanisms(all: { name: string; r: TransformersResolution }[]): string | undefined {
+  const groups = new Map<string, string[]>();
+  for (const c of all) {
+    const m = mechanismOf(c.r);
+    groups.set(m, [...(groups.get(m) ?? []), c.name]);
+  }
+  return groups.size > 1 ? [...groups].map(([m, ns]) => `${m} under ${candidateList(ns)}`).join("; ") : undefined;
 }
 
 function resolve(ctx: TransformersContext): TransformersResolution {
@@ -50,11 +139,12 @@ function resolve(ctx: TransformersContext): TransformersResolution {
   const ampKey = !low ? "" : amp.source === "file" ? (pureBf16 ? "`pure_bf16`" : `\`${amp.value}: true\``) : amp.source === "launcher" ? amp.detail : `\`bf16\` (${bf16.detail})`;
   void fp16;
   if (accel && ctx.launcherFrom === "accelerate") {
-    notes.push(`Launched with ${accel.path.endsWith("#launch") ? accel.rel : `the accelerate config ${accel.rel}`} (${accel.how}): \`distributed_type: ${accel.distType ?? "?"}\`${accel.mixed ? `, \`mixed_precision: ${accel.mixed}\`` : ""}.`);
+    // With no config file (`guessed`) the distributed type is accelerate's default config's: not stated (candidates.ts).
+    if (!accel.guessed || ctx.candidate) notes.push(`Launched with ${accel.path.endsWith("#launch") ? accel.rel : `the accelerate config ${accel.rel}`} (${accel.how}): \`distributed_type: ${accel.distType ?? "?"}\`${accel.mixed ? `, \`mixed_precision: ${accel.mixed}\`` : ""}.`);
     for (const f of accel.flagNotes ?? []) notes.push(`${f}.`);
-    if (accel.guessed) assumptions.push(`${accel.how} names no accelerate config file: accelerate's default config on the machine decides the launcher; multi-GPU DDP assumed.`);
+    if (accel.guessed) assumptions.push(`${accel.how} names no accelerate config file: accelerate's default config on the machine decides the launcher; ${PLAIN_ASSUMED}`);
   }
-  if (accel?.missing) assumptions.push(`launcher not found: ${accel.how} names \`${accel.missing}\`, which ${accel.isDeepSpeedJson ? "is a DeepSpeed JSON, not an accelerate config" : accel.missingOutside ? OUTSIDE_WORKSPACE : "is not in the workspace"}; assumed single GPU/DDP.`);
+  if (accel?.missing) assumptions.push(`launcher not found: ${accel.how} names \`${accel.missing}\`, which ${accel.isDeepSpeedJson ? "is a DeepSpeed JSON, not an accelerate config" : accel.missingOutside ? OUTSIDE_WORKSPACE : "is not in the workspace"}; ${PLAIN_ASSUMED}`);
   const L = load.value;
   // transformers 5 loads in the checkpoint's dtype: read from the model folder's config.json when the workspace holds
   // it, else unknown (CHECKPOINT_DTYPE, null in the contract). The Trainer saves the parameters as they are
@@ -121,7 +211,7 @@ function resolve(ctx: TransformersContext): TransformersResolution {
   }
 
   // Plain / DDP: torch.autocast over the parameters as loaded.
-  if (ctx.launcherFrom === "assumed" && !accel?.missing) assumptions.push("launcher not found: assumed single GPU/DDP (no `deepspeed`/`fsdp` key here and no launch line naming this file; an `accelerate launch --config_file` with DeepSpeed or FSDP changes the table: fp32 master weights).");
+  if (ctx.launcherFrom === "assumed" && !accel?.missing && !ctx.candidate) assumptions.push(`launcher not found (no \`deepspeed\`/\`fsdp\` key here and no launch line naming this file): ${PLAIN_ASSUMED}`);
   const parallel = W ? layout({ dp_replicate: W }) : undefined;
   const layoutName = W && W > 1 ? "DDP" : "single GPU / DDP";
   const base = { layoutName, ...(parallel ? { parallel } : {}), notes, assumptions };

@@ -23,8 +23,10 @@ export const flashAttentionFp32: TransformersRule = {
     const { attn, load, bf16, amp, launcher, ds } = ctx;
     const d = diagnostics("transformers");
     if (!attn || !isFlash(attn.value) || amp.value !== "no") return d.out;
-    // DeepSpeed casts the module to its own mode; an "auto"/explicit bf16 file changes the compute dtype.
-    if (launcher === "deepspeed" && (!ds || ds.facts.mode !== "fp32" || ds.facts.autoPrecision)) return d.out;
+    // DeepSpeed casts the module to its own mode; an "auto"/explicit bf16 file changes the compute dtype. A candidate
+    // launcher's DeepSpeed config (launcher not found, candidates.ts) is filled from this file's `bf16`/`fp16` by
+    // construction: its "auto" is this file's fp32.
+    if (launcher === "deepspeed" && (!ds || ds.facts.mode !== "fp32" || (ds.facts.autoPrecision && !ctx.candidate))) return d.out;
     if (load.value !== "float32") return d.out;
     d.add("flash-attention-fp32", "error", attn.entry.value.range, `\`${attn.value}\` with fp32 compute (${load.detail}, no \`bf16\`/\`fp16\`): FlashAttention takes only fp16/bf16`, undefined, undefined, `The model is loaded in fp32 (${load.detail}) and neither \`bf16\` nor \`fp16\` is on (${bf16.detail}), so attention receives fp32 tensors and the flash-attn kernel raises "FlashAttention only support fp16 and bf16 data type" at the first forward. Set \`bf16: true\`, load in bf16, or use \`sdpa\`.`);
     for (const x of d.out) restingOn(x, ctx.loadFromVersion || ctx.bf16FromVersion ? ["launcher", "version"] : ["launcher"]);

@@ -17,8 +17,8 @@
  * Silent where the chain differs: DeepSpeed (its own loss scaler and fp32 master partitions), FSDP
  * (`ShardedGradScaler` passes `allow_fp16=True`, sharded_grad_scaler.py:258@2.13.0), trainable adapters (PEFT keeps
  * them fp32), LLaMA-Factory (it upcasts trainable parameters to fp32, model/adapter.py:313-323@v0.9.5). The
- * launcher is usually chosen outside this file, so the error rests on it: the central gate makes it a warning led
- * by the assumption when no directive or run script names the launcher.
+ * launcher is usually chosen outside this file, so the error rests on it: when nothing names the launcher the error
+ * is not true under every candidate launcher (candidates.ts: DeepSpeed and FSDP do not raise) and is not reported.
  */
 import { diagnostics } from "../../common/diagnosticBuilder";
 import { fix, replaceValue } from "../../common/edits";

@@ -8,8 +8,10 @@
  * does not upcast (transformers trainer.py has no upcast outside FSDP/DeepSpeed); accelerate's FSDP does,
  * except FSDP2 at accelerate 1.13.0 (see low-precision-reduction). The launcher is usually chosen outside this file
  * (`accelerate launch --config_file zero3.yaml …`; DeepSpeed keeps fp32 master partitions), so the warning rests on
- * the launcher (and, for TRL's default `bf16`, the TRL version): the central gate makes it information led by the
- * assumption when no directive or run script names the launcher. An fp16 load with fp16 AMP is fp16-model-fp16-amp's (the
+ * the launcher: when nothing names it (no `deepspeed`/`fsdp` key, directive, TRL `accelerate_config` or launch line),
+ * the finding is not true under every candidate launcher (candidates.ts) and is not reported; the precision table
+ * then shows the master weights by launcher. For TRL's default `bf16` it rests on the TRL version too: information
+ * led by that assumption when TRL is not pinned. An fp16 load with fp16 AMP is fp16-model-fp16-amp's (the
  * GradScaler stops that run at the first step), so pure-16-bit does not report it.
  */
 import { firstFitting } from "../../../diagnostics/build";
@@ -22,8 +24,9 @@ import { pureBf16Risk } from "../../common/pureLowPrecision";
 
 export const pure16Bit: TransformersRule = {
   codes: ["transformers/pure-16-bit"],
-  // The launcher (plain/DDP assumed when nothing names one) and, for TRL's default `bf16`, the TRL version: a
-  // warning on an assumed one becomes information, led by the assumption (core/provenance.ts).
+  // The launcher (when nothing names one, analyzer.ts keeps the finding only if every candidate launcher makes it,
+  // which none with fp32 master weights does) and, for TRL's default `bf16`, the TRL version: a warning on an
+  // assumed version becomes information, led by the assumption (core/provenance.ts).
   restsOn: ["launcher", "version"],
   warningOnAssumed: "information",
   run(ctx) {
