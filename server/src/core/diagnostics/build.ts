@@ -87,7 +87,8 @@ export function oneLine(s: string): string {
 
 export function diag(code: string, severity: Severity, range: Range, message: string, data?: DiagnosticData, extra?: DiagExtra): Diagnostic {
   const d: Diagnostic = { code, severity, message: oneLine(message), range, source: DIAGNOSTIC_SOURCE };
-  if (data && (data.fixes?.length || data.facts)) d.data = data;
+  // `facts` first: a rule's fixes may be a lazy value (model/lazy.ts), computed only when something reads them.
+  if (data && (data.facts || data.fixes?.length)) d.data = data;
   if (extra?.detail) d.detail = oneLine(extra.detail);
   if (extra?.related?.length) d.related = extra.related;
   return d;
