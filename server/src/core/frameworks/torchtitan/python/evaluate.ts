@@ -39,7 +39,7 @@ export const MAX_MODULE_MEMO = 4_096;
 /**
  * The reason given for every value whose evaluation ran out of budget. The comma is put in by hand: a
  * `toLocaleString` here ran at every start of the CLI and the server and loaded ICU's number formatting,
- * about 25 ms of a ~70 ms start-up beyond `node -e 0` (issue #36, docs/performance.md "fifth pass: CLI").
+ * 12–17 ms of CPU against ~100 ms for all of `node -e 0` (issue #36, docs/performance.md "fifth pass: CLI").
  */
 export const TOO_COMPLEX = `too complex to follow (the evaluation budget of ${String(MAX_EVAL_STEPS).replace(/\B(?=(\d{3})+(?!\d))/g, ",")} steps ran out)`;
 
