@@ -78,3 +78,39 @@ test("a torchtitan Python registry's diagnostics build no hover, inlay hint, rep
   assert.ok(Array.isArray(r.inlayHints));
   assert.equal(snapshot().inlayHints, before.inlayHints + 1);
 });
+
+// Issue #36: the no-mixed-precision fixes re-simulate the run for their memory estimates; `check --format json|text`
+// never prints them, so they are a lazy value read only by code actions, SARIF and --fix.
+const fixesComputed = () => lazyComputations.fixes ?? 0;
+
+for (const format of ["json", "text"]) {
+  test(`check --format ${format} over examples/ computes no no-mixed-precision fixes`, () => {
+    const before = fixesComputed();
+    let out = "";
+    runCli(["check", "--format", format, EXAMPLES], { stdout: (s) => void (out += s), stderr: () => undefined, cwd: ROOT });
+    assert.match(out, /no-mixed-precision/, "the rule fired");
+    assert.equal(fixesComputed(), before);
+  });
+}
+
+test("check --format sarif prints the no-mixed-precision fixes, computed once per diagnostic", () => {
+  const before = fixesComputed();
+  let out = "";
+  runCli(["check", "--format", "sarif", join(EXAMPLES, "tp_pp_8gpu.toml")], { stdout: (s) => void (out += s), stderr: () => undefined, cwd: ROOT });
+  assert.match(out, /Train fully in bf16: training\.dtype = \\"bfloat16\\" \(no fp32 master weights\) — does not fit: ≈ 109\.59 GiB per GPU/);
+  assert.equal(fixesComputed(), before + 1);
+});
+
+test("reading a no-mixed-precision diagnostic's fixes computes them once, in their place before the facts", () => {
+  const f = join(EXAMPLES, "pp_only_4gpu.toml");
+  const d = analyzeDocument(pathToFileURL(f).href, readFileSync(f, "utf8")).diagnostics.find((x) => x.code === "no-mixed-precision");
+  assert.ok(d?.data, "the rule fired with its data");
+  const before = fixesComputed();
+  assert.deepEqual(Object.keys(d.data), ["fixes", "facts"]);
+  assert.equal(fixesComputed(), before, "listing the keys computes nothing");
+  const titles = d.data.fixes?.map((x) => x.title);
+  assert.equal(titles?.[0], "Lower pipeline_parallel_degree to 2 so FSDP shards over 2 GPUs (bf16 mixed precision) — does not fit: ≈ 94.50 GiB per GPU, over the H100 SXM 80GB's 74.51 GiB (estimate)");
+  assert.equal(titles?.length, 3);
+  assert.equal(d.data.fixes, d.data.fixes, "the same array on every read");
+  assert.equal(fixesComputed(), before + 1);
+});

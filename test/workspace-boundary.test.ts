@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { analyzeDocument } from "../server/src/core/analyze";
 import type { AnalysisResult } from "../server/src/core/analysis";
-import { boundToWorkspace, linkOutside, OUTSIDE_WORKSPACE } from "../server/src/core/workspace/boundary";
+import { boundToWorkspace, linkOutside, normalizePath, OUTSIDE_WORKSPACE } from "../server/src/core/workspace/boundary";
 import { nodeEnv } from "../server/src/host/nodeEnv";
 import { fakeEnv } from "./support/fakeEnv";
 import { runCliCaptured } from "./support/cli";
@@ -129,5 +129,41 @@ describe("boundToWorkspace: the one place reads are bounded", () => {
     assert.equal(boundToWorkspace({ ...inner, searchRoot: "/repo" }).readFile("/repo/ds/z.json"), "{}");
     assert.equal(boundToWorkspace({ ...inner, searchRoot: "/" }).readFile("/repo/ds/z.json"), undefined);
     assert.equal(boundToWorkspace({ ...inner, searchRoot: "/" }).readFile("/other/z.json"), undefined);
+  });
+});
+
+describe("normalizePath (issue #36: paths already normal are returned as they are)", () => {
+  /** The definition: split on either separator, drop empty and `.` segments, resolve `..`. */
+  const reference = (p: string): string => {
+    const s = p.replace(/\\/g, "/");
+    const drive = /^[A-Za-z]:/.exec(s)?.[0] ?? "";
+    const rest = s.slice(drive.length);
+    const abs = rest.startsWith("/");
+    const out: string[] = [];
+    for (const x of rest.split("/")) {
+      if (!x || x === ".") continue;
+      if (x === "..") {
+        if (out.length && out[out.length - 1] !== "..") out.pop();
+        else if (!abs) out.push("..");
+      } else out.push(x);
+    }
+    return `${drive}${abs ? "/" : ""}${out.join("/")}` || (abs ? "/" : ".");
+  };
+  it("equals the definition on random paths of separators, dots and names", () => {
+    const parts = ["/", "/", "\\", ".", "..", "a", "b.toml", ".x", "..y", "C:", "/."];
+    let seed = 0x9e3779b9;
+    const rnd = (n: number) => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % n;
+    };
+    for (let i = 0; i < 30_000; i++) {
+      const p = Array.from({ length: rnd(9) }, () => parts[rnd(parts.length)]).join("");
+      assert.equal(normalizePath(p), reference(p), JSON.stringify(p));
+    }
+  });
+  it("normalises the forms the fast path must not take", () => {
+    for (const [p, want] of [["/a/b/", "/a/b"], ["/a//b", "/a/b"], ["/a/./b", "/a/b"], ["/a/../b", "/b"], ["/a/.", "/a"], ["/a/..", "/"], ["/a\\b", "/a/b"], ["/.", "/"], ["/", "/"], ["/a/.b/..c", "/a/.b/..c"], ["a/b", "a/b"]] as const) assert.equal(normalizePath(p), want, p);
   });
 });

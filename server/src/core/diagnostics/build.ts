@@ -2,6 +2,7 @@ import type { ConfigDocument } from "../model/document";
 import { DIAGNOSTIC_SOURCE, type Diagnostic, type DiagnosticData, type Fix, type Range, type RelatedInformation, type Severity, type TextEdit } from "../model/types";
 import { table } from "../model/table";
 import { codeSortKey } from "./codes";
+import { compareNames } from "../model/collate";
 
 /** What a rule may add beyond the short message: the long explanation and what decided the diagnostic. */
 export interface DiagExtra {
@@ -86,7 +87,8 @@ export function oneLine(s: string): string {
 
 export function diag(code: string, severity: Severity, range: Range, message: string, data?: DiagnosticData, extra?: DiagExtra): Diagnostic {
   const d: Diagnostic = { code, severity, message: oneLine(message), range, source: DIAGNOSTIC_SOURCE };
-  if (data && (data.fixes?.length || data.facts)) d.data = data;
+  // `facts` first: a rule's fixes may be a lazy value (model/lazy.ts), computed only when something reads them.
+  if (data && (data.facts || data.fixes?.length)) d.data = data;
   if (extra?.detail) d.detail = oneLine(extra.detail);
   if (extra?.related?.length) d.related = extra.related;
   return d;
@@ -120,7 +122,8 @@ const SEVERITY_ORDER: Readonly<Record<Severity, number>> = table({ error: 0, war
 
 /**
  * Stable order for output: by position, then severity, then code (a renamed code sorts by its old code, so the
- * order of findings on one range is what it was before the readable names of issue #34).
+ * order of findings on one range is what it was before the readable names of issue #34). Codes compare in
+ * `localeCompare` order without loading ICU (`compareNames`, model/collate.ts; issue #36).
  */
 export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
   return ds.sort(
@@ -128,6 +131,6 @@ export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
       a.range.start.line - b.range.start.line ||
       a.range.start.character - b.range.start.character ||
       SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
-      codeSortKey(a.code).localeCompare(codeSortKey(b.code)),
+      compareNames(codeSortKey(a.code), codeSortKey(b.code)),
   );
 }

@@ -3,6 +3,7 @@
  * estimate the memory model makes, is a knob with a documented default. The simulation lists each one
  * with the value used and whether the caller overrode it.
  */
+import { compareNames } from "../model/collate";
 
 export interface AssumptionDef {
   name: AssumptionName;
@@ -184,10 +185,11 @@ export class Assumptions {
 /**
  * Each assumption's place in `localeCompare` order of the names, computed once: `list()` runs for every
  * simulation (a CLI run of the corpus's 54 TOMLs sorts hundreds of times), and a locale comparison per
- * pair was ~9% of that run's profile (issue #36). Same order as before, the names being a fixed table.
+ * pair was ~9% of that run's profile (issue #36). Same order as before, the names being a fixed table;
+ * `compareNames` gives `localeCompare`'s order without loading ICU (model/collate.ts).
  */
 let rankCache: Map<string, number> | undefined;
 function assumptionRank(): Map<string, number> {
-  rankCache ??= new Map(Object.keys(ASSUMPTIONS).sort((a, b) => a.localeCompare(b)).map((n, i) => [n, i]));
+  rankCache ??= new Map(Object.keys(ASSUMPTIONS).sort(compareNames).map((n, i) => [n, i]));
   return rankCache;
 }

@@ -30,8 +30,21 @@ const UNBOUNDED = Symbol.for("precision-lens.workspace-unbounded");
 
 type Bounded = AnalysisEnv & { [BOUNDED]?: (path: string) => boolean; [UNBOUNDED]?: AnalysisEnv };
 
+/**
+ * True for an absolute POSIX path that is already in normal form (no `\\`, no empty, `.` or `..` segment, no
+ * trailing `/`): `normalizePath` returns it unchanged. Most paths an analysis reads are such; splitting and
+ * joining each was ~4% of a CLI run over the corpus (issue #36, docs/performance.md "fifth pass: CLI").
+ */
+function alreadyNormal(p: string): boolean {
+  if (p.charCodeAt(0) !== 47 /* / */) return false;
+  if (p.length === 1) return true;
+  if (p.charCodeAt(p.length - 1) === 47 || p.includes("\\") || p.includes("//") || p.includes("/./") || p.includes("/../")) return false;
+  return !p.endsWith("/.") && !p.endsWith("/..");
+}
+
 /** `p` with `.` and `..` segments resolved and separators made `/` (a relative path stays relative). */
 export function normalizePath(p: string): string {
+  if (alreadyNormal(p)) return p;
   const s = p.replace(/\\/g, "/");
   const drive = /^[A-Za-z]:/.exec(s)?.[0] ?? "";
   const rest = s.slice(drive.length);

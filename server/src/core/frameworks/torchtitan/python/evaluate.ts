@@ -36,8 +36,12 @@ export const MAX_ANALYSIS_STEPS = 400_000;
 /** Module-level values remembered per analysis (name × call depth × anchor). */
 export const MAX_MODULE_MEMO = 4_096;
 
-/** The reason given for every value whose evaluation ran out of budget. */
-export const TOO_COMPLEX = `too complex to follow (the evaluation budget of ${MAX_EVAL_STEPS.toLocaleString("en-US")} steps ran out)`;
+/**
+ * The reason given for every value whose evaluation ran out of budget. The comma is put in by hand: a
+ * `toLocaleString` here ran at every start of the CLI and the server and loaded ICU's number formatting,
+ * 12–17 ms of CPU against ~100 ms for all of `node -e 0` (issue #36, docs/performance.md "fifth pass: CLI").
+ */
+export const TOO_COMPLEX = `too complex to follow (the evaluation budget of ${String(MAX_EVAL_STEPS).replace(/\B(?=(\d{3})+(?!\d))/g, ",")} steps ran out)`;
 
 /** Thrown where the budget runs out; caught where an evaluation (a function, a module-level name) starts. */
 class OutOfBudget extends Error {}

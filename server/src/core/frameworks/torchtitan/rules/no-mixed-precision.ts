@@ -8,7 +8,8 @@ import type { ParallelLayout } from "../../../analysis";
 import { diag, fix } from "../../../diagnostics/build";
 import { findEntry, stringValue } from "../../../model/document";
 import { setKey } from "../../../edit/toml";
-import type { Fix } from "../../../model/types";
+import type { DiagnosticData, Fix } from "../../../model/types";
+import { defineLazy } from "../../../model/lazy";
 import type { TitanContext, TitanRule } from "../context";
 import { WARN_TP_PP } from "../eras";
 import { KNOB_SPECS } from "../knobs";
@@ -55,7 +56,10 @@ export const noMixedPrecision: TitanRule = {
         "warning",
         where.range,
         message,
-        { fixes: seedFixes(ctx, d, cause), facts: { worldSize: ctx.worldSize.value, worldSizeSource: ctx.worldSize.source, layout: ctx.layoutName, ...(inferred ? { assumed: "worldSize" } : {}) } },
+        // The fixes are a lazy value (issue #36): their memory estimates re-simulate the run twice, ~6% of a
+        // CLI run over many TOMLs, and `check --format json|text` never prints them (code actions, SARIF and
+        // --fix read them, and get the same fixes).
+        defineLazy<DiagnosticData, "fixes">({ fixes: undefined, facts: { worldSize: ctx.worldSize.value, worldSizeSource: ctx.worldSize.source, layout: ctx.layoutName, ...(inferred ? { assumed: "worldSize" } : {}) } }, "fixes", () => seedFixes(ctx, d, cause)),
         { detail: inferred ? `Assuming ${assumption("worldSize", ctx.worldSize, true)}: ${long}` : long, related: decidedBy(ctx, { shard: true, worldSize: true, version: true }) },
       ),
     ];

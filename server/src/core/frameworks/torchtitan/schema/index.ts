@@ -4,6 +4,7 @@
  * converter names, and did-you-mean suggestions. Everything else (rules, completion, hover, JSON Schema)
  * reads the schema only through here.
  */
+import { compareNames } from "../../../model/collate";
 import { RELEASES, type Release } from "../versions";
 import {
   CONVERTER_ERAS,
@@ -53,7 +54,7 @@ const DATED_PATHS = new Set(KEYS.map((k) => k.path));
 
 function deriveKeysAt(date: string): Map<string, KeySpec> {
   const m = new Map(KEYS.filter((k) => exists(k, date)).map((k): [string, KeySpec] => [k.path, k]));
-  const later = RENAMES.filter((r) => r.date > date).sort((a, b) => b.date.localeCompare(a.date));
+  const later = RENAMES.filter((r) => r.date > date).sort((a, b) => compareNames(b.date, a.date));
   const oldSpec = (rule: RenameRule, from: string, to: KeySpec | undefined): KeySpec | undefined => {
     if (rule.fromSince && !(rule.fromSince <= date)) return undefined;
     const type = rule.fromType ?? (to && !rule.convert && !rule.changedMeaning ? to.type : "any");
@@ -329,7 +330,7 @@ export function renameFor(path: string | readonly string[], when: When): RenameR
   for (let guard = 0; guard < 20; guard++) {
     const candidates = RENAMES.filter((r) => r.date > cursor && r.date <= date && matchRule(r, cur) !== null);
     if (!candidates.length) break;
-    candidates.sort((a, b) => a.date.localeCompare(b.date) || Number(a.from.endsWith(".*")) - Number(b.from.endsWith(".*")));
+    candidates.sort((a, b) => compareNames(a.date, b.date) || Number(a.from.endsWith(".*")) - Number(b.from.endsWith(".*")));
     const rule = candidates[0]!;
     const next = matchRule(rule, cur);
     res.steps.push(rule);
@@ -361,7 +362,7 @@ export function olderNameAt(path: string | readonly string[], when: When): { pat
   let first: RenameRule | undefined;
   let cursor = "9999";
   for (let guard = 0; guard < 20; guard++) {
-    const rule = RENAMES.filter((r) => r.to && r.date > date && r.date < cursor && reverseMatch(r, cur) !== undefined).sort((a, b) => b.date.localeCompare(a.date))[0];
+    const rule = RENAMES.filter((r) => r.to && r.date > date && r.date < cursor && reverseMatch(r, cur) !== undefined).sort((a, b) => compareNames(b.date, a.date))[0];
     if (!rule) return undefined;
     cur = reverseMatch(rule, cur)!;
     cursor = rule.date;
@@ -438,7 +439,7 @@ export function suggest(word: string, candidates: Iterable<string>): string[] {
     // is not a misspelling of "steps".
     else if (w.length >= 4 && lc.length >= 4 && (lc.includes(w) || w.includes(lc)) && 2 * Math.min(w.length, lc.length) >= Math.max(w.length, lc.length)) scored.push({ c, d: limit + 1 });
   }
-  scored.sort((a, b) => a.d - b.d || a.c.localeCompare(b.c));
+  scored.sort((a, b) => a.d - b.d || compareNames(a.c, b.c));
   return scored.slice(0, 3).map((s) => s.c);
 }
 
