@@ -6,6 +6,7 @@ import { pure16Bit } from "./pure-16-bit";
 import { lowPrecisionReduction } from "./low-precision-reduction";
 import { deepspeedValueMismatch } from "./deepspeed-value-mismatch";
 import { pureBf16Zero3 } from "./pure-bf16-zero3";
+import { llamafactoryRejectedArgs } from "./llamafactory-rejected-args";
 import { flashAttentionFp32 } from "./flash-attention-fp32";
 import { unknownKey } from "./unknown-key";
 import { launcherPrecisionMismatch } from "./launcher-precision-mismatch";
@@ -19,4 +20,4 @@ import { fp16OnBf16Checkpoint } from "./fp16-on-bf16-checkpoint";
 
 export type { TransformersRule };
 
-export const TRANSFORMERS_RULES: readonly TransformersRule[] = [parseNotesRule("transformers"), bf16AndFp16, fsdp1StrategyWithFsdp2, launchConfigMissing, trlModelDtype, bf16UnsupportedGpu, fp16OnBf16Checkpoint, launcherPrecisionMismatch, deepspeedValueMismatch, pureBf16Zero3, flashAttentionFp32, unknownKey, lowPrecisionReduction, fp16ModelFp16Amp, pure16Bit, yamlBooleansRule("transformers", () => false, looksBoolKey)];
+export const TRANSFORMERS_RULES: readonly TransformersRule[] = [parseNotesRule("transformers"), bf16AndFp16, fsdp1StrategyWithFsdp2, launchConfigMissing, trlModelDtype, bf16UnsupportedGpu, fp16OnBf16Checkpoint, launcherPrecisionMismatch, deepspeedValueMismatch, pureBf16Zero3, llamafactoryRejectedArgs, flashAttentionFp32, unknownKey, lowPrecisionReduction, fp16ModelFp16Amp, pure16Bit, yamlBooleansRule("transformers", () => false, looksBoolKey)];
