@@ -92,6 +92,10 @@ MUTANTS: list[tuple[str, str, str, str, str]] = [
     ("hf-error-dropped-boolean-enum-value", f"{FW}/transformers/rules/index.ts", "bf16AndFp16, booleanEnumValue,", "bf16AndFp16,", "transformers"),
     ("hf-grpo-world-size-ignored", f"{FW}/transformers/rules/grpo-generation-batch.ts", "const n = worldSize?.value;", "const n = worldSize ? 1 : undefined;", "transformers"),
     ("hf-unpinned-removed-key-silent", f"{FW}/transformers/rules/unknown-key.ts", "          else {\n            // No pin: the version is unknown.", "          else if (Math.random() > 2) {\n            // No pin: the version is unknown.", "transformers"),
+    # -- LLaMA-Factory (llamafactory_worker.py, over oracle/cases/hf/lf0.9.5/: get_train_args, patch_config, init_adapter)
+    ("lf-load-dtype-flip", f"{FW}/transformers/context.ts", 'if (bf16 || pureBf16) return { value: "bfloat16", source: "file"', 'if (bf16 || pureBf16) return { value: "float16", source: "file"', "transformers"),
+    ("lf-upcast-dropped", f"{FW}/transformers/resolve.ts", 'P = dt("float32", `LLaMA-Factory upcasts the trainable', 'P = dt("bfloat16", `LLaMA-Factory upcasts the trainable', "transformers"),
+    ("lf-error-dropped-rejected-args", f"{FW}/transformers/rules/index.ts", "pureBf16Zero3, llamafactoryRejectedArgs, ", "pureBf16Zero3, ", "transformers"),
     # -- Megatron-LM (oracle/cases/megatron/, megatron-core's own checks)
     ("mg-error-dropped-bf16-and-fp16", f"{FW}/megatron/rules/index.ts", "[bf16AndFp16, parallelSizes,", "[parallelSizes,", "megatron"),
     ("mg-error-dropped-parallel-sizes", f"{FW}/megatron/rules/index.ts", "[bf16AndFp16, parallelSizes,", "[bf16AndFp16,", "megatron"),

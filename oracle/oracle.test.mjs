@@ -163,4 +163,21 @@ test("transformers / TRL: the frameworks' parsers, __post_init__ and DeepSpeed f
     const k = claim("hf.keys", `oracle/hf/unpinned/${path}`, "t5.24");
     assert.deepEqual([k.oracle, k.product, k.agree], [[key], `names ${key}`, true]);
   }
+  // the project-dataclass case: HfArgumentParser((CustomArgs, TrainingArguments)) built by the fixture's own
+  // train.py accepts the project's keys, and the product does not call them unknown; a typo is rejected and named
+  const pd = "oracle/cases/hf/project_dataclass/";
+  assert.deepEqual([claim("hf.launch", `${pd}config_bf16.yaml`, "t5.24").product, claim("hf.launch", `${pd}config_bf16.yaml`, "t5.24").oracle], ["launches", "launches"]);
+  assert.deepEqual(claim("hf.keys", `${pd}config_typo.yaml`, "t5.24").oracle, ["data_pth"]);
+  // LLaMA-Factory (issue #31 §4): its own get_train_args, patch_config and init_adapter at the lf0.9.5 set
+  if (!existsSync(join(venv, "hf", "lf0.9.5", "llamafactory"))) return void console.log("# the lf0.9.5 pin set is not installed (bash oracle/setup.sh): LLaMA-Factory files are not compared");
+  const lf = "oracle/cases/hf/lf0.9.5/";
+  const quant = claim("lf.launch", `${lf}quantization_full.yaml`, "lf0.9.5");
+  assert.deepEqual(quant.product, ["transformers/llamafactory-rejected-args"]);
+  assert.match(quant.oracle, /^ValueError: Quantization is only compatible with the LoRA or OFT method/);
+  assert.deepEqual(claim("lf.launch", `${lf}pure_bf16_zero3.yaml`, "lf0.9.5").product, ["transformers/pure-bf16-zero3"]);
+  // pure_bf16 alone: no autocast, bf16 parameters (no upcast); LoRA under bf16: fp32 adapters, bf16 autocast
+  const pure = claim("lf.amp", `${lf}pure_bf16_full.yaml`, "lf0.9.5");
+  assert.deepEqual([pure.product, pure.oracle], ["no autocast", "no autocast"]);
+  assert.deepEqual([claim("lf.storage", `${lf}pure_bf16_full.yaml`, "lf0.9.5").oracle, claim("lf.storage", `${lf}bf16_lora.yaml`, "lf0.9.5").oracle], ["bfloat16", "float32"]);
+  assert.deepEqual(claim("lf.keys", `${lf}unknown_key.yaml`, "lf0.9.5").oracle, ["lora_rnk"]);
 });

@@ -457,6 +457,38 @@ def hf_sets() -> list[tuple[str, dict]]:
     return out
 
 
+def lf_sets() -> list[tuple[str, dict]]:
+    """The LLaMA-Factory pin sets (a requirements-hf.txt line naming `llamafactory==`) that are installed."""
+    return [(n, pins) for n, pins in hf_sets() if "llamafactory" in pins]
+
+
+# The tune half of the collected LLaMA-Factory YAMLs (PL_COLLECTED/hf/tune/<repo>/; the held half is never read):
+# at most this many per repository (a vendored LLaMA-Factory carries dozens of near-identical examples).
+LF_PER_REPO = 12
+
+
+def lf_collected() -> list[str]:
+    r = os.path.join(COLLECTED, "hf", "tune")
+    out = []
+    if not os.path.isdir(r):
+        return out
+    for repo in sorted(os.listdir(r)):
+        n = 0
+        for dp, dn, fn in os.walk(os.path.join(r, repo)):
+            dn[:] = sorted(d for d in dn if d not in ("src", "node_modules", ".git"))
+            for f in sorted(fn):
+                if n < LF_PER_REPO and f.endswith((".yaml", ".yml")):
+                    full = os.path.join(dp, f)
+                    try:
+                        t = open(full, errors="replace").read(100_000)
+                    except OSError:
+                        continue
+                    if re.search(r"(?m)^stage:", t) and re.search(r"(?m)^finetuning_type:|^do_train:", t):
+                        out.append(os.path.relpath(full, ROOT))
+                        n += 1
+    return out
+
+
 def hf_dialect(entry: dict) -> str:
     r = entry.get("frameworkReason", "")
     return "trl" if "TRL" in r else "llamafactory" if "LLaMA-Factory" in r else "trainer"
@@ -470,6 +502,12 @@ def hf_workspace(path: str, corpus: str) -> str:
         parts = os.path.relpath(full, c).split(os.sep)
         if len(parts) > 2:
             return os.path.join(c, parts[0], parts[1])
+    coll = os.path.abspath(os.path.join(COLLECTED, "hf", "tune"))
+    if full.startswith(coll + os.sep):  # a collected repository, opened on its own
+        return os.path.join(coll, os.path.relpath(full, coll).split(os.sep)[0])
+    cases = os.path.join(HERE, "cases", "hf")
+    if full.startswith(cases + os.sep):  # a folder of corner cases (its requirements.txt pins it), opened on its own
+        return os.path.join(cases, os.path.relpath(full, cases).split(os.sep)[0])
     own = os.path.join(HERE, "hf")
     if full.startswith(os.path.join(own, "unpinned") + os.sep):
         return hf_unpinned_copy()
@@ -497,25 +535,39 @@ def hf_product(files: list[str], corpus: str) -> dict[str, dict]:
     return out
 
 
+def project_fixture(path: str) -> dict:
+    """The project-dataclass case (oracle/cases/hf/project_dataclass/): the worker imports its train.py, our own
+    fixture, and parses with the parser it builds. Only that folder: no other project's code is ever imported."""
+    d = os.path.join(HERE, "cases", "hf", "project_dataclass")
+    full = os.path.abspath(os.path.join(ROOT, path))
+    return {"project": os.path.join(d, "train.py")} if full.startswith(d + os.sep) else {}
+
+
 def check_transformers(files: list[str], base: dict[str, dict], led: Ledger, corpus: str, extra_only: bool = False) -> list[str]:
     """Each transformers-family file at the pin set holding the versions the product read for it (its
     packageVersions: a workspace pin, else the newest release read). A file whose versions no set holds, and
     LLaMA-Factory files (llamafactory is not installed: see docs/oracle.md), get a not-compared claim."""
     mine = [f for f in files if base[f].get("framework") == "transformers"]
     # the corner cases written for this family (oracle/hf/<set>/, each folder pinning its set in requirements.txt)
-    own = [f for f in collect(None, [os.path.join(HERE, "hf")]) if f not in mine] if not extra_only else []
+    own = [f for f in collect(None, [os.path.join(HERE, "hf")]) + lf_collected() if f not in mine] if not extra_only else []
     outer, base = base, hf_product(mine + own, corpus)
     own = [f for f in own if base[f].get("framework") == "transformers"]
     outer.update({f: base[f] for f in own})
     mine += own
-    sets = hf_sets()
+    sets = [(n, pins) for n, pins in hf_sets() if "llamafactory" not in pins]
+    lfs = lf_sets()
     by_set: dict[str, list[str]] = collections.defaultdict(list)
+    lf_by_set: dict[str, list[str]] = collections.defaultdict(list)
     for f in mine:
         p = base[f]
         pv = {k: v["value"] for k, v in (p.get("packageVersions") or {}).items()}
         d = hf_dialect(p)
         if d == "llamafactory":
-            led.claim("hf.not-compared", f, d, "LLaMA-Factory is not installed", True, note="llamafactory's get_train_args needs its own dependency tree (peft, trl, datasets pins): not compared")
+            hit = next((n for n, pins in lfs if pins.get("llamafactory") == pv.get("llamafactory")), None)
+            if not hit:
+                led.claim("hf.not-compared", f, {"llamafactory": pv.get("llamafactory")}, "no installed pin set holds this LLaMA-Factory release", True)
+                continue
+            lf_by_set[hit].append(f)
             continue
         need = ["transformers", "accelerate"] + (["trl"] if d == "trl" else [])
         hit = next((n for n, pins in sets if all(pins.get(k) == pv.get(k) for k in need)), None)
@@ -527,7 +579,7 @@ def check_transformers(files: list[str], base: dict[str, dict], led: Ledger, cor
         todo = by_set.get(name) or []
         if not todo:
             continue
-        jobs = [{"path": f, "dialect": hf_dialect(base[f]), "worldSize": world_size(f, base[f])} for f in todo]
+        jobs = [dict({"path": f, "dialect": hf_dialect(base[f]), "worldSize": world_size(f, base[f])}, **project_fixture(f)) for f in todo]
         for o in worker("transformers_worker.py", [os.path.join(VENV, "hf", name), name], jobs):
             f, p = o["path"], base[o["path"]]
             ver = f"{name} (transformers {pins.get('transformers')}, TRL {pins.get('trl')}, accelerate {pins.get('accelerate')})"
@@ -586,7 +638,72 @@ def check_transformers(files: list[str], base: dict[str, dict], led: Ledger, cor
                 p_amp = prec.get("compute") if p.get("mechanism") == "autocast" else None
                 led.claim("hf.amp", f, p_amp or "no autocast", o["amp"] or "no autocast", p_amp == o["amp"], ver,
                           note=f"accelerate's Accelerator(cpu=True).autocast() for mixed_precision {o.get('mixed_precision')!r}")
+    for name, pins in lfs:
+        if lf_by_set.get(name):
+            check_llamafactory(name, pins, lf_by_set[name], base, led, corpus)
     return own
+
+
+# Product codes whose error says "LLaMA-Factory's get_train_args raises" (beside the transformers ones).
+LF_LAUNCH_CODES = HF_LAUNCH_CODES | {"transformers/pure-bf16-zero3", "transformers/llamafactory-rejected-args"}
+
+
+def check_llamafactory(name: str, pins: dict, files: list[str], base: dict[str, dict], led: Ledger, corpus: str) -> None:
+    """Each LLaMA-Factory file through `get_train_args` at the set holding the release the product read
+    (frameworks/llamafactory_worker.py), launched from the file's repository."""
+    jobs = [{"path": f, "cwd": hf_workspace(f, corpus)} for f in files]
+    ver = f"{name} (LLaMA-Factory {pins.get('llamafactory')}, transformers {pins.get('transformers')}, accelerate {pins.get('accelerate')})"
+    for o in worker("llamafactory_worker.py", [os.path.join(VENV, "hf", name), name], jobs):
+        f, p = o["path"], base[o["path"]]
+        inferred = ((p.get("packageVersions") or {}).get("llamafactory") or {}).get("kind") != "workspace-pin"
+        errs = sorted({d["code"] for d in errors(p)})
+        hedged = sorted({d["code"] for d in p.get("diagnostics", []) if d["severity"] == "warning" and d["code"] in LF_LAUNCH_CODES})
+        raised = o["launch"].get("error") if not o["launch"]["ok"] else None
+        if raised and re.search(r"JSONDecodeError|existing deepspeed config", raised):
+            # the corpus keeps some repositories' DeepSpeed JSONs as 128-byte stubs (Git LFS pointers): not the file
+            led.claim("lf.not-compared", f, errs or "launches", raised, True, ver, note="the DeepSpeed JSON the file names is not readable here (a stub or absent in this copy)")
+            continue
+        if o.get("unknown") is not None:
+            named = " ".join(d["message"] for d in p.get("diagnostics", []) if d["code"] == "transformers/unknown-key")
+            missing = [k for k in o["unknown"] if f"`{k}`" not in named]
+            if missing and inferred:
+                p_named = sorted(set(re.findall(r"Unknown key `([^`]+)`", named)))
+                wrong = [k for k in p_named if k not in o["unknown"]]
+                led.claim("lf.keys", f, p_named or "names none", o["unknown"], not wrong, ver,
+                          note=f"version inferred (no pin): the keys it names must be rejected; not named: {missing}"[:400])
+                continue
+            led.claim("lf.keys", f, "names " + ", ".join(o["unknown"]) if not missing else f"does not name {missing}", o["unknown"], not missing, ver, note=raised[:200])
+            continue
+        p_raise = errs or hedged
+        led.claim("lf.launch", f, p_raise or "launches", raised or "launches", bool(raised) == bool(p_raise), ver,
+                  note="get_train_args (hparams/parser.py)" + (" under torchrun (FORCE_TORCHRUN: DeepSpeed)" if o.get("torchrun") else "") + (" (product version inferred: warnings count)" if inferred else ""))
+        if raised or p_raise:
+            continue
+        prec = p.get("precision") or {}
+        if p.get("mechanism") == "fully_shard":
+            led.claim("lf.not-compared", f, p.get("mechanism"), f"FSDP (the launcher's accelerate config), {o.get('mixed_precision')}", True, ver,
+                      note="FSDP's MixedPrecision policy needs a process group and a GPU: accelerate_worker.py compares FullyShardedDataParallelPlugin.set_mixed_precision")
+            continue
+        if o.get("deepspeed"):
+            continue  # DeepSpeed's engine casts (not autocast, not the module's dtype): the launch outcome only
+        tr = o.get("trainable") or []
+        if len(tr) == 1:
+            led.claim("lf.storage", f, prec.get("paramStorage"), tr[0], prec.get("paramStorage") == tr[0], ver,
+                      note=f"the trainable parameters after LLaMA-Factory's init_adapter on a model built in the loader's dtype {o.get('compute')} ({o.get('finetuning_type')}, pure_bf16 {o.get('pure_bf16')})")
+        elif o.get("quantization_bit") is not None:
+            led.claim("lf.not-compared", f, prec.get("paramStorage"), f"{o['quantization_bit']}-bit quantized", True, ver, note="a quantized model needs bitsandbytes on CUDA: not built")
+        mw = o.get("matmul_weights") or []
+        if o.get("mixed_precision") == "no" and len(mw) == 1:
+            led.claim("lf.compute", f, prec.get("compute"), mw[0], prec.get("compute") == mw[0], ver,
+                      note="no autocast (TrainingArguments bf16/fp16 off): the dtype of the attention projections' weights after init_adapter (PEFT's base_layer for LoRA)")
+        if o.get("mixed_precision") == "fp16":
+            led.claim("lf.not-compared", f, p.get("mechanism"), "fp16 autocast", True, ver, note="accelerate's fp16 autocast is for CUDA devices; the oracle's CPU Accelerator does not autocast in fp16")
+        elif "amp" in o:
+            p_amp = prec.get("compute") if p.get("mechanism") == "autocast" else None
+            led.claim("lf.amp", f, p_amp or "no autocast", o["amp"] or "no autocast", p_amp == o["amp"], ver,
+                      note=f"accelerate's Accelerator(cpu=True).autocast() for mixed_precision {o.get('mixed_precision')!r}")
+
+
 # ---------------------------------------------------------------- NeMo AutoModel (issue #35)
 
 AUTOMODEL_REL = "0.7.0"

@@ -30,7 +30,8 @@ done < oracle/requirements-torchtitan.txt
 # 0.3.0 (Python config registries, oracle/titan_registry.py) imports spmd_types: installed beside it, --no-deps
 [ -d "$V/torchtitan/0.3.0/torchtitan" ] && { [ -d "$V/torchtitan/0.3.0/spmd_types" ] || try spmd-types 0.3.1 "$V/bin/pip" install -q --disable-pip-version-check --no-deps --target "$V/torchtitan/0.3.0" spmd-types==0.3.1; }
 # The transformers family's pin sets (requirements-hf.txt: a set's name, then its packages), each installed with
-# --no-deps into .oracle-venv/hf/<set>/ and put first on sys.path by frameworks/transformers_worker.py.
+# --no-deps into .oracle-venv/hf/<set>/ and put first on sys.path by frameworks/transformers_worker.py (the
+# LLaMA-Factory set, lf<version>, with the releases its check_dependencies accepts: frameworks/llamafactory_worker.py).
 while read -r set specs; do
   case "$set" in ''|\#*) continue;; esac
   if [ -d "$V/hf/$set/transformers" ]; then note "hf-$set" "${specs// /,}" installed ""; continue; fi

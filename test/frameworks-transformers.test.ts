@@ -99,6 +99,10 @@ describe("transformers: versions and resolution", () => {
     assert.match(r.precision!.paramStorage.knob, /LLaMA-Factory upcasts the trainable parameters to fp32/);
     const p = analyzeDocument(uri, `${LF}pure_bf16: true\n`, {}, ddp());
     assert.deepEqual(prec(p), ["bfloat16", "bfloat16", "bfloat16"]);
+    // pure_bf16 alone leaves TrainingArguments.bf16 off: no autocast (get_train_args, parser.py:512-513@v0.9.5; the
+    // oracle's lf.amp claim); with `bf16: true` as well, accelerate autocasts
+    assert.equal(p.mechanism, "none");
+    assert.equal(analyzeDocument(uri, `${LF}pure_bf16: true\nbf16: true\n`).mechanism, "autocast");
   });
 
   it("DeepSpeed from `deepspeed:`: the linked JSON's stage, \"auto\" filled from `bf16` here", () => {
@@ -391,6 +395,27 @@ deepspeed: ds.json
     );
     const inline = `${PLAIN}deepspeed:\n  zero_optimization:\n    stage: 2\n  gradient_clipping: 0.5\n`;
     checkFix(inline, "transformers/deepspeed-value-mismatch", '"auto"', inline.replace("gradient_clipping: 0.5", 'gradient_clipping: "auto"'), { uri, env: pins() });
+  });
+
+  it("llamafactory-rejected-args: quantization without LoRA/OFT, RM/PPO with load_best_model_at_end; LoRA and SFT are silent", () => {
+    // get_train_args raises both (hparams/parser.py:188-190, 329-330@v0.9.5; oracle/cases/hf/lf0.9.5/)
+    checkDiagnostics(
+      `${LF}quantization_bit: 4
+#^^^^^^^^^^^^^^^^^^ error[transformers/llamafactory-rejected-args]: \`quantization_bit\` with \`finetuning_type: full\`: LLaMA-Factory raises ValueError (LoRA/OFT only)
+`,
+      { uri, env: pins() },
+    );
+    const rm = LF.replace("stage: sft", "stage: rm");
+    checkDiagnostics(
+      `${rm}load_best_model_at_end: true
+#^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[transformers/llamafactory-rejected-args]: \`load_best_model_at_end\` with \`stage: rm\`: LLaMA-Factory raises ValueError
+`,
+      { uri, env: pins() },
+    );
+    const lora = LF.replace("finetuning_type: full", "finetuning_type: lora");
+    for (const ok of [`${lora}quantization_bit: 4\n`, `${LF}load_best_model_at_end: true\n`, `${rm}load_best_model_at_end: false\n`]) {
+      assert.deepEqual(analyzeDocument(uri, ok, {}, pins()).diagnostics.filter((d) => d.code === "transformers/llamafactory-rejected-args"), [], ok);
+    }
   });
 
   it("HF4 LLaMA-Factory pure_bf16 with a ZeRO-3 file: error with the fix; ZeRO-2 is silent", () => {

@@ -159,6 +159,18 @@ def main() -> None:
                         if saved_ws is not None:
                             TrainingArguments.world_size = saved_ws
                     args = parsed[1]
+                elif job.get("project"):
+                    # the oracle's own project-dataclass fixture (oracle/cases/hf/project_dataclass/train.py, never a
+                    # collected repository's code): the parser its build_parser() returns, with the project's
+                    # dataclass beside TrainingArguments
+                    import importlib.util
+                    spec = importlib.util.spec_from_file_location("pl_oracle_project_fixture", job["project"])
+                    mod = importlib.util.module_from_spec(spec)
+                    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+                    p = mod.build_parser()
+                    v["parser"] = f"HfArgumentParser(({', '.join(t.__name__ for t in p.dataclass_types)})) (the fixture's build_parser)"
+                    parsed = p.parse_json_file(path) if path.endswith(".json") else p.parse_yaml_file(path)
+                    args = next(a for a in parsed if isinstance(a, TrainingArguments))
                 else:
                     v["parser"] = "HfArgumentParser(TrainingArguments)"
                     p = HfArgumentParser(TrainingArguments)

@@ -173,6 +173,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, CodeInfo>> = table({
   "transformers/low-precision-reduction": { summary: "accelerate FSDP under bf16/fp16: gradients reduced in 16 bits; FSDP2's fp32 upcast is a no-op at accelerate 1.13.0." },
   "transformers/deepspeed-value-mismatch": { summary: "The DeepSpeed file sets a value the Trainer fills from TrainingArguments, and they differ (set it to \"auto\")." },
   "transformers/pure-bf16-zero3": { summary: "LLaMA-Factory pure_bf16 with DeepSpeed ZeRO-3: rejected at launch." },
+  "transformers/llamafactory-rejected-args": { summary: "LLaMA-Factory's get_train_args rejects this combination at launch." },
   "transformers/flash-attention-fp32": { summary: "FlashAttention with fp32 compute (fp32 load, no bf16/fp16 AMP)." },
   "transformers/unknown-key": { summary: "A key the argument parser does not know (or not at the pinned transformers release)." },
   "transformers/launcher-precision-mismatch": { summary: "The accelerate launcher's mixed_precision and TrainingArguments bf16/fp16 disagree (a ValueError under DeepSpeed)." },

@@ -229,7 +229,12 @@ function resolve(ctx: TransformersContext): TransformersResolution {
   else P = loadRow(pureBf16 ? "; `pure_bf16`: nothing upcasts them" : "");
   // Without autocast the matmuls run in the weights' dtype: with adapters (or LLaMA-Factory's upcast of the trainable
   // parameters only) most weights are the frozen base model's, as loaded.
-  const C = low ? dt(low, `torch.autocast from ${ampKey}`) : adapters && P.dtype !== L ? loadRow("; the frozen base weights (the adapters are a small part)") : P;
+  // LLaMA-Factory's `pure_bf16` (without `bf16: true`) trains in bf16 with no AMP: get_train_args sets only
+  // model_args.compute_dtype (hparams/parser.py:512-513@v0.9.5); TrainingArguments.bf16 stays off, so accelerate's
+  // mixed_precision is "no" and nothing autocasts (checked by oracle/frameworks/llamafactory_worker.py).
+  const pureNoAmp = pureBf16 && amp.source === "file" && !bf16.value;
+  const autocastLow = pureNoAmp ? undefined : low;
+  const C = autocastLow ? dt(autocastLow, `torch.autocast from ${ampKey}`) : adapters && P.dtype !== L ? loadRow("; the frozen base weights (the adapters are a small part)") : P;
   // LLaMA-Factory `use_badam` (layer mode, its default): BAdam's BlockOptimizer keeps an fp32 copy of the active block
   // (`param.clone().float()`, badam/block_optim.py:515-519@1.4), casts its gradients to fp32 (:284), steps the base
   // optimizer on the copy and writes it back to the low-precision weights (:273): fp32 master weights and optimizer
@@ -239,6 +244,8 @@ function resolve(ctx: TransformersContext): TransformersResolution {
   const O: Row = badamHp ? dt("float32", "BAdam's fp32 copy of the active block (its master weights and Adam state; the frozen blocks keep none)") : dt(P.dtype, "optimizer state in the parameter dtype");
   const meaning = badamHp
     ? `BAdam (layer mode): weights stored in ${SHORT[P.dtype as string]}; each step updates the active block through an fp32 copy (fp32 master weights and optimizer state for that block only), written back to ${SHORT[P.dtype as string]}.`
+    : pureNoAmp
+    ? `**pure bf16** (\`pure_bf16\`): loaded and trained in ${SHORT[P.dtype as string] ?? P.dtype} without autocast; no fp32 master weights.`
     : !low
     ? `no mixed precision: the model trains in its load dtype (${P.dtype}).`
     : pure16
@@ -248,7 +255,7 @@ function resolve(ctx: TransformersContext): TransformersResolution {
         : `${SHORT[low]} AMP (torch.autocast) over parameters in ${P.dtype}.`;
   return {
     ...base,
-    mechanism: low ? "autocast" : "none",
+    mechanism: autocastLow ? "autocast" : "none",
     meaning,
     table: { P, C, G: dt(P.dtype, "gradients in the parameter dtype"), R: W === 1 ? noReduce() : dt(P.dtype, "DDP reduces in the gradient (parameter) dtype"), O },
     pure16,

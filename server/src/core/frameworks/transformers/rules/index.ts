@@ -6,6 +6,7 @@ import { pure16Bit } from "./pure-16-bit";
 import { lowPrecisionReduction } from "./low-precision-reduction";
 import { deepspeedValueMismatch } from "./deepspeed-value-mismatch";
 import { pureBf16Zero3 } from "./pure-bf16-zero3";
+import { llamafactoryRejectedArgs } from "./llamafactory-rejected-args";
 import { flashAttentionFp32 } from "./flash-attention-fp32";
 import { unknownKey } from "./unknown-key";
 import { launcherPrecisionMismatch } from "./launcher-precision-mismatch";
@@ -21,4 +22,4 @@ import { grpoGenerationBatch } from "./grpo-generation-batch";
 
 export type { TransformersRule };
 
-export const TRANSFORMERS_RULES: readonly TransformersRule[] = [parseNotesRule("transformers"), bf16AndFp16, booleanEnumValue, fsdp1StrategyWithFsdp2, launchConfigMissing, trlModelDtype, grpoGenerationBatch, bf16UnsupportedGpu, fp16OnBf16Checkpoint, launcherPrecisionMismatch, deepspeedValueMismatch, pureBf16Zero3, flashAttentionFp32, unknownKey, lowPrecisionReduction, fp16ModelFp16Amp, pure16Bit, yamlBooleansRule("transformers", (path) => path.length === 1 && path[0]! in TA_ENUM_FIELDS, looksBoolKey)];
+export const TRANSFORMERS_RULES: readonly TransformersRule[] = [parseNotesRule("transformers"), bf16AndFp16, booleanEnumValue, fsdp1StrategyWithFsdp2, launchConfigMissing, trlModelDtype, grpoGenerationBatch, bf16UnsupportedGpu, fp16OnBf16Checkpoint, launcherPrecisionMismatch, deepspeedValueMismatch, pureBf16Zero3, llamafactoryRejectedArgs, flashAttentionFp32, unknownKey, lowPrecisionReduction, fp16ModelFp16Amp, pure16Bit, yamlBooleansRule("transformers", (path) => path.length === 1 && path[0]! in TA_ENUM_FIELDS, looksBoolKey)];

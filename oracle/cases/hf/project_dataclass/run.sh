@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+python train.py config_bf16.yaml
