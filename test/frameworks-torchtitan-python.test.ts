@@ -9,6 +9,7 @@ import { analyzeDocument } from "../server/src/core/analyze";
 import type { AnalysisEnv } from "../server/src/core/analysis";
 import { codeLenses, completionsAt, hoverAt } from "../server/src/core/features/index";
 import { parsePythonDocument, pyModuleOf } from "../server/src/core/parse/python";
+import { noLaunchScripts } from "../server/src/core/workspace/worldSize";
 import { analyzeFixture, checkDiagnostics, checkFix } from "./support/fixture";
 
 const URI = "file:///ws/mytitan/config_registry.py";
@@ -212,6 +213,17 @@ describe("torchtitan Python: versions and launch", () => {
     assert.equal(r.parallel?.tp, 2);
     assert.equal(r.precision?.gradReduce.dtype, "float32");
     assert.match(r.reportMarkdown ?? "", /`parallelism\.tensor_parallel_degree` \| `2` \| flag in mytitan\/train\.sh/);
+  });
+  it("the search for run scripts is skipped only when no searched folder holds one (noLaunchScripts, issue #36)", () => {
+    assert.equal(noLaunchScripts(fakeEnv({})), true);
+    assert.equal(noLaunchScripts(fakeEnv({ "/ws/mytitan/notes.txt": "x" })), true);
+    // A script two folders up, naming no function, still means each function searches.
+    assert.equal(noLaunchScripts(fakeEnv({ "/ws/run.sh": "echo\n" })), false);
+    const script = `#!/bin/bash\nNGPU=4 MODULE=mytitan CONFIG=my_cfg ./run_train.sh --parallelism.tensor_parallel_degree 2\n`;
+    const r = analyzeFixture(registry, { uri: URI, env: fakeEnv({ "/ws/train.sh": script }), ignore: ["fsdp-tp-grad-allreduce-dtype"] });
+    assert.equal(r.worldSize?.value, 4);
+    assert.equal(r.worldSize?.source, "run-script");
+    assert.equal(r.parallel?.tp, 2);
   });
 });
 

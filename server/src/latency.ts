@@ -1,10 +1,12 @@
 /**
- * When to publish diagnostics after an edit (issue #21). A document whose analysis is cheap is published at
+ * When to publish diagnostics after an edit (issues #21, #36). A document whose analysis is cheap is published at
  * once (the next turn of the event loop, so a burst of queued didChange messages still coalesces into one
- * analysis). A slow one is throttled, not debounced: an edit that comes after a pause is analysed at once
- * (its latency is the analysis cost, not a multiple of it); only while edits keep coming does the next
- * analysis wait until as long as the last one cost has passed since it ended, so typing in a huge file keeps
- * at most about half of a core on analysis and never queues analyses behind each other.
+ * analysis). So is a slow one when the edit is the only one waiting: its latency is the analysis cost, nothing
+ * added (issue #36: the bench's didChange after the last publish waited as long again as the analysis had cost,
+ * doubling the latency). Only while edits come faster than the document is analysed (an edit arrives while an
+ * earlier one still waits for its analysis) does the next analysis wait until as long as the last one cost has
+ * passed since it ended: typing in a huge file keeps at most about half of a core on analysis, and never queues
+ * analyses behind each other. A publish is never for a stale version (server.ts `publish` checks after analysing).
  */
 
 /** Analyses under this many milliseconds are cheap enough to run on every keystroke. */
@@ -20,8 +22,11 @@ export const COST_WINDOW = 3;
  * The delay, in milliseconds, before analysing and publishing a document after an edit.
  * `costMs`: what its analysis costs (the minimum of its recent costs); undefined when it was never analysed
  * (publish now). `sinceLastMs`: how long ago its last analysis ended (undefined or Infinity: never).
+ * `superseding`: an earlier edit of the document is still waiting for its analysis (a timer or the publish
+ * queue), i.e. edits come faster than analyses; false (the edit is the only one pending): publish now.
  */
-export function diagnosticsDelay(costMs: number | undefined, sinceLastMs = Number.POSITIVE_INFINITY): number {
+export function diagnosticsDelay(costMs: number | undefined, sinceLastMs = Number.POSITIVE_INFINITY, superseding = false): number {
+  if (!superseding) return 0;
   if (costMs === undefined || !Number.isFinite(costMs) || costMs < INSTANT_ANALYSIS_MS) return 0;
   const idle = Math.min(MAX_DEBOUNCE_MS, Math.round(costMs * THROTTLE_PER_COST));
   const since = Number.isNaN(sinceLastMs) || sinceLastMs < 0 ? 0 : sinceLastMs;

@@ -96,7 +96,7 @@ const results = new Map<string, { version: number; text: string; result: Analysi
 const pending = new Map<string, ReturnType<typeof setTimeout>>();
 /** Documents waiting to be analysed and published, one per event-loop turn (host/workQueue.ts). */
 const publishQueue = new WorkQueue((uri) => publish(uri));
-/** What each document's recent analyses cost and when the last ended: fast documents publish at once, slow ones are throttled (latency.ts). */
+/** What each document's recent analyses cost and when the last ended: slow documents are throttled while edits come faster than analyses (latency.ts). */
 const costs = new Map<string, CostWindow>();
 /** The files each open document's last analysis read (linked configs, run scripts, pins). */
 const readsOf = new Map<string, Set<string>>();
@@ -111,7 +111,7 @@ function scheduleDependents(uri: string): void {
     if (!d) continue;
     results.delete(other);
     const w = costs.get(other);
-    schedule(d, diagnosticsDelay(w?.cost, w ? performance.now() - w.endedAt : undefined));
+    schedule(d, diagnosticsDelay(w?.cost, w ? performance.now() - w.endedAt : undefined, waiting(other)));
   }
 }
 
@@ -282,6 +282,11 @@ function languageFormat(languageId: string): "toml" | "yaml" | "json" | "python"
   return languageId === "toml" || languageId === "yaml" || languageId === "json" || languageId === "python" ? languageId : undefined;
 }
 
+/** An earlier edit of the document still waits for its analysis (a timer, or the publish queue): edits come faster than analyses (latency.ts). */
+function waiting(uri: string): boolean {
+  return pending.has(uri) || publishQueue.has(uri);
+}
+
 function schedule(doc: TextDocument, delay: number): void {
   const t = pending.get(doc.uri);
   if (t) clearTimeout(t);
@@ -376,11 +381,11 @@ function summary(result: AnalysisResult): SummaryResult {
 }
 
 // TextDocuments fires onDidChangeContent for an open too: a document never analysed yet, or one whose
-// analysis is fast, is published at once; a slow one at once after a pause, else throttled (latency.ts).
+// analysis is fast, is published at once; a slow one at once unless an earlier edit still waits, else throttled (latency.ts).
 documents.onDidChangeContent((e) => {
   publishQueue.touch();
   const w = costs.get(e.document.uri);
-  schedule(e.document, diagnosticsDelay(w?.cost, w ? performance.now() - w.endedAt : undefined));
+  schedule(e.document, diagnosticsDelay(w?.cost, w ? performance.now() - w.endedAt : undefined, waiting(e.document.uri)));
   scheduleDependents(e.document.uri);
 });
 documents.onDidSave(() => publishQueue.touch());

@@ -22,7 +22,7 @@
  *   PL_CORPUS=DIR: the corpus (default ../shared/corpus beside the checkout, else /work/shared/corpus).
  *
  * `--base DIR`: another checkout, built (`DIR/dist/cli.js`), run beside ours in the same alternating rounds of
- * the corpus and the many-files rows, with its own code-cache folder; each row then prints ours / base per round
+ * the corpus and the many-files rows and of every didChange row (its `dist/server.js`), with its own code-cache folder; each row then prints ours / base per round
  * and issue #35's goal (reading run scripts for three more frameworks keeps these rows within 10% of the tree
  * before them: `git worktree add DIR <commit>`). A second folder (`--base BEFORE,MIDDLE`) is run too and printed as
  * MIDDLE / BEFORE per round (the tree before a change of ours against the tree it started from). `--cli files10k`: the many-files row at 10,000 files only.
@@ -480,6 +480,12 @@ export async function peersBench(): Promise<void> {
       const uri = pathToFileURL(path).href;
       const edits = d.text.length > 200_000 || d.languageId === "python" ? Math.min(EDITS, 20) : EDITS;
       const servers: { name: string; server?: { command: string; args: string[] } }[] = [{ name: "precision-lens" }];
+      // The trees before (--base): their own dist/server.js, in the same alternating rounds (ours / base per round).
+      for (const dir of BASES) {
+        const bundle = join(dir, "dist", "server.js");
+        if (existsSync(bundle)) servers.push({ name: `base ${dir.split("/").filter(Boolean).pop()}`, server: { command: process.execPath, args: [bundle, "--stdio"] } });
+        else console.log(`  --base: ${bundle} missing (build that tree first); left out.`);
+      }
       if (OURS_ONLY) {
         /* no peers */
       } else if (d.languageId === "toml") {

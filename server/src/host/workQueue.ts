@@ -62,6 +62,11 @@ export class WorkQueue {
     if (!this.running) void this.drain();
   }
 
+  /** `key` waits in the queue (added, not yet run). */
+  has(key: string): boolean {
+    return this.queued.has(key);
+  }
+
   delete(key: string): void {
     this.queued.delete(key);
   }

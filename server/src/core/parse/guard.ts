@@ -318,21 +318,115 @@ export const MAX_PY_NESTING = 100;
  * run of unary operators first nest deeper than MAX_PY_NESTING; undefined when they never do.
  */
 export function pyNestingLine(text: string): number | undefined {
+  return pyNestingScan(text).line;
+}
+
+/** The pass's state at the start of a line (after a line feed it counted): what the rest of the pass depends on. */
+interface PyLineState {
+  depth: number;
+  quote: string;
+  triple: boolean;
+  /** Never written into once recorded (the pass copies it on change). */
+  indents: readonly number[];
+  unaryRun: number;
+}
+
+/**
+ * A pass's record (issue #36): the offset, line and state at every line start, so the pass over an edited text
+ * resumes at the last line start before the edit and stops at the first line start after it where the state is
+ * the old pass's (the rest of the text, unchanged, goes on as it did). Only kept for a text that never nested
+ * too deep.
+ */
+export interface PyNestingScan {
+  text: string;
+  line: number | undefined;
+  starts: number[];
+  lines: number[];
+  states: PyLineState[];
+}
+
+function sameState(a: PyLineState, b: PyLineState): boolean {
+  if (a.depth !== b.depth || a.quote !== b.quote || a.triple !== b.triple || a.unaryRun !== b.unaryRun || a.indents.length !== b.indents.length) return false;
+  for (let k = 0; k < a.indents.length; k++) if (a.indents[k] !== b.indents[k]) return false;
+  return true;
+}
+
+/**
+ * `pyNestingLine`, with its record. With `prev` (the pass over an earlier text) and the two texts' common
+ * `prefix` and `suffix` lengths, only the edited region is passed over: the line starts before it are the old
+ * pass's, and after it the old pass's (moved by the length change) once a line start's state equals the old
+ * one's. The answer is the full pass's (test/python-nesting-guard.test.ts compares them over random edits).
+ */
+export function pyNestingScan(text: string, prev?: PyNestingScan, prefix = 0, suffix = 0): PyNestingScan {
+  const starts: number[] = [];
+  const lines: number[] = [];
+  const states: PyLineState[] = [];
   let depth = 0;
   let line = 0;
   let quote = "";
   let triple = false;
-  const indents: number[] = [0];
+  let indents: readonly number[] = [0];
   let atLineStart = true;
   let col = 0;
   let unaryRun = 0;
-  for (let i = 0; i < text.length; i++) {
+  let from = 0;
+  // Where the old record's line starts are valid again (in the new text), and by how much they moved.
+  let resumeAfter = Number.POSITIVE_INFINITY;
+  let delta = 0;
+  let lineDelta = 0;
+  let k0 = 0;
+  if (prev && prev.line === undefined && prev.text !== text) {
+    // A line start's state depends on the text before it and on the character at it (a lookahead), so a
+    // record at `s` stands when s < prefix; after the edit, at s >= text.length - suffix.
+    let k = 0;
+    while (k < prev.starts.length && prev.starts[k]! < prefix) k++;
+    if (k > 0) {
+      const at = k - 1;
+      for (let j = 0; j <= at; j++) (starts.push(prev.starts[j]!), lines.push(prev.lines[j]!), states.push(prev.states[j]!));
+      const st = prev.states[at]!;
+      from = prev.starts[at]!;
+      line = prev.lines[at]!;
+      depth = st.depth;
+      quote = st.quote;
+      triple = st.triple;
+      indents = st.indents;
+      unaryRun = st.unaryRun;
+    }
+    delta = text.length - prev.text.length;
+    resumeAfter = text.length - suffix;
+    k0 = k;
+  }
+  let i = from;
+  const record = (): boolean => {
+    const state: PyLineState = { depth, quote, triple, indents, unaryRun };
+    if (i >= resumeAfter && prev) {
+      // The old record's line start at the same place in the unchanged suffix, with the same state: the rest is the old pass's.
+      const old = i - delta;
+      while (k0 < prev.starts.length && prev.starts[k0]! < old) k0++;
+      if (k0 < prev.starts.length && prev.starts[k0] === old && sameState(prev.states[k0]!, state)) {
+        lineDelta = line - prev.lines[k0]!;
+        for (let j = k0; j < prev.starts.length; j++) (starts.push(prev.starts[j]! + delta), lines.push(prev.lines[j]! + lineDelta), states.push(prev.states[j]!));
+        return true;
+      }
+    }
+    starts.push(i);
+    lines.push(line);
+    states.push(state);
+    return false;
+  };
+  // Resumed: the line start at `from` is the old record's, pushed above; else the first line's.
+  if (!starts.length && record()) return { text, line: undefined, starts, lines, states };
+  for (; i < text.length; i++) {
     const c = text[i]!;
     if (c === "\n") {
       line++;
       atLineStart = true;
       col = 0;
       if (quote && !triple) quote = "";
+      i++;
+      const stop = record();
+      i--;
+      if (stop) return { text, line: undefined, starts, lines, states };
       continue;
     }
     if (quote) {
@@ -350,9 +444,13 @@ export function pyNestingLine(text: string): number | undefined {
       }
       atLineStart = false;
       if (c !== "#" && c !== "\r" && depth === 0) {
-        while (indents.length > 1 && col < indents[indents.length - 1]!) indents.pop();
-        if (col > indents[indents.length - 1]!) indents.push(col);
-        if (indents.length > MAX_PY_NESTING) return line;
+        if (indents.length > 1 && col < indents[indents.length - 1]!) {
+          let n = indents.length;
+          while (n > 1 && col < indents[n - 1]!) n--;
+          indents = indents.slice(0, n);
+        }
+        if (col > indents[indents.length - 1]!) indents = [...indents, col];
+        if (indents.length > MAX_PY_NESTING) return { text, line, starts, lines, states };
       }
     }
     if (c === "#") {
@@ -367,16 +465,16 @@ export function pyNestingLine(text: string): number | undefined {
       continue;
     }
     if (c === "(" || c === "[" || c === "{") {
-      if (++depth > MAX_PY_NESTING) return line;
+      if (++depth > MAX_PY_NESTING) return { text, line, starts, lines, states };
     } else if (c === ")" || c === "]" || c === "}") {
       if (depth > 0) depth--;
     }
     if (c === "-" || c === "+" || c === "~") {
-      if (++unaryRun > MAX_PY_NESTING) return line;
+      if (++unaryRun > MAX_PY_NESTING) return { text, line, starts, lines, states };
     } else if (c === "n" && text.startsWith("not ", i) && (i === 0 || !/[A-Za-z0-9_]/.test(text[i - 1]!))) {
-      if (++unaryRun > MAX_PY_NESTING) return line;
+      if (++unaryRun > MAX_PY_NESTING) return { text, line, starts, lines, states };
       i += 2;
     } else if (c !== " " && c !== "\t" && c !== "\r") unaryRun = 0;
   }
-  return undefined;
+  return { text, line: undefined, starts, lines, states };
 }

@@ -9,7 +9,7 @@ import { TreeFragment, type SyntaxNode, type Tree } from "@lezer/common";
 import type { ConfigComment, ConfigDocument, SyntaxError } from "../model/document";
 import { LineIndex } from "../model/lineIndex";
 import type { Range } from "../model/types";
-import { MAX_PY_NESTING, nestingReason, pyNestingLine, skipReason } from "./guard";
+import { MAX_PY_NESTING, nestingReason, pyNestingScan, skipReason, type PyNestingScan } from "./guard";
 
 /** How deep an expression is converted; deeper parts become `other` (real registries nest under 10). */
 export const MAX_PY_EXPR_DEPTH = 48;
@@ -111,12 +111,29 @@ export function parsePythonDocument(uri: string, text: string): ConfigDocument {
   if (skipped) return { ...doc, skipped };
   if (!mayBeTorchtitanPython(text)) return doc;
   // The parser's time grows with nesting: bound it before parsing (issue #33), as TOML's guard does.
-  const deep = pyNestingLine(text);
+  const deep = nestingLineOf(text);
   if (deep !== undefined) return { ...doc, skipped: nestingReason(MAX_PY_NESTING, deep) };
   const { module, comments } = parsePythonModule(text, lines);
   doc.comments = comments;
   modules.set(doc, module);
   return doc;
+}
+
+/** The last Python document's nesting pass: the next one (a keystroke later) passes over the edited lines only. */
+let lastScan: PyNestingScan | undefined;
+
+/** `pyNestingLine(text)`, from the last document's pass when most of the text is unchanged (issue #36). */
+function nestingLineOf(text: string): number | undefined {
+  const prev = lastScan;
+  let scan: PyNestingScan;
+  if (prev && prev.text === text) scan = prev;
+  else if (prev && prev.line === undefined) {
+    const prefix = commonPrefix(prev.text, text);
+    const suffix = commonSuffix(prev.text, text, Math.min(prev.text.length, text.length) - prefix);
+    scan = prefix + suffix >= text.length / 2 ? pyNestingScan(text, prev, prefix, suffix) : pyNestingScan(text);
+  } else scan = pyNestingScan(text);
+  lastScan = scan;
+  return scan.line;
 }
 
 /** The last Python document's line index: the next one (a keystroke later) is derived from it. */
@@ -216,6 +233,7 @@ export function forgetPythonTrees(): void {
   previousFunctions = new Map();
   previousWalks = new Map();
   lastLines = undefined;
+  lastScan = undefined;
 }
 
 /** Syntax errors kept per module (the first ones, in reading order). */

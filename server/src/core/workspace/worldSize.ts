@@ -13,7 +13,7 @@ import type { SourceLocation } from "../model/types";
 import { expandText, readShell, type ShellVars } from "../parse/shell";
 import { matchingNames } from "./listing";
 import { scanLine, scannedPart } from "./scan";
-import { ancestorDirs, basename, displayPath, join, lineLocation } from "./paths";
+import { ancestorDirs, basename, displayPath, join, lineLocation, oncePerAnalysis } from "./paths";
 
 const SCRIPT = /\.(sh|bash|slurm|sbatch)$/i;
 
@@ -162,6 +162,12 @@ function scriptsIn(env: AnalysisEnv, dir: string): { path: string; file: string;
   }
   return list;
 }
+
+/**
+ * No launch script in any folder `launchScripts` searches (once per analysis; it lists and reads the same folders
+ * as a search that runs to its end): a registry's every config function then skips its own search (issue #36).
+ */
+export const noLaunchScripts = oncePerAnalysis((env: AnalysisEnv): boolean => !env.documentPath || ancestorDirs(env).every((dir) => scriptsIn(env, dir).every((s) => s.text === undefined)));
 
 const scriptsNamingConfig = (env: AnalysisEnv) => launchScripts(env);
 

@@ -13,7 +13,7 @@ import type { DType, Range } from "../../../model/types";
 import { inferVersion } from "../../../workspace";
 import { parallelizeNote, readForkCode, type ForkCode } from "../../../workspace/forkCode";
 import { displayPath, lineLocation } from "../../../workspace/paths";
-import { launchScripts, passesConfig, worldSizeFromScript } from "../../../workspace/worldSize";
+import { launchScripts, noLaunchScripts, passesConfig, worldSizeFromScript } from "../../../workspace/worldSize";
 import { DDP_ERROR, eraForDate, EP_DATE, MESH_UNFLATTEN_DATE, modelDecideOptions, type DecideOptions, type MechanismDecision } from "../eras";
 import { readKnobs } from "../knobs";
 import { DIM_FIELDS, DIM_KEYS, layoutName, readDims, resolveDims, type DimsResolution } from "../parallelDims";
@@ -173,7 +173,7 @@ export interface Launch {
  */
 export function launchOf(fnName: string, env: AnalysisEnv): Launch {
   const out: Launch = { overrides: [] };
-  if (!env.documentPath) return out;
+  if (!env.documentPath || noLaunchScripts(env)) return out;
   for (const { path, name, text } of launchScripts(env, fnName, true)) {
     {
       // Built only for a function that has a run script (most have none).
