@@ -45,7 +45,8 @@ function parseToml(uri: string, text: string, fast: boolean): ConfigDocument {
   }
   // The fast path (tomlFast.ts) reads most valid files in one pass; anything it is unsure of goes on below.
   if (fast && !prepared.longStrings.length) {
-    const read = parseTomlFast(text, lines);
+    // Keyed by the URI: a new version of the same document reads on from its first change (tomlFast.ts).
+    const read = parseTomlFast(text, lines, uri);
     if (read) {
       doc.entries = read.entries;
       doc.sections = read.sections;
