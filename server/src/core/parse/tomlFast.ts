@@ -50,6 +50,9 @@ interface Node {
 
 const table = (how: How, owner: number): Node => ({ kind: Kind.Table, how, owner, kids: new Map() });
 
+/** Every value's node: a value is never changed after its definition (only tables are), so one object serves. */
+const VALUE: Node = { kind: Kind.Value, how: How.Header, owner: 0 };
+
 /** What a read carries from one top-level statement to the next. */
 interface ReadState {
   root: Node;
@@ -373,7 +376,7 @@ class Reader {
 
   private define(t: Node, name: string): void {
     if (t.kids!.has(name)) throw BAIL;
-    t.kids!.set(name, { kind: Kind.Value, how: How.Header, owner: 0 });
+    t.kids!.set(name, VALUE);
   }
 
   /** Spaces and tabs. */
