@@ -13,7 +13,8 @@ import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
 import { NO_ENV } from "../server/src/core/analysis";
 import { LineIndex } from "../server/src/core/model/lineIndex";
-import { forgetTomlReads, parseTomlFast } from "../server/src/core/parse/tomlFast";
+import { forgetTomlVersions } from "../server/src/core/parse/toml";
+import { commonPrefix, commonSuffix, forgetTomlReads, parseTomlFast } from "../server/src/core/parse/tomlFast";
 
 const ROOT = join(__dirname, "..");
 const URI = "file:///w/big.toml";
@@ -110,13 +111,16 @@ describe("incremental TOML read (issue #36)", () => {
     assert.notEqual(second.sections[0], first.sections[0], "the open section was shared, not copied");
     assert.deepEqual(second.sections[0]!.range, { start: { line: 0, character: 0 }, end: { line: 3, character: 5 } });
     assert.deepEqual(second.entries.map((e) => e.path.join(".")), ["a.x", "a.y", "a.z"]);
+    assert.equal(commonSuffix("abcxyz", "qxyz", 4), 3);
+    assert.equal(commonSuffix("xyz", "xyz", 2), 2);
+    assert.equal(commonPrefix("abcxyz", "abq"), 2);
     // A redefinition after the reused part still bails: the definitions were rebuilt.
     const dup = `${next}x = 4\n`;
     assert.equal(parseTomlFast(dup, new LineIndex(dup), URI), undefined);
   });
 
   it("every eighth edit: analyzeDocument after incremental reads equals a fresh analysis", () => {
-    forgetTomlReads();
+    forgetTomlVersions();
     const r = rng(3636);
     let text = bigToml(80);
     const uri = "file:///w/train.toml";
@@ -125,10 +129,11 @@ describe("incremental TOML read (issue #36)", () => {
       text = r() < 0.2 ? `${text}\n# edit ${step}\n` : edit(text, r);
       const inc = analyzeDocument(uri, text, {}, NO_ENV);
       if (step % 8 !== 7) continue;
-      forgetTomlReads();
+      forgetTomlVersions();
       const fresh = analyzeDocument(uri, text, {}, NO_ENV);
       assert.equal(json(inc.diagnostics), json(fresh.diagnostics), `step ${step}: diagnostics differ`);
-      const whole = (a: typeof inc) => json({ ...a, doc: { ...a.doc, lines: undefined } });
+      // The line index too (derived from the last version's: LineIndex.afterEdit).
+      const whole = (a: typeof inc) => json(a);
       assert.equal(whole(inc), whole(fresh), `step ${step}: the analyses differ`);
       compared++;
     }

@@ -119,8 +119,15 @@ export function forgetTomlReads(): void {
   previous.clear();
 }
 
+/** The length of the common suffix of `a` and `b`, at most `max` (compared in chunks natively, then by character). */
+export function commonSuffix(a: string, b: string, max: number): number {
+  let n = 0;
+  for (let step = 4096; step >= 1; step >>= 4) while (n + step <= max && a.endsWith(b.slice(b.length - n - step, b.length - n), a.length - n)) n += step;
+  return n;
+}
+
 /** Length of the common prefix of `a` and `b`. */
-function commonPrefix(a: string, b: string): number {
+export function commonPrefix(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   let i = 0;
   // Whole blocks first (startsWith compares without a JS loop), then characters.
