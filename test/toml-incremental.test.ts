@@ -13,7 +13,8 @@ import { describe, it } from "node:test";
 import { analyzeDocument } from "../server/src/core/analyze";
 import { NO_ENV } from "../server/src/core/analysis";
 import { LineIndex } from "../server/src/core/model/lineIndex";
-import { forgetTomlVersions } from "../server/src/core/parse/toml";
+import { MAX_NESTING } from "../server/src/core/model/limits";
+import { forgetTomlVersions, parseTomlDocument } from "../server/src/core/parse/toml";
 import { commonPrefix, commonSuffix, forgetTomlReads, parseTomlFast } from "../server/src/core/parse/tomlFast";
 
 const ROOT = join(__dirname, "..");
@@ -117,6 +118,23 @@ describe("incremental TOML read (issue #36)", () => {
     // A redefinition after the reused part still bails: the definitions were rebuilt.
     const dup = `${next}x = 4\n`;
     assert.equal(parseTomlFast(dup, new LineIndex(dup), URI), undefined);
+  });
+
+  it("the guard's scan resumes with the nesting depth of its line break: one more bracket past the limit is still refused", () => {
+    forgetTomlVersions();
+    const uri = "file:///w/deep.toml";
+    // An array open MAX_NESTING - 1 deep across a line break, then closed: the depth at the break is what counts.
+    const open = `x = ${"[".repeat(MAX_NESTING - 1)}\n`;
+    const close = `${"]".repeat(MAX_NESTING - 1)}\n`;
+    const fine = `a = 1\n${open}1${close}`;
+    const first = parseTomlDocument(uri, fine);
+    assert.equal(first.skipped, undefined);
+    const deeper = `a = 1\n${open}[[1]]${close}`;
+    const inc = parseTomlDocument(uri, deeper);
+    forgetTomlVersions();
+    const fresh = parseTomlDocument(uri, deeper);
+    assert.match(fresh.skipped ?? "", /nest/i);
+    assert.equal(inc.skipped, fresh.skipped);
   });
 
   it("every eighth edit: analyzeDocument after incremental reads equals a fresh analysis", () => {

@@ -7,7 +7,7 @@ import { ParseError, parseTOML, type AST } from "toml-eslint-parser";
 import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigSection, ConfigValue } from "../model/document";
 import { LineIndex } from "../model/lineIndex";
 import { setOwn } from "../model/table";
-import { keyPartsReason, prepareToml, restoreLongStrings, skipReason, type TomlPrepared } from "./guard";
+import { forgetTomlScans, keyPartsReason, prepareToml, restoreLongStrings, skipReason, type TomlPrepared } from "./guard";
 import { MAX_KEY_PARTS } from "../model/limits";
 import { FULL_RECOVERY_MAX_CHARS, markRecovered, setUnparsedKeys, type UnparsedKey } from "./partial";
 import { commonPrefix, commonSuffix, forgetTomlReads, parseTomlFast } from "./tomlFast";
@@ -36,6 +36,7 @@ const recentLines = new Map<string, LineIndex>();
 export function forgetTomlVersions(): void {
   recentLines.clear();
   forgetTomlReads();
+  forgetTomlScans();
 }
 
 /** `text`'s line index, from the last one of `uri` when most of the text is unchanged (LineIndex.afterEdit). */
@@ -64,7 +65,7 @@ function parseToml(uri: string, text: string, fast: boolean): ConfigDocument {
     return doc;
   }
   // Bounded before parsing: nesting depth, and long strings parsed in pieces (see guard.ts).
-  const prepared = prepareToml(text, parseStringPiece);
+  const prepared = prepareToml(text, parseStringPiece, fast ? uri : undefined);
   if (prepared.skipped) {
     doc.skipped = prepared.skipped;
     return doc;
