@@ -78,7 +78,7 @@ export interface TomlPrepared {
  *    pieces by the same parser and put back into the AST by `restoreLongStrings`.
  * A literal the pieces do not parse (a bad escape) is left in place for the parser to report.
  */
-export function prepareToml(text: string, parsePiece: (src: string) => string | undefined): TomlPrepared {
+export function prepareToml(text: string, parsePiece: (src: string) => string | undefined, key?: string): TomlPrepared {
   let depth = 0;
   const long: LongString[] = [];
   const n = text.length;
@@ -88,6 +88,23 @@ export function prepareToml(text: string, parsePiece: (src: string) => string | 
   // before the model's own check could refuse it (issue #18), which grew faster than the text.
   let dots = 0;
   let keyPos = true;
+  // With `key` (the document's URI), the scan of a new version starts at the last line break of its last
+  // version before the first changed character, with the nesting depth it had there (issue #36): the scan of
+  // the text before a line break never reads past it (a string or comment ends before it, or the scan stops).
+  // Only while no long string was seen: those are rare and rewritten after the scan.
+  const cps: number[] = [];
+  const prev = key === undefined ? undefined : scanned.get(key);
+  if (prev) {
+    const at = commonPrefixOf(prev.text, text);
+    let k = prev.cps.length - 2;
+    while (k >= 0 && prev.cps[k]! > at) k -= 2;
+    if (k >= 0) {
+      for (let j = 0; j < k; j++) cps.push(prev.cps[j]!);
+      i = prev.cps[k]!;
+      depth = prev.cps[k + 1]!;
+    }
+  }
+  if (key !== undefined) scanned.delete(key);
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 0x23 /* # */) {
@@ -104,6 +121,7 @@ export function prepareToml(text: string, parsePiece: (src: string) => string | 
       keyPos = true;
       dots = 0;
       i++;
+      if (c === 0x0a && key !== undefined && !long.length) cps.push(i, depth);
     } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
       depth++;
       if (depth > MAX_NESTING) return { skipped: nestingReason(MAX_NESTING, lineOf(text, i)), parseText: text, longStrings: [] };
@@ -126,7 +144,13 @@ export function prepareToml(text: string, parsePiece: (src: string) => string | 
       i = end;
     } else i++;
   }
-  if (!long.length) return { parseText: text, longStrings: long };
+  if (!long.length) {
+    if (key !== undefined) {
+      scanned.set(key, { text, cps });
+      if (scanned.size > 4) scanned.delete(scanned.keys().next().value!);
+    }
+    return { parseText: text, longStrings: long };
+  }
   const ids = new Map<string, string>();
   let out = "";
   let at = 0;
@@ -143,6 +167,22 @@ export function prepareToml(text: string, parsePiece: (src: string) => string | 
   }
   out += text.slice(at);
   return { parseText: out, longStrings: long };
+}
+
+/** The last few scans by key (document URI): each line break's offset and the nesting depth there, in pairs. */
+const scanned = new Map<string, { text: string; cps: number[] }>();
+
+/** Forgets the kept scans (tests compare incremental and fresh analyses). */
+export function forgetTomlScans(): void {
+  scanned.clear();
+}
+
+/** The length of the common prefix of two strings (whole blocks natively, then characters). */
+function commonPrefixOf(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  for (let step = 4096; step >= 1; step >>= 4) while (i + step <= n && b.startsWith(a.slice(i, i + step), i)) i += step;
+  return i;
 }
 
 function lineOf(text: string, offset: number): number {

@@ -7,10 +7,10 @@ import { ParseError, parseTOML, type AST } from "toml-eslint-parser";
 import type { ConfigComment, ConfigDocument, ConfigEntry, ConfigSection, ConfigValue } from "../model/document";
 import { LineIndex } from "../model/lineIndex";
 import { setOwn } from "../model/table";
-import { keyPartsReason, prepareToml, restoreLongStrings, skipReason, type TomlPrepared } from "./guard";
+import { forgetTomlScans, keyPartsReason, prepareToml, restoreLongStrings, skipReason, type TomlPrepared } from "./guard";
 import { MAX_KEY_PARTS } from "../model/limits";
 import { FULL_RECOVERY_MAX_CHARS, markRecovered, setUnparsedKeys, type UnparsedKey } from "./partial";
-import { parseTomlFast } from "./tomlFast";
+import { commonPrefix, commonSuffix, forgetTomlReads, parseTomlFast } from "./tomlFast";
 import { commentStart, explainTomlError, tableAbove, type TomlErrorCause } from "./tomlRecover";
 
 /**
@@ -29,8 +29,35 @@ export function parseTomlDocumentSlow(uri: string, text: string): ConfigDocument
   return parseToml(uri, text, false);
 }
 
+/** The last few TOML documents' line indexes by URI: a new version's is derived from its last one (issue #36). */
+const recentLines = new Map<string, LineIndex>();
+
+/** Forgets the kept line indexes and fast reads (tests compare incremental and fresh parses). */
+export function forgetTomlVersions(): void {
+  recentLines.clear();
+  forgetTomlReads();
+  forgetTomlScans();
+}
+
+/** `text`'s line index, from the last one of `uri` when most of the text is unchanged (LineIndex.afterEdit). */
+function linesOf(uri: string, text: string): LineIndex {
+  const prev = recentLines.get(uri);
+  let lines: LineIndex | undefined;
+  if (prev?.text === text) lines = prev;
+  else if (prev) {
+    const prefix = commonPrefix(prev.text, text);
+    const suffix = commonSuffix(prev.text, text, Math.min(prev.text.length, text.length) - prefix);
+    if (prefix + suffix >= text.length / 2) lines = LineIndex.afterEdit(prev, text, prefix, suffix);
+  }
+  lines ??= new LineIndex(text);
+  recentLines.delete(uri);
+  recentLines.set(uri, lines);
+  if (recentLines.size > 4) recentLines.delete(recentLines.keys().next().value!);
+  return lines;
+}
+
 function parseToml(uri: string, text: string, fast: boolean): ConfigDocument {
-  const lines = new LineIndex(text);
+  const lines = fast ? linesOf(uri, text) : new LineIndex(text);
   const doc: ConfigDocument = { uri, format: "toml", text, lines, entries: [], sections: [], comments: [], syntaxErrors: [] };
   const skipped = skipReason(text);
   if (skipped) {
@@ -38,14 +65,15 @@ function parseToml(uri: string, text: string, fast: boolean): ConfigDocument {
     return doc;
   }
   // Bounded before parsing: nesting depth, and long strings parsed in pieces (see guard.ts).
-  const prepared = prepareToml(text, parseStringPiece);
+  const prepared = prepareToml(text, parseStringPiece, fast ? uri : undefined);
   if (prepared.skipped) {
     doc.skipped = prepared.skipped;
     return doc;
   }
   // The fast path (tomlFast.ts) reads most valid files in one pass; anything it is unsure of goes on below.
   if (fast && !prepared.longStrings.length) {
-    const read = parseTomlFast(text, lines);
+    // Keyed by the URI: a new version of the same document reads on from its first change (tomlFast.ts).
+    const read = parseTomlFast(text, lines, uri);
     if (read) {
       doc.entries = read.entries;
       doc.sections = read.sections;

@@ -50,14 +50,90 @@ interface Node {
 
 const table = (how: How, owner: number): Node => ({ kind: Kind.Table, how, owner, kids: new Map() });
 
-/** The model of `text` when it is valid TOML the fast path reads in full; undefined otherwise. */
-export function parseTomlFast(text: string, lines: LineIndex): FastToml | undefined {
+/** Every value's node: a value is never changed after its definition (only tables are), so one object serves. */
+const VALUE: Node = { kind: Kind.Value, how: How.Header, owner: 0 };
+
+/** What a read carries from one top-level statement to the next. */
+interface ReadState {
+  root: Node;
+  current: Node;
+  owner: number;
+  /** The path of the current table's keys (with the index of each array of tables it goes through). */
+  prefix: string[];
+  section: ConfigSection | undefined;
+  sectionStart: number;
+  sectionEnd: number;
+  arrayCounts: Map<string, number>;
+}
+
+function initialState(): ReadState {
+  const root = table(How.Header, 0);
+  return { root, current: root, owner: 0, prefix: [], section: undefined, sectionStart: 0, sectionEnd: 0, arrayCounts: new Map() };
+}
+
+/**
+ * The model of `text` when it is valid TOML the fast path reads in full; undefined otherwise.
+ *
+ * `key` (the document's URI) turns on the incremental read (issue #36): the last few reads are kept by key
+ * with a checkpoint at every top-level line start, and a read of a new version of the same document keeps
+ * the previous read's entries, sections and comments that end before the first changed character (their
+ * objects and ranges are identical: the text before that point is), rebuilds the definitions they made
+ * (`replay`, no text read), and reads on from that line. A text the fast path bails on keeps the last read
+ * it did read, which the next version is compared with. Without `key` every read is a full one.
+ */
+export function parseTomlFast(text: string, lines: LineIndex, key?: string): FastToml | undefined {
+  const prev = key === undefined ? undefined : previous.get(key);
   try {
-    return new Reader(text, lines).read();
+    const reader = new Reader(text, lines, key !== undefined);
+    const read = (prev && reader.resume(prev)) ?? reader.read();
+    if (key !== undefined) {
+      // Newest last; a text the fast path bails on keeps the last read it did read (typing passes through those).
+      previous.delete(key);
+      previous.set(key, { text, read, checkpoints: reader.checkpoints });
+      if (previous.size > KEPT_READS) previous.delete(previous.keys().next().value!);
+    }
+    return read;
   } catch (e) {
     if (e === BAIL) return undefined;
     throw e;
   }
+}
+
+/** Reads kept for the incremental path: one per open document is what matters; a few cover a split editor. */
+const KEPT_READS = 4;
+
+/** Per checkpoint, in this order: offset (a line start), line, entries, sections and comments before it, the open section's start and end offsets. */
+const CP = 7;
+
+interface Kept {
+  text: string;
+  read: FastToml;
+  checkpoints: number[];
+}
+
+/** The last reads by key, oldest first. */
+const previous = new Map<string, Kept>();
+
+/** Forgets the kept reads (tests compare incremental and fresh reads). */
+export function forgetTomlReads(): void {
+  previous.clear();
+}
+
+/** The length of the common suffix of `a` and `b`, at most `max` (compared in chunks natively, then by character). */
+export function commonSuffix(a: string, b: string, max: number): number {
+  let n = 0;
+  for (let step = 4096; step >= 1; step >>= 4) while (n + step <= max && a.endsWith(b.slice(b.length - n - step, b.length - n), a.length - n)) n += step;
+  return n;
+}
+
+/** Length of the common prefix of `a` and `b`. */
+export function commonPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  // Whole blocks first (startsWith compares without a JS loop), then characters.
+  for (let step = 4096; step >= 1; step >>= 4) while (i + step <= n && b.startsWith(a.slice(i, i + step), i)) i += step;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
 }
 
 const isBare = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d;
@@ -74,17 +150,93 @@ const FLOAT = /^[+-]?(?:0|[1-9](?:_?[0-9])*)(?:\.[0-9](?:_?[0-9])*)?(?:[eE][+-]?
 class Reader {
   private i = 0;
   private readonly n: number;
-  private readonly entries: ConfigEntry[] = [];
-  private readonly sections: ConfigSection[] = [];
-  private readonly comments: ConfigComment[] = [];
+  private entries: ConfigEntry[] = [];
+  private sections: ConfigSection[] = [];
+  private comments: ConfigComment[] = [];
   /** Inline tables being read (no newlines or comments inside them in TOML 1.0; we also refuse them in their arrays). */
   private inline = 0;
+
+  /** Checkpoints (CP numbers each) at every top-level line start, recorded when `record`. */
+  checkpoints: number[] = [];
 
   constructor(
     private readonly text: string,
     private readonly lines: LineIndex,
+    private readonly record = false,
   ) {
     this.n = text.length;
+  }
+
+  /**
+   * Reads `text` reusing `prev` up to the last checkpoint at or before the first character that differs;
+   * undefined when there is none to reuse (then `read` reads it all). The reused prefix was read without
+   * looking past its checkpoint (every statement ends at its line break), so reading it again would give
+   * the same objects; only the definitions it made are rebuilt, from its sections and entries.
+   */
+  resume(prev: Kept): FastToml | undefined {
+    const at = commonPrefix(prev.text, this.text);
+    const cps = prev.checkpoints;
+    // The last checkpoint at or before `at` (binary search over the offsets).
+    let lo = 0;
+    let hi = cps.length / CP - 1;
+    if (hi < 1 || cps[CP]! > at) return undefined;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (cps[mid * CP]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    const c = lo * CP;
+    const [offset, line, nEntries, nSections, nComments, sectionStart, sectionEnd] = cps.slice(c, c + CP) as [number, number, number, number, number, number, number];
+    if (offset === 0) return undefined;
+    // The checkpoints before this one (the read records this one again, at its loop's top).
+    this.checkpoints = cps.slice(0, c);
+    this.entries = prev.read.entries.slice(0, nEntries);
+    this.sections = prev.read.sections.slice(0, nSections);
+    this.comments = prev.read.comments.slice(0, nComments);
+    this.i = offset;
+    this.line = line;
+    this.lineStart = offset;
+    const state = this.replay();
+    // The open section's range is set when it closes: a copy, so the previous read's object stays as it was.
+    if (state.section) {
+      state.section = { ...state.section };
+      this.sections[nSections - 1] = state.section;
+    }
+    state.sectionStart = sectionStart;
+    state.sectionEnd = sectionEnd;
+    return this.read(state);
+  }
+
+  /** The definitions the reused sections and entries made, in source order, and the state after them. */
+  private replay(): ReadState {
+    const state = initialState();
+    const { entries, sections } = this;
+    let e = 0;
+    for (let s = 0; s <= sections.length; s++) {
+      const next = sections[s];
+      const until = next ? next.headerRange.start.line : Infinity;
+      for (; e < entries.length && entries[e]!.range.start.line < until; e++) {
+        const path = entries[e]!.path;
+        const keys = state.prefix.length ? path.slice(state.prefix.length) : path;
+        this.define(this.dotted(state.current, keys, state.owner), keys[keys.length - 1]!);
+      }
+      if (next) this.openSection(state, next.path, next.isArrayItem === true, next);
+    }
+    return state;
+  }
+
+  /** A header's effect on the state: its table, its owner number, the prefix of its keys. */
+  private openSection(state: ReadState, keys: string[], isArray: boolean, section: ConfigSection): void {
+    state.owner++;
+    const resolved: string[] = [];
+    state.current = this.header(state.root, keys, isArray, state.owner, resolved);
+    if (isArray) {
+      const k = keys.join(".");
+      const count = state.arrayCounts.get(k) ?? 0;
+      state.arrayCounts.set(k, count + 1);
+      state.prefix = [...keys, String(count)];
+    } else state.prefix = resolved;
+    state.section = section;
   }
 
   /** Line of `i`, and its start: every line break is read by `eol`, so offsets at or after `lineStart` are on `line`. */
@@ -100,20 +252,16 @@ class Reader {
     return { start: this.at(a), end: this.at(b) };
   }
 
-  read(): FastToml {
+  read(state: ReadState = initialState()): FastToml {
     const text = this.text;
-    const root = table(How.Header, 0);
-    let current = root;
-    let owner = 0;
-    let prefix: string[] = [];
-    let section: ConfigSection | undefined;
-    let sectionStart = 0;
-    let sectionEnd = 0;
-    const arrayCounts = new Map<string, number>();
     const close = () => {
-      if (section) section.range = this.range(sectionStart, sectionEnd);
+      if (state.section) state.section.range = this.range(state.sectionStart, state.sectionEnd);
+    };
+    const record = () => {
+      if (this.record) this.checkpoints.push(this.i, this.line, this.entries.length, this.sections.length, this.comments.length, state.sectionStart, state.sectionEnd);
     };
     while (this.i < this.n) {
+      record();
       this.ws();
       if (this.i >= this.n) break;
       const c = text.charCodeAt(this.i);
@@ -138,21 +286,12 @@ class Reader {
         }
         const end = this.i;
         if (keys.length > MAX_KEY_PARTS) throw BAIL;
-        owner++;
-        const resolved: string[] = [];
-        current = this.header(root, keys, isArray, owner, resolved);
-        const path = keys.slice();
-        section = { path, headerRange: this.range(start, end), range: undefined as unknown as Range };
-        if (isArray) {
-          const k = path.join(".");
-          const count = arrayCounts.get(k) ?? 0;
-          arrayCounts.set(k, count + 1);
-          section.isArrayItem = true;
-          prefix = [...path, String(count)];
-        } else prefix = resolved;
+        const section: ConfigSection = { path: keys.slice(), headerRange: this.range(start, end), range: undefined as unknown as Range };
+        if (isArray) section.isArrayItem = true;
+        this.openSection(state, keys, isArray, section);
         this.sections.push(section);
-        sectionStart = start;
-        sectionEnd = end;
+        state.sectionStart = start;
+        state.sectionEnd = end;
         this.ws();
         if (text.charCodeAt(this.i) === 0x23) this.comment();
         this.eol();
@@ -160,23 +299,26 @@ class Reader {
         const start = this.i;
         const keys = this.key();
         const keyEnd = this.i;
+        const prefix = state.prefix;
         if (prefix.length + keys.length > MAX_KEY_PARTS) throw BAIL;
         this.ws();
         if (text.charCodeAt(this.i) !== 0x3d /* = */) throw BAIL;
         this.i++;
         this.ws();
         const path = prefix.length ? [...prefix, ...keys] : keys;
-        const target = this.dotted(current, keys, owner);
+        const target = this.dotted(state.current, keys, state.owner);
         const value = this.value(path);
         this.define(target, keys[keys.length - 1]!);
         const end = this.i;
         this.entries.push({ path, keyRange: this.range(start, keyEnd), range: this.range(start, end), value });
-        sectionEnd = end;
+        state.sectionEnd = end;
         this.ws();
         if (text.charCodeAt(this.i) === 0x23) this.comment();
         this.eol();
       }
     }
+    // A checkpoint at the end too when the text ends with a line break (an edit appending lines resumes there).
+    if (this.n > 0 && text.charCodeAt(this.n - 1) === 0x0a) record();
     close();
     return { entries: this.entries, sections: this.sections, comments: this.comments };
   }
@@ -241,7 +383,7 @@ class Reader {
 
   private define(t: Node, name: string): void {
     if (t.kids!.has(name)) throw BAIL;
-    t.kids!.set(name, { kind: Kind.Value, how: How.Header, owner: 0 });
+    t.kids!.set(name, VALUE);
   }
 
   /** Spaces and tabs. */

@@ -23,14 +23,28 @@ function mostlyForeign(doc: ConfigDocument): boolean {
   const n = leaves.length;
   let known = 0;
   for (let i = 0; i < n; i++) {
-    const e = leaves[i]!;
-    const dotted = e.path.join(".");
-    if (upstreamKeyEver(dotted) || renamedEver(dotted) || extensionsDefining(e.path[0]!).length) known++;
+    if (knownPath(leaves[i]!.path)) known++;
     if (known * 2 >= n) return false;
     if ((known + n - i - 1) * 2 < n) return true;
   }
   return known * 2 < n;
 }
+
+/**
+ * Whether a key path is one upstream torchtitan has (at any date, as an old name, or from an extension's
+ * table). A pure function of the path; remembered per path array, which the incremental TOML read
+ * (parse/tomlFast.ts) keeps across versions of a document for every key before the edit (issue #36).
+ */
+function knownPath(path: readonly string[]): boolean {
+  let known = KNOWN.get(path);
+  if (known === undefined) {
+    const dotted = path.join(".");
+    known = upstreamKeyEver(dotted) || renamedEver(dotted) || extensionsDefining(path[0]!).length > 0;
+    KNOWN.set(path, known);
+  }
+  return known;
+}
+const KNOWN = new WeakMap<readonly string[], boolean>();
 
 export function detectTorchtitan(doc: ConfigDocument): string | undefined {
   const reason = detectByTables(doc);
@@ -40,7 +54,15 @@ export function detectTorchtitan(doc: ConfigDocument): string | undefined {
 function detectByTables(doc: ConfigDocument): string | undefined {
   const tops = new Set<string>();
   for (const s of doc.sections) tops.add(s.path[0]!);
-  for (const e of doc.entries) if (e.path.length > 1) tops.add(e.path[0]!);
+  // Keys of one table share their first part (often the same string): added once per run of them.
+  let last: string | undefined;
+  for (const e of doc.entries) {
+    const top = e.path[0]!;
+    if (e.path.length > 1 && top !== last) {
+      tops.add(top);
+      last = top;
+    }
+  }
   const found = TITAN_TABLES.filter((t) => tops.has(t));
   const distinctive = found.filter((t) => DISTINCTIVE.includes(t));
   // pyproject.toml has [project]/[tool.*], Cargo.toml has [package]: neither has these tables.
