@@ -178,3 +178,29 @@ describe("issue #31: LLaMA-Factory `use_badam` as BAdam's source runs it", () =>
     assert.match(r.reportMarkdown ?? "", /\| optimizer state \| `bfloat16` \|/);
   });
 });
+
+describe("issue #31 (held-back): LLaMA-Factory's own version check bounds the unpinned transformers candidates (llamafactoryBounds.ts)", () => {
+  // hiyouga/LLaMA-Factory src/llamafactory/extras/misc.py check_dependencies: v0.9.5 `transformers>=4.55.0,<=5.6.0`,
+  // v0.9.1 `<=4.46.1`; v0.8.x a lower bound only. TrainingArguments drops `warmup_ratio` at 5.15.0 and
+  // `evaluation_strategy` at 4.51.0 (keys.ts).
+  const LF_DOC = "/w/examples/train.yaml";
+  const lfUri = `file://${LF_DOC}`;
+  const LFY = "model_name_or_path: Qwen/Qwen3-4B\nstage: sft\ndo_train: true\nfinetuning_type: lora\ndataset: identity\ntemplate: qwen3\noutput_dir: saves/x\nwarmup_ratio: 0.1\nevaluation_strategy: steps\n";
+  const keys = (files: Record<string, string>) =>
+    analyzeDocument(lfUri, LFY, {}, fakeEnv(files, LF_DOC)).diagnostics.filter((d) => d.code === "transformers/unknown-key").map((d) => `${d.severity}@${d.range.start.line}: ${d.message}`);
+
+  it("unpinned, not vendored: the newest LLaMA-Factory read (0.9.5) runs transformers <= 5.6.0, so `warmup_ratio` is taken; `evaluation_strategy` is not", () => {
+    assert.deepEqual(keys({}), ["warning@8: `evaluation_strategy` is rejected from transformers 4.51.0 (not a TrainingArguments key there); nothing pins the version"]);
+  });
+
+  it("a vendored copy's own check (<=4.46.1) decides: both keys are taken by every release that can run", () => {
+    const misc = 'def check_dependencies() -> None:\n    require_version("transformers>=4.41.2,<=4.46.1", "To fix: pip install transformers>=4.41.2,<=4.46.1")\n';
+    assert.deepEqual(keys({ "/w/src/llamafactory/extras/misc.py": misc }), []);
+    // Its env.py VERSION alone, through the release's bound (0.9.1: <=4.46.1).
+    assert.deepEqual(keys({ "/w/src/llamafactory/extras/env.py": 'VERSION = "0.9.1.dev0"\n' }), []);
+  });
+
+  it("a release with no upper bound (0.8.4.dev0) leaves every transformers release a candidate: both warnings stay", () => {
+    assert.equal(keys({ "/w/src/llamafactory/extras/env.py": 'VERSION = "0.8.4.dev0"\n' }).length, 2);
+  });
+});

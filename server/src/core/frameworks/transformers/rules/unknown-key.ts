@@ -24,6 +24,7 @@ import { knownKeys, LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TA_RELEASES, taAbsentSince,
 import { firstFitting } from "../../../diagnostics/build";
 import { versionAtLeast } from "../../../workspace/packagePin";
 import type { Versions } from "../context";
+import { llamaFactoryTransformersCap, type TransformersCap } from "../llamafactoryBounds";
 
 /** What TRL's loader does with a key no dataclass declares, at the pinned TRL or, unpinned, at every release. */
 function trlUnknownOutcome(versions: Versions): { short: string; long: string } {
@@ -50,6 +51,9 @@ export const unknownKey: TransformersRule = {
     const owner = dialect === "llamafactory" ? "LLaMA-Factory" : dialect === "trl" ? "TRL's configs and TrainingArguments" : "TrainingArguments";
     // The release whose table applies: the pin's, else the newest read (what an unpinned install gets today).
     const at = taReleaseIndex(versions.transformers.value);
+    // Unpinned, a LLaMA-Factory file runs only with the transformers releases LLaMA-Factory's own check accepts.
+    let cap: TransformersCap | undefined | null = null;
+    const lfCap = () => (cap === null ? (cap = dialect === "llamafactory" ? llamaFactoryTransformersCap(env, versions) : undefined) : cap);
     for (const k of v.childKeys()) {
       const e = v.entry(k);
       const range = e?.keyRange ?? v.keyRange(k);
@@ -65,6 +69,9 @@ export const unknownKey: TransformersRule = {
             // No pin: the version is unknown. The newest release rejects the key and older ones take it, so this holds
             // for some candidate releases only: a warning naming the releases that reject it, never an error.
             const since = TA_RELEASES[taAbsentSince(k, at)]!;
+            // Every release LLaMA-Factory lets run still takes the key: no candidate rejects it.
+            const bound = lfCap();
+            if (bound && !versionAtLeast(bound.max, since)) continue;
             d.add("unknown-key", "warning", range, firstFitting([`\`${k}\` is rejected from transformers ${since} (not a TrainingArguments key there); nothing pins the version`, `\`${k}\` is rejected from transformers ${since}; nothing pins the version`]), undefined, undefined, `${when}. ${versions.transformers.detail}: HfArgumentParser raises ValueError "Some keys are not used by the HfArgumentParser" from ${since} on and accepts the key before it. Pin transformers, or drop the key.`);
           }
         }
