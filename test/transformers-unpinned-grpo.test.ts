@@ -204,3 +204,18 @@ describe("issue #31 (held-back): LLaMA-Factory's own version check bounds the un
     assert.equal(keys({ "/w/src/llamafactory/extras/env.py": 'VERSION = "0.8.4.dev0"\n' }).length, 2);
   });
 });
+
+describe("issue #31 (held-back): a requirement range's upper bound stops the unpinned candidates (packagePin.ts packageUpperBound)", () => {
+  it("`transformers>=4.56.0,<5.0.0` in pyproject.toml: keys rejected from 5.0.0 / 5.15.0 are taken by every release that can run; `trl<=0.25.0` likewise", () => {
+    const text = `${PLAIN}overwrite_output_dir: true\nwarmup_ratio: 0.1\n`;
+    const run = (files: Record<string, string>) => analyzeDocument(uri, text, {}, fakeEnv(files, DOC)).diagnostics.filter((d) => d.code === "transformers/unknown-key").map((d) => d.message);
+    assert.equal(run({}).length, 2);
+    assert.deepEqual(run({ "/w/pyproject.toml": '[project]\ndependencies = [\n    "transformers>=4.56.0,<5.0.0",\n]\n' }), []);
+    // `<5.15.0` excludes 5.15.0 itself: only the 5.0.0 removal is a candidate's.
+    assert.deepEqual(run({ "/w/requirements.txt": "transformers<5.15.0\n" }), ["`overwrite_output_dir` is rejected from transformers 5.0.0 (not a TrainingArguments key there); nothing pins the version"]);
+    // sentence-transformers is another package.
+    assert.equal(run({ "/w/requirements.txt": "sentence-transformers<3.0\n" }).length, 2);
+    const trl = (req: string) => analyzeDocument(uri, `${TRL}max_prompt_length: 512\n`, {}, fakeEnv({ "/w/requirements.txt": req }, DOC)).diagnostics.filter((d) => d.code === "transformers/unknown-key").length;
+    assert.deepEqual([trl(""), trl("trl<=0.25.0\n")], [1, 0]);
+  });
+});

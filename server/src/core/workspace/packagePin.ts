@@ -78,6 +78,46 @@ export function packagePin(env: AnalysisEnv, pkg: string): PackagePin | undefine
   return undefined;
 }
 
+/** An upper bound of `pkg` in a requirement line (`transformers>=4.56.0,<5.0.0`, `trl<=0.25`): `<`/`<=` only. */
+export function findUpperBound(text: string, pkg: string): { max: string; inclusive: boolean } | undefined {
+  const name = escape(pkg);
+  const lines = text.split(/\r?\n/).map((l) => (l.length > 500 ? "" : l));
+  for (const raw of lines) {
+    const line = raw.replace(/(^|\s)#.*$/, "").trim();
+    const spec = new RegExp(`(?:^|["'\\s])${name}\\s*(?:\\[[^\\]]*\\]\\s*)?([<>=!~][^"';]*)`, "i").exec(line)?.[1];
+    if (!spec) continue;
+    const le = /<=\s*v?(\d+(?:\.\d+){0,3})/.exec(spec);
+    if (le) return { max: le[1]!, inclusive: true };
+    const lt = /<(?!=)\s*v?(\d+(?:\.\d+){0,3})/.exec(spec);
+    if (lt) return { max: lt[1]!, inclusive: false };
+  }
+  return undefined;
+}
+
+/**
+ * The nearest upper bound of `pkg` above the document (requirements, pyproject.toml, setup.py, environment files):
+ * a range is no pin, but no release past its bound can be the one that runs.
+ */
+export function packageUpperBound(env: AnalysisEnv, pkg: string): { max: string; inclusive: boolean; where: string } | undefined {
+  for (const dir of ancestorDirs(env)) {
+    const names = [...env.listDir(dir)].sort();
+    const files = names.filter((n) => /^requirements.*\.txt$/i.test(n) || n === "pyproject.toml" || n === "setup.py" || /^environment[\w-]*\.ya?ml$/i.test(n));
+    for (const n of files) {
+      const path = join(dir, n);
+      const text = env.readFile(path);
+      if (text === undefined || text.length > 2_000_000) continue;
+      const b = findUpperBound(text, pkg);
+      if (b) return { ...b, where: `${displayPath(path, env)}: ${pkg}${b.inclusive ? "<=" : "<"}${b.max}` };
+    }
+  }
+  return undefined;
+}
+
+/** True when release `v` is past an upper bound (`<max` excludes max itself). */
+export function beyondBound(v: string, b: { max: string; inclusive: boolean }): boolean {
+  return b.inclusive ? !versionAtLeast(b.max, v) : versionAtLeast(v, b.max);
+}
+
 /** Compares dotted release numbers ("0.6.1" < "0.7.0"); pre-release/dev suffixes count as that release. */
 export function versionAtLeast(version: string, min: string): boolean {
   const nums = (s: string) => s.split(/[.+-]/).slice(0, 3).map((x) => Number.parseInt(x, 10) || 0);

@@ -22,7 +22,7 @@ import type { TransformersRule } from "../context";
 import { projectArgs } from "../argClasses";
 import { knownKeys, LLAMAFACTORY_ARGS, SEQ2SEQ_ARGS, TA_RELEASES, taAbsentSince, taKeyAtIndex, taReleaseIndex, taSpans, TRL_ARGS, TRL_SAMPLED, trlSampledFor, TRL_UNKNOWN_KEY_RAISES_SINCE } from "../data";
 import { firstFitting } from "../../../diagnostics/build";
-import { versionAtLeast } from "../../../workspace/packagePin";
+import { beyondBound, packageUpperBound, versionAtLeast } from "../../../workspace/packagePin";
 import type { Versions } from "../context";
 import { llamaFactoryTransformersCap, type TransformersCap } from "../llamafactoryBounds";
 
@@ -53,6 +53,9 @@ export const unknownKey: TransformersRule = {
     const at = taReleaseIndex(versions.transformers.value);
     // Unpinned, a LLaMA-Factory file runs only with the transformers releases LLaMA-Factory's own check accepts.
     let cap: TransformersCap | undefined | null = null;
+    // Read once, when a key needs it (false: no bound in the workspace).
+    let taBound: ReturnType<typeof packageUpperBound> | false | undefined;
+    let trlBound: ReturnType<typeof packageUpperBound> | false | undefined;
     const lfCap = () => (cap === null ? (cap = dialect === "llamafactory" ? llamaFactoryTransformersCap(env, versions) : undefined) : cap);
     for (const k of v.childKeys()) {
       const e = v.entry(k);
@@ -72,6 +75,9 @@ export const unknownKey: TransformersRule = {
             // Every release LLaMA-Factory lets run still takes the key: no candidate rejects it.
             const bound = lfCap();
             if (bound && !versionAtLeast(bound.max, since)) continue;
+            // A range in the workspace's requirements (`transformers<5.0.0`) stops the candidates before `since`.
+            const taRange = (taBound ??= packageUpperBound(env, "transformers") ?? false);
+            if (taRange && beyondBound(since, taRange)) continue;
             d.add("unknown-key", "warning", range, firstFitting([`\`${k}\` is rejected from transformers ${since} (not a TrainingArguments key there); nothing pins the version`, `\`${k}\` is rejected from transformers ${since}; nothing pins the version`]), undefined, undefined, `${when}. ${versions.transformers.detail}: HfArgumentParser raises ValueError "Some keys are not used by the HfArgumentParser" from ${since} on and accepts the key before it. Pin transformers, or drop the key.`);
           }
         }
@@ -84,7 +90,10 @@ export const unknownKey: TransformersRule = {
             const gone = newer[0] ?? tag;
             const long = `TRL's ${r.classes.map((c) => `\`${c}\``).join(", ")} declare \`${k}\` in the sampled tags ${r.first} to ${r.last}, not at ${newer.join(", ")} (${TRL_SAMPLED.join(", ")} read); TrlParser raises ValueError "Unknown arguments from config file" for it from ${TRL_UNKNOWN_KEY_RAISES_SINCE}.`;
             if (versions.pinned.trl) d.add("unknown-key", "warning", range, `\`${k}\` is not a TRL ${versions.trl.value} argument: the parser rejects it`, undefined, undefined, `${long} ${versions.trl.detail}.`);
-            else d.add("unknown-key", "warning", range, firstFitting([`\`${k}\` is rejected from TRL ${gone.slice(1)} (last declared at ${r.last}); nothing pins the version`, `\`${k}\` is rejected from TRL ${gone.slice(1)}; nothing pins the version`]), undefined, undefined, `${long} ${versions.trl.detail}: releases up to ${r.last} accept it. Pin TRL, or drop the key.`);
+            else {
+              const trlRange = (trlBound ??= packageUpperBound(env, "trl") ?? false);
+              if (!trlRange || !beyondBound(gone.slice(1), trlRange)) d.add("unknown-key", "warning", range, firstFitting([`\`${k}\` is rejected from TRL ${gone.slice(1)} (last declared at ${r.last}); nothing pins the version`, `\`${k}\` is rejected from TRL ${gone.slice(1)}; nothing pins the version`]), undefined, undefined, `${long} ${versions.trl.detail}: releases up to ${r.last} accept it. Pin TRL, or drop the key.`);
+            }
           }
         }
         continue;
