@@ -10,17 +10,8 @@ import { test } from "node:test";
 import { MAX_PY_NESTING, pyNestingLine, pyNestingScan, type PyNestingScan } from "../server/src/core/parse/guard";
 import { parsePythonDocument } from "../server/src/core/parse/python";
 import { registry } from "./bench/python";
+import { rng } from "./support/rng";
 
-/** A deterministic pseudo-random sequence (mulberry32), so a failure reproduces. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = ["\n\n", "(\n", ")\n", "x", "1", " ", "\n", "\r\n", "\r", "(", ")", "[", "]", "{", "}", ":", '"', "'", '"""', "'''", "\\", "\\\n", "#", "# (((\n", "    ", "\t", "\n    ", "-", "+", "~", "not ", "- - -", "\n        x = (\n", '"(((', "def f():\n    return (\n"];
 

@@ -16,6 +16,7 @@ import { LineIndex } from "../server/src/core/model/lineIndex";
 import { MAX_NESTING } from "../server/src/core/model/limits";
 import { forgetTomlVersions, parseTomlDocument } from "../server/src/core/parse/toml";
 import { commonPrefix, commonSuffix, forgetTomlReads, parseTomlFast } from "../server/src/core/parse/tomlFast";
+import { rng } from "./support/rng";
 
 const ROOT = join(__dirname, "..");
 const URI = "file:///w/big.toml";
@@ -23,17 +24,6 @@ const URI = "file:///w/big.toml";
 /** Numbers JSON cannot write, spelled out (nan, inf, -0). */
 const json = (x: unknown) => JSON.stringify(x, (_k, v: unknown) => (typeof v === "number" && (!Number.isFinite(v) || Object.is(v, -0)) ? `#num:${String(v)}` : v));
 
-/** A seeded generator (mulberry32): the same edits on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The seed example, then tables of every shape the fast path reads. */
 function bigToml(tables: number): string {
