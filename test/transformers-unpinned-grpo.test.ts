@@ -219,3 +219,17 @@ describe("issue #31 (held-back): a requirement range's upper bound stops the unp
     assert.deepEqual([trl(""), trl("trl<=0.25.0\n")], [1, 0]);
   });
 });
+
+describe("issue #31 (held-back): a package pinned to a git commit is fixed, not the newest release (context.ts commits)", () => {
+  // setup.py `_deps` of open-r1 forks: `"trl @ git+https://github.com/huggingface/trl.git@<commit>"`. A fresh install
+  // gets that commit, not TRL 1.x, so what only the newest releases reject is information naming the commit.
+  const setup = (ref: string) => `_deps = [\n    "trl @ git+https://github.com/huggingface/trl.git@${ref}",\n]\n`;
+  const run = (ref: string) => analyzeDocument(uri, `${TRL}torch_dtype: bfloat16\nmax_prompt_length: 512\n`, {}, fakeEnv({ "/w/setup.py": setup(ref) }, DOC)).diagnostics.filter((d) => d.code.startsWith("transformers/")).map((d) => `${d.severity} ${d.code}: ${d.message}`);
+  it("a hex commit (also one that starts with a letter): information; a branch (`@main`) follows the newest: warnings", () => {
+    assert.deepEqual(run("c04e84c4545acfaecdf7e0631ad07a86ab0fb2f6"), [
+      "information transformers/trl-model-dtype: `torch_dtype` is rejected from TRL 1.0.0 (ModelConfig calls it `dtype`); TRL is pinned to commit c04e84c4545a",
+      "information transformers/unknown-key: `max_prompt_length` is rejected from TRL 1.0.0; TRL is pinned to commit c04e84c4545a, release not known",
+    ]);
+    assert.deepEqual(run("main").map((m) => m.split(" ")[0]), ["warning", "warning"]);
+  });
+});

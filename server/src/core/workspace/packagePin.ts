@@ -43,7 +43,8 @@ export function findPackagePin(text: string, pkg: string, lock: boolean): string
     const line = raw.replace(/(^|\s)#.*$/, "").trim();
     const eq = new RegExp(`(?:^|["'\\s])${name}\\s*(?:\\[[^\\]]*\\]\\s*)?===?\\s*v?([0-9][\\w.+-]*)`, "i").exec(line);
     if (eq) return eq[1]!;
-    const git = new RegExp(`/${name}(?:\\.git)?@v?([0-9][\\w.-]*)`, "i").exec(line);
+    // A release tag (`@v0.16.0`) or a commit (`@c04e84c4…`, hex; it may start with a letter).
+    const git = new RegExp(`/${name}(?:\\.git)?@v?([0-9a-f]{7,40}(?![\\w.-])|[0-9][\\w.-]*)`, "i").exec(line);
     if (git) return git[1]!;
     // conda's `conda list --export` format: `name=1.2.3=build` (one "=").
     const conda = new RegExp(`^${name}=v?([0-9][\\w.+]*)(?:=\\S*)?$`, "i").exec(line);

@@ -31,6 +31,12 @@ export interface Versions {
   accelerate: Sourced<string>;
   /** True where the value is a pin (else the newest read is assumed). */
   pinned: { transformers: boolean; trl: boolean; llamafactory: boolean; accelerate: boolean };
+  /**
+   * A package pinned to a git commit (`trl @ git+…@69ad852e…`): the version is fixed by the workspace but its release
+   * is not known (named assumption `git-commit-pin`). A fresh install gets that commit, not the newest release, so
+   * what only the newest releases reject is no warning about this run (information that names the commit).
+   */
+  commits?: Partial<Record<VersionedPackage, string>>;
 }
 
 export type LoadDtype = DType | "auto" | "unknown";
@@ -109,13 +115,15 @@ const PACKAGE_LABEL: Readonly<Record<VersionedPackage, string>> = table({ transf
 /** A release version as pins write it (1.2.3, 0.9.6.dev0, 1.0rc1, 2.1.0+cu121); a commit hash is none. */
 const RELEASE = /^\d+(?:\.\d+)*(?:\.?(?:a|b|rc|dev|post)\d*)?(?:\+[\w.]+)?$/i;
 
-function pin(env: AnalysisEnv, pkgs: string[], newest: string, name: string): [Sourced<string>, boolean] {
+function pin(env: AnalysisEnv, pkgs: string[], newest: string, name: string): [Sourced<string>, boolean, string?] {
   for (const p of pkgs) {
     const found = packagePin(env, p);
     // A pin to a git commit (`trl @ git+…@69ad852e…`) names no release: the version it holds is unknown, so it is
     // no pin a rule may rest on (named assumption `git-commit-pin`), and the newest release read stands in, inferred.
     if (found && !RELEASE.test(found.version)) {
-      return [{ value: newest, source: "assumed", kind: "inferred", detail: `${name} is pinned to a git commit (${found.version.slice(0, 12)}, ${found.where}), not a release; assuming the newest release read (${newest})` }, false];
+      const fact: Sourced<string> = { value: newest, source: "assumed", kind: "inferred", detail: `${name} is pinned to a git commit (${found.version.slice(0, 12)}, ${found.where}), not a release; assuming the newest release read (${newest})` };
+      // A hex commit fixes the code; a branch (`@main`) follows it, so a fresh install gets the newest.
+      return [fact, false, /^[0-9a-f]{7,40}$/i.test(found.version) ? found.version.slice(0, 12) : undefined];
     }
     if (found) return [{ value: found.version, source: "pin", kind: "workspace-pin", detail: found.where }, true];
   }
@@ -123,11 +131,14 @@ function pin(env: AnalysisEnv, pkgs: string[], newest: string, name: string): [S
 }
 
 export function versionsOf(env: AnalysisEnv): Versions {
-  const [transformers, a] = pin(env, ["transformers"], NEWEST.transformers, "transformers");
-  const [trl, b] = pin(env, ["trl"], NEWEST.trl, "TRL");
+  const [transformers, a, ca] = pin(env, ["transformers"], NEWEST.transformers, "transformers");
+  const [trl, b, cb] = pin(env, ["trl"], NEWEST.trl, "TRL");
   const [llamafactory, c] = pin(env, ["llamafactory", "llamafactory-cli"], NEWEST.llamafactory, "LLaMA-Factory");
   const [accelerate, d] = pin(env, ["accelerate"], NEWEST.accelerate, "accelerate");
-  return { transformers, trl, llamafactory, accelerate, pinned: { transformers: a, trl: b, llamafactory: c, accelerate: d } };
+  const commits: Partial<Record<VersionedPackage, string>> = {};
+  if (ca) commits.transformers = ca;
+  if (cb) commits.trl = cb;
+  return { transformers, trl, llamafactory, accelerate, pinned: { transformers: a, trl: b, llamafactory: c, accelerate: d }, ...(ca || cb ? { commits } : {}) };
 }
 
 const DTYPES: Readonly<Record<string, DType>> = table({ bfloat16: "bfloat16", bf16: "bfloat16", float16: "float16", fp16: "float16", half: "float16", float32: "float32", fp32: "float32", float: "float32" });

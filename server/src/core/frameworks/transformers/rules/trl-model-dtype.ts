@@ -41,6 +41,10 @@ export const trlModelDtype: TransformersRule = {
       if (versions.pinned.trl && versionAtLeast(versions.trl.value, TRL_DTYPE_FP32_SINCE)) {
         d.add("trl-model-dtype", "error", td.keyRange, `\`torch_dtype\` is not a TRL ${versions.trl.value} argument (ModelConfig calls it \`dtype\`): the parser rejects it`, renamed, undefined, `${why} (${versions.trl.detail}). Rename it to \`dtype\`.`);
         restingOn(d.out[d.out.length - 1]!, ["version"]);
+      } else if (!versions.pinned.trl && versions.commits?.trl) {
+        // Pinned to a git commit: fixed, release not known; a fresh install does not get the newest TRL.
+        d.add("trl-model-dtype", "information", td.keyRange, `\`torch_dtype\` is rejected from TRL ${TRL_DTYPE_FP32_SINCE} (ModelConfig calls it \`dtype\`); TRL is pinned to commit ${versions.commits.trl}`, renamed, undefined, `${why}; releases up to 0.25.0 accept it. ${versions.trl.detail}: a fresh install gets that commit, whose release is not known.`);
+        restingOn(d.out[d.out.length - 1]!, ["version"]);
       } else if (!versions.pinned.trl) {
         d.add("trl-model-dtype", "warning", td.keyRange, `\`torch_dtype\` is rejected from TRL ${TRL_DTYPE_FP32_SINCE} (ModelConfig calls it \`dtype\`); nothing pins the version`, renamed, undefined, `${why}; releases up to 0.25.0 accept it. ${versions.trl.detail}. Rename it to \`dtype\` (TRL ≥ ${TRL_DTYPE_FIELD_SINCE}) or pin TRL.`);
         restingOn(d.out[d.out.length - 1]!, ["version"]);

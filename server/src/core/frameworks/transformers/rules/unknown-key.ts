@@ -78,7 +78,9 @@ export const unknownKey: TransformersRule = {
             // A range in the workspace's requirements (`transformers<5.0.0`) stops the candidates before `since`.
             const taRange = (taBound ??= packageUpperBound(env, "transformers") ?? false);
             if (taRange && beyondBound(since, taRange)) continue;
-            d.add("unknown-key", "warning", range, firstFitting([`\`${k}\` is rejected from transformers ${since} (not a TrainingArguments key there); nothing pins the version`, `\`${k}\` is rejected from transformers ${since}; nothing pins the version`]), undefined, undefined, `${when}. ${versions.transformers.detail}: HfArgumentParser raises ValueError "Some keys are not used by the HfArgumentParser" from ${since} on and accepts the key before it. Pin transformers, or drop the key.`);
+            const commit = versions.commits?.transformers;
+            if (commit) d.add("unknown-key", "information", range, firstFitting([`\`${k}\` is rejected from transformers ${since}; transformers is pinned to commit ${commit}, release not known`, `\`${k}\` is rejected from transformers ${since}; pinned to a commit, release not known`]), undefined, undefined, `${when}. ${versions.transformers.detail}: a fresh install gets that commit, whose release is not known; the key is rejected from ${since} on.`);
+            else d.add("unknown-key", "warning", range, firstFitting([`\`${k}\` is rejected from transformers ${since} (not a TrainingArguments key there); nothing pins the version`, `\`${k}\` is rejected from transformers ${since}; nothing pins the version`]), undefined, undefined, `${when}. ${versions.transformers.detail}: HfArgumentParser raises ValueError "Some keys are not used by the HfArgumentParser" from ${since} on and accepts the key before it. Pin transformers, or drop the key.`);
           }
         }
         if (at !== undefined && dialect === "trl" && k in TRL_ARGS && k !== "torch_dtype" && taKeyAtIndex(k, at) !== true) {
@@ -92,7 +94,9 @@ export const unknownKey: TransformersRule = {
             if (versions.pinned.trl) d.add("unknown-key", "warning", range, `\`${k}\` is not a TRL ${versions.trl.value} argument: the parser rejects it`, undefined, undefined, `${long} ${versions.trl.detail}.`);
             else {
               const trlRange = (trlBound ??= packageUpperBound(env, "trl") ?? false);
-              if (!trlRange || !beyondBound(gone.slice(1), trlRange)) d.add("unknown-key", "warning", range, firstFitting([`\`${k}\` is rejected from TRL ${gone.slice(1)} (last declared at ${r.last}); nothing pins the version`, `\`${k}\` is rejected from TRL ${gone.slice(1)}; nothing pins the version`]), undefined, undefined, `${long} ${versions.trl.detail}: releases up to ${r.last} accept it. Pin TRL, or drop the key.`);
+              const commit = versions.commits?.trl;
+              if (commit && (!trlRange || !beyondBound(gone.slice(1), trlRange))) d.add("unknown-key", "information", range, firstFitting([`\`${k}\` is rejected from TRL ${gone.slice(1)}; TRL is pinned to commit ${commit}, release not known`, `\`${k}\` is rejected from TRL ${gone.slice(1)}; pinned to a commit, release not known`]), undefined, undefined, `${long} ${versions.trl.detail}: a fresh install gets that commit, whose release is not known; releases up to ${r.last} accept it.`);
+              else if (!trlRange || !beyondBound(gone.slice(1), trlRange)) d.add("unknown-key", "warning", range, firstFitting([`\`${k}\` is rejected from TRL ${gone.slice(1)} (last declared at ${r.last}); nothing pins the version`, `\`${k}\` is rejected from TRL ${gone.slice(1)}; nothing pins the version`]), undefined, undefined, `${long} ${versions.trl.detail}: releases up to ${r.last} accept it. Pin TRL, or drop the key.`);
             }
           }
         }
