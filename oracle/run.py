@@ -543,6 +543,17 @@ def project_fixture(path: str) -> dict:
     return {"project": os.path.join(d, "train.py")} if full.startswith(d + os.sep) else {}
 
 
+def as_launched(prec: dict, launcher: str = "single GPU/DDP") -> dict:
+    """The product's rows for the launcher the oracle ran. Where the launcher is not found, a row that differs by
+    candidate is null with its value per launcher in `byLauncher` (issue #31); the workers launch one process without
+    DeepSpeed or FSDP, so that row's single-GPU/DDP value is the one compared (the framework still decides the other)."""
+    out = dict(prec)
+    for k, by in (prec.get("byLauncher") or {}).items():
+        if out.get(k) is None and isinstance(by, dict) and launcher in by:
+            out[k] = by[launcher]
+    return out
+
+
 def check_transformers(files: list[str], base: dict[str, dict], led: Ledger, corpus: str, extra_only: bool = False) -> list[str]:
     """Each transformers-family file at the pin set holding the versions the product read for it (its
     packageVersions: a workspace pin, else the newest release read). A file whose versions no set holds, and
@@ -619,7 +630,7 @@ def check_transformers(files: list[str], base: dict[str, dict], led: Ledger, cor
                       note=f"{o.get('parser')} at {o.get('processes', 1)} process(es)" + (" (product version inferred: warnings count)" if inferred else ""))
             if raised or p_raise:
                 continue
-            prec = p.get("precision") or {}
+            prec = as_launched(p.get("precision") or {})
             ds = o.get("ds")
             if ds and "error" not in ds:
                 led.claim("hf.ds.compute", f, prec.get("compute"), ds["compute"], prec.get("compute") == ds["compute"], ver,
@@ -679,7 +690,7 @@ def check_llamafactory(name: str, pins: dict, files: list[str], base: dict[str, 
                   note="get_train_args (hparams/parser.py)" + (" under torchrun (FORCE_TORCHRUN: DeepSpeed)" if o.get("torchrun") else "") + (" (product version inferred: warnings count)" if inferred else ""))
         if raised or p_raise:
             continue
-        prec = p.get("precision") or {}
+        prec = as_launched(p.get("precision") or {})
         if p.get("mechanism") == "fully_shard":
             led.claim("lf.not-compared", f, p.get("mechanism"), f"FSDP (the launcher's accelerate config), {o.get('mixed_precision')}", True, ver,
                       note="FSDP's MixedPrecision policy needs a process group and a GPU: accelerate_worker.py compares FullyShardedDataParallelPlugin.set_mixed_precision")
