@@ -233,3 +233,19 @@ describe("issue #31 (held-back): a package pinned to a git commit is fixed, not 
     assert.deepEqual(run("main").map((m) => m.split(" ")[0]), ["warning", "warning"]);
   });
 });
+
+describe("issue #31 (held-back): a vendored LLaMA-Factory fork whose parser adds its own classes (argClasses.ts vendoredExtra)", () => {
+  // A PEFT fork of LLaMA-Factory: `HfArgumentParser(_TRAIN_ARGS + [peft_args_class])`, the class picked from another
+  // package's config classes; upstream's calls hand only `_TRAIN_ARGS` / `_INFER_ARGS` / `_EVAL_ARGS` / `RayArguments`.
+  const LF_DOC = "/w/examples/train.yaml";
+  const LFY = "model_name_or_path: Qwen/Qwen3-4B\nstage: sft\ndo_train: true\nfinetuning_type: bn\ndataset: identity\ntemplate: qwen3\noutput_dir: saves/x\nreduction_factor: 16\n";
+  const parser = (call: string) => `from transformers import HfArgumentParser\n\ndef _parse_train_args(args):\n    parser = HfArgumentParser(${call})\n    return parser\n`;
+  const run = (call: string) =>
+    analyzeDocument(`file://${LF_DOC}`, LFY, {}, fakeEnv({ "/w/src/llamafactory/hparams/parser.py": parser(call), "/w/src/llamafactory/hparams/finetuning_args.py": "class FinetuningArguments:\n    finetuning_type: str = 'lora'\n" }, LF_DOC))
+      .diagnostics.filter((d) => d.code === "transformers/unknown-key")
+      .map((d) => `${d.severity}: ${d.message}`);
+  it("an added class: the key is information naming the call; upstream's own call: the warning", () => {
+    assert.deepEqual(run("_TRAIN_ARGS + [peft_args_class]"), ["information: Unknown key `reduction_factor` unless the fork's parser (`HfArgumentParser(_TRAIN_ARGS + [peft_args_class])`) accepts it"]);
+    assert.deepEqual(run("_TRAIN_ARGS"), ["warning: Unknown key `reduction_factor`: LLaMA-Factory rejects it unless ALLOW_EXTRA_ARGS is set"]);
+  });
+});

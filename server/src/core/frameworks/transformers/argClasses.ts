@@ -84,6 +84,12 @@ export interface ProjectArgs {
   unresolved?: string;
   /** Where the parser call was found, for messages. */
   where: string;
+  /**
+   * A vendored LLaMA-Factory whose parser hands HfArgumentParser more than its own argument lists (a fork's
+   * `_TRAIN_ARGS + [peft_args_class]`, classes built on another package's config): the keys it accepts are then not
+   * all known. The call as written.
+   */
+  vendoredExtra?: string;
   /** The alignment-handbook classes taken from its release table (not in the workspace), and at which release. */
   alignment?: { classes: string[]; release?: string };
 }
@@ -186,5 +192,16 @@ export function projectArgs(env: AnalysisEnv): ProjectArgs | undefined {
     if (known.length) alignment = { classes: known, ...(release ? { release } : {}) };
   }
   const unresolved = [...named].find((n) => !found.has(n) && !LIBRARY_CLASSES.has(n));
-  return { fields, where: where ?? "src/llamafactory/hparams", ...(unresolved ? { unresolved } : {}), ...(alignment ? { alignment } : {}) };
+  // LLaMA-Factory's own parser calls name only its argument lists (`_TRAIN_ARGS`, `_INFER_ARGS`, `_EVAL_ARGS`,
+  // `_TRAIN_MCA_ARGS`) or `RayArguments`; anything else in a vendored copy's call is a fork's addition.
+  let vendoredExtra: string | undefined;
+  for (const f of vendoredFiles) {
+    const t = texts.get(f);
+    if (!t || !t.includes("HfArgumentParser(")) continue;
+    for (const m of uncommented(t).matchAll(/\bHfArgumentParser\(([^()\n]{1,200})\)/g)) {
+      const arg = m[1]!.trim();
+      if (!/^(?:_[A-Z_]+_ARGS|RayArguments)$/.test(arg)) vendoredExtra ??= arg;
+    }
+  }
+  return { fields, where: where ?? "src/llamafactory/hparams", ...(unresolved ? { unresolved } : {}), ...(vendoredExtra ? { vendoredExtra } : {}), ...(alignment ? { alignment } : {}) };
 }

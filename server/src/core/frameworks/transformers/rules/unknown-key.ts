@@ -110,6 +110,13 @@ export const unknownKey: TransformersRule = {
         d.add("unknown-key", "information", range, `Unknown key \`${k}\` unless the project's parser class \`${unresolved}\` declares it (not found in the workspace)`, undefined, undefined, `\`${k}\` is not a field of ${owner}; ${project!.where} parses with \`${unresolved}\`, which is not in the workspace, so whether it declares \`${k}\` is not known.`);
         continue;
       }
+      // A vendored LLaMA-Factory whose parser adds classes of its own (a fork's PEFT arguments built on another
+      // package's config classes): whether they declare the key is not known here (named assumption `project-parser`).
+      const extra = dialect === "llamafactory" ? project?.vendoredExtra : undefined;
+      if (extra) {
+        d.add("unknown-key", "information", range, firstFitting([`Unknown key \`${k}\` unless the fork's parser (\`HfArgumentParser(${extra})\`) accepts it`, `Unknown key \`${k}\` unless the fork's own parser classes accept it`]), undefined, undefined, `\`${k}\` is not a field of ${owner}; the workspace's LLaMA-Factory hands HfArgumentParser \`${extra}\` (hparams/parser.py), classes whose fields are not all in the workspace.`);
+        continue;
+      }
       const near = nearest(k, all);
       // A list or mapping under the near name would change its type (`dataset_configs: [default]` → the string field
       // `dataset_config`): no rename offered then.
