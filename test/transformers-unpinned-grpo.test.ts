@@ -249,3 +249,18 @@ describe("issue #31 (held-back): a vendored LLaMA-Factory fork whose parser adds
     assert.deepEqual(run("_TRAIN_ARGS"), ["warning: Unknown key `reduction_factor`: LLaMA-Factory rejects it unless ALLOW_EXTRA_ARGS is set"]);
   });
 });
+
+describe("issue #31 (held-back): LLaMA-Factory's Megatron path (USE_MCA=1, from v0.9.4)", () => {
+  // hparams/parser.py:56-65@v0.9.4: with USE_MCA=1 and mcore_adapter installed, `_TRAIN_MCA_ARGS` parses with
+  // mcore_adapter's McaTrainingArguments (Megatron's keys); v0.9.3 has no such path.
+  const LF_DOC = "/w/examples/megatron/qwen_full.yaml";
+  const LFY = "model_name_or_path: Qwen/Qwen3-4B\nstage: sft\ndo_train: true\nfinetuning_type: full\ndataset: identity\ntemplate: qwen3\noutput_dir: saves/x\ntensor_model_parallel_size: 2\nsequence_parallel: true\n";
+  const run = (files: Record<string, string>) =>
+    analyzeDocument(`file://${LF_DOC}`, LFY, {}, fakeEnv(files, LF_DOC)).diagnostics.filter((d) => d.code === "transformers/unknown-key").map((d) => d.severity);
+  it("a file with Megatron parallel sizes: information where the LLaMA-Factory in use has the path, warnings where it does not", () => {
+    assert.deepEqual(run({}), ["information", "information"]);
+    const parser = (mca: boolean) => `${mca ? "_TRAIN_MCA_ARGS = []\n" : ""}def _parse_train_args(args):\n    parser = HfArgumentParser(_TRAIN_ARGS)\n`;
+    assert.deepEqual(run({ "/w/src/llamafactory/hparams/parser.py": parser(true) }), ["information", "information"]);
+    assert.deepEqual(run({ "/w/src/llamafactory/hparams/parser.py": parser(false) }), ["warning", "warning"]);
+  });
+});

@@ -90,6 +90,8 @@ export interface ProjectArgs {
    * all known. The call as written.
    */
   vendoredExtra?: string;
+  /** A vendored LLaMA-Factory whose parser has the Megatron path (`_TRAIN_MCA_ARGS`, taken with USE_MCA=1); false: read, without it. */
+  vendoredMca?: boolean;
   /** The alignment-handbook classes taken from its release table (not in the workspace), and at which release. */
   alignment?: { classes: string[]; release?: string };
 }
@@ -203,5 +205,6 @@ export function projectArgs(env: AnalysisEnv): ProjectArgs | undefined {
       if (!/^(?:_[A-Z_]+_ARGS|RayArguments)$/.test(arg)) vendoredExtra ??= arg;
     }
   }
-  return { fields, where: where ?? "src/llamafactory/hparams", ...(unresolved ? { unresolved } : {}), ...(vendoredExtra ? { vendoredExtra } : {}), ...(alignment ? { alignment } : {}) };
+  const vendoredMca = vendored ? [...vendoredFiles].some((f) => texts.get(f)?.includes("_TRAIN_MCA_ARGS") === true) : undefined;
+  return { fields, where: where ?? "src/llamafactory/hparams", ...(unresolved ? { unresolved } : {}), ...(vendoredExtra ? { vendoredExtra } : {}), ...(vendoredMca !== undefined ? { vendoredMca } : {}), ...(alignment ? { alignment } : {}) };
 }

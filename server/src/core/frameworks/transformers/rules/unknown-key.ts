@@ -57,6 +57,7 @@ export const unknownKey: TransformersRule = {
     let taBound: ReturnType<typeof packageUpperBound> | false | undefined;
     let trlBound: ReturnType<typeof packageUpperBound> | false | undefined;
     const lfCap = () => (cap === null ? (cap = dialect === "llamafactory" ? llamaFactoryTransformersCap(env, versions) : undefined) : cap);
+    const megatronStyle = v.childKeys().some((k) => /^(?:tensor|pipeline|expert|virtual_pipeline)_model_parallel_size$/.test(k));
     for (const k of v.childKeys()) {
       const e = v.entry(k);
       const range = e?.keyRange ?? v.keyRange(k);
@@ -115,6 +116,14 @@ export const unknownKey: TransformersRule = {
       const extra = dialect === "llamafactory" ? project?.vendoredExtra : undefined;
       if (extra) {
         d.add("unknown-key", "information", range, firstFitting([`Unknown key \`${k}\` unless the fork's parser (\`HfArgumentParser(${extra})\`) accepts it`, `Unknown key \`${k}\` unless the fork's own parser classes accept it`]), undefined, undefined, `\`${k}\` is not a field of ${owner}; the workspace's LLaMA-Factory hands HfArgumentParser \`${extra}\` (hparams/parser.py), classes whose fields are not all in the workspace.`);
+        continue;
+      }
+      // LLaMA-Factory's Megatron path (v0.9.4 on: `_TRAIN_MCA_ARGS` with mcore_adapter's McaTrainingArguments, taken
+      // when USE_MCA=1) accepts Megatron's keys; a file that sets Megatron parallel sizes is written for it, and which
+      // keys McaTrainingArguments declares is not in the workspace (hparams/parser.py:56-65@v0.9.4).
+      const mca = dialect === "llamafactory" && megatronStyle && (project?.vendoredMca ?? versionAtLeast(versions.llamafactory.value, "0.9.4"));
+      if (mca) {
+        d.add("unknown-key", "information", range, `Unknown key \`${k}\` unless launched with USE_MCA=1 (mcore_adapter's McaTrainingArguments)`, undefined, undefined, `\`${k}\` is not a field of ${owner}; this file sets Megatron parallel sizes, which LLaMA-Factory reads on its Megatron path (USE_MCA=1, mcore_adapter's McaTrainingArguments, hparams/parser.py from v0.9.4); without USE_MCA it raises ValueError "Some keys are not used by the HfArgumentParser".`);
         continue;
       }
       const near = nearest(k, all);
