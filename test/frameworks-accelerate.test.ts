@@ -274,6 +274,14 @@ describe("accelerate quick fixes", () => {
       "distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_reshard_after_forward: false\n",
       { uri, ignore: ["accelerate/low-precision-reduction"] },
     ));
+  it("AC6: a boolean fsdp_reshard_after_forward under FSDP1 is not read (the launcher always passes a sharding strategy): information, no error, no fix", () => {
+    // accelerate utils/launch.py:313@v1.14.0 exports FSDP_SHARDING_STRATEGY (default FULL_SHARD); utils/dataclasses.py
+    // :1845-1854 falls back to reshard_after_forward only when no sharding strategy is set (held-back LLaMA-Factory fork).
+    const r = analyzeDocument(uri, "distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: FULL_SHARD\n  fsdp_reshard_after_forward: true\n", {});
+    const d = r.diagnostics.filter((x) => x.code === "accelerate/fsdp-version-option");
+    assert.deepEqual(d.map((x) => [x.severity, x.message, x.range.start.line, x.range.start.character]), [["information", "With FSDP1, `fsdp_reshard_after_forward` is not read: `fsdp_sharding_strategy` decides", 3, 30]]);
+    assert.equal(d[0]!.data?.fixes, undefined);
+  });
   it("AC6: remove an FSDP1-only key", () =>
     checkFix(
       "distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_use_orig_params: true\n",

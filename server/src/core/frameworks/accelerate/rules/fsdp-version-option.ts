@@ -28,12 +28,12 @@ export const fsdpVersionOption: FrameworkRule<AccelerateContext> = {
         const to = s === "FULL_SHARD" || s === "HYBRID_SHARD" ? "true" : "false";
         d.add("fsdp-version-option", "error", raf.value.range, { message: fitMessage(`With \`fsdp_version: 2\`, \`fsdp_reshard_after_forward: ${s}\` makes accelerate raise ValueError (use ${to})`), detail: `With \`fsdp_version: 2\`, \`fsdp_reshard_after_forward\` must be a boolean; the FSDP1 strategy "${s}" makes accelerate raise ValueError. ${s} corresponds to ${to}.` }, [fix(`Replace with ${to}`, [replaceValue(raf, to)], true)]);
       }
-    } else {
-      if (raf && raf.value.kind === "boolean") {
-        d.add("fsdp-version-option", "error", raf.value.range, { message: `With FSDP1, \`fsdp_reshard_after_forward\` takes a sharding strategy, not a boolean: accelerate raises ValueError`, detail: `With FSDP1 (\`fsdp_version\` ${f.has("fsdp_version") ? "1" : "absent, so 1"}), \`fsdp_reshard_after_forward\` takes a sharding strategy name, not a boolean: accelerate raises ValueError. ${raf.value.value ? "true corresponds to FULL_SHARD" : "false corresponds to SHARD_GRAD_OP"}; or set \`fsdp_version: 2\`.` }, [
-          fix(`Replace with ${raf.value.value ? "FULL_SHARD" : "SHARD_GRAD_OP"}`, [replaceValue(raf, raf.value.value ? "FULL_SHARD" : "SHARD_GRAD_OP")], true),
-        ]);
-      }
+    } else if (raf && raf.value.kind === "boolean") {
+      // FSDP1 never reads it: `accelerate launch` always exports FSDP_SHARDING_STRATEGY (utils/launch.py:313@v1.14.0,
+      // default FULL_SHARD), and the plugin falls back to reshard_after_forward only when no sharding strategy is set
+      // (utils/dataclasses.py:1845-1854@v1.14.0; the same at v1.6.0–v1.12.0, absent before). So its FSDP1 type check
+      // is never reached through the launcher: the value is ignored, nothing raises (held-back LLaMA-Factory fork).
+      d.add("fsdp-version-option", "information", raf.value.range, { message: fitMessage(`With FSDP1, \`fsdp_reshard_after_forward\` is not read: \`fsdp_sharding_strategy\` decides`), detail: `With FSDP1 (\`fsdp_version\` ${f.has("fsdp_version") ? "1" : "absent, so 1"}), accelerate launch always passes a sharding strategy (\`fsdp_sharding_strategy\`, default FULL_SHARD), and the FSDP plugin reads \`reshard_after_forward\` only when none is set, so this value has no effect. It is FSDP2's option (\`fsdp_version: 2\`).` });
     }
     return d.out;
   },
