@@ -55,20 +55,24 @@ export function findPackagePin(text: string, pkg: string, lock: boolean): string
   return undefined;
 }
 
+/** A folder's dependency files, in the order they are consulted. */
+function dependencyFiles(env: AnalysisEnv, dir: string): string[] {
+  const names = [...env.listDir(dir)].sort();
+  return [
+    ...names.filter((n) => /^requirements.*\.txt$/i.test(n)),
+    ...names.filter((n) => n === "pyproject.toml"),
+    ...names.filter((n) => LOCKS.includes(n)),
+    ...names.filter((n) => /^(?:Dockerfile|Containerfile)(?:\.[\w-]+)?$|\.[Dd]ockerfile$/.test(n)),
+    ...names.filter((n) => /^environment[\w-]*\.ya?ml$/i.test(n)),
+    // setup.py (`_deps = ["transformers==4.43.1", …]`) and setup/install shell scripts (`pip install x==v`).
+    ...names.filter((n) => n === "setup.py" || /^(?:setup|install)[\w-]*\.sh$/i.test(n)),
+  ];
+}
+
 /** The nearest exact pin of `pkg` above the document, or undefined. */
 export function packagePin(env: AnalysisEnv, pkg: string): PackagePin | undefined {
   for (const dir of ancestorDirs(env)) {
-    const names = [...env.listDir(dir)].sort();
-    const files = [
-      ...names.filter((n) => /^requirements.*\.txt$/i.test(n)),
-      ...names.filter((n) => n === "pyproject.toml"),
-      ...names.filter((n) => LOCKS.includes(n)),
-      ...names.filter((n) => /^(?:Dockerfile|Containerfile)(?:\.[\w-]+)?$|\.[Dd]ockerfile$/.test(n)),
-      ...names.filter((n) => /^environment[\w-]*\.ya?ml$/i.test(n)),
-      // setup.py (`_deps = ["transformers==4.43.1", …]`) and setup/install shell scripts (`pip install x==v`).
-      ...names.filter((n) => n === "setup.py" || /^(?:setup|install)[\w-]*\.sh$/i.test(n)),
-    ];
-    for (const n of files) {
+    for (const n of dependencyFiles(env, dir)) {
       const path = join(dir, n);
       const text = env.readFile(path);
       if (text === undefined || text.length > 2_000_000) continue;
@@ -101,9 +105,9 @@ export function findUpperBound(text: string, pkg: string): { max: string; inclus
  */
 export function packageUpperBound(env: AnalysisEnv, pkg: string): { max: string; inclusive: boolean; where: string } | undefined {
   for (const dir of ancestorDirs(env)) {
-    const names = [...env.listDir(dir)].sort();
-    const files = names.filter((n) => /^requirements.*\.txt$/i.test(n) || n === "pyproject.toml" || n === "setup.py" || /^environment[\w-]*\.ya?ml$/i.test(n));
-    for (const n of files) {
+    // The same files as the pins (a lock or an install script holds exact versions, no range: nothing found there).
+    for (const n of dependencyFiles(env, dir)) {
+      if (LOCKS.includes(n)) continue;
       const path = join(dir, n);
       const text = env.readFile(path);
       if (text === undefined || text.length > 2_000_000) continue;

@@ -18,6 +18,7 @@ import { ancestorDirs, dirname, join } from "../../workspace/paths";
 import { packagePin } from "../../workspace/packagePin";
 import { own } from "../../model/table";
 import { alignmentClasses } from "./alignmentHandbook";
+import { vendoredLlamaFactory } from "./llamafactoryBounds";
 
 const MAX_FILES = 60;
 /** Files read by following a parser script's imports (module → file), beyond MAX_FILES. */
@@ -113,11 +114,11 @@ export function projectArgs(env: AnalysisEnv): ProjectArgs | undefined {
   // A vendored LLaMA-Factory (`src/llamafactory/hparams/*.py` in the workspace): its own argument classes.
   let vendored = false;
   const vendoredFiles = new Set<string>();
-  for (const dir of ancestorDirs(env)) {
-    const hp = join(dir, "src/llamafactory/hparams");
+  const lfPkg = vendoredLlamaFactory(env);
+  if (lfPkg) {
+    const hp = join(lfPkg, "hparams");
     const names = [...env.listDir(hp)].filter((n) => n.endsWith(".py")).sort().slice(0, 20);
     for (const n of names) if (!files.includes(join(hp, n))) { files.push(join(hp, n)); vendoredFiles.add(join(hp, n)); vendored = true; }
-    if (names.length) break;
   }
   const texts = new Map<string, string>();
   const named = new Set<string>();

@@ -42,18 +42,24 @@ function releaseOf(v: string): string {
   return /^\d+(?:\.\d+){0,2}/.exec(v)?.[0] ?? v;
 }
 
-/** The vendored package folder above the config: `<dir>/src/llamafactory` or `<dir>/llamafactory`. */
-function vendored(env: AnalysisEnv): string | undefined {
+/**
+ * The vendored LLaMA-Factory package above the config (`<dir>/src/llamafactory` or `<dir>/llamafactory`, nearest
+ * first): a folder with `hparams/*.py` or `extras/env.py` / `extras/misc.py`. One finder for the argument classes
+ * (argClasses.ts) and the version bound here.
+ */
+export function vendoredLlamaFactory(env: AnalysisEnv): string | undefined {
   for (const dir of ancestorDirs(env)) {
     for (const pkg of [join(join(dir, "src"), "llamafactory"), join(dir, "llamafactory")]) {
-      if (env.readFile(join(join(pkg, "extras"), "env.py")) !== undefined || env.readFile(join(join(pkg, "extras"), "misc.py")) !== undefined) return pkg;
+      if ([...env.listDir(join(pkg, "hparams"))].some((n) => n.endsWith(".py"))) return pkg;
+      const extras = join(pkg, "extras");
+      if (env.readFile(join(extras, "env.py")) !== undefined || env.readFile(join(extras, "misc.py")) !== undefined) return pkg;
     }
   }
   return undefined;
 }
 
 export function llamaFactoryTransformersCap(env: AnalysisEnv, versions: Versions): TransformersCap | undefined {
-  const pkg = versions.pinned.llamafactory ? undefined : vendored(env);
+  const pkg = versions.pinned.llamafactory ? undefined : vendoredLlamaFactory(env);
   if (pkg) {
     const misc = env.readFile(join(join(pkg, "extras"), "misc.py"));
     const req = misc ? /(?:require|check)_version\(\s*["'](transformers[^"']{0,300})["']/.exec(misc)?.[1] : undefined;
